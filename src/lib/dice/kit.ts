@@ -1,0 +1,46 @@
+/**
+ * Dice kits: the kinds of dice Rollcall knows. A kit is data (see `kits/<id>/kit.json`);
+ * games and the reader take face ids, labels and values from here.
+ */
+
+export interface DieFace {
+  /** Stable id within the kit, e.g. "4" or "vader". */
+  id: string;
+  /** What a player calls the face. */
+  label: string;
+  /** Numeric value the games use, or null for faces without one (Face Off). */
+  value: number | null;
+  /** Category such as "hero"/"villain", or null. */
+  group: string | null;
+}
+
+export interface DiceKit {
+  id: string;
+  name: string;
+  faces: DieFace[];
+}
+
+/**
+ * How one die is written in an action (roll, reveal…): its face's `value` when every face of
+ * the kit has a distinct value (standard pips, Corellian Spike), otherwise its face id (Face Off).
+ * One rule for every game keeps transcripts readable: `[1, 1, 4, 5, 6]`, `["vader", "luke"]`.
+ */
+export type DieToken = number | string;
+
+/** True when the kit's dice are written as numbers in actions. */
+export function kitUsesValues(kit: DiceKit): boolean {
+  const values = kit.faces.map((f) => f.value);
+  return values.every((v) => typeof v === 'number') && new Set(values).size === values.length;
+}
+
+/** The token an action carries for a face of this kit. */
+export function tokenForFace(kit: DiceKit, face: DieFace): DieToken {
+  return kitUsesValues(kit) && face.value !== null ? face.value : face.id;
+}
+
+/** The face a token names, or undefined when the kit has no such face. */
+export function faceForToken(kit: DiceKit, token: DieToken): DieFace | undefined {
+  return kitUsesValues(kit)
+    ? kit.faces.find((f) => f.value === token)
+    : kit.faces.find((f) => f.id === token);
+}
