@@ -1,0 +1,369 @@
+/**
+ * Full backups: every game with its log, players, sessions, the ledger, taught dice sets with
+ * their pictures (as data URLs) and settings, in one JSON file.
+ *
+ * Import validates the whole file (shape, references between records, every picture) before it
+ * writes anything, then writes it all in ONE transaction: a corrupt or foreign file is refused
+ * with a clear `BackupError` and the device keeps exactly what it had.
+ */
+import * as v from 'valibot';
+import { BackupError, StoreError } from './errors.ts';
+import { isJson } from './json.ts';
+import type { RollcallStore } from './store.ts';
+import { ALL_STORES } from './schema.ts';
+import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
+
+export const BACKUP_FORMAT = 'rollcall-backup';
+export const BACKUP_VERSION = 1;
+
+// ── the file's schema ────────────────────────────────────────────────────────────────────
+
+const id = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
+const time = v.pipe(v.number(), v.finite(), v.minValue(0));
+const amount = v.pipe(v.number(), v.finite());
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(40, 'is longer than 40 characters'));
+const jsonObject = v.custom<{ [key: string]: import('./types.ts').Json }>(
+  (x) => typeof x === 'object' && x !== null && !Array.isArray(x) && isJson(x),
+  'must be a plain JSON object',
+);
+const action = v.custom<{ type: string }>(
+  (x) =>
+    typeof x === 'object' && x !== null && !Array.isArray(x) && typeof (x as { type?: unknown }).type === 'string' &&
+    (x as { type: string }).type.length > 0 && isJson(x),
+  'must be a JSON object with a `type`',
+);
+const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]+={0,2})$/;
+const imageDataUrl = v.pipe(v.string(), v.regex(DATA_URL, 'must be an image as a base64 data URL'));
+
+const gameSchema = v.object({
+  id,
+  game: id,
+  players: v.pipe(v.array(v.object({ id, name })), v.minLength(1, 'must list at least one player')),
+  options: jsonObject,
+  ante: v.pipe(v.number(), v.finite(), v.minValue(0)),
+  dice: v.object({ kitId: id, taughtSetId: v.nullable(id) }),
+  sessionId: v.nullable(id),
+  createdAt: time,
+  updatedAt: time,
+  finishedAt: v.nullable(time),
+  status: v.picklist(['active', 'finished', 'abandoned']),
+  actionCount: count,
+  result: v.nullable(v.object({ winners: v.array(id), payouts: v.record(v.string(), amount) })),
+  actions: v.array(v.object({ action, at: time })),
+});
+
+const backupSchema = v.object({
+  format: v.literal(BACKUP_FORMAT),
+  version: v.literal(BACKUP_VERSION),
+  exportedAt: v.string(),
+  games: v.array(gameSchema),
+  players: v.array(v.object({ id, name, createdAt: time, lastPlayedAt: v.nullable(time) })),
+  sessions: v.array(v.object({ id, name, startedAt: time, endedAt: v.nullable(time) })),
+  ledger: v.array(
+    v.object({ id, sessionId: v.nullable(id), gameId: v.nullable(id), at: time, deltas: v.record(v.string(), amount), note: v.string() }),
+  ),
+  taughtSets: v.array(v.object({ id, kitId: id, name, createdAt: time, updatedAt: time })),
+  taughtFaces: v.array(
+    v.object({
+      id,
+      setId: id,
+      faceId: id,
+      image: imageDataUrl,
+      embedding: v.nullable(v.array(amount)),
+      embeddingModel: v.nullable(v.string()),
+      createdAt: time,
+    }),
+  ),
+  settings: v.object({
+    theme: v.picklist(['system', 'light', 'dark']),
+    speech: v.boolean(),
+    settleMs: v.pipe(v.number(), v.minValue(100), v.maxValue(5000)),
+    cameraId: v.nullable(v.string()),
+    persistAsked: v.boolean(),
+  }),
+});
+
+export type BackupFile = v.InferOutput<typeof backupSchema>;
+
+/** A validated backup, pictures decoded, ready to write. */
+export interface ParsedBackup {
+  file: BackupFile;
+  images: Map<string, Blob>;
+}
+
+export type ImportMode = 'merge' | 'replace';
+
+export interface ImportSummary {
+  mode: ImportMode;
+  games: { added: number; skipped: number };
+  players: { added: number; skipped: number };
+  taughtSets: { added: number; skipped: number };
+}
+
+// ── pictures ─────────────────────────────────────────────────────────────────────────────
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(binary);
+}
+
+async function blobToDataUrl(blob: Blob): Promise<string> {
+  const type = blob.type.startsWith('image/') ? blob.type : 'image/png';
+  return `data:${type};base64,${bytesToBase64(new Uint8Array(await blob.arrayBuffer()))}`;
+}
+
+function dataUrlToBlob(url: string): Blob | null {
+  const match = DATA_URL.exec(url);
+  if (!match) return null;
+  let binary: string;
+  try {
+    binary = atob(match[2] ?? '');
+  } catch {
+    return null;
+  }
+  if (binary.length === 0) return null;
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new Blob([bytes], { type: match[1] });
+}
+
+// ── export ───────────────────────────────────────────────────────────────────────────────
+
+/** Everything on the device, read in one transaction so the backup is a consistent snapshot. */
+export async function exportBackup(store: RollcallStore, now: Date = new Date()): Promise<BackupFile> {
+  const tx = store.db.transaction([...ALL_STORES], 'readonly');
+  const [games, actions, players, sessions, ledger, taughtSets, taughtFaces, settings] = await Promise.all([
+    tx.objectStore('games').getAll(),
+    tx.objectStore('actions').getAll(),
+    tx.objectStore('players').getAll(),
+    tx.objectStore('sessions').getAll(),
+    tx.objectStore('ledger').getAll(),
+    tx.objectStore('taughtSets').getAll(),
+    tx.objectStore('taughtFaces').getAll(),
+    tx.objectStore('settings').get('settings'),
+  ]);
+  await tx.done;
+  const logs = new Map<string, ActionRecord[]>();
+  for (const record of actions) {
+    const log = logs.get(record.gameId) ?? [];
+    log.push(record);
+    logs.set(record.gameId, log);
+  }
+  return {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    exportedAt: now.toISOString(),
+    games: games.map((g) => ({
+      ...g,
+      actions: (logs.get(g.id) ?? []).sort((a, b) => a.seq - b.seq).map((r) => ({ action: r.action, at: r.at })),
+    })),
+    players: players.map(({ id: playerId, name: playerName, createdAt, lastPlayedAt }) => ({ id: playerId, name: playerName, createdAt, lastPlayedAt })),
+    sessions,
+    ledger,
+    taughtSets,
+    taughtFaces: await Promise.all(taughtFaces.map(async (f) => ({ ...f, image: await blobToDataUrl(f.image) }))),
+    settings: { ...DEFAULT_SETTINGS, ...settings },
+  };
+}
+
+export async function exportBackupJson(store: RollcallStore, now: Date = new Date()): Promise<string> {
+  return JSON.stringify(await exportBackup(store, now));
+}
+
+/** The file name a backup is saved under, e.g. `rollcall-backup-2025-06-01.json`. */
+export function backupFileName(now: Date = new Date()): string {
+  return `rollcall-backup-${now.toISOString().slice(0, 10)}.json`;
+}
+
+// ── parse and validate ───────────────────────────────────────────────────────────────────
+
+function corrupt(detail: string): BackupError {
+  return new BackupError('corrupt', `This backup is damaged and was not imported: ${detail}. Nothing was changed.`);
+}
+
+function duplicates(ids: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const x of ids) {
+    if (seen.has(x)) return x;
+    seen.add(x);
+  }
+  return undefined;
+}
+
+/**
+ * Reads a backup file's text and checks all of it: JSON, format, version, every field, the
+ * references between records, and every picture. Throws a `BackupError` on the first problem.
+ */
+export function parseBackup(text: string): ParsedBackup {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new BackupError('not-json', 'This file is not a Rollcall backup (it is not JSON). Nothing was changed.');
+  }
+  if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== BACKUP_FORMAT) {
+    throw new BackupError('foreign', 'This file is not a Rollcall backup. Nothing was changed.');
+  }
+  const version = (data as { version?: unknown }).version;
+  if (typeof version === 'number' && version > BACKUP_VERSION) {
+    throw new BackupError('too-new', 'This backup was made by a newer version of Rollcall. Update the app, then import it. Nothing was changed.');
+  }
+  const parsed = v.safeParse(backupSchema, data);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const where = v.getDotPath(issue) ?? 'the file';
+    throw corrupt(`${where} ${issue.message}`);
+  }
+  const file = parsed.output;
+
+  for (const [what, ids] of [
+    ['game', file.games.map((g) => g.id)],
+    ['player', file.players.map((p) => p.id)],
+    ['player name', file.players.map((p) => p.name.toLocaleLowerCase())],
+    ['session', file.sessions.map((s) => s.id)],
+    ['ledger line', file.ledger.map((l) => l.id)],
+    ['dice set', file.taughtSets.map((s) => s.id)],
+    ['taught face', file.taughtFaces.map((f) => f.id)],
+  ] as const) {
+    const twice = duplicates([...ids]);
+    if (twice !== undefined) throw corrupt(`the ${what} "${twice}" appears twice`);
+  }
+  const gameIds = new Set(file.games.map((g) => g.id));
+  const sessionIds = new Set(file.sessions.map((s) => s.id));
+  const setIds = new Set(file.taughtSets.map((s) => s.id));
+  for (const g of file.games) {
+    if (g.actions.length !== g.actionCount) {
+      throw corrupt(`game "${g.id}" should have ${g.actionCount} actions but has ${g.actions.length}`);
+    }
+    if (g.sessionId !== null && !sessionIds.has(g.sessionId)) throw corrupt(`game "${g.id}" belongs to a missing session`);
+    if ((g.status === 'active') !== (g.finishedAt === null)) throw corrupt(`game "${g.id}" has a finish time that does not match its status`);
+    const playerIds = new Set(g.players.map((p) => p.id));
+    if (playerIds.size !== g.players.length) throw corrupt(`game "${g.id}" lists a player twice`);
+    if (g.result) {
+      for (const w of [...g.result.winners, ...Object.keys(g.result.payouts)]) {
+        if (!playerIds.has(w)) throw corrupt(`game "${g.id}" has a result for someone not in it`);
+      }
+    }
+  }
+  for (const l of file.ledger) {
+    if (l.gameId !== null && !gameIds.has(l.gameId)) throw corrupt(`ledger line "${l.id}" belongs to a missing game`);
+    if (l.sessionId !== null && !sessionIds.has(l.sessionId)) throw corrupt(`ledger line "${l.id}" belongs to a missing session`);
+  }
+  const images = new Map<string, Blob>();
+  for (const f of file.taughtFaces) {
+    if (!setIds.has(f.setId)) throw corrupt(`taught face "${f.id}" belongs to a missing dice set`);
+    const blob = dataUrlToBlob(f.image);
+    if (!blob) throw corrupt(`the picture of taught face "${f.id}" cannot be read`);
+    images.set(f.id, blob);
+  }
+  return { file, images };
+}
+
+// ── import ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Writes a validated backup in one transaction. `merge` adds what the device does not have yet
+ * (records whose id is already here are kept as they are here); `replace` makes the device hold
+ * exactly the backup.
+ */
+export async function importBackup(store: RollcallStore, backup: ParsedBackup, mode: ImportMode = 'merge'): Promise<ImportSummary> {
+  const { file, images } = backup;
+  const summary: ImportSummary = {
+    mode,
+    games: { added: 0, skipped: 0 },
+    players: { added: 0, skipped: 0 },
+    taughtSets: { added: 0, skipped: 0 },
+  };
+  const tx = store.db.transaction([...ALL_STORES], 'readwrite');
+  const done = tx.done;
+  try {
+    if (mode === 'replace') {
+      await Promise.all(ALL_STORES.map((s) => tx.objectStore(s).clear()));
+    }
+    const games = tx.objectStore('games');
+    const actions = tx.objectStore('actions');
+    const skippedGames = new Set<string>();
+    for (const g of file.games) {
+      if (mode === 'merge' && (await games.getKey(g.id)) !== undefined) {
+        skippedGames.add(g.id);
+        summary.games.skipped++;
+        continue;
+      }
+      const { actions: log, ...header } = g;
+      const record: GameRecord = header;
+      await games.put(record);
+      for (const [seq, entry] of log.entries()) {
+        await actions.put({ gameId: g.id, seq, action: entry.action, at: entry.at });
+      }
+      summary.games.added++;
+    }
+    const players = tx.objectStore('players');
+    for (const p of file.players) {
+      const key = p.name.toLocaleLowerCase();
+      if (mode === 'merge') {
+        const sameId = await players.getKey(p.id);
+        const sameName = await players.index('by-name').getKey(key);
+        if (sameId !== undefined || sameName !== undefined) {
+          summary.players.skipped++;
+          continue;
+        }
+      }
+      await players.put({ ...p, nameKey: key });
+      summary.players.added++;
+    }
+    const sessions = tx.objectStore('sessions');
+    for (const s of file.sessions) {
+      if (mode === 'merge' && (await sessions.getKey(s.id)) !== undefined) continue;
+      await sessions.put(s);
+    }
+    const ledger = tx.objectStore('ledger');
+    for (const l of file.ledger) {
+      if (l.gameId !== null && skippedGames.has(l.gameId)) continue;
+      if (mode === 'merge' && (await ledger.getKey(l.id)) !== undefined) continue;
+      await ledger.put(l);
+    }
+    const sets = tx.objectStore('taughtSets');
+    const faces = tx.objectStore('taughtFaces');
+    const skippedSets = new Set<string>();
+    for (const s of file.taughtSets) {
+      if (mode === 'merge' && (await sets.getKey(s.id)) !== undefined) {
+        skippedSets.add(s.id);
+        summary.taughtSets.skipped++;
+        continue;
+      }
+      await sets.put(s);
+      summary.taughtSets.added++;
+    }
+    for (const f of file.taughtFaces) {
+      if (skippedSets.has(f.setId)) continue;
+      const image = images.get(f.id);
+      if (!image) throw corrupt(`the picture of taught face "${f.id}" is missing`);
+      const record: TaughtFaceRecord = { ...f, image };
+      await faces.put(record);
+    }
+    if (mode === 'replace') {
+      const settings: Settings = { ...file.settings };
+      await tx.objectStore('settings').put(settings, 'settings');
+    }
+    await done;
+    return summary;
+  } catch (err) {
+    try {
+      tx.abort();
+    } catch {
+      // Already aborted by the failed request.
+    }
+    await done.catch(() => undefined);
+    if (err instanceof BackupError || err instanceof StoreError) throw err;
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new BackupError('corrupt', `This backup could not be written (${detail}). Nothing was changed.`);
+  }
+}
+
+/** Reads, validates and imports a backup file's text; see `parseBackup` and `importBackup`. */
+export async function importBackupText(store: RollcallStore, text: string, mode: ImportMode = 'merge'): Promise<ImportSummary> {
+  return importBackup(store, parseBackup(text), mode);
+}

@@ -1,0 +1,9 @@
+/**
+ * The store: IndexedDB through `idb`. Backup export/import lives in `./backup.ts`, imported on
+ * demand, so its validator stays out of the initial bundle.
+ */
+export * from './types.ts';
+export * from './errors.ts';
+export { openStore, RollcallStore, type NewGame, type LogExpectation, type OpenStoreOptions } from './store.ts';
+export { DB_NAME, DB_VERSION } from './schema.ts';
+export { isJson, jsonProblem } from './json.ts';

@@ -1,0 +1,556 @@
+/**
+ * Rollcall's storage: IndexedDB through `idb`. Every method that writes does so in ONE
+ * transaction and resolves only after that transaction has committed, so a caller that awaits it
+ * may show the result knowing it survives a closed tab or a dead battery. A refused operation
+ * throws a `StoreError` and writes nothing.
+ */
+import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { StoreError } from './errors.ts';
+import { jsonProblem } from './json.ts';
+import { DB_NAME, DB_VERSION, migrate, type RollcallSchema, type StoreName, type UpgradeDb, type UpgradeTx } from './schema.ts';
+import {
+  DEFAULT_SETTINGS,
+  type ActionLike,
+  type ActionRecord,
+  type GameDice,
+  type GamePlayer,
+  type GameRecord,
+  type GameResult,
+  type GameStatus,
+  type GameWithLog,
+  type JsonObject,
+  type LedgerEntry,
+  type PlayerRecord,
+  type SessionRecord,
+  type Settings,
+  type TaughtFaceRecord,
+  type TaughtSetRecord,
+} from './types.ts';
+
+export type RollcallDb = IDBPDatabase<RollcallSchema>;
+type Tx<S extends StoreName[], M extends IDBTransactionMode> = IDBPTransaction<RollcallSchema, S, M>;
+
+export interface OpenStoreOptions {
+  /** Database name; tests use their own. */
+  name?: string;
+  /** Clock (ms since epoch); tests pin it. */
+  now?: () => number;
+  /** Id maker; defaults to crypto.randomUUID. */
+  newId?: () => string;
+  /**
+   * Called when a newer version of the app opens the database in another tab. This connection
+   * has then been closed, and the page should reload to run the new version.
+   */
+  onVersionChange?: () => void;
+}
+
+export interface NewGame {
+  game: string;
+  players: GamePlayer[];
+  options?: JsonObject;
+  ante?: number;
+  dice: GameDice;
+  sessionId?: string | null;
+}
+
+/** Optimistic check: the caller's view of the log length. Stops a double tap or a second tab from writing twice. */
+export interface LogExpectation {
+  expectedCount?: number;
+}
+
+const SETTINGS_KEY = 'settings';
+const SEQ_MAX = Number.MAX_SAFE_INTEGER;
+
+export async function openStore(options: OpenStoreOptions = {}): Promise<RollcallStore> {
+  if (typeof indexedDB === 'undefined') {
+    throw new StoreError('unavailable', 'This browser cannot store data (IndexedDB is unavailable), so Rollcall cannot keep a slate.');
+  }
+  let store: RollcallStore | undefined;
+  let migrationError: unknown;
+  let db: RollcallDb;
+  try {
+    db = await openDB<RollcallSchema>(options.name ?? DB_NAME, DB_VERSION, {
+      upgrade(database, oldVersion, newVersion, tx) {
+        // The migrations run inside the versionchange transaction; a throw aborts the upgrade,
+        // which leaves the database as it was.
+        migrate(database as unknown as UpgradeDb, tx as unknown as UpgradeTx, oldVersion, newVersion ?? DB_VERSION).catch((err: unknown) => {
+          migrationError = err;
+          try {
+            tx.abort();
+          } catch {
+            // The transaction already failed on its own.
+          }
+        });
+      },
+      blocking() {
+        store?.close();
+        options.onVersionChange?.();
+      },
+    });
+  } catch (err) {
+    const cause = migrationError ?? err;
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    throw new StoreError('unavailable', `Rollcall could not open its saved games (${detail}).`);
+  }
+  store = new RollcallStore(db, options.now ?? Date.now, options.newId ?? (() => crypto.randomUUID()));
+  return store;
+}
+
+/** Runs `body` in one transaction; resolves after the commit, or aborts everything on a throw. */
+async function inTx<S extends StoreName[], M extends IDBTransactionMode, T>(
+  db: RollcallDb,
+  stores: S,
+  mode: M,
+  body: (tx: Tx<S, M>) => Promise<T>,
+): Promise<T> {
+  const tx = db.transaction(stores, mode) as Tx<S, M>;
+  const done = tx.done;
+  try {
+    const result = await body(tx);
+    await done;
+    return result;
+  } catch (err) {
+    try {
+      tx.abort();
+    } catch {
+      // Already aborted by a failed request, or already committed.
+    }
+    await done.catch(() => undefined);
+    throw err;
+  }
+}
+
+function nameKey(name: string): string {
+  return name.trim().toLocaleLowerCase();
+}
+
+function checkName(name: string, what: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw new StoreError('invalid-input', `${what} needs a name.`);
+  if (trimmed.length > 40) throw new StoreError('invalid-input', `${what} names are at most 40 characters.`);
+  return trimmed;
+}
+
+function checkAction(action: unknown): void {
+  if (typeof action !== 'object' || action === null || Array.isArray(action)) {
+    throw new StoreError('invalid-input', 'An action must be a JSON object.');
+  }
+  const type: unknown = (action as { type?: unknown }).type;
+  if (typeof type !== 'string' || type.length === 0) {
+    throw new StoreError('invalid-input', 'An action needs a non-empty `type` string.');
+  }
+  const problem = jsonProblem(action, 'action');
+  if (problem) throw new StoreError('invalid-input', `An action must be plain JSON: ${problem}.`);
+}
+
+function checkExpectation(game: GameRecord, expect: LogExpectation | undefined): void {
+  if (expect?.expectedCount !== undefined && expect.expectedCount !== game.actionCount) {
+    throw new StoreError(
+      'stale-log',
+      `This game changed elsewhere (it has ${game.actionCount} actions, this screen expected ${expect.expectedCount}). Reload it.`,
+    );
+  }
+}
+
+function actionRange(gameId: string): IDBKeyRange {
+  return IDBKeyRange.bound([gameId, 0], [gameId, SEQ_MAX]);
+}
+
+export class RollcallStore {
+  private closed = false;
+
+  constructor(
+    readonly db: RollcallDb,
+    private readonly now: () => number,
+    private readonly newId: () => string,
+  ) {}
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  // ── games ──────────────────────────────────────────────────────────────────────────────
+
+  async createGame(input: NewGame): Promise<GameRecord> {
+    if (typeof input.game !== 'string' || input.game.length === 0) throw new StoreError('invalid-input', 'Pick a game.');
+    if (input.players.length === 0) throw new StoreError('invalid-input', 'A game needs players.');
+    const ids = new Set(input.players.map((p) => p.id));
+    if (ids.size !== input.players.length) throw new StoreError('invalid-input', 'A player is listed twice.');
+    const names = new Set(input.players.map((p) => nameKey(p.name)));
+    if (names.size !== input.players.length) throw new StoreError('invalid-input', 'Two players have the same name.');
+    const players = input.players.map((p) => ({ id: p.id, name: checkName(p.name, 'Every player') }));
+    const ante = input.ante ?? 0;
+    if (!Number.isFinite(ante) || ante < 0) throw new StoreError('invalid-input', 'The ante must be zero or more.');
+    const options = input.options ?? {};
+    const problem = jsonProblem(options, 'options');
+    if (problem) throw new StoreError('invalid-input', `Game options must be plain JSON: ${problem}.`);
+    const t = this.now();
+    const game: GameRecord = {
+      id: this.newId(),
+      game: input.game,
+      players,
+      options,
+      ante,
+      dice: { kitId: input.dice.kitId, taughtSetId: input.dice.taughtSetId },
+      sessionId: input.sessionId ?? null,
+      createdAt: t,
+      updatedAt: t,
+      finishedAt: null,
+      status: 'active',
+      actionCount: 0,
+      result: null,
+    };
+    await inTx(this.db, ['games', 'players', 'sessions'], 'readwrite', async (tx) => {
+      if (game.sessionId !== null && !(await tx.objectStore('sessions').get(game.sessionId))) {
+        throw new StoreError('not-found', 'That session no longer exists.');
+      }
+      await tx.objectStore('games').add(game);
+      const playerStore = tx.objectStore('players');
+      for (const p of players) {
+        const known = await playerStore.get(p.id);
+        if (known) await playerStore.put({ ...known, lastPlayedAt: t });
+      }
+    });
+    return game;
+  }
+
+  async getGame(id: string): Promise<GameRecord | undefined> {
+    return this.db.get('games', id);
+  }
+
+  /** The game and its whole log, read in one transaction (so they agree). */
+  async loadGame<A extends ActionLike = ActionLike>(id: string): Promise<GameWithLog<A>> {
+    return inTx(this.db, ['games', 'actions'], 'readonly', async (tx) => {
+      const game = await tx.objectStore('games').get(id);
+      if (!game) throw new StoreError('not-found', 'That game is not on this device.');
+      const records = await tx.objectStore('actions').getAll(actionRange(id));
+      return { game, actions: records.map((r) => r.action as A) };
+    });
+  }
+
+  /** The log with each action's sequence number and time. */
+  async actionRecords(gameId: string): Promise<ActionRecord[]> {
+    return this.db.getAll('actions', actionRange(gameId));
+  }
+
+  /** Games, most recently played first; only those of one status when given. */
+  async listGames(status?: GameStatus): Promise<GameRecord[]> {
+    const games = status ? await this.db.getAllFromIndex('games', 'by-status', status) : await this.db.getAll('games');
+    return games.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /**
+   * Appends one action to a game's log and resolves once it is committed. Throws (and writes
+   * nothing) when the game is unknown or over, the action is not plain JSON, or the log is not
+   * the length the caller expected.
+   */
+  async appendAction<A extends ActionLike>(gameId: string, action: A, expect?: LogExpectation): Promise<ActionRecord<A>> {
+    checkAction(action);
+    return inTx(this.db, ['games', 'actions'], 'readwrite', async (tx) => {
+      const games = tx.objectStore('games');
+      const game = await games.get(gameId);
+      if (!game) throw new StoreError('not-found', 'That game is not on this device.');
+      if (game.status !== 'active') throw new StoreError('game-closed', 'This game is over; its log can no longer change.');
+      checkExpectation(game, expect);
+      const t = this.now();
+      const record: ActionRecord<A> = { gameId, seq: game.actionCount, action, at: t };
+      await tx.objectStore('actions').add(record);
+      await games.put({ ...game, actionCount: game.actionCount + 1, updatedAt: t });
+      return record;
+    });
+  }
+
+  /**
+   * Drops the last action of a game's log and returns it. Undoing the action that ended a
+   * game reopens it and removes its line from the ledger, in the same transaction.
+   */
+  async undoLastAction(gameId: string, expect?: LogExpectation): Promise<ActionRecord> {
+    return inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
+      const games = tx.objectStore('games');
+      const game = await games.get(gameId);
+      if (!game) throw new StoreError('not-found', 'That game is not on this device.');
+      if (game.status === 'abandoned') throw new StoreError('game-closed', 'This game was abandoned; its log can no longer change.');
+      checkExpectation(game, expect);
+      if (game.actionCount === 0) throw new StoreError('nothing-to-undo', 'Nothing to undo yet.');
+      const actions = tx.objectStore('actions');
+      const key: [string, number] = [gameId, game.actionCount - 1];
+      const last = await actions.get(key);
+      if (!last) throw new StoreError('not-found', 'The last action of this game is missing.');
+      await actions.delete(key);
+      if (game.status === 'finished') {
+        const ledger = tx.objectStore('ledger');
+        for (const id of await ledger.index('by-game').getAllKeys(gameId)) await ledger.delete(id);
+      }
+      await games.put({
+        ...game,
+        actionCount: game.actionCount - 1,
+        updatedAt: this.now(),
+        status: 'active',
+        finishedAt: null,
+        result: null,
+      });
+      return last;
+    });
+  }
+
+  /** Marks a game finished with its result and writes its ledger line, in one transaction. */
+  async finishGame(gameId: string, result: GameResult): Promise<GameRecord> {
+    return inTx(this.db, ['games', 'ledger'], 'readwrite', async (tx) => {
+      const games = tx.objectStore('games');
+      const game = await games.get(gameId);
+      if (!game) throw new StoreError('not-found', 'That game is not on this device.');
+      if (game.status !== 'active') throw new StoreError('game-closed', 'This game is already over.');
+      const playerIds = new Set(game.players.map((p) => p.id));
+      for (const w of result.winners) {
+        if (!playerIds.has(w)) throw new StoreError('invalid-input', 'A winner is not a player of this game.');
+      }
+      for (const [id, amount] of Object.entries(result.payouts)) {
+        if (!playerIds.has(id)) throw new StoreError('invalid-input', 'A payout names someone who is not in this game.');
+        if (!Number.isFinite(amount)) throw new StoreError('invalid-input', 'A payout is not a number.');
+      }
+      const t = this.now();
+      const finished: GameRecord = {
+        ...game,
+        status: 'finished',
+        finishedAt: t,
+        updatedAt: t,
+        result: { winners: [...result.winners], payouts: { ...result.payouts } },
+      };
+      await games.put(finished);
+      if (Object.keys(result.payouts).length > 0) {
+        await tx.objectStore('ledger').add({
+          id: this.newId(),
+          sessionId: game.sessionId,
+          gameId,
+          at: t,
+          deltas: { ...result.payouts },
+          note: '',
+        });
+      }
+      return finished;
+    });
+  }
+
+  /** Ends a game without a result (nobody wins, the ledger is untouched). */
+  async abandonGame(gameId: string): Promise<GameRecord> {
+    return inTx(this.db, ['games'], 'readwrite', async (tx) => {
+      const games = tx.objectStore('games');
+      const game = await games.get(gameId);
+      if (!game) throw new StoreError('not-found', 'That game is not on this device.');
+      if (game.status !== 'active') throw new StoreError('game-closed', 'This game is already over.');
+      const t = this.now();
+      const abandoned: GameRecord = { ...game, status: 'abandoned', finishedAt: t, updatedAt: t };
+      await games.put(abandoned);
+      return abandoned;
+    });
+  }
+
+  /** Deletes a game, its log and its ledger lines. */
+  async deleteGame(gameId: string): Promise<void> {
+    await inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
+      if (!(await tx.objectStore('games').get(gameId))) throw new StoreError('not-found', 'That game is not on this device.');
+      await tx.objectStore('games').delete(gameId);
+      await tx.objectStore('actions').delete(actionRange(gameId));
+      const ledger = tx.objectStore('ledger');
+      for (const id of await ledger.index('by-game').getAllKeys(gameId)) await ledger.delete(id);
+    });
+  }
+
+  // ── players ────────────────────────────────────────────────────────────────────────────
+
+  /** Known players: the most recently played first, then those who never played, by name. */
+  async listPlayers(): Promise<PlayerRecord[]> {
+    const players = await this.db.getAll('players');
+    return players.sort(
+      (a, b) => (b.lastPlayedAt ?? -1) - (a.lastPlayedAt ?? -1) || a.name.localeCompare(b.name),
+    );
+  }
+
+  async addPlayer(name: string): Promise<PlayerRecord> {
+    const trimmed = checkName(name, 'A player');
+    const record: PlayerRecord = {
+      id: this.newId(),
+      name: trimmed,
+      nameKey: nameKey(trimmed),
+      createdAt: this.now(),
+      lastPlayedAt: null,
+    };
+    return inTx(this.db, ['players'], 'readwrite', async (tx) => {
+      const store = tx.objectStore('players');
+      if (await store.index('by-name').getKey(record.nameKey)) {
+        throw new StoreError('name-taken', `There is already a player called ${trimmed}.`);
+      }
+      await store.add(record);
+      return record;
+    });
+  }
+
+  /** Renames a player. Games already played keep the name they were played under. */
+  async renamePlayer(id: string, name: string): Promise<PlayerRecord> {
+    const trimmed = checkName(name, 'A player');
+    return inTx(this.db, ['players'], 'readwrite', async (tx) => {
+      const store = tx.objectStore('players');
+      const player = await store.get(id);
+      if (!player) throw new StoreError('not-found', 'That player is not on this device.');
+      const other = await store.index('by-name').getKey(nameKey(trimmed));
+      if (other !== undefined && other !== id) throw new StoreError('name-taken', `There is already a player called ${trimmed}.`);
+      const renamed: PlayerRecord = { ...player, name: trimmed, nameKey: nameKey(trimmed) };
+      await store.put(renamed);
+      return renamed;
+    });
+  }
+
+  async deletePlayer(id: string): Promise<void> {
+    await this.db.delete('players', id);
+  }
+
+  // ── sessions and the ledger ────────────────────────────────────────────────────────────
+
+  async startSession(name: string): Promise<SessionRecord> {
+    const session: SessionRecord = { id: this.newId(), name: checkName(name, 'A session'), startedAt: this.now(), endedAt: null };
+    await this.db.add('sessions', session);
+    return session;
+  }
+
+  async endSession(id: string): Promise<SessionRecord> {
+    return inTx(this.db, ['sessions'], 'readwrite', async (tx) => {
+      const session = await tx.objectStore('sessions').get(id);
+      if (!session) throw new StoreError('not-found', 'That session is not on this device.');
+      const ended = { ...session, endedAt: session.endedAt ?? this.now() };
+      await tx.objectStore('sessions').put(ended);
+      return ended;
+    });
+  }
+
+  /** Sessions, the latest first. */
+  async listSessions(): Promise<SessionRecord[]> {
+    return (await this.db.getAllFromIndex('sessions', 'by-started')).reverse();
+  }
+
+  /** The latest session still open, if any. */
+  async currentSession(): Promise<SessionRecord | undefined> {
+    return (await this.listSessions()).find((s) => s.endedAt === null);
+  }
+
+  /** A settle-up or correction between players, outside any game. */
+  async addLedgerEntry(entry: { sessionId: string | null; deltas: Record<string, number>; note: string }): Promise<LedgerEntry> {
+    for (const amount of Object.values(entry.deltas)) {
+      if (!Number.isFinite(amount)) throw new StoreError('invalid-input', 'A ledger amount is not a number.');
+    }
+    const line: LedgerEntry = { id: this.newId(), sessionId: entry.sessionId, gameId: null, at: this.now(), deltas: { ...entry.deltas }, note: entry.note };
+    await this.db.add('ledger', line);
+    return line;
+  }
+
+  async ledgerForSession(sessionId: string): Promise<LedgerEntry[]> {
+    return (await this.db.getAllFromIndex('ledger', 'by-session', sessionId)).sort((a, b) => a.at - b.at);
+  }
+
+  /** Each player's running balance over a session's games and settle-ups. */
+  async sessionBalances(sessionId: string): Promise<Record<string, number>> {
+    const balances: Record<string, number> = {};
+    for (const line of await this.ledgerForSession(sessionId)) {
+      for (const [player, amount] of Object.entries(line.deltas)) balances[player] = (balances[player] ?? 0) + amount;
+    }
+    return balances;
+  }
+
+  // ── taught sets and faces ──────────────────────────────────────────────────────────────
+
+  async createTaughtSet(kitId: string, name: string): Promise<TaughtSetRecord> {
+    const t = this.now();
+    const set: TaughtSetRecord = { id: this.newId(), kitId, name: checkName(name, 'A dice set'), createdAt: t, updatedAt: t };
+    await this.db.add('taughtSets', set);
+    return set;
+  }
+
+  async listTaughtSets(kitId?: string): Promise<TaughtSetRecord[]> {
+    const sets = kitId ? await this.db.getAllFromIndex('taughtSets', 'by-kit', kitId) : await this.db.getAll('taughtSets');
+    return sets.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  async renameTaughtSet(id: string, name: string): Promise<TaughtSetRecord> {
+    const trimmed = checkName(name, 'A dice set');
+    return inTx(this.db, ['taughtSets'], 'readwrite', async (tx) => {
+      const set = await tx.objectStore('taughtSets').get(id);
+      if (!set) throw new StoreError('not-found', 'That dice set is not on this device.');
+      const renamed = { ...set, name: trimmed, updatedAt: this.now() };
+      await tx.objectStore('taughtSets').put(renamed);
+      return renamed;
+    });
+  }
+
+  /** Deletes a taught set with all its taught faces. */
+  async deleteTaughtSet(id: string): Promise<void> {
+    await inTx(this.db, ['taughtSets', 'taughtFaces'], 'readwrite', async (tx) => {
+      await tx.objectStore('taughtSets').delete(id);
+      const faces = tx.objectStore('taughtFaces');
+      for (const key of await faces.index('by-set').getAllKeys(id)) await faces.delete(key);
+    });
+  }
+
+  async addTaughtFace(
+    setId: string,
+    faceId: string,
+    image: Blob,
+    embedding: { vector: number[]; model: string } | null = null,
+  ): Promise<TaughtFaceRecord> {
+    if (!(image instanceof Blob) || image.size === 0) throw new StoreError('invalid-input', 'A taught face needs its picture.');
+    if (embedding && !embedding.vector.every(Number.isFinite)) throw new StoreError('invalid-input', 'The face embedding is not a list of numbers.');
+    const face: TaughtFaceRecord = {
+      id: this.newId(),
+      setId,
+      faceId,
+      image,
+      embedding: embedding ? [...embedding.vector] : null,
+      embeddingModel: embedding ? embedding.model : null,
+      createdAt: this.now(),
+    };
+    await inTx(this.db, ['taughtSets', 'taughtFaces'], 'readwrite', async (tx) => {
+      const set = await tx.objectStore('taughtSets').get(setId);
+      if (!set) throw new StoreError('not-found', 'That dice set is not on this device.');
+      await tx.objectStore('taughtFaces').add(face);
+      await tx.objectStore('taughtSets').put({ ...set, updatedAt: face.createdAt });
+    });
+    return face;
+  }
+
+  async listTaughtFaces(setId: string): Promise<TaughtFaceRecord[]> {
+    return (await this.db.getAllFromIndex('taughtFaces', 'by-set', setId)).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /** Stores a face's embedding (computed later, or recomputed for a new model). */
+  async setFaceEmbedding(id: string, vector: number[], model: string): Promise<void> {
+    if (!vector.every(Number.isFinite)) throw new StoreError('invalid-input', 'The face embedding is not a list of numbers.');
+    await inTx(this.db, ['taughtFaces'], 'readwrite', async (tx) => {
+      const face = await tx.objectStore('taughtFaces').get(id);
+      if (!face) throw new StoreError('not-found', 'That taught face is not on this device.');
+      await tx.objectStore('taughtFaces').put({ ...face, embedding: [...vector], embeddingModel: model });
+    });
+  }
+
+  async deleteTaughtFace(id: string): Promise<void> {
+    await this.db.delete('taughtFaces', id);
+  }
+
+  // ── settings ───────────────────────────────────────────────────────────────────────────
+
+  async getSettings(): Promise<Settings> {
+    const stored = await this.db.get('settings', SETTINGS_KEY);
+    return { ...DEFAULT_SETTINGS, ...stored };
+  }
+
+  async updateSettings(patch: Partial<Settings>): Promise<Settings> {
+    if (patch.settleMs !== undefined && !(Number.isFinite(patch.settleMs) && patch.settleMs >= 100 && patch.settleMs <= 5000)) {
+      throw new StoreError('invalid-input', 'Settle time must be between 0.1 and 5 seconds.');
+    }
+    return inTx(this.db, ['settings'], 'readwrite', async (tx) => {
+      const store = tx.objectStore('settings');
+      const next: Settings = { ...DEFAULT_SETTINGS, ...(await store.get(SETTINGS_KEY)), ...patch };
+      await store.put(next, SETTINGS_KEY);
+      return next;
+    });
+  }
+}

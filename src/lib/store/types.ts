@@ -1,0 +1,144 @@
+/**
+ * What the store keeps. Records are plain, structured-clonable objects; everything except the
+ * taught faces' images is plain JSON, so a backup is the records as they are.
+ *
+ * The store knows nothing of the rules: an action is an opaque JSON object with a `type`.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** An action as the store sees it: any JSON object with a `type` string. */
+export interface ActionLike {
+  readonly type: string;
+}
+
+/** A player as a game records them: the name is the one they played under. */
+export interface GamePlayer {
+  id: string;
+  name: string;
+}
+
+/** Which dice a game is read with: a kit (`src/lib/dice`) and, optionally, a taught set of it. */
+export interface GameDice {
+  kitId: string;
+  taughtSetId: string | null;
+}
+
+export type GameStatus = 'active' | 'finished' | 'abandoned';
+
+/** How a finished game settled: winners and each player's net gain or loss (ante/pot units). */
+export interface GameResult {
+  winners: string[];
+  payouts: Record<string, number>;
+}
+
+/** A game's header: its transcript header plus bookkeeping. The actions live in their own store. */
+export interface GameRecord {
+  id: string;
+  /** Game id from the rules, e.g. "five-thousand". */
+  game: string;
+  players: GamePlayer[];
+  options: JsonObject;
+  /** Stake each player puts in the pot at the start; 0 when the game is played without one. */
+  ante: number;
+  dice: GameDice;
+  sessionId: string | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+  status: GameStatus;
+  /** Number of actions in the log; the next action's `seq`. */
+  actionCount: number;
+  result: GameResult | null;
+}
+
+/** One entry of a game's log. `seq` counts from 0 without gaps. */
+export interface ActionRecord<A extends ActionLike = ActionLike> {
+  gameId: string;
+  seq: number;
+  action: A;
+  /** When it was written (ms since epoch). */
+  at: number;
+}
+
+export interface PlayerRecord {
+  id: string;
+  name: string;
+  /** Lower-cased, trimmed name: two players may not share it. */
+  nameKey: string;
+  createdAt: number;
+  lastPlayedAt: number | null;
+}
+
+/** A sitting: the games one group plays in an evening, whose balances add up in the ledger. */
+export interface SessionRecord {
+  id: string;
+  name: string;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+/**
+ * One line of the session ledger: who won or lost how much. A finished game writes one
+ * (`gameId` set); a settle-up between players is a line without a game.
+ */
+export interface LedgerEntry {
+  id: string;
+  sessionId: string | null;
+  gameId: string | null;
+  at: number;
+  /** Player id → amount won (positive) or lost (negative). */
+  deltas: Record<string, number>;
+  note: string;
+}
+
+/** A taught set: a player's own dice of a built-in kit, read through faces they taught. */
+export interface TaughtSetRecord {
+  id: string;
+  /** The built-in kit these dice are a copy of (its faces give ids, labels, values). */
+  kitId: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One taught example of a face: the crop the player showed, and its embedding when known. */
+export interface TaughtFaceRecord {
+  id: string;
+  setId: string;
+  faceId: string;
+  image: Blob;
+  /** The face embedder's vector for this crop, and which model made it; null until computed. */
+  embedding: number[] | null;
+  embeddingModel: string | null;
+  createdAt: number;
+}
+
+export type Theme = 'system' | 'light' | 'dark';
+
+export interface Settings {
+  theme: Theme;
+  /** Speak reads and score changes aloud (speechSynthesis) besides announcing them. */
+  speech: boolean;
+  /** How long dice must lie still, showing the same faces, before a read is proposed (ms). */
+  settleMs: number;
+  /** The chosen camera's deviceId; null picks the rear camera. */
+  cameraId: string | null;
+  /** Whether the app has asked the browser to keep its storage (asked once, at the first game). */
+  persistAsked: boolean;
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = {
+  theme: 'system',
+  speech: false,
+  settleMs: 600,
+  cameraId: null,
+  persistAsked: false,
+};
+
+/** A game with its whole log, as the table screen replays it. */
+export interface GameWithLog<A extends ActionLike = ActionLike> {
+  game: GameRecord;
+  actions: A[];
+}

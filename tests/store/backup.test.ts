@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BackupError, type RollcallStore } from '../../src/lib/store/index.ts';
+import { exportBackup, exportBackupJson, importBackupText, parseBackup, type BackupFile } from '../../src/lib/store/backup.ts';
+import { ALICE, BOB, freshStore } from './helpers.ts';
+
+let open: RollcallStore[] = [];
+async function store(): Promise<RollcallStore> {
+  const s = await freshStore();
+  open.push(s);
+  return s;
+}
+afterEach(() => {
+  for (const s of open) s.close();
+  open = [];
+});
+
+const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 255, 7]);
+
+/** A store with one of everything: two games (one finished), players, a session, a taught set. */
+async function populated(): Promise<RollcallStore> {
+  const s = await store();
+  const alice = await s.addPlayer('Alice');
+  const bob = await s.addPlayer('Bob');
+  const session = await s.startSession('Friday');
+  const players = [{ id: alice.id, name: alice.name }, { id: bob.id, name: bob.name }];
+  const g1 = await s.createGame({ game: 'five-thousand', players, ante: 2, dice: { kitId: 'standard', taughtSetId: null }, sessionId: session.id, options: { bump: true } });
+  await s.appendAction(g1.id, { type: 'roll', dice: [1, 5, 2, 2, 3] });
+  await s.appendAction(g1.id, { type: 'bank' });
+  await s.finishGame(g1.id, { winners: [alice.id], payouts: { [alice.id]: 2, [bob.id]: -2 } });
+  const g2 = await s.createGame({ game: 'face-off', players, dice: { kitId: 'face-off', taughtSetId: null }, sessionId: session.id });
+  await s.appendAction(g2.id, { type: 'roll', dice: ['vader', 'luke', 'han', 'han', 'r2d2'] });
+  const set = await s.createTaughtSet('face-off', 'Our dice');
+  await s.addTaughtFace(set.id, 'vader', new Blob([PNG], { type: 'image/png' }), { vector: [0.6, 0.8], model: 'face-embed@1' });
+  await s.updateSettings({ theme: 'dark', speech: true });
+  return s;
+}
+
+async function snapshot(s: RollcallStore): Promise<Omit<BackupFile, 'exportedAt'>> {
+  const { exportedAt: _ignored, ...rest } = await exportBackup(s);
+  return rest;
+}
+
+async function expectRefused(s: RollcallStore, text: string, code: BackupError['code'], message?: RegExp): Promise<void> {
+  const before = await snapshot(s);
+  const err = await importBackupText(s, text, 'replace').then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(BackupError);
+  expect((err as BackupError).code).toBe(code);
+  expect((err as BackupError).message).toMatch(/Nothing was changed/);
+  if (message) expect((err as BackupError).message).toMatch(message);
+  expect(await snapshot(s)).toEqual(before);
+}
+
+describe('backup export and import', () => {
+  it('round-trips everything, pictures included, into an empty device', async () => {
+    const source = await populated();
+    const text = await exportBackupJson(source);
+    const target = await store();
+    const summary = await importBackupText(target, text, 'merge');
+    expect(summary.games).toEqual({ added: 2, skipped: 0 });
+    expect(summary.players).toEqual({ added: 2, skipped: 0 });
+    expect(await snapshot(target)).toMatchObject({ ...(await snapshot(source)), settings: expect.any(Object) });
+    const [set] = await target.listTaughtSets();
+    const [face] = await target.listTaughtFaces(set!.id);
+    expect(face!.image).toBeInstanceOf(Blob);
+    expect(face!.image.type).toBe('image/png');
+    expect([...new Uint8Array(await face!.image.arrayBuffer())]).toEqual([...PNG]);
+    // an imported active game goes on where it stopped
+    const active = (await target.listGames('active'))[0]!;
+    expect((await target.appendAction(active.id, { type: 'go-hero' })).seq).toBe(1);
+  });
+
+  it('replace makes the device hold exactly the backup, settings included', async () => {
+    const source = await populated();
+    const text = await exportBackupJson(source);
+    const target = await store();
+    await target.addPlayer('Zed');
+    await target.createGame({ game: 'war', players: [ALICE, BOB], dice: { kitId: 'standard', taughtSetId: null } });
+    await importBackupText(target, text, 'replace');
+    expect(await snapshot(target)).toEqual(await snapshot(source));
+  });
+
+  it('merge keeps what the device has and adds the rest', async () => {
+    const source = await populated();
+    const text = await exportBackupJson(source);
+    const target = await store();
+    const zed = await target.addPlayer('Zed');
+    await target.addPlayer('alice'); // same name as a player in the backup: kept, backup's skipped
+    await importBackupText(target, text, 'merge');
+    // importing the same file again adds nothing
+    const again = await importBackupText(target, text, 'merge');
+    expect(again.games).toEqual({ added: 0, skipped: 2 });
+    expect((await target.listPlayers()).map((p) => p.name).sort()).toEqual(['Bob', 'Zed', 'alice']);
+    expect((await target.listPlayers()).some((p) => p.id === zed.id)).toBe(true);
+    expect(await target.listGames()).toHaveLength(2);
+    const session = (await target.listSessions())[0]!;
+    expect(Object.values(await target.sessionBalances(session.id)).sort()).toEqual([-2, 2]);
+    expect((await target.getSettings()).theme).toBe('system');
+  });
+
+  describe('refuses a bad file and changes nothing', () => {
+    async function valid(): Promise<{ s: RollcallStore; file: BackupFile }> {
+      const s = await populated();
+      return { s, file: JSON.parse(await exportBackupJson(s)) as BackupFile };
+    }
+
+    it('not JSON', async () => {
+      const { s } = await valid();
+      await expectRefused(s, '{"format": "rollcall-backup", ', 'not-json');
+      await expectRefused(s, '\u0089PNG\r\n', 'not-json');
+    });
+
+    it('JSON that is not a Rollcall backup', async () => {
+      const { s } = await valid();
+      await expectRefused(s, '{"hello": "world"}', 'foreign', /not a Rollcall backup/);
+      await expectRefused(s, '[1, 2, 3]', 'foreign');
+      await expectRefused(s, 'null', 'foreign');
+    });
+
+    it('a backup from a newer version', async () => {
+      const { s, file } = await valid();
+      await expectRefused(s, JSON.stringify({ ...file, version: 99 }), 'too-new', /newer version/);
+    });
+
+    it('a missing or mistyped field, naming where', async () => {
+      const { s, file } = await valid();
+      const g = file.games[0]!;
+      await expectRefused(s, JSON.stringify({ ...file, players: undefined }), 'corrupt', /players/);
+      await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, ante: 'two' }] }), 'corrupt', /games\.0\.ante/);
+      await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, status: 'paused' }] }), 'corrupt', /status/);
+      await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, actions: [{ action: { dice: [1] }, at: 1 }, g.actions[1]] }] }), 'corrupt', /action/);
+      await expectRefused(s, JSON.stringify({ ...file, settings: { ...file.settings, settleMs: -4 } }), 'corrupt', /settleMs/);
+    });
+
+    it('a log that does not match its header', async () => {
+      const { s, file } = await valid();
+      const g = file.games[0]!;
+      await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, actions: g.actions.slice(1) }, ...file.games.slice(1)] }), 'corrupt', /should have 2 actions/);
+    });
+
+    it('records that refer to missing or duplicate records', async () => {
+      const { s, file } = await valid();
+      await expectRefused(s, JSON.stringify({ ...file, sessions: [] }), 'corrupt', /missing session/);
+      await expectRefused(s, JSON.stringify({ ...file, games: [file.games[1]] }), 'corrupt', /missing game/);
+      await expectRefused(s, JSON.stringify({ ...file, taughtSets: [] }), 'corrupt', /missing dice set/);
+      await expectRefused(s, JSON.stringify({ ...file, players: [...file.players, file.players[0]] }), 'corrupt', /appears twice/);
+    });
+
+    it('a picture that cannot be read', async () => {
+      const { s, file } = await valid();
+      const face = file.taughtFaces[0]!;
+      await expectRefused(s, JSON.stringify({ ...file, taughtFaces: [{ ...face, image: 'data:text/html;base64,PGgxPg==' }] }), 'corrupt', /image/);
+      await expectRefused(s, JSON.stringify({ ...file, taughtFaces: [{ ...face, image: 'data:image/png;base64,@@@' }] }), 'corrupt');
+    });
+
+    it('a truncated file', async () => {
+      const { s } = await valid();
+      const text = await exportBackupJson(s);
+      await expectRefused(s, text.slice(0, Math.floor(text.length / 2)), 'not-json');
+    });
+  });
+
+  it('parseBackup alone validates without a store', async () => {
+    const s = await populated();
+    const parsed = parseBackup(await exportBackupJson(s));
+    expect(parsed.file.games).toHaveLength(2);
+    expect(parsed.images.size).toBe(1);
+  });
+});

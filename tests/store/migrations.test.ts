@@ -1,0 +1,147 @@
+/**
+ * Schema migrations, proven from the first version on: each test opens a database exactly as an
+ * older app version left it (built by that version's migrations, filled with records of that
+ * version's shape), then opens it with the current store and checks every record came through.
+ */
+import { describe, expect, it } from 'vitest';
+import { openDB, type IDBPDatabase } from 'idb';
+import { DB_VERSION, openStore, StoreError } from '../../src/lib/store/index.ts';
+import { migrate, MIGRATIONS, type UpgradeDb, type UpgradeTx } from '../../src/lib/store/schema.ts';
+import { freshName } from './helpers.ts';
+
+/** Opens `name` at `version`, built by the real migrations up to that version. */
+async function openAtVersion(name: string, version: number): Promise<IDBPDatabase<unknown>> {
+  return openDB(name, version, {
+    upgrade(db, oldVersion, _newVersion, tx) {
+      void migrate(db as UpgradeDb, tx as unknown as UpgradeTx, oldVersion, version);
+    },
+  });
+}
+
+/** Store names with their key paths and indexes, to compare two databases' shapes. */
+function shape(db: IDBPDatabase<unknown>): Record<string, unknown> {
+  const tx = db.transaction([...db.objectStoreNames], 'readonly');
+  const out: Record<string, unknown> = {};
+  for (const name of db.objectStoreNames) {
+    const store = tx.objectStore(name);
+    out[name] = {
+      keyPath: store.keyPath,
+      indexes: [...store.indexNames].map((i) => {
+        const index = store.index(i);
+        return { name: i, keyPath: index.keyPath, unique: index.unique };
+      }),
+    };
+  }
+  return out;
+}
+
+const v1Games = [
+  {
+    id: 'g-active', game: 'five-thousand', players: [{ id: 'p1', name: 'Ann' }, { id: 'p2', name: 'Ben' }],
+    options: {}, ante: 1, dice: { kitId: 'standard', taughtSetId: null }, sessionId: 's1',
+    createdAt: 1000, updatedAt: 2000, finishedAt: null, actionCount: 2, result: null,
+  },
+  {
+    id: 'g-finished', game: 'war', players: [{ id: 'p1', name: 'Ann' }, { id: 'p2', name: 'Ben' }],
+    options: { rounds: 3 }, ante: 0, dice: { kitId: 'standard', taughtSetId: null }, sessionId: 's1',
+    createdAt: 500, updatedAt: 900, finishedAt: 900, actionCount: 1, result: { winners: ['p2'], payouts: {} },
+  },
+];
+
+async function writeV1Fixture(name: string): Promise<void> {
+  const db = await openAtVersion(name, 1);
+  const tx = db.transaction(['games', 'actions', 'players', 'sessions', 'ledger', 'taughtSets', 'taughtFaces', 'settings'], 'readwrite');
+  for (const g of v1Games) await tx.objectStore('games').put(g);
+  await tx.objectStore('actions').put({ gameId: 'g-active', seq: 0, action: { type: 'roll', dice: [1, 2, 3, 4, 6] }, at: 1500 });
+  await tx.objectStore('actions').put({ gameId: 'g-active', seq: 1, action: { type: 'bank' }, at: 2000 });
+  await tx.objectStore('actions').put({ gameId: 'g-finished', seq: 0, action: { type: 'roll', dice: [6] }, at: 900 });
+  await tx.objectStore('players').put({ id: 'p1', name: 'Ann', nameKey: 'ann', createdAt: 1, lastPlayedAt: 1000 });
+  await tx.objectStore('players').put({ id: 'p2', name: 'Ben', nameKey: 'ben', createdAt: 2, lastPlayedAt: null });
+  await tx.objectStore('sessions').put({ id: 's1', name: 'Friday', startedAt: 400, endedAt: null });
+  await tx.objectStore('ledger').put({ id: 'l1', sessionId: 's1', gameId: 'g-finished', at: 900, deltas: { p1: -2, p2: 2 }, note: '' });
+  await tx.objectStore('taughtSets').put({ id: 't1', kitId: 'face-off', name: 'Mine', createdAt: 1, updatedAt: 1 });
+  await tx.objectStore('taughtFaces').put({
+    id: 'f1', setId: 't1', faceId: 'vader', image: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/jpeg' }),
+    embedding: null, embeddingModel: null, createdAt: 1,
+  });
+  await tx.objectStore('settings').put({ theme: 'dark', speech: true, settleMs: 800, cameraId: 'cam-1', persistAsked: true }, 'settings');
+  await tx.done;
+  db.close();
+}
+
+describe('schema migrations', () => {
+  it('has one migration per version, from 1 to the current version', () => {
+    expect(Object.keys(MIGRATIONS).map(Number)).toEqual(Array.from({ length: DB_VERSION }, (_, i) => i + 1));
+  });
+
+  it('a fresh database and an upgraded v1 database have the same shape', async () => {
+    const fresh = freshName();
+    (await openStore({ name: fresh })).close();
+    const upgraded = freshName();
+    await writeV1Fixture(upgraded);
+    (await openStore({ name: upgraded })).close();
+    const a = await openDB(fresh);
+    const b = await openDB(upgraded);
+    expect(a.version).toBe(DB_VERSION);
+    expect(b.version).toBe(DB_VERSION);
+    expect(shape(b)).toEqual(shape(a));
+    a.close();
+    b.close();
+  });
+
+  it('upgrades v1 → current keeping every record and backfilling game status', async () => {
+    const name = freshName();
+    await writeV1Fixture(name);
+    const store = await openStore({ name });
+    expect((await store.listGames('active')).map((g) => g.id)).toEqual(['g-active']);
+    expect((await store.listGames('finished')).map((g) => g.id)).toEqual(['g-finished']);
+    const { game, actions } = await store.loadGame('g-active');
+    expect(game).toEqual({ ...v1Games[0], status: 'active' });
+    expect(actions).toEqual([{ type: 'roll', dice: [1, 2, 3, 4, 6] }, { type: 'bank' }]);
+    // The upgraded log keeps working: append and undo continue from the v1 sequence numbers.
+    expect((await store.appendAction('g-active', { type: 'roll', dice: [5] })).seq).toBe(2);
+    expect((await store.undoLastAction('g-active')).action).toEqual({ type: 'roll', dice: [5] });
+    expect(await store.sessionBalances('s1')).toEqual({ p1: -2, p2: 2 });
+    expect((await store.listPlayers()).map((p) => p.name)).toEqual(['Ann', 'Ben']);
+    const faces = await store.listTaughtFaces('t1');
+    expect(faces).toHaveLength(1);
+    expect(faces[0]!.image.type).toBe('image/jpeg');
+    expect(await store.getSettings()).toEqual({ theme: 'dark', speech: true, settleMs: 800, cameraId: 'cam-1', persistAsked: true });
+    // the v2 index on players exists and is filled
+    const byLastPlayed = await store.db.getAllFromIndex('players', 'by-last-played');
+    expect(byLastPlayed.map((p) => p.id)).toEqual(['p1']);
+    store.close();
+  });
+
+  it('opening an already current database changes nothing', async () => {
+    const name = freshName();
+    const first = await openStore({ name });
+    const g = await first.createGame({ game: 'tug', players: [{ id: 'a', name: 'A' }], dice: { kitId: 'standard', taughtSetId: null } });
+    first.close();
+    const second = await openStore({ name });
+    expect(await second.getGame(g.id)).toEqual(g);
+    second.close();
+  });
+
+  it('refuses a database from a newer app version with a clear error', async () => {
+    const name = freshName();
+    const newer = await openDB(name, DB_VERSION + 1, { upgrade: (db) => void db.createObjectStore('future') });
+    newer.close();
+    const err = await openStore({ name }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).code).toBe('unavailable');
+  });
+
+  it('tells an old tab to step aside when a newer version opens', async () => {
+    const name = freshName();
+    let told = 0;
+    const old = await openStore({ name, onVersionChange: () => told++ });
+    const newer = await openDB(name, DB_VERSION + 1);
+    expect(told).toBe(1);
+    newer.close();
+    old.close();
+  });
+});

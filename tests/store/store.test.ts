@@ -1,0 +1,274 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, StoreError, type RollcallStore } from '../../src/lib/store/index.ts';
+import { ALICE, BOB, CARA, freshStore } from './helpers.ts';
+
+let open: RollcallStore[] = [];
+async function store(): Promise<RollcallStore> {
+  const s = await freshStore();
+  open.push(s);
+  return s;
+}
+afterEach(() => {
+  for (const s of open) s.close();
+  open = [];
+});
+
+async function expectStoreError(p: Promise<unknown>, code: StoreError['code']): Promise<StoreError> {
+  const err = await p.then(
+    () => {
+      throw new Error(`expected a StoreError ${code}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(StoreError);
+  expect((err as StoreError).code).toBe(code);
+  return err as StoreError;
+}
+
+const newGame = { game: 'five-thousand', players: [ALICE, BOB], ante: 5, dice: { kitId: 'standard', taughtSetId: null } };
+
+describe('games and the action log', () => {
+  it('creates a game with its header', async () => {
+    const s = await store();
+    const g = await s.createGame({ ...newGame, options: { target: 5000 } });
+    expect(g).toMatchObject({ game: 'five-thousand', players: [ALICE, BOB], ante: 5, status: 'active', actionCount: 0, options: { target: 5000 } });
+    expect(await s.getGame(g.id)).toEqual(g);
+    expect(await s.listGames('active')).toEqual([g]);
+  });
+
+  it('appends actions in order and reads the log back', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    const first = await s.appendAction(g.id, { type: 'roll', dice: [1, 5, 3, 3, 2] });
+    const second = await s.appendAction(g.id, { type: 'bank' });
+    expect([first.seq, second.seq]).toEqual([0, 1]);
+    const { game, actions } = await s.loadGame(g.id);
+    expect(actions).toEqual([{ type: 'roll', dice: [1, 5, 3, 3, 2] }, { type: 'bank' }]);
+    expect(game.actionCount).toBe(2);
+    expect((await s.actionRecords(g.id)).map((r) => r.seq)).toEqual([0, 1]);
+  });
+
+  it('has the action committed when appendAction resolves: a second connection sees it', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    await s.appendAction(g.id, { type: 'roll', dice: [6, 6, 6, 2, 3] });
+    const other = await openStore({ name: s.db.name });
+    open.push(other);
+    expect((await other.loadGame(g.id)).actions).toEqual([{ type: 'roll', dice: [6, 6, 6, 2, 3] }]);
+  });
+
+  it('keeps the logs of different games apart', async () => {
+    const s = await store();
+    const a = await s.createGame(newGame);
+    const b = await s.createGame({ ...newGame, game: 'war' });
+    await s.appendAction(a.id, { type: 'a1' });
+    await s.appendAction(b.id, { type: 'b1' });
+    await s.appendAction(a.id, { type: 'a2' });
+    expect((await s.loadGame(a.id)).actions.map((x) => x.type)).toEqual(['a1', 'a2']);
+    expect((await s.loadGame(b.id)).actions.map((x) => x.type)).toEqual(['b1']);
+  });
+
+  it('refuses actions that are not plain JSON objects with a type, writing nothing', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    await expectStoreError(s.appendAction(g.id, { type: '' }), 'invalid-input');
+    await expectStoreError(s.appendAction(g.id, { type: 'roll', dice: [1, Number.NaN] }), 'invalid-input');
+    await expectStoreError(s.appendAction(g.id, { type: 'roll', when: new Date() }), 'invalid-input');
+    await expectStoreError(s.appendAction(g.id, { type: 'roll', x: undefined }), 'invalid-input');
+    await expectStoreError(s.appendAction(g.id, [] as unknown as { type: string }), 'invalid-input');
+    expect((await s.loadGame(g.id)).actions).toEqual([]);
+    expect((await s.getGame(g.id))?.actionCount).toBe(0);
+  });
+
+  it('refuses an append to an unknown game', async () => {
+    const s = await store();
+    await expectStoreError(s.appendAction('nope', { type: 'roll' }), 'not-found');
+  });
+
+  it('refuses a stale append (double tap, second tab) and writes it once only', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    const results = await Promise.allSettled([
+      s.appendAction(g.id, { type: 'roll', dice: [1] }, { expectedCount: 0 }),
+      s.appendAction(g.id, { type: 'roll', dice: [1] }, { expectedCount: 0 }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect((rejected.reason as StoreError).code).toBe('stale-log');
+    expect((await s.loadGame(g.id)).actions).toHaveLength(1);
+  });
+
+  it('undo drops the last action only', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    await s.appendAction(g.id, { type: 'roll', dice: [1, 1, 1, 2, 3] });
+    await s.appendAction(g.id, { type: 'keep', dice: [1, 1, 1] });
+    const removed = await s.undoLastAction(g.id);
+    expect(removed.action).toEqual({ type: 'keep', dice: [1, 1, 1] });
+    expect(removed.seq).toBe(1);
+    expect((await s.loadGame(g.id)).actions).toEqual([{ type: 'roll', dice: [1, 1, 1, 2, 3] }]);
+    // the next append reuses the freed sequence number
+    expect((await s.appendAction(g.id, { type: 'bank' })).seq).toBe(1);
+    await s.undoLastAction(g.id);
+    await s.undoLastAction(g.id);
+    await expectStoreError(s.undoLastAction(g.id), 'nothing-to-undo');
+    expect((await s.getGame(g.id))?.actionCount).toBe(0);
+  });
+
+  it('undo refuses a stale expectation', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    await s.appendAction(g.id, { type: 'roll' });
+    await expectStoreError(s.undoLastAction(g.id, { expectedCount: 2 }), 'stale-log');
+    expect((await s.loadGame(g.id)).actions).toHaveLength(1);
+  });
+
+  it('finishing writes the result and the ledger line together; undo reopens and removes it', async () => {
+    const s = await store();
+    const session = await s.startSession('Friday');
+    const g = await s.createGame({ ...newGame, sessionId: session.id });
+    await s.appendAction(g.id, { type: 'roll', dice: [1, 1, 1, 1, 1] });
+    const done = await s.finishGame(g.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 5, [BOB.id]: -5 } });
+    expect(done.status).toBe('finished');
+    expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: 5, [BOB.id]: -5 });
+    await expectStoreError(s.appendAction(g.id, { type: 'roll' }), 'game-closed');
+    await expectStoreError(s.finishGame(g.id, { winners: [], payouts: {} }), 'game-closed');
+
+    await s.undoLastAction(g.id);
+    const reopened = await s.getGame(g.id);
+    expect(reopened).toMatchObject({ status: 'active', finishedAt: null, result: null, actionCount: 0 });
+    expect(await s.sessionBalances(session.id)).toEqual({});
+  });
+
+  it('refuses a result naming strangers, writing nothing', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    await expectStoreError(s.finishGame(g.id, { winners: [CARA.id], payouts: {} }), 'invalid-input');
+    await expectStoreError(s.finishGame(g.id, { winners: [ALICE.id], payouts: { [CARA.id]: 3 } }), 'invalid-input');
+    expect((await s.getGame(g.id))?.status).toBe('active');
+  });
+
+  it('sums balances across the games of a session and settle-ups', async () => {
+    const s = await store();
+    const session = await s.startSession('Friday');
+    const other = await s.startSession('Saturday');
+    const g1 = await s.createGame({ ...newGame, sessionId: session.id });
+    const g2 = await s.createGame({ ...newGame, players: [ALICE, BOB, CARA], sessionId: session.id });
+    const g3 = await s.createGame({ ...newGame, sessionId: other.id });
+    await s.finishGame(g1.id, { winners: [BOB.id], payouts: { [ALICE.id]: -5, [BOB.id]: 5 } });
+    await s.finishGame(g2.id, { winners: [CARA.id], payouts: { [ALICE.id]: -5, [BOB.id]: -5, [CARA.id]: 10 } });
+    await s.finishGame(g3.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 100, [BOB.id]: -100 } });
+    await s.addLedgerEntry({ sessionId: session.id, deltas: { [ALICE.id]: 10, [CARA.id]: -10 }, note: 'Alice paid Cara' });
+    expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: 0, [BOB.id]: 0, [CARA.id]: 0 });
+    expect((await s.ledgerForSession(session.id)).map((l) => l.note)).toEqual(['', '', 'Alice paid Cara']);
+    expect((await s.currentSession())?.id).toBe(other.id);
+    await s.endSession(other.id);
+    expect((await s.currentSession())?.id).toBe(session.id);
+  });
+
+  it('abandons and deletes games', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    await s.appendAction(g.id, { type: 'roll' });
+    await s.abandonGame(g.id);
+    expect((await s.listGames('abandoned')).map((x) => x.id)).toEqual([g.id]);
+    await expectStoreError(s.undoLastAction(g.id), 'game-closed');
+    await s.deleteGame(g.id);
+    expect(await s.getGame(g.id)).toBeUndefined();
+    expect(await s.actionRecords(g.id)).toEqual([]);
+    await expectStoreError(s.deleteGame(g.id), 'not-found');
+  });
+
+  it('validates a new game', async () => {
+    const s = await store();
+    await expectStoreError(s.createGame({ ...newGame, players: [] }), 'invalid-input');
+    await expectStoreError(s.createGame({ ...newGame, players: [ALICE, ALICE] }), 'invalid-input');
+    await expectStoreError(s.createGame({ ...newGame, players: [ALICE, { id: 'x', name: ' alice ' }] }), 'invalid-input');
+    await expectStoreError(s.createGame({ ...newGame, ante: -1 }), 'invalid-input');
+    await expectStoreError(s.createGame({ ...newGame, options: { f: () => 1 } as never }), 'invalid-input');
+    await expectStoreError(s.createGame({ ...newGame, sessionId: 'gone' }), 'not-found');
+    expect(await s.listGames()).toEqual([]);
+  });
+
+  it('lists games most recently played first', async () => {
+    const s = await store();
+    const a = await s.createGame(newGame);
+    const b = await s.createGame(newGame);
+    expect((await s.listGames()).map((g) => g.id)).toEqual([b.id, a.id]);
+    await s.appendAction(a.id, { type: 'roll' });
+    expect((await s.listGames()).map((g) => g.id)).toEqual([a.id, b.id]);
+  });
+});
+
+describe('players', () => {
+  it('adds, renames and refuses duplicate names', async () => {
+    const s = await store();
+    const alice = await s.addPlayer('  Alice ');
+    expect(alice.name).toBe('Alice');
+    await expectStoreError(s.addPlayer('alice'), 'name-taken');
+    await expectStoreError(s.addPlayer('   '), 'invalid-input');
+    const bob = await s.addPlayer('Bob');
+    await expectStoreError(s.renamePlayer(bob.id, 'ALICE'), 'name-taken');
+    expect((await s.renamePlayer(alice.id, 'alice')).name).toBe('alice');
+    expect((await s.renamePlayer(bob.id, 'Robert')).name).toBe('Robert');
+    expect((await s.listPlayers()).map((p) => p.name)).toEqual(['alice', 'Robert']);
+  });
+
+  it('lists those who played most recently first; games keep the name played under', async () => {
+    const s = await store();
+    const alice = await s.addPlayer('Alice');
+    const bob = await s.addPlayer('Bob');
+    await s.addPlayer('Cara');
+    const g = await s.createGame({ ...newGame, players: [{ id: bob.id, name: bob.name }] });
+    expect((await s.listPlayers()).map((p) => p.name)).toEqual(['Bob', 'Alice', 'Cara']);
+    await s.renamePlayer(bob.id, 'Robert');
+    expect((await s.getGame(g.id))?.players).toEqual([{ id: bob.id, name: 'Bob' }]);
+    await s.deletePlayer(alice.id);
+    expect((await s.listPlayers()).map((p) => p.name)).toEqual(['Robert', 'Cara']);
+  });
+});
+
+describe('taught sets and faces', () => {
+  it('stores example images as Blobs per set, and deletes a set with its faces', async () => {
+    const s = await store();
+    const set = await s.createTaughtSet('face-off', 'My Face Off dice');
+    const other = await s.createTaughtSet('corellian-spike', 'Spike');
+    const png = new Blob([new Uint8Array([137, 80, 78, 71, 1, 2, 3])], { type: 'image/png' });
+    const face = await s.addTaughtFace(set.id, 'vader', png);
+    await s.addTaughtFace(set.id, 'luke', png, { vector: [0.6, 0.8], model: 'face-embed@1' });
+    await s.addTaughtFace(other.id, 'star', png);
+    const faces = await s.listTaughtFaces(set.id);
+    expect(faces.map((f) => f.faceId)).toEqual(['vader', 'luke']);
+    const stored = faces[0]!.image;
+    expect(stored).toBeInstanceOf(Blob);
+    expect(stored.type).toBe('image/png');
+    expect([...new Uint8Array(await stored.arrayBuffer())]).toEqual([137, 80, 78, 71, 1, 2, 3]);
+    await s.setFaceEmbedding(face.id, [1, 0], 'face-embed@1');
+    expect((await s.listTaughtFaces(set.id))[0]).toMatchObject({ embedding: [1, 0], embeddingModel: 'face-embed@1' });
+    expect((await s.listTaughtSets('face-off')).map((x) => x.id)).toEqual([set.id]);
+    await s.deleteTaughtSet(set.id);
+    expect(await s.listTaughtFaces(set.id)).toEqual([]);
+    expect(await s.listTaughtFaces(other.id)).toHaveLength(1);
+  });
+
+  it('refuses a face without a picture or for an unknown set', async () => {
+    const s = await store();
+    const set = await s.createTaughtSet('face-off', 'Mine');
+    await expectStoreError(s.addTaughtFace(set.id, 'vader', new Blob([])), 'invalid-input');
+    await expectStoreError(s.addTaughtFace('nope', 'vader', new Blob([new Uint8Array([1])])), 'not-found');
+    await expectStoreError(s.addTaughtFace(set.id, 'vader', new Blob([new Uint8Array([1])]), { vector: [Number.NaN], model: 'm' }), 'invalid-input');
+    expect(await s.listTaughtFaces(set.id)).toEqual([]);
+  });
+});
+
+describe('settings', () => {
+  it('starts from defaults and keeps changes', async () => {
+    const s = await store();
+    expect(await s.getSettings()).toEqual({ theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: false });
+    await s.updateSettings({ theme: 'dark', settleMs: 900 });
+    await s.updateSettings({ speech: true });
+    expect(await s.getSettings()).toMatchObject({ theme: 'dark', settleMs: 900, speech: true });
+    await expectStoreError(s.updateSettings({ settleMs: 0 }), 'invalid-input');
+    expect((await s.getSettings()).settleMs).toBe(900);
+  });
+});
