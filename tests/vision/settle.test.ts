@@ -1,0 +1,247 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { SettleTracker, type DetectionFrame, type DieDetection, type ProposedRoll, type SettleUpdate } from '../../src/lib/vision/settle.ts';
+
+const FRAME_MS = 33;
+const SIZE = 40;
+
+type Face = string;
+const die = (x: number, y: number, face: Face | null, score = 0.9): DieDetection<Face> => ({ box: { x, y, w: SIZE, h: SIZE }, face, score });
+
+/** A scripted camera: each call adds `n` frames showing `dice` (or a function of the frame index). */
+class Script {
+  t = 0;
+  frames: DetectionFrame<Face>[] = [];
+  show(n: number, dice: DieDetection<Face>[] | ((i: number) => DieDetection<Face>[])): this {
+    for (let i = 0; i < n; i++) {
+      this.frames.push({ t: this.t, dice: typeof dice === 'function' ? dice(i) : dice });
+      this.t += FRAME_MS;
+    }
+    return this;
+  }
+  /** Frames for `ms` milliseconds. */
+  hold(ms: number, dice: DieDetection<Face>[] | ((i: number) => DieDetection<Face>[])): this {
+    return this.show(Math.ceil(ms / FRAME_MS), dice);
+  }
+  gap(ms: number): this {
+    this.t += ms;
+    return this;
+  }
+}
+
+function run(script: Script, tracker = new SettleTracker<Face>()): { proposals: ProposedRoll<Face>[]; updates: SettleUpdate<Face>[] } {
+  const updates = script.frames.map((f) => tracker.update(f));
+  return { proposals: updates.flatMap((u) => (u.proposal ? [u.proposal] : [])), updates };
+}
+
+const faces = (p: ProposedRoll<Face>): (Face | null)[] => p.dice.map((d) => d.face);
+const roll = [die(100, 100, '1'), die(200, 110, '5'), die(300, 90, '3'), die(400, 100, '3'), die(500, 120, '6')];
+const rerolled = [die(120, 300, '1'), die(220, 310, '5'), die(330, 290, '3'), die(420, 300, '3'), die(520, 320, '6')];
+
+describe('settle tracker', () => {
+  it('proposes once the dice have been still for the settle time, and only once', () => {
+    const { proposals, updates } = run(new Script().hold(5000, roll));
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
+    // tracked from the 2nd frame (33 ms), settled 600 ms later
+    expect(proposals[0]!.t).toBeGreaterThanOrEqual(33 + 600);
+    expect(proposals[0]!.t).toBeLessThan(33 + 600 + FRAME_MS);
+    expect(updates.at(-1)!.phase).toBe('settled');
+  });
+
+  it('reports progress from 0 to 1 while settling', () => {
+    const { updates } = run(new Script().hold(1000, roll));
+    const settling = updates.filter((u) => u.phase === 'settling').map((u) => u.progress);
+    expect(settling.length).toBeGreaterThan(10);
+    expect(settling).toEqual([...settling].sort((a, b) => a - b));
+    expect(settling[0]).toBe(0);
+    expect(settling.at(-1)).toBeLessThan(1);
+  });
+
+  it('honours a settable settle time', () => {
+    const { proposals } = run(new Script().hold(3000, roll), new SettleTracker({ settleMs: 1500 }));
+    expect(proposals).toHaveLength(1);
+    expect(proposals[0]!.t).toBeGreaterThanOrEqual(1500);
+    expect(proposals[0]!.t).toBeLessThan(1500 + 3 * FRAME_MS);
+  });
+
+  it('ignores box jitter', () => {
+    const wobble = (i: number) => roll.map((d, k) => ({ ...d, box: { ...d.box, x: d.box.x + ((i * 7 + k * 3) % 7) - 3, y: d.box.y + ((i * 5 + k) % 5) - 2, w: SIZE + (i % 3) - 1 } }));
+    const { proposals } = run(new Script().hold(3000, wobble));
+    expect(proposals).toHaveLength(1);
+    expect(proposals[0]!.t).toBeLessThan(33 + 600 + FRAME_MS);
+  });
+
+  it('ignores a face flickering for one frame, and proposes the stable face', () => {
+    const flicker = (i: number) => (i % 6 === 3 ? roll.map((d, k) => (k === 2 ? { ...d, face: '5' } : d)) : roll);
+    const { proposals } = run(new Script().hold(3000, flicker));
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
+    expect(proposals[0]!.t).toBeLessThan(33 + 600 + 2 * FRAME_MS);
+  });
+
+  it('ignores a die missed for one frame', () => {
+    const dropout = (i: number) => (i % 5 === 2 ? roll.slice(1) : roll);
+    const { proposals } = run(new Script().hold(3000, dropout));
+    expect(proposals).toHaveLength(1);
+    expect(proposals[0]!.dice).toHaveLength(5);
+    expect(proposals[0]!.t).toBeLessThan(33 + 600 + 2 * FRAME_MS);
+  });
+
+  it('ignores a spurious detection that lasts one frame', () => {
+    const ghost = (i: number) => (i % 4 === 1 ? [...roll, die(50, 400, '2', 0.3)] : roll);
+    const { proposals } = run(new Script().hold(3000, ghost));
+    expect(proposals).toHaveLength(1);
+    expect(proposals[0]!.dice).toHaveLength(5);
+  });
+
+  it('does not get stuck on a die whose face the reader cannot decide', () => {
+    const undecided = (i: number) => roll.map((d, k) => (k === 4 && i % 2 === 1 ? { ...d, face: '2' } : d));
+    const { proposals } = run(new Script().hold(3000, undecided));
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!).slice(0, 4)).toEqual(['1', '5', '3', '3']);
+    expect(['6', '2']).toContain(faces(proposals[0]!)[4]);
+  });
+
+  it('waits while dice are moving and reads where they come to rest', () => {
+    const tumbling = (i: number) => roll.map((d, k) => ({ ...d, face: String(((i + k) % 6) + 1), box: { ...d.box, x: d.box.x + 200 - i * 8, y: d.box.y + 15 * Math.sin(i) } }));
+    const { proposals, updates } = run(new Script().show(25, tumbling).hold(2000, roll));
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
+    expect(updates.slice(0, 25).every((u) => u.proposal === null)).toBe(true);
+    expect(updates.slice(2, 25).some((u) => u.phase === 'moving')).toBe(true);
+    expect(proposals[0]!.t).toBeGreaterThanOrEqual(25 * FRAME_MS + 600);
+  });
+
+  it('an empty table proposes nothing', () => {
+    const { proposals, updates } = run(new Script().hold(2000, []));
+    expect(proposals).toEqual([]);
+    expect(updates.every((u) => u.phase === 'empty')).toBe(true);
+  });
+
+  it('picking the dice up and rolling again is a new read, even with the same faces', () => {
+    const { proposals } = run(new Script().hold(1500, roll).hold(400, []).hold(1500, rerolled));
+    expect(proposals.map(faces)).toEqual([
+      ['1', '5', '3', '3', '6'],
+      ['1', '5', '3', '3', '6'],
+    ]);
+    expect(proposals.map((p) => p.id)).toEqual([1, 2]);
+  });
+
+  it('re-rolling some dice while others stay: a new read', () => {
+    const kept = roll.slice(0, 2);
+    const { proposals } = run(
+      new Script()
+        .hold(1500, roll)
+        .hold(300, kept) // three dice picked up
+        .hold(1500, [...kept, die(320, 250, '4'), die(420, 260, '2'), die(520, 240, '2')]),
+    );
+    expect(proposals.map(faces)).toEqual([
+      ['1', '5', '3', '3', '6'],
+      ['1', '5', '4', '2', '2'],
+    ]);
+  });
+
+  it('a re-rolled die that shows the same face somewhere else is proposed again', () => {
+    const one = [die(200, 200, '4')];
+    const { proposals } = run(new Script().hold(1500, one).hold(300, []).hold(1500, [die(320, 150, '4')]));
+    expect(proposals).toHaveLength(2);
+  });
+
+  it('a hand passing over the dice is not a new roll', () => {
+    const { proposals } = run(new Script().hold(1500, roll).hold(300, []).hold(1500, roll));
+    expect(proposals).toHaveLength(1);
+  });
+
+  it('a nudged die showing the same face is not a new roll', () => {
+    const nudged = roll.map((d, k) => (k === 1 ? { ...d, box: { ...d.box, x: d.box.x + 20, y: d.box.y + 25 } } : d));
+    const slide = (i: number) => roll.map((d, k) => (k === 1 ? { ...d, box: { ...d.box, x: d.box.x + i * 4, y: d.box.y + i * 5 } } : d));
+    const { proposals } = run(new Script().hold(1500, roll).show(5, slide).hold(1500, nudged));
+    expect(proposals).toHaveLength(1);
+  });
+
+  it('a die turned to another face is a new read', () => {
+    const turned = roll.map((d, k) => (k === 4 ? { ...d, face: '1' } : d));
+    const { proposals } = run(new Script().hold(1500, roll).hold(1500, turned));
+    expect(proposals.map(faces)).toEqual([
+      ['1', '5', '3', '3', '6'],
+      ['1', '5', '3', '3', '1'],
+    ]);
+  });
+
+  it('dice thrown one at a time: each new die is a new read', () => {
+    const first = [die(100, 100, 'star')];
+    const second = [...first, die(300, 140, 'circle')];
+    const { proposals } = run(new Script().hold(1200, first).hold(1200, second));
+    expect(proposals.map(faces)).toEqual([['star'], ['star', 'circle']]);
+  });
+
+  it('keeps unread faces as null', () => {
+    const { proposals } = run(new Script().hold(1200, [die(100, 100, null), die(200, 100, '2')]));
+    expect(faces(proposals[0]!)).toEqual([null, '2']);
+  });
+
+  it('lists dice left to right', () => {
+    const { proposals } = run(new Script().hold(1200, [die(400, 100, 'c'), die(100, 300, 'a'), die(250, 10, 'b')]));
+    expect(faces(proposals[0]!)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('restarts the settle clock after a gap in frames (camera paused)', () => {
+    const tracker = new SettleTracker<Face>();
+    const script = new Script().hold(300, roll).gap(5000).hold(200, roll);
+    const { proposals } = run(script, tracker);
+    expect(proposals).toEqual([]);
+  });
+
+  it('does not re-propose the same dice after a pause', () => {
+    const { proposals } = run(new Script().hold(1200, roll).gap(10_000).hold(1200, roll));
+    expect(proposals).toHaveLength(1);
+  });
+
+  it('reset() forgets the last proposal: the dice on the table are proposed again', () => {
+    const tracker = new SettleTracker<Face>();
+    expect(run(new Script().hold(1200, roll), tracker).proposals).toHaveLength(1);
+    tracker.reset();
+    const again = new Script();
+    again.t = 5000;
+    expect(run(again.hold(1200, roll), tracker).proposals).toHaveLength(1);
+  });
+
+  it('property: still dice with isolated one-frame glitches are proposed exactly once, with their true faces', () => {
+    const glitch = fc.oneof(
+      fc.constant('none' as const),
+      fc.constant('drop' as const),
+      fc.constant('face' as const),
+      fc.constant('ghost' as const),
+      fc.constant('jitter' as const),
+    );
+    fc.assert(
+      fc.property(fc.array(glitch, { minLength: 60, maxLength: 150 }), fc.integer({ min: 0, max: 4 }), (glitches, which) => {
+        // isolated: a glitch frame is always followed by a clean frame
+        const frames = glitches.flatMap((g) => (g === 'none' ? ['none' as const] : [g, 'none' as const]));
+        const script = new Script();
+        for (const g of frames) {
+          script.show(1, () => {
+            switch (g) {
+              case 'drop':
+                return roll.filter((_, k) => k !== which);
+              case 'face':
+                return roll.map((d, k) => (k === which ? { ...d, face: 'x' } : d));
+              case 'ghost':
+                return [...roll, die(700, 700, '2')];
+              case 'jitter':
+                return roll.map((d) => ({ ...d, box: { ...d.box, x: d.box.x + 4, y: d.box.y - 4 } }));
+              default:
+                return roll;
+            }
+          });
+        }
+        script.hold(700, roll);
+        const { proposals } = run(script);
+        expect(proposals).toHaveLength(1);
+        expect(faces(proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
+      }),
+      { numRuns: 200, seed: 42 },
+    );
+  });
+});
