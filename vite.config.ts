@@ -1,19 +1,106 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
-// Cross-origin isolation lets onnxruntime-web use threaded wasm (SharedArrayBuffer).
+// Cross-origin isolation lets onnxruntime-web use threaded wasm (SharedArrayBuffer). The service
+// worker (src/sw.ts) adds the same headers to what it serves, so it holds offline too.
 const isolationHeaders = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+const MODELS_DIR = resolve(import.meta.dirname, 'models');
+const MODEL_FILE = /^[\w.-]+\.(onnx|json)$/;
+
+/**
+ * The shipped models (`models/*.onnx` and their `.json` sidecars) are served at
+ * `<base>models/<file>`: from `models/` in dev, copied into the build otherwise, where the
+ * service worker precaches them.
+ */
+function shippedModels(): Plugin {
+  const files = (): string[] => (existsSync(MODELS_DIR) ? readdirSync(MODELS_DIR).filter((f) => MODEL_FILE.test(f)) : []);
+  return {
+    name: 'rollcall:shipped-models',
+    configureServer(server) {
+      server.middlewares.use('/models', (req, res, next) => {
+        const file = decodeURIComponent((req.url ?? '').split('?')[0] ?? '').replace(/^\//, '');
+        const path = join(MODELS_DIR, file);
+        if (!MODEL_FILE.test(file) || !existsSync(path)) return next();
+        res.setHeader('Content-Type', file.endsWith('.json') ? 'application/json' : 'application/octet-stream');
+        res.setHeader('Content-Length', statSync(path).size);
+        createReadStream(path).pipe(res);
+      });
+    },
+    generateBundle() {
+      for (const file of files()) {
+        this.emitFile({ type: 'asset', fileName: `models/${file}`, source: readFileSync(join(MODELS_DIR, file)) });
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [
+    svelte(),
+    shippedModels(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      // The glob below already takes every icon; listing them twice would duplicate precache entries.
+      includeManifestIcons: false,
+      manifest: {
+        id: './',
+        name: 'Rollcall — dice game scorekeeper',
+        short_name: 'Rollcall',
+        description: 'Keeps score for dice games by reading real dice through your camera. Works offline.',
+        start_url: './',
+        scope: './',
+        display: 'standalone',
+        orientation: 'any',
+        background_color: '#101826',
+        theme_color: '#14213d',
+        categories: ['games', 'utilities'],
+        icons: [
+          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: 'icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+          { src: 'icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        // Everything the app needs offline, the ONNX models and onnxruntime's wasm included.
+        globPatterns: ['**/*.{html,js,mjs,css,svg,png,webmanifest,json,wasm,onnx}'],
+        // Workbox skips files over 2 MiB by default; onnxruntime's wasm is 14–28 MiB and the models
+        // several MiB, and the app is useless offline without them, so the cap is raised on purpose.
+        maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
+  build: { target: 'es2022' },
   test: {
-    include: ['tests/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: ['tests/browser/**'] } },
+      {
+        // Chromium against the built app: built once by global-setup.ts, one browser per test file.
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts'],
+          globalSetup: ['tests/browser/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

@@ -1,7 +1,15 @@
 import { mount } from 'svelte';
+import './app.css';
 import App from './App.svelte';
+import { nav } from './app/nav.svelte.ts';
+import { data } from './app/db.svelte.ts';
+import { pwa } from './app/pwa.svelte.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('Rollcall: #app element missing from index.html');
+
+nav.init();
+void data.load().catch(() => undefined); // a failure is shown by the shell (data.fatal)
+pwa.register();
 
 export default mount(App, { target });

@@ -1,0 +1,67 @@
+/**
+ * Turns a picture into a .y4m video for Chromium's fake camera
+ * (`--use-file-for-fake-video-capture=FILE.y4m`): the picture, scaled to cover W×H, as one
+ * YUV 4:2:0 frame, which Chromium loops.
+ *
+ *   npx tsx scripts/y4m.ts photo.jpg out.y4m [640x480]
+ *
+ * Written with sharp rather than ffmpeg so the browser tests need nothing beyond npm packages.
+ */
+import sharp from 'sharp';
+import { writeFile } from 'node:fs/promises';
+
+export interface Y4mOptions {
+  width?: number;
+  height?: number;
+  fps?: number;
+}
+
+/** Encodes an image (file path or buffer) as a one-frame Y4M (BT.601, full range, C420jpeg). */
+export async function imageToY4m(input: string | Buffer, options: Y4mOptions = {}): Promise<Buffer> {
+  const width = options.width ?? 640;
+  const height = options.height ?? 480;
+  if (width % 2 !== 0 || height % 2 !== 0) throw new Error('y4m: width and height must be even (4:2:0 chroma)');
+  const { data } = await sharp(input).rotate().resize(width, height, { fit: 'cover' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const y = Buffer.alloc(width * height);
+  const u = Buffer.alloc((width / 2) * (height / 2));
+  const v = Buffer.alloc((width / 2) * (height / 2));
+  const clamp = (x: number) => Math.max(0, Math.min(255, Math.round(x)));
+  for (let row = 0; row < height; row++) {
+    for (let col = 0; col < width; col++) {
+      const i = (row * width + col) * 3;
+      y[row * width + col] = clamp(0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!);
+    }
+  }
+  for (let row = 0; row < height; row += 2) {
+    for (let col = 0; col < width; col += 2) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (const [dr, dc] of [[0, 0], [0, 1], [1, 0], [1, 1]] as const) {
+        const i = ((row + dr) * width + col + dc) * 3;
+        r += data[i]!;
+        g += data[i + 1]!;
+        b += data[i + 2]!;
+      }
+      r /= 4;
+      g /= 4;
+      b /= 4;
+      const k = (row / 2) * (width / 2) + col / 2;
+      u[k] = clamp(128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
+      v[k] = clamp(128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
+    }
+  }
+  const header = `YUV4MPEG2 W${width} H${height} F${options.fps ?? 30}:1 Ip A1:1 C420jpeg\n`;
+  return Buffer.concat([Buffer.from(header, 'ascii'), Buffer.from('FRAME\n', 'ascii'), y, u, v]);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [input, output, size] = process.argv.slice(2);
+  if (!input || !output) {
+    console.error('usage: tsx scripts/y4m.ts PICTURE OUT.y4m [WIDTHxHEIGHT]');
+    process.exit(2);
+  }
+  const [width, height] = (size ?? '640x480').split('x').map(Number);
+  await writeFile(output, await imageToY4m(input, { width, height }));
+  console.log(`${output}: ${width}×${height}`);
+}

@@ -1,0 +1,61 @@
+/**
+ * Navigation: plain Svelte state, one screen at a time, mirrored into the browser history so the
+ * back button (Android's included) moves between screens and a reload reopens the same screen.
+ */
+export type Screen =
+  | { name: 'home' }
+  | { name: 'new-game' }
+  | { name: 'game'; gameId: string }
+  | { name: 'history' }
+  | { name: 'kits' }
+  | { name: 'settings' }
+  | { name: 'camera-check' };
+
+const HOME: Screen = { name: 'home' };
+const NAMES = new Set<Screen['name']>(['home', 'new-game', 'game', 'history', 'kits', 'settings', 'camera-check']);
+
+function isScreen(value: unknown): value is Screen {
+  if (typeof value !== 'object' || value === null) return false;
+  const { name, gameId } = value as { name?: unknown; gameId?: unknown };
+  if (typeof name !== 'string' || !NAMES.has(name as Screen['name'])) return false;
+  return name !== 'game' || typeof gameId === 'string';
+}
+
+class Navigation {
+  screen = $state<Screen>(HOME);
+  /** How many screens deep we are within this visit (0 on Home). */
+  private depth = 0;
+
+  /** Restores the screen of the current history entry (a reload reopens where the player was). */
+  init(): void {
+    const state: unknown = history.state;
+    const saved = typeof state === 'object' && state !== null ? (state as { screen?: unknown; depth?: unknown }) : {};
+    this.screen = isScreen(saved.screen) ? saved.screen : HOME;
+    this.depth = typeof saved.depth === 'number' ? saved.depth : 0;
+    history.replaceState({ screen: $state.snapshot(this.screen), depth: this.depth }, '');
+    addEventListener('popstate', (event: PopStateEvent) => {
+      const next = event.state as { screen?: unknown; depth?: unknown } | null;
+      this.screen = next && isScreen(next.screen) ? next.screen : HOME;
+      this.depth = next && typeof next.depth === 'number' ? next.depth : 0;
+    });
+  }
+
+  go(screen: Screen): void {
+    this.depth++;
+    history.pushState({ screen, depth: this.depth }, '');
+    this.screen = screen;
+  }
+
+  /** Replaces the current screen (after starting a game, the new-game form is not "back"). */
+  replace(screen: Screen): void {
+    history.replaceState({ screen, depth: this.depth }, '');
+    this.screen = screen;
+  }
+
+  back(): void {
+    if (this.depth > 0) history.back();
+    else this.replace(HOME);
+  }
+}
+
+export const nav = new Navigation();

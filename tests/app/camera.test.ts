@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { CameraError, CameraSession, cameraErrorFrom, constraintLadder, listCameras, openCameraStream, type CameraState, type MediaDevicesLike } from '../../src/app/camera.ts';
+
+const domError = (name: string, message = name): Error => Object.assign(new Error(message), { name });
+
+class FakeTrack extends EventTarget {
+  stopped = false;
+  torch = false;
+  constructor(private readonly hasTorch = false) {
+    super();
+  }
+  stop(): void {
+    this.stopped = true;
+  }
+  getSettings(): MediaTrackSettings {
+    return { width: 1280, height: 720 };
+  }
+  getCapabilities(): MediaTrackCapabilities {
+    return this.hasTorch ? ({ torch: true } as MediaTrackCapabilities) : {};
+  }
+  async applyConstraints(c: MediaTrackConstraints): Promise<void> {
+    this.torch = Boolean((c.advanced?.[0] as { torch?: boolean } | undefined)?.torch);
+  }
+}
+
+function fakeStream(track: FakeTrack): MediaStream {
+  return { getTracks: () => [track], getVideoTracks: () => [track] } as unknown as MediaStream;
+}
+
+/** A camera API that fails each request with the next error, then succeeds. */
+function devices(failures: Error[], track = new FakeTrack()): MediaDevicesLike & { requests: MediaStreamConstraints[] } {
+  const requests: MediaStreamConstraints[] = [];
+  return {
+    requests,
+    async getUserMedia(c?: MediaStreamConstraints) {
+      requests.push(c ?? {});
+      const failure = failures.shift();
+      if (failure) throw failure;
+      return fakeStream(track);
+    },
+    async enumerateDevices() {
+      return [
+        { kind: 'audioinput', deviceId: 'mic', label: 'Mic', groupId: '' },
+        { kind: 'videoinput', deviceId: 'front', label: '', groupId: '' },
+        { kind: 'videoinput', deviceId: 'back', label: 'Back camera', groupId: '' },
+      ] as MediaDeviceInfo[];
+    },
+  };
+}
+
+describe('camera constraints', () => {
+  it('never asks for an exact size or facing mode', () => {
+    for (const c of constraintLadder()) {
+      expect(JSON.stringify(c)).not.toContain('exact');
+    }
+    expect(constraintLadder()[0]!.video).toMatchObject({ facingMode: { ideal: 'environment' }, width: { ideal: 1280 } });
+    expect(constraintLadder().at(-1)).toEqual({ video: true, audio: false });
+  });
+
+  it('tries a picked camera exactly first, then the rear camera', () => {
+    const ladder = constraintLadder({ deviceId: 'cam-2' });
+    expect(ladder[0]!.video).toMatchObject({ deviceId: { exact: 'cam-2' } });
+    expect(ladder[1]!.video).toMatchObject({ facingMode: { ideal: 'environment' } });
+  });
+});
+
+describe('opening the camera', () => {
+  it('falls back through looser constraints when over-constrained', async () => {
+    const media = devices([domError('OverconstrainedError'), domError('OverconstrainedError')]);
+    const stream = await openCameraStream({}, media);
+    expect(stream.getVideoTracks()).toHaveLength(1);
+    expect(media.requests).toHaveLength(3);
+  });
+
+  it('falls back from a picked camera that is gone', async () => {
+    const media = devices([domError('NotFoundError')]);
+    await openCameraStream({ deviceId: 'unplugged' }, media);
+    expect(media.requests[1]!.video).toMatchObject({ facingMode: { ideal: 'environment' } });
+  });
+
+  it('stops at a refusal, without asking again', async () => {
+    const media = devices([domError('NotAllowedError')]);
+    const err = await openCameraStream({}, media).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CameraError);
+    expect((err as CameraError).kind).toBe('denied');
+    expect((err as CameraError).message).toMatch(/enter the dice by hand/i);
+    expect(media.requests).toHaveLength(1);
+  });
+
+  it('reports absent when no request finds a camera', async () => {
+    const media = devices(Array.from({ length: 10 }, () => domError('NotFoundError')));
+    const err = (await openCameraStream({}, media).catch((e: unknown) => e)) as CameraError;
+    expect(err.kind).toBe('absent');
+    expect(media.requests).toHaveLength(constraintLadder().length);
+  });
+
+  it('reports a busy camera as unavailable', async () => {
+    const media = devices(Array.from({ length: 10 }, () => domError('NotReadableError')));
+    expect(((await openCameraStream({}, media).catch((e: unknown) => e)) as CameraError).kind).toBe('unavailable');
+  });
+
+  it('reports a browser without a camera API', async () => {
+    const err = (await openCameraStream({}, {} as MediaDevicesLike).catch((e: unknown) => e)) as CameraError;
+    expect(['unsupported', 'insecure']).toContain(err.kind);
+  });
+
+  it('maps error names', () => {
+    expect(cameraErrorFrom(domError('SecurityError')).kind).toBe('denied');
+    expect(cameraErrorFrom({ name: 'OverconstrainedError', constraint: 'width' }).kind).toBe('absent');
+    expect(cameraErrorFrom(domError('AbortError')).kind).toBe('unavailable');
+  });
+
+  it('lists cameras with readable labels', async () => {
+    expect(await listCameras(devices([]))).toEqual([
+      { deviceId: 'front', label: 'Camera 1' },
+      { deviceId: 'back', label: 'Back camera' },
+    ]);
+  });
+});
+
+class FakeDocument extends EventTarget {
+  visibilityState: DocumentVisibilityState = 'visible';
+  setVisibility(v: DocumentVisibilityState): void {
+    this.visibilityState = v;
+    this.dispatchEvent(new Event('visibilitychange'));
+  }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('camera session', () => {
+  it('goes live, releases the camera while the page is hidden, and comes back', async () => {
+    const tracks: FakeTrack[] = [];
+    const media: MediaDevicesLike = {
+      async getUserMedia() {
+        const t = new FakeTrack(true);
+        tracks.push(t);
+        return fakeStream(t);
+      },
+      async enumerateDevices() {
+        return [];
+      },
+    };
+    const doc = new FakeDocument();
+    const states: CameraState['status'][] = [];
+    let last: CameraState = { status: 'idle' };
+    const session = new CameraSession({}, (s) => {
+      states.push(s.status);
+      last = s;
+    }, media, doc);
+    await session.start();
+    expect(last).toMatchObject({ status: 'live', width: 1280, height: 720, torch: false });
+    expect(await session.setTorch(true)).toBe(true);
+    expect(tracks[0]!.torch).toBe(true);
+
+    doc.setVisibility('hidden');
+    await tick();
+    expect(tracks[0]!.stopped).toBe(true);
+    expect(last.status).toBe('paused');
+
+    doc.setVisibility('visible');
+    await tick();
+    await tick();
+    expect(tracks).toHaveLength(2);
+    expect(last).toMatchObject({ status: 'live', torch: true });
+    expect(tracks[1]!.torch).toBe(true);
+
+    session.stop();
+    expect(tracks[1]!.stopped).toBe(true);
+    doc.setVisibility('hidden');
+    doc.setVisibility('visible');
+    await tick();
+    expect(tracks).toHaveLength(2);
+    expect(states).toEqual(['starting', 'live', 'live', 'paused', 'starting', 'live', 'idle']);
+  });
+
+  it('turns a failure into an error state', async () => {
+    let last: CameraState = { status: 'idle' };
+    const session = new CameraSession({}, (s) => (last = s), devices([domError('NotAllowedError')]), new FakeDocument());
+    await session.start();
+    expect(last).toMatchObject({ status: 'error', error: { kind: 'denied' } });
+  });
+
+  it('says so when the camera has no torch', async () => {
+    let last: CameraState = { status: 'idle' };
+    const session = new CameraSession({}, (s) => (last = s), devices([]), new FakeDocument());
+    await session.start();
+    expect(last).toMatchObject({ status: 'live', torch: null });
+    expect(await session.setTorch(true)).toBe(false);
+  });
+
+  it('drops a stream that arrives after stop()', async () => {
+    let resolve: (s: MediaStream) => void = () => undefined;
+    const track = new FakeTrack();
+    const media: MediaDevicesLike = {
+      getUserMedia: () => new Promise<MediaStream>((r) => (resolve = r)),
+      async enumerateDevices() {
+        return [];
+      },
+    };
+    const session = new CameraSession({}, () => undefined, media, new FakeDocument());
+    const started = session.start();
+    session.stop();
+    resolve(fakeStream(track));
+    await started;
+    expect(track.stopped).toBe(true);
+  });
+});

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import sharp from 'sharp';
+import { fakeCameraFile, launch, serve, type StaticServer } from './harness.ts';
+
+let server: StaticServer;
+let camera: { path: string; cleanup: () => Promise<void> };
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  // A synthetic table: green felt with a white square, enough for the fake camera to stream.
+  const picture = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#1d5c3a' } })
+    .composite([{ input: { create: { width: 80, height: 80, channels: 3, background: '#ffffff' } }, left: 280, top: 200 }])
+    .png()
+    .toBuffer();
+  camera = await fakeCameraFile(picture, 640, 480);
+});
+
+afterAll(async () => {
+  await camera?.cleanup();
+  await server?.stop();
+});
+
+async function openCameraCheck(page: import('playwright-core').Page): Promise<void> {
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByTestId('camera-check').click();
+}
+
+describe('camera', () => {
+  it('streams the fake camera at its size', async () => {
+    const session = await launch({ camera: camera.path });
+    try {
+      await openCameraCheck(session.page);
+      await session.page.getByText('The camera gives 640 × 480 pixels.').waitFor();
+      expect(await session.page.getByTestId('camera-view').getAttribute('data-state')).toBe('live');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('a denied camera shows a clear screen that offers the dice pad, and the pad works', async () => {
+    const session = await launch({ camera: camera.path, cameraPermission: 'deny' });
+    try {
+      const { page } = session;
+      await openCameraCheck(page);
+      const problem = page.getByTestId('camera-problem');
+      await problem.waitFor();
+      expect(await problem.getAttribute('data-kind')).toBe('denied');
+      expect(await problem.textContent()).toMatch(/may not use the camera/);
+      await page.getByTestId('use-dice-pad').click();
+      const pad = page.getByTestId('dice-pad');
+      for (const face of ['1', '5', '3', '3', '6']) await pad.locator(`button[data-face="${face}"]`).click();
+      await page.getByTestId('dice-pad-done').click();
+      expect(await page.getByTestId('pad-result').textContent()).toBe('You entered 1 5 3 3 6.');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('a device without a camera says so and offers the dice pad', async () => {
+    const session = await launch();
+    try {
+      await openCameraCheck(session.page);
+      const problem = session.page.getByTestId('camera-problem');
+      await problem.waitFor();
+      expect(['absent', 'unavailable']).toContain(await problem.getAttribute('data-kind'));
+      await session.page.getByTestId('use-dice-pad').waitFor();
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * Browser-test harness: builds the app once (global-setup.ts), serves the build with the
+ * cross-origin isolation headers from a tiny static server that a test can stop (to go
+ * offline), and drives Debian's Chromium through playwright-core, with an optional fake camera.
+ */
+import { createServer, type Server } from 'node:http';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** Builds the app with the project's vite.config.ts into a fresh temporary folder. */
+export async function buildApp(): Promise<string> {
+  const outDir = await mkdtemp(join(tmpdir(), 'rollcall-dist-'));
+  const { build } = await import('vite');
+  await build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  return outDir;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream',
+};
+
+export interface StaticServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Serves `dir` on 127.0.0.1 (a free port) with COOP/COEP, falling back to index.html for app URLs. */
+export async function serve(dir: string): Promise<StaticServer> {
+  const root = resolve(dir);
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let file = normalize(join(root, path));
+    if (!file.startsWith(root)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (!existsSync(file) || statSync(file).isDirectory()) {
+      if (extname(path) !== '') {
+        res.writeHead(404).end();
+        return;
+      }
+      file = join(root, 'index.html');
+    }
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Length': statSync(file).size,
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Cache-Control': 'no-cache',
+    });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+export interface LaunchOptions {
+  /** A .y4m file for the fake camera; without one Chromium has no camera at all. */
+  camera?: string;
+  /** Grant the camera permission (default) or leave it to be refused. */
+  cameraPermission?: 'grant' | 'deny';
+}
+
+export interface BrowserSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and page errors seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** Headless Chromium with the flags from the team brief, one context, one page. */
+export async function launch(options: LaunchOptions = {}): Promise<BrowserSession> {
+  const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+  if (options.camera) {
+    args.push('--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${options.camera}`);
+    if (options.cameraPermission !== 'deny') args.push('--use-fake-ui-for-media-stream');
+  }
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+  const context = await browser.newContext({ viewport: { width: 412, height: 860 }, deviceScaleFactor: 1 });
+  if (options.camera && options.cameraPermission !== 'deny') await context.grantPermissions(['camera']);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  return {
+    browser,
+    context,
+    page,
+    errors,
+    close: async () => {
+      await context.close().catch(() => undefined);
+      await browser.close();
+    },
+  };
+}
+
+/** Waits until a service worker controls the page (it precached everything before activating). */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise<void>((ok) => navigator.serviceWorker.addEventListener('controllerchange', () => ok(), { once: true }));
+    }
+  });
+}
+
+/** Writes a .y4m of `picture` into a temporary file for the fake camera. */
+export async function fakeCameraFile(picture: Buffer, width = 640, height = 480): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const { imageToY4m } = await import('../../scripts/y4m.ts');
+  const dir = await mkdtemp(join(tmpdir(), 'rollcall-cam-'));
+  const path = join(dir, 'camera.y4m');
+  await writeFile(path, await imageToY4m(picture, { width, height }));
+  return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+
+let server: StaticServer;
+let session: BrowserSession;
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  session = await launch();
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+});
+
+describe('offline PWA', () => {
+  it('is cross-origin isolated online', async () => {
+    const { page } = session;
+    await page.goto(server.url);
+    await page.getByTestId('new-game').waitFor();
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe('function');
+  });
+
+  it('installs the service worker, which precaches the app', async () => {
+    const { page } = session;
+    await waitForServiceWorker(page);
+    await page.getByTestId('offline-ready').waitFor();
+    const cached = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
+      return urls;
+    });
+    expect(cached).toContain('/index.html');
+    expect(cached.some((u) => /^\/assets\/index-.*\.js$/.test(u))).toBe(true);
+    expect(cached).toContain('/manifest.webmanifest');
+  });
+
+  it('reloads with the server gone, still cross-origin isolated, deep links included', async () => {
+    const { page, context } = session;
+    // Something to find after the reload: a game in the store.
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('player-name').fill('Offline Olga');
+    await page.getByTestId('add-player').click();
+    await page.getByTestId('player-name').fill('Offline Otto');
+    await page.getByTestId('add-player').click();
+    await page.getByTestId('start-game').click();
+    await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
+
+    await server.stop();
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+
+    await page.goto(`${server.url}history`);
+    await page.getByTestId('new-game').waitFor();
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(await page.getByTestId('game-list').textContent()).toContain('Offline Olga');
+  });
+});

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launch, serve, type BrowserSession, type StaticServer } from './harness.ts';
+
+let server: StaticServer;
+let session: BrowserSession;
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  session = await launch();
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+});
+
+describe('app shell', () => {
+  it('loads Home with the new-game button, the live region and no errors', async () => {
+    const { page, errors } = session;
+    await page.goto(server.url);
+    await page.getByTestId('new-game').waitFor();
+    expect(await page.title()).toBe('Rollcall');
+    expect(await page.locator('h1').textContent()).toBe('Rollcall');
+    expect(await page.getByTestId('announcer').getAttribute('aria-live')).toBe('polite');
+    expect(await page.locator('link[rel="manifest"]').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('serves a manifest with name, icons (maskable too) and standalone display', async () => {
+    const { page } = session;
+    const manifest = (await page.evaluate(async () => (await fetch('/manifest.webmanifest')).json())) as {
+      name: string;
+      short_name: string;
+      display: string;
+      start_url: string;
+      icons: { src: string; sizes: string; purpose: string }[];
+    };
+    expect(manifest.short_name).toBe('Rollcall');
+    expect(manifest.display).toBe('standalone');
+    expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(['192x192 any', '512x512 any', '192x192 maskable', '512x512 maskable']);
+    for (const icon of manifest.icons) {
+      const status = await page.evaluate(async (src) => (await fetch(src)).status, icon.src);
+      expect(status).toBe(200);
+    }
+  });
+
+  it('has touch targets of at least 44 px on Home', async () => {
+    const { page } = session;
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('button, a.button, select, input')]
+        .map((el) => ({ text: (el.textContent ?? '').trim(), rect: el.getBoundingClientRect() }))
+        .filter(({ rect }) => rect.width > 0 && (rect.width < 44 || rect.height < 44))
+        .map(({ text, rect }) => `${text} ${rect.width}×${rect.height}`),
+    );
+    expect(small).toEqual([]);
+  });
+
+  it('starts a game from the new-game screen, keeps it across a reload, and lists it', async () => {
+    const { page } = session;
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('game-select').selectOption('five-thousand');
+    for (const name of ['Ann', 'Ben', 'Cy']) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    await page.getByTestId('ante').fill('2');
+    await page.getByTestId('start-game').click();
+    await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
+    expect(await page.locator('dd').first().textContent()).toBe('Ann, Ben, Cy');
+    await page.goBack();
+    await page.getByTestId('game-list').locator('li').first().waitFor();
+    expect(await page.getByTestId('game-list').locator('li').count()).toBe(1);
+  });
+
+  it('refuses a corrupt backup with a clear message and keeps the games', async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"rollcall-backup","version":1,"games":[{"id":') });
+    const message = page.getByTestId('backup-message');
+    await message.waitFor();
+    expect(await message.textContent()).toMatch(/not a Rollcall backup.*Nothing was changed/);
+    await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 'rollcall-backup', version: 1, games: 'lots' })) });
+    await page.getByTestId('backup-message').getByText(/This backup is damaged/).waitFor();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('game-list').locator('li').first().waitFor();
+    expect(await page.getByTestId('game-list').locator('li').count()).toBe(1);
+  });
+
+  it('applies and keeps the dark theme', async () => {
+    const { page } = session;
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Dark').check();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    const colours = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect(colours).toBe('rgb(16, 24, 38)');
+  });
+});
