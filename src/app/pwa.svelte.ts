@@ -25,6 +25,9 @@ class PwaState {
 
   /** Activates the waiting version; the page reloads into it. */
   async applyUpdate(): Promise<void> {
+    // workbox-window reloads on its own only when the page already had a service worker when
+    // it loaded; on a first visit that stays open until an update arrives, reload here.
+    navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
     await this.update?.(true);
   }
 

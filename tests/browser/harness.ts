@@ -37,12 +37,14 @@ const TYPES: Record<string, string> = {
 
 export interface StaticServer {
   url: string;
+  /** Serves another folder from now on (a new version of the app being deployed). */
+  setRoot(dir: string): void;
   stop(): Promise<void>;
 }
 
 /** Serves `dir` on 127.0.0.1 (a free port) with COOP/COEP, falling back to index.html for app URLs. */
 export async function serve(dir: string): Promise<StaticServer> {
-  const root = resolve(dir);
+  let root = resolve(dir);
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     let file = normalize(join(root, path));
@@ -71,6 +73,9 @@ export async function serve(dir: string): Promise<StaticServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
+    setRoot: (next) => {
+      root = resolve(next);
+    },
     stop: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
@@ -141,4 +146,27 @@ export async function fakeCameraFile(picture: Buffer, width = 640, height = 480)
   const path = join(dir, 'camera.y4m');
   await writeFile(path, await imageToY4m(picture, { width, height }));
   return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * What a phone user would trip over on the current screen: controls smaller than 44 × 44 px
+ * and content wider than the screen (sideways scrolling).
+ */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    for (const el of document.querySelectorAll('button, a.button, select, input:not([type="file"])')) {
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 || el.closest('.visually-hidden')) continue;
+      if (el instanceof HTMLInputElement && (el.type === 'radio' || el.type === 'checkbox')) {
+        const label = el.closest('label')?.getBoundingClientRect();
+        if (!label || label.height < 44) problems.push(`${el.type} label under 44 px high`);
+        continue;
+      }
+      if (rect.width < 44 || rect.height < 44) problems.push(`${el.tagName} "${(el.textContent ?? '').trim()}" ${rect.width}×${rect.height}`);
+    }
+    const root = document.scrollingElement ?? document.documentElement;
+    if (root.scrollWidth > root.clientWidth) problems.push(`page ${root.scrollWidth} px wide on a ${root.clientWidth} px screen`);
+    return problems;
+  });
 }

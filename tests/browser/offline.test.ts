@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
 
 let server: StaticServer;
@@ -35,6 +37,15 @@ describe('offline PWA', () => {
     expect(cached).toContain('/index.html');
     expect(cached.some((u) => /^\/assets\/index-.*\.js$/.test(u))).toBe(true);
     expect(cached).toContain('/manifest.webmanifest');
+    // Every file of the build is precached (the models and onnxruntime's wasm whenever the
+    // build has them), except the service worker itself.
+    const dist = inject('distDir');
+    const files = (readdirSync(dist, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => `/${relative(dist, join(d.parentPath, d.name)).split('\\').join('/')}`)
+      .filter((f) => f !== '/sw.js');
+    expect(files.length).toBeGreaterThan(5);
+    expect(cached.map((u) => u.split('?')[0]).sort()).toEqual(expect.arrayContaining(files.sort()));
   });
 
   it('reloads with the server gone, still cross-origin isolated, deep links included', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
 
 let server: StaticServer;
 let session: BrowserSession;
@@ -44,15 +44,8 @@ describe('app shell', () => {
     }
   });
 
-  it('has touch targets of at least 44 px on Home', async () => {
-    const { page } = session;
-    const small = await page.evaluate(() =>
-      [...document.querySelectorAll('button, a.button, select, input')]
-        .map((el) => ({ text: (el.textContent ?? '').trim(), rect: el.getBoundingClientRect() }))
-        .filter(({ rect }) => rect.width > 0 && (rect.width < 44 || rect.height < 44))
-        .map(({ text, rect }) => `${text} ${rect.width}×${rect.height}`),
-    );
-    expect(small).toEqual([]);
+  it('has touch targets of at least 44 px and no sideways scrolling on Home', async () => {
+    expect(await layoutProblems(session.page)).toEqual([]);
   });
 
   it('starts a game from the new-game screen, keeps it across a reload, and lists it', async () => {
@@ -64,8 +57,10 @@ describe('app shell', () => {
       await page.getByTestId('add-player').click();
     }
     await page.getByTestId('ante').fill('2');
+    expect(await layoutProblems(page)).toEqual([]);
     await page.getByTestId('start-game').click();
     await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
     expect(await page.locator('dd').first().textContent()).toBe('Ann, Ben, Cy');
@@ -77,6 +72,8 @@ describe('app shell', () => {
   it('refuses a corrupt backup with a clear message and keeps the games', async () => {
     const { page } = session;
     await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('backup-export').waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
     await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"rollcall-backup","version":1,"games":[{"id":') });
     const message = page.getByTestId('backup-message');
     await message.waitFor();

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+
+let server: StaticServer;
+let session: BrowserSession;
+let nextVersion: string;
+
+beforeAll(async () => {
+  const dist = inject('distDir');
+  // The "next version": the same build with a changed service worker, as a deploy would bring.
+  nextVersion = await mkdtemp(join(tmpdir(), 'rollcall-next-'));
+  await cp(dist, nextVersion, { recursive: true });
+  await appendFile(join(nextVersion, 'sw.js'), '\n// next version\n');
+  server = await serve(dist);
+  session = await launch();
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+  await rm(nextVersion, { recursive: true, force: true });
+});
+
+describe('app updates', () => {
+  it('offers a new version when one is ready, and reloads into it when asked', async () => {
+    const { page } = session;
+    await page.goto(server.url);
+    await waitForServiceWorker(page);
+    await page.getByTestId('offline-ready').waitFor();
+    expect(await page.getByTestId('update-ready').count()).toBe(0);
+
+    server.setRoot(nextVersion);
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+    const prompt = page.getByTestId('update-ready');
+    await prompt.waitFor();
+    expect(await prompt.textContent()).toMatch(/new version of Rollcall is ready/);
+    // Nothing happens behind the player's back: the old version stays until they accept.
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
+
+    await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload now' }).click()]);
+    await page.getByTestId('new-game').waitFor();
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null)).toBeNull();
+    expect(await page.getByTestId('update-ready').count()).toBe(0);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  });
+});
