@@ -5,15 +5,19 @@
  * sleep: never an error.
  */
 type WakeLockLike = { request(type: 'screen'): Promise<WakeLockSentinel> };
+type DocumentLike = Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>;
 
 export class ScreenWakeLock {
   private sentinel: WakeLockSentinel | null = null;
   private wanted = false;
   private readonly onVisibility = () => {
-    if (this.wanted && document.visibilityState === 'visible') void this.take();
+    if (this.wanted && this.doc?.visibilityState === 'visible') void this.take();
   };
 
-  constructor(private readonly api: WakeLockLike | undefined = typeof navigator !== 'undefined' && 'wakeLock' in navigator ? navigator.wakeLock : undefined) {}
+  constructor(
+    private readonly api: WakeLockLike | undefined = typeof navigator !== 'undefined' && 'wakeLock' in navigator ? navigator.wakeLock : undefined,
+    private readonly doc: DocumentLike | undefined = typeof document === 'undefined' ? undefined : document,
+  ) {}
 
   get supported(): boolean {
     return this.api !== undefined;
@@ -25,13 +29,13 @@ export class ScreenWakeLock {
 
   async acquire(): Promise<boolean> {
     this.wanted = true;
-    if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.onVisibility);
+    this.doc?.addEventListener('visibilitychange', this.onVisibility);
     return this.take();
   }
 
   async release(): Promise<void> {
     this.wanted = false;
-    if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.onVisibility);
+    this.doc?.removeEventListener('visibilitychange', this.onVisibility);
     const sentinel = this.sentinel;
     this.sentinel = null;
     await sentinel?.release().catch(() => undefined);

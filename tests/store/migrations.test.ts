@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDB, type IDBPDatabase } from 'idb';
 import { DB_VERSION, openStore, StoreError } from '../../src/lib/store/index.ts';
-import { migrate, MIGRATIONS, type UpgradeDb, type UpgradeTx } from '../../src/lib/store/schema.ts';
+import { migrate, MIGRATIONS, type Migration, type UpgradeDb, type UpgradeTx } from '../../src/lib/store/schema.ts';
 import { freshName } from './helpers.ts';
 
 /** Opens `name` at `version`, built by the real migrations up to that version. */
@@ -110,6 +110,35 @@ describe('schema migrations', () => {
     // the v2 index on players exists and is filled
     const byLastPlayed = await store.db.getAllFromIndex('players', 'by-last-played');
     expect(byLastPlayed.map((p) => p.id)).toEqual(['p1']);
+    store.close();
+  });
+
+  it('a migration that fails leaves the database exactly as it was', async () => {
+    const name = freshName();
+    await writeV1Fixture(name);
+    const migrations = MIGRATIONS as Record<number, Migration>;
+    const real = migrations[2]!;
+    migrations[2] = async (db, tx) => {
+      await real(db, tx); // does all its work…
+      throw new Error('disk full'); // …then fails
+    };
+    try {
+      const err = await openStore({ name }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(StoreError);
+      expect((err as StoreError).message).toMatch(/disk full/);
+    } finally {
+      migrations[2] = real;
+    }
+    const raw = await openDB(name);
+    expect(raw.version).toBe(1);
+    expect([...raw.transaction('games').store.indexNames]).not.toContain('by-status');
+    expect(await raw.get('games', 'g-active')).toEqual(v1Games[0]);
+    raw.close();
+    const store = await openStore({ name });
+    expect((await store.getGame('g-active'))?.status).toBe('active');
     store.close();
   });
 

@@ -71,6 +71,8 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Rollcal
   try {
     db = await openDB<RollcallSchema>(options.name ?? DB_NAME, DB_VERSION, {
       upgrade(database, oldVersion, newVersion, tx) {
+        // An aborted upgrade surfaces as openDB's rejection below; this promise would only repeat it.
+        tx.done.catch(() => undefined);
         // The migrations run inside the versionchange transaction; a throw aborts the upgrade,
         // which leaves the database as it was.
         migrate(database as unknown as UpgradeDb, tx as unknown as UpgradeTx, oldVersion, newVersion ?? DB_VERSION).catch((err: unknown) => {
