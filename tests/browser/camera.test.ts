@@ -33,6 +33,8 @@ describe('camera', () => {
       await openCameraCheck(session.page);
       await session.page.getByText('The camera gives 640 × 480 pixels.').waitFor();
       expect(await session.page.getByTestId('camera-view').getAttribute('data-state')).toBe('live');
+      // frames flow from the camera through the frame pump
+      await session.page.waitForFunction(() => Number.parseInt(document.querySelector('[data-testid="camera-fps"]')?.textContent ?? '0', 10) > 0);
     } finally {
       await session.close();
     }
@@ -52,6 +54,14 @@ describe('camera', () => {
       for (const face of ['1', '5', '3', '3', '6']) await pad.locator(`button[data-face="${face}"]`).click();
       await page.getByTestId('dice-pad-done').click();
       expect(await page.getByTestId('pad-result').textContent()).toBe('You entered 1 5 3 3 6.');
+      // and by keyboard: digits enter dice, Backspace takes the last out, Enter submits
+      await pad.locator('button[data-face="2"]').focus();
+      await page.keyboard.type('24696'); // 9 is no face
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('12');
+      await page.getByTestId('dice-pad-done').focus();
+      await page.keyboard.press('Enter');
+      expect(await page.getByTestId('pad-result').textContent()).toBe('You entered 2 4 6 1 2.');
     } finally {
       await session.close();
     }

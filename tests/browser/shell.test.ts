@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
 import { launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
 
 let server: StaticServer;
@@ -83,6 +84,32 @@ describe('app shell', () => {
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.getByTestId('game-list').locator('li').first().waitFor();
     expect(await page.getByTestId('game-list').locator('li').count()).toBe(1);
+  });
+
+  it('saves a backup that another device imports', async () => {
+    const { page, browser } = session;
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('backup-export').click()]);
+    expect(download.suggestedFilename()).toMatch(/^rollcall-backup-\d{4}-\d{2}-\d{2}\.json$/);
+    const text = await readFile(await download.path());
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+
+    const other = await browser.newContext({ viewport: { width: 412, height: 860 } });
+    try {
+      const fresh = await other.newPage();
+      await fresh.goto(server.url);
+      await fresh.getByTestId('new-game').waitFor();
+      expect(await fresh.getByTestId('game-list').count()).toBe(0);
+      await fresh.getByRole('button', { name: 'Settings' }).click();
+      await fresh.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: text });
+      expect(await fresh.getByTestId('backup-message').textContent()).toBe('Imported 1 game.');
+      await fresh.getByRole('button', { name: 'Back', exact: true }).click();
+      await fresh.getByTestId('game-list').waitFor();
+      expect(await fresh.getByTestId('game-list').textContent()).toContain('Ann, Ben, Cy');
+    } finally {
+      await other.close();
+    }
   });
 
   it('applies and keeps the dark theme', async () => {

@@ -1,0 +1,100 @@
+/**
+ * Takes frames from the camera's <video> for the dice reader, one at a time: while the reader is
+ * busy with a frame, newer frames are skipped rather than queued, so reads never lag behind the
+ * table (what the settle tracker sees is always the latest picture). Frames come from
+ * requestVideoFrameCallback where the browser has it (one per decoded frame), otherwise from
+ * requestAnimationFrame when the video's time has moved.
+ */
+
+export interface CameraFrame {
+  /** The picture; the consumer owns it: transfer it to the worker or close() it. */
+  bitmap: ImageBitmap;
+  /** Capture time in ms on the performance.now() clock. */
+  t: number;
+  width: number;
+  height: number;
+}
+
+export interface FramePumpStats {
+  /** Frames handed to the consumer. */
+  delivered: number;
+  /** Frames skipped because the consumer was still busy (or over maxFps). */
+  skipped: number;
+}
+
+export interface FramePump {
+  stop(): void;
+  stats(): FramePumpStats;
+}
+
+type VideoWithFrameCallback = HTMLVideoElement & {
+  requestVideoFrameCallback?: (cb: (now: number, meta: { expectedDisplayTime?: number }) => void) => number;
+  cancelVideoFrameCallback?: (handle: number) => void;
+};
+
+export function startFramePump(
+  video: HTMLVideoElement,
+  consume: (frame: CameraFrame) => Promise<void> | void,
+  options: { maxFps?: number } = {},
+): FramePump {
+  const v = video as VideoWithFrameCallback;
+  const minInterval = options.maxFps ? 1000 / options.maxFps : 0;
+  const stats: FramePumpStats = { delivered: 0, skipped: 0 };
+  let busy = false;
+  let stopped = false;
+  let handle = 0;
+  let lastTime = -1;
+  let lastDelivered = -Infinity;
+
+  async function grab(t: number): Promise<void> {
+    if (busy || t - lastDelivered < minInterval || v.videoWidth === 0 || v.readyState < 2) {
+      stats.skipped++;
+      return;
+    }
+    busy = true;
+    try {
+      const bitmap = await createImageBitmap(v);
+      if (stopped) {
+        bitmap.close();
+        return;
+      }
+      lastDelivered = t;
+      stats.delivered++;
+      await consume({ bitmap, t, width: bitmap.width, height: bitmap.height });
+    } catch {
+      // A frame that could not be taken (the stream just stopped) is skipped like a busy one.
+      stats.skipped++;
+    } finally {
+      busy = false;
+    }
+  }
+
+  const useFrameCallback = typeof v.requestVideoFrameCallback === 'function';
+  function schedule(): void {
+    if (stopped) return;
+    if (useFrameCallback) {
+      handle = v.requestVideoFrameCallback!((now, meta) => {
+        void grab(meta.expectedDisplayTime ?? now);
+        schedule();
+      });
+    } else {
+      handle = requestAnimationFrame((now) => {
+        if (v.currentTime !== lastTime) {
+          lastTime = v.currentTime;
+          void grab(now);
+        }
+        schedule();
+      });
+    }
+  }
+  schedule();
+
+  return {
+    stop() {
+      stopped = true;
+      if (useFrameCallback) v.cancelVideoFrameCallback?.(handle);
+      else cancelAnimationFrame(handle);
+    },
+    stats: () => ({ ...stats }),
+  };
+}
