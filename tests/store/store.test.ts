@@ -80,6 +80,24 @@ describe('games and the action log', () => {
     expect((await s.getGame(g.id))?.actionCount).toBe(0);
   });
 
+  it('turns a full disk into a clear refusal that writes nothing', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    const proto = IDBObjectStore.prototype as { add: IDBObjectStore['add'] };
+    const realAdd = proto.add;
+    proto.add = function () {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    try {
+      const err = await expectStoreError(s.appendAction(g.id, { type: 'roll', dice: [2] }), 'storage-full');
+      expect(err.message).toMatch(/out of storage space/);
+    } finally {
+      proto.add = realAdd;
+    }
+    expect((await s.loadGame(g.id)).actions).toEqual([]);
+    expect((await s.appendAction(g.id, { type: 'roll', dice: [2] })).seq).toBe(0);
+  });
+
   it('refuses an append to an unknown game', async () => {
     const s = await store();
     await expectStoreError(s.appendAction('nope', { type: 'roll' }), 'not-found');

@@ -277,7 +277,7 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
     players: { added: 0, skipped: 0 },
     taughtSets: { added: 0, skipped: 0 },
   };
-  const tx = store.db.transaction([...ALL_STORES], 'readwrite');
+  const tx = store.db.transaction([...ALL_STORES], 'readwrite', { durability: 'strict' });
   const done = tx.done;
   try {
     if (mode === 'replace') {
@@ -358,6 +358,10 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
     }
     await done.catch(() => undefined);
     if (err instanceof BackupError || err instanceof StoreError) throw err;
+    const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
+    if (name === 'QuotaExceededError') {
+      throw new StoreError('storage-full', 'The device is out of storage space, so the backup was not imported. Nothing was changed.');
+    }
     const detail = err instanceof Error ? err.message : String(err);
     throw new BackupError('corrupt', `This backup could not be written (${detail}). Nothing was changed.`);
   }

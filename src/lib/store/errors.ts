@@ -5,6 +5,7 @@ export type StoreErrorCode =
   | 'nothing-to-undo'
   | 'game-closed'
   | 'name-taken'
+  | 'storage-full'
   | 'unavailable';
 
 /** A refused store operation. Nothing was written. `message` is fit to show a player. */

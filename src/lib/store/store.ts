@@ -98,14 +98,18 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Rollcal
   return store;
 }
 
-/** Runs `body` in one transaction; resolves after the commit, or aborts everything on a throw. */
-async function inTx<S extends StoreName[], M extends IDBTransactionMode, T>(
+/**
+ * Runs `body` in one transaction; resolves after the commit, or aborts everything on a throw.
+ * Writes are `strict`: the commit is flushed to disk before it is reported, so an action the
+ * screen shows survives a dead battery, not only a closed tab.
+ */
+export async function inTx<S extends StoreName[], M extends IDBTransactionMode, T>(
   db: RollcallDb,
   stores: S,
   mode: M,
   body: (tx: Tx<S, M>) => Promise<T>,
 ): Promise<T> {
-  const tx = db.transaction(stores, mode) as Tx<S, M>;
+  const tx = db.transaction(stores, mode, { durability: mode === 'readwrite' ? 'strict' : 'default' }) as Tx<S, M>;
   const done = tx.done;
   try {
     const result = await body(tx);
@@ -118,8 +122,17 @@ async function inTx<S extends StoreName[], M extends IDBTransactionMode, T>(
       // Already aborted by a failed request, or already committed.
     }
     await done.catch(() => undefined);
-    throw err;
+    throw storeErrorFrom(err);
   }
+}
+
+/** Our own refusals pass through; a full disk becomes a message a player can act on. */
+function storeErrorFrom(err: unknown): unknown {
+  const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
+  if (name === 'QuotaExceededError') {
+    return new StoreError('storage-full', 'The device is out of storage space, so this was not saved. Free some space and try again.');
+  }
+  return err;
 }
 
 function nameKey(name: string): string {
@@ -405,14 +418,14 @@ export class RollcallStore {
   }
 
   async deletePlayer(id: string): Promise<void> {
-    await this.db.delete('players', id);
+    await inTx(this.db, ['players'], 'readwrite', async (tx) => tx.objectStore('players').delete(id));
   }
 
   // ── sessions and the ledger ────────────────────────────────────────────────────────────
 
   async startSession(name: string): Promise<SessionRecord> {
     const session: SessionRecord = { id: this.newId(), name: checkName(name, 'A session'), startedAt: this.now(), endedAt: null };
-    await this.db.add('sessions', session);
+    await inTx(this.db, ['sessions'], 'readwrite', async (tx) => tx.objectStore('sessions').add(session));
     return session;
   }
 
@@ -442,7 +455,7 @@ export class RollcallStore {
       if (!Number.isFinite(amount)) throw new StoreError('invalid-input', 'A ledger amount is not a number.');
     }
     const line: LedgerEntry = { id: this.newId(), sessionId: entry.sessionId, gameId: null, at: this.now(), deltas: { ...entry.deltas }, note: entry.note };
-    await this.db.add('ledger', line);
+    await inTx(this.db, ['ledger'], 'readwrite', async (tx) => tx.objectStore('ledger').add(line));
     return line;
   }
 
@@ -464,7 +477,7 @@ export class RollcallStore {
   async createTaughtSet(kitId: string, name: string): Promise<TaughtSetRecord> {
     const t = this.now();
     const set: TaughtSetRecord = { id: this.newId(), kitId, name: checkName(name, 'A dice set'), createdAt: t, updatedAt: t };
-    await this.db.add('taughtSets', set);
+    await inTx(this.db, ['taughtSets'], 'readwrite', async (tx) => tx.objectStore('taughtSets').add(set));
     return set;
   }
 
@@ -534,7 +547,7 @@ export class RollcallStore {
   }
 
   async deleteTaughtFace(id: string): Promise<void> {
-    await this.db.delete('taughtFaces', id);
+    await inTx(this.db, ['taughtFaces'], 'readwrite', async (tx) => tx.objectStore('taughtFaces').delete(id));
   }
 
   // ── settings ───────────────────────────────────────────────────────────────────────────
