@@ -5,7 +5,8 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApp, launch, serve } from '../tests/browser/harness.ts';
+import sharp from 'sharp';
+import { buildApp, fakeCameraFile, launch, serve } from '../tests/browser/harness.ts';
 
 const out = process.argv[2] ?? '/tmp/rollcall-shots';
 mkdirSync(out, { recursive: true });
@@ -39,6 +40,25 @@ try {
   await page.getByTestId('camera-check').click();
   await page.getByTestId('use-dice-pad').click();
   await shot('dice-pad-tablet-dark');
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('button', { name: 'Dice kits' }).click();
+  await shot('kits-tablet-dark');
+
+  // The camera check with a fake camera showing a picture of the icon.
+  const picture = await sharp(join(import.meta.dirname, '..', 'public', 'icons', 'icon-512.png')).resize(640, 480, { fit: 'contain', background: '#1d5c3a' }).png().toBuffer();
+  const camera = await fakeCameraFile(picture);
+  const withCamera = await launch({ camera: camera.path });
+  try {
+    await withCamera.page.goto(server.url);
+    await withCamera.page.getByRole('button', { name: 'Settings' }).click();
+    await withCamera.page.getByTestId('camera-check').click();
+    await withCamera.page.getByTestId('camera-fps').waitFor();
+    await withCamera.page.screenshot({ path: join(out, 'camera-check.png'), fullPage: true });
+  } finally {
+    await withCamera.close();
+    await camera.cleanup();
+  }
   console.log(`screenshots in ${out}`);
   if (session.errors.length > 0) console.error('page errors:', session.errors);
 } finally {
