@@ -1,8 +1,8 @@
-import { defineConfig, type Plugin } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { shippedModels } from './scripts/vite/shipped-models.ts';
 
 // Cross-origin isolation lets onnxruntime-web use threaded wasm (SharedArrayBuffer). The service
 // worker (src/sw.ts) adds the same headers to what it serves, so it holds offline too.
@@ -11,40 +11,10 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
-const MODELS_DIR = resolve(import.meta.dirname, 'models');
-const MODEL_FILE = /^[\w.-]+\.(onnx|json)$/;
-
-/**
- * The shipped models (`models/*.onnx` and their `.json` sidecars) are served at
- * `<base>models/<file>`: from `models/` in dev, copied into the build otherwise, where the
- * service worker precaches them.
- */
-function shippedModels(): Plugin {
-  const files = (): string[] => (existsSync(MODELS_DIR) ? readdirSync(MODELS_DIR).filter((f) => MODEL_FILE.test(f)) : []);
-  return {
-    name: 'rollcall:shipped-models',
-    configureServer(server) {
-      server.middlewares.use('/models', (req, res, next) => {
-        const file = decodeURIComponent((req.url ?? '').split('?')[0] ?? '').replace(/^\//, '');
-        const path = join(MODELS_DIR, file);
-        if (!MODEL_FILE.test(file) || !existsSync(path)) return next();
-        res.setHeader('Content-Type', file.endsWith('.json') ? 'application/json' : 'application/octet-stream');
-        res.setHeader('Content-Length', statSync(path).size);
-        createReadStream(path).pipe(res);
-      });
-    },
-    generateBundle() {
-      for (const file of files()) {
-        this.emitFile({ type: 'asset', fileName: `models/${file}`, source: readFileSync(join(MODELS_DIR, file)) });
-      }
-    },
-  };
-}
-
 export default defineConfig({
   plugins: [
     svelte(),
-    shippedModels(),
+    shippedModels(resolve(import.meta.dirname, 'models')),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',

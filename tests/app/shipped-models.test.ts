@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { shippedModels } from '../../scripts/vite/shipped-models.ts';
+
+describe('shipped models in the build', () => {
+  it('copies models/*.onnx and their .json sidecars into the build, nothing else', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rollcall-models-'));
+    try {
+      writeFileSync(join(dir, 'dice-pips.onnx'), Buffer.from([1, 2, 3]));
+      writeFileSync(join(dir, 'dice-pips.json'), '{"inputSize":640}');
+      writeFileSync(join(dir, 'README.md'), 'model card');
+      mkdirSync(join(dir, 'training'));
+      const emitted: { fileName: string; source: Uint8Array }[] = [];
+      const plugin = shippedModels(dir);
+      const hook = plugin.generateBundle as unknown as (this: { emitFile: (f: { fileName: string; source: Uint8Array }) => string }) => void;
+      hook.call({ emitFile: (f) => (emitted.push(f), f.fileName) });
+      expect(emitted.map((f) => f.fileName)).toEqual(['models/dice-pips.json', 'models/dice-pips.onnx']);
+      expect([...emitted[1]!.source]).toEqual([1, 2, 3]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('emits nothing when there are no models yet', () => {
+    const emitted: unknown[] = [];
+    const hook = shippedModels(join(tmpdir(), 'no-such-models-dir')).generateBundle as unknown as (this: { emitFile: (f: unknown) => string }) => void;
+    hook.call({ emitFile: (f) => (emitted.push(f), '') });
+    expect(emitted).toEqual([]);
+  });
+});
