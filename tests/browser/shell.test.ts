@@ -112,6 +112,37 @@ describe('app shell', () => {
     }
   });
 
+  it('shows the open session’s balances on Home (a backup made in Node, imported by the page)', async () => {
+    await import('fake-indexeddb/auto');
+    const { openStore } = await import('../../src/lib/store/index.ts');
+    const { exportBackupJson } = await import('../../src/lib/store/backup.ts');
+    const store = await openStore({ name: 'ledger-fixture' });
+    const ann = await store.addPlayer('Ann');
+    const ben = await store.addPlayer('Ben');
+    const friday = await store.startSession('Friday');
+    const game = await store.createGame({ game: 'war', players: [ann, ben].map(({ id, name }) => ({ id, name })), ante: 4, dice: { kitId: 'standard', taughtSetId: null }, sessionId: friday.id });
+    await store.appendAction(game.id, { type: 'roll', dice: [6, 6, 6, 6, 6] });
+    await store.finishGame(game.id, { winners: [ann.id], payouts: { [ann.id]: 4, [ben.id]: -4 } });
+    const backup = await exportBackupJson(store);
+    store.close();
+
+    const other = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    try {
+      const page = await other.newPage();
+      await page.goto(server.url);
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
+      expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 1 game.');
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      const ledger = page.getByTestId('ledger');
+      await ledger.waitFor();
+      expect((await ledger.innerText()).replace(/\s+/g, ' ').trim()).toBe('Ann +4 Ben -4');
+      expect(await page.getByRole('heading', { name: 'Recently finished' }).count()).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('applies and keeps the dark theme', async () => {
     const { page } = session;
     await page.goto(server.url);
