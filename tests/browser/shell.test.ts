@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
+import 'fake-indexeddb/auto'; // the store runs in Node too: it makes a backup for the page to import
+import { openStore } from '../../src/lib/store/index.ts';
+import { exportBackupJson } from '../../src/lib/store/backup.ts';
 import { launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
 
 let server: StaticServer;
@@ -113,9 +116,6 @@ describe('app shell', () => {
   });
 
   it('shows the open session’s balances on Home (a backup made in Node, imported by the page)', async () => {
-    await import('fake-indexeddb/auto');
-    const { openStore } = await import('../../src/lib/store/index.ts');
-    const { exportBackupJson } = await import('../../src/lib/store/backup.ts');
     const store = await openStore({ name: 'ledger-fixture' });
     const ann = await store.addPlayer('Ann');
     const ben = await store.addPlayer('Ben');
