@@ -1,0 +1,19 @@
+/** Every game Rollcall knows, by id. */
+import { SetupError } from './errors.ts';
+import type { GameDefinition, GameId } from './types.ts';
+import { pointFive } from './games/point-five.ts';
+
+/** In the order the new-game screen lists them. */
+export const GAMES: readonly GameDefinition[] = [pointFive];
+
+export function gameById(id: string): GameDefinition {
+  const game = GAMES.find((g) => g.id === id);
+  if (!game) {
+    throw new SetupError(`Unknown game "${id}". Games: ${GAMES.map((g) => g.id).join(', ')}.`);
+  }
+  return game;
+}
+
+export function isGameId(id: string): id is GameId {
+  return GAMES.some((g) => g.id === id);
+}
