@@ -104,6 +104,8 @@ export function createMatch(header: MatchHeader): MatchState {
     throw new SetupError(`${game.name} is for ${range} players; ${players.length} given.`);
   }
   const options = resolveOptions(game, header.options ?? {});
+  const refusal = game.checkSetup?.(players, options) ?? null;
+  if (refusal !== null) throw new SetupError(refusal);
   const ante = numberOption(options, 'ante');
   const base: MatchState = {
     game: game.id,

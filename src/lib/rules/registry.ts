@@ -2,9 +2,13 @@
 import { SetupError } from './errors.ts';
 import type { GameDefinition, GameId } from './types.ts';
 import { pointFive } from './games/point-five.ts';
+import { dominoes } from './games/dominoes.ts';
+import { hiLow } from './games/hi-low.ts';
+import { tug } from './games/tug.ts';
+import { war } from './games/war.ts';
 
-/** In the order the new-game screen lists them. */
-export const GAMES: readonly GameDefinition[] = [pointFive];
+/** In the order the new-game screen lists them (the DESIGN.md table). */
+export const GAMES: readonly GameDefinition[] = [pointFive, dominoes, hiLow, tug, war];
 
 export function gameById(id: string): GameDefinition {
   const game = GAMES.find((g) => g.id === id);

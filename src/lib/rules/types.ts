@@ -178,6 +178,12 @@ export interface GameDefinition<G = unknown> {
   start: { rollOffDice: number; defaultRule: 'roll-off' | 'first-listed' };
   /** Default ante per player (0 unless the sheet plays for a pot). */
   defaultAnte: number;
+  /**
+   * Optional: why this table cannot play the game with these options (a player count the
+   * chosen variation does not allow, beyond `players.min`/`max`), or null when it can.
+   * `createMatch` refuses the match with this message as a SetupError.
+   */
+  checkSetup?(players: readonly string[], options: Readonly<Options>): string | null;
   setup(ctx: SetupContext): G;
   /** Returns the next state or throws a `RuleError`. Must not mutate `g`. */
   apply(g: G, action: Action): G;
