@@ -245,10 +245,17 @@ describe('Dominoes variation 2: the series', () => {
   });
 });
 
-describe('Dominoes: random play over every variation', () => {
-  it('sheet rules, variation 1, variation 2 with 3 and 4 players', () => {
-    checkRandomPlay({ game: 'dominoes', players: ['A', 'B'], options: { variation: 'substitute' } }, { numRuns: 30 });
-    checkRandomPlay({ game: 'dominoes', players: ['A', 'B', 'C'], options: { variation: 'series' } }, { numRuns: 30 });
-    checkRandomPlay({ game: 'dominoes', players: ['A', 'B', 'C', 'D'], options: { variation: 'series', seriesPoints: 4 } }, { numRuns: 30 });
-  });
+describe('Dominoes: random play over every variation never gets stuck and plays games to the end', () => {
+  const tables: Array<[string[], Record<string, unknown>]> = [
+    [['A', 'B'], {}],
+    [['A', 'B'], { variation: 'substitute', roundsToWin: 2 }],
+    [['A', 'B', 'C'], { variation: 'series', seriesPoints: 6 }],
+    [['A', 'B', 'C', 'D'], { variation: 'series', seriesPoints: 4 }],
+  ];
+  for (const [players, options] of tables) {
+    it(`${players.length} players, ${JSON.stringify(options)}`, () => {
+      const { finished } = checkRandomPlay({ game: 'dominoes', players, options }, { numRuns: 30, alwaysAMove: true });
+      expect(finished).toBeGreaterThan(0);
+    });
+  }
 });

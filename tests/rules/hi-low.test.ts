@@ -257,11 +257,18 @@ describe('Hi-Low variation 2: the 35-target game', () => {
   });
 });
 
-describe('Hi-Low: random play over the variations', () => {
-  it('teams, 10 dice, the 35-target game', () => {
-    checkRandomPlay({ game: 'hi-low', players: four, options: { winsToWin: 2 } }, { numRuns: 25 });
-    checkRandomPlay({ game: 'hi-low', players: two, options: { rerolls: 'ten-dice' } }, { numRuns: 25 });
-    checkRandomPlay({ game: 'hi-low', players: four, options: { mode: 'target-35', losingPoints: 10 } }, { numRuns: 25 });
-    checkRandomPlay({ game: 'hi-low', players: two, options: { mode: 'target-35', targetTurns: 'chain' } }, { numRuns: 25 });
-  });
+describe('Hi-Low: random play over every variation never gets stuck and plays games to the end', () => {
+  const tables: Array<[string[], Record<string, unknown>]> = [
+    [two, {}],
+    [four, { winsToWin: 2, teamTotals: 'table-extremes' }],
+    [two, { rerolls: 'ten-dice', winsToWin: 2 }],
+    [four, { mode: 'target-35', losingPoints: 10 }],
+    [two, { mode: 'target-35', targetTurns: 'chain', rerolls: 'ten-dice' }],
+  ];
+  for (const [players, options] of tables) {
+    it(`${players.length} players, ${JSON.stringify(options)}`, () => {
+      const { finished } = checkRandomPlay({ game: 'hi-low', players, options }, { numRuns: 30, alwaysAMove: true });
+      expect(finished).toBeGreaterThan(0);
+    });
+  }
 });

@@ -77,10 +77,18 @@ export interface RandomPlayHeader {
   options?: Record<string, unknown>;
 }
 
-export function checkRandomPlay(header: RandomPlayHeader, { numRuns = 60, seed = 20261122, maxSteps = 120 } = {}): void {
+/**
+ * `alwaysAMove`: also check that a game not over always offers its acting player a move (it
+ * never gets stuck). Returns how many runs reached the end of the game.
+ */
+export function checkRandomPlay(
+  header: RandomPlayHeader,
+  { numRuns = 60, seed = 20261122, maxSteps = 120, alwaysAMove = false } = {},
+): { finished: number } {
+  let finished = 0;
   fc.assert(
     fc.property(
-      fc.array(stepArb, { minLength: 1, maxLength: maxSteps }),
+      fc.array(stepArb, { minLength: 1, maxLength: maxSteps, size: 'max' }),
       fc.constantFrom('roll-off', 'first-listed'),
       fc.nat(10),
       (steps, startingPlayer, ante) => {
@@ -103,9 +111,11 @@ export function checkRandomPlay(header: RandomPlayHeader, { numRuns = 60, seed =
           }
           expect(JSON.parse(JSON.stringify(state))).toEqual(state);
           potInvariant(state);
-          viewMatch(state);
+          const view = viewMatch(state);
           viewMatch(state, 0);
+          if (alwaysAMove && state.phase !== 'over') expect(view.legal.length).toBeGreaterThan(0);
         }
+        if (state.phase === 'over') finished += 1;
         const replayed = replay({ ...header, options, actions: log });
         expect(replayed).toEqual(state);
         if (log.length > 0) {
@@ -115,4 +125,5 @@ export function checkRandomPlay(header: RandomPlayHeader, { numRuns = 60, seed =
     ),
     { numRuns, seed },
   );
+  return { finished };
 }
