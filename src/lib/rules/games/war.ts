@@ -109,12 +109,17 @@ export function bestCaptures(
 }
 
 function describeCaptures(g: WarState, p: PlayerIndex, captures: readonly WarCapture[], centreKept: boolean): string {
-  const parts = captures.map((c) => {
+  const what = (c: WarCapture): string => {
     const by = c.dice.length === 2 ? ` (${c.dice[0] ?? 0}+${c.dice[1] ?? 0})` : '';
-    if (c.target === 'centre') return centreKept ? `could take the centre ${c.value}${by}` : `takes the centre ${c.value}${by}`;
-    return `takes ${nameOf(g, other(p))}'s ${c.value}${by}`;
-  });
-  return parts.length === 0 ? 'takes nothing' : parts.join(', ');
+    return c.target === 'centre' ? `the centre ${c.value}${by}` : `${nameOf(g, other(p))}'s ${c.value}${by}`;
+  };
+  const taken = captures.filter((c) => c.target === 'opponent' || !centreKept).map(what);
+  const blocked = captures.filter((c) => c.target === 'centre' && centreKept).map(what);
+  const parts = [
+    ...(taken.length > 0 ? [`takes ${taken.join(' and ')}`] : []),
+    ...(blocked.length > 0 ? [`could take ${blocked.join(' and ')}`] : []),
+  ];
+  return parts.length === 0 ? 'takes nothing' : parts.join(' and ');
 }
 
 function newGame(g: WarState, pointWinner: PlayerIndex, scores: number[], text: string): WarState {
