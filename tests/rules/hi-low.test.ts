@@ -218,6 +218,7 @@ describe('Hi-Low variation 2: the 35-target game', () => {
   it('no side is chosen; the first player sets a total, the second aims to make 35 with it and scores the miss', () => {
     let state = play([], v2);
     expect(g(state).phase).toBe('turn');
+    expect(code(state, choose('low'))).toBe('no-sides');
     state = play([...totalTurn(12)], v2);
     expect(viewMatch(state).current).toBe(1);
     expect(viewMatch(state).details.aimFor).toBe(23);

@@ -293,6 +293,7 @@ function applyStand(g: HiLowState): HiLowState {
 }
 
 function applyChoose(g: HiLowState, action: Action): HiLowState {
+  if (g.mode === 'target-35') throw new RuleError('no-sides', 'In the 35-target game nobody rolls high or low.');
   if (g.phase !== 'choose-side') throw new RuleError('side-chosen', 'High and low are already chosen.');
   const side = action.side;
   if (side !== 'high' && side !== 'low') throw new RuleError('bad-side', 'Choose "high" or "low".');
