@@ -2,9 +2,11 @@
 import { SetupError } from './errors.ts';
 import type { GameDefinition, GameId } from './types.ts';
 import { pointFive } from './games/point-five.ts';
+import { faceOff } from './games/face-off.ts';
+import { detective } from './games/detective.ts';
 
-/** In the order the new-game screen lists them. */
-export const GAMES: readonly GameDefinition[] = [pointFive];
+/** In the order the new-game screen lists them (DESIGN.md's table). */
+export const GAMES: readonly GameDefinition[] = [pointFive, faceOff, detective];
 
 export function gameById(id: string): GameDefinition {
   const game = GAMES.find((g) => g.id === id);
