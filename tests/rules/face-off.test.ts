@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyAction,
@@ -398,5 +399,56 @@ describe('Face Off: winning', () => {
     expect(state.phase).toBe('play');
     expect(state.pot).toBe(0);
     expect(viewMatch(state).current).toBe(0);
+  });
+});
+
+describe('Face Off: the table\'s view never depends on the secret dice (property)', () => {
+  const face = fc.constantFrom<Face>('luke', 'r2d2', 'han', 'chewbacca', 'vader', 'stormtrooper');
+  const combos = fc.constantFrom<VillainComboId>(
+    'five-of-a-villain',
+    'four-of-a-villain',
+    'five-villain-mix',
+    'four-villain-mix',
+    'three-of-a-villain',
+  );
+  it('two games differing only in the secret re-roll look the same to everyone but the villain until the reveal', () => {
+    fc.assert(
+      fc.property(
+        fc.array(face, { minLength: 5, maxLength: 5 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(face, { minLength: 3, maxLength: 3 }),
+        fc.array(face, { minLength: 3, maxLength: 3 }),
+        combos,
+        fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }),
+        fc.constantFrom(2, 3, 4),
+        (opening, n, secretA, secretB, combo, challenges, playerCount) => {
+          const players = ['Ann', 'Bob', 'Cy', 'Dee'].slice(0, playerCount);
+          const start: Action[] = [roll(...opening), goVillain, reroll(...opening.slice(0, n))];
+          const after: Action[] = [declare(combo)];
+          // Each other player passes or challenges; stop at the first challenge (then the reveal is due).
+          for (let i = 0; i < playerCount - 1; i++) {
+            const challenges_ = challenges[i % challenges.length] ?? false;
+            after.push(challenges_ ? challenge : pass);
+            if (challenges_) break;
+          }
+          // The next turn's opening roll, when the claim went unchallenged.
+          if (after.at(-1) === pass) after.push(roll('luke', 'luke', 'luke', 'luke', 'han'));
+          let a = play([...start, roll(...secretA.slice(0, n))], { targetScore: 2000 }, players);
+          let b = play([...start, roll(...secretB.slice(0, n))], { targetScore: 2000 }, players);
+          const same = (): void => {
+            for (const viewer of [null, ...players.keys()].filter((v) => v !== 0)) {
+              expect(viewMatch(a, viewer)).toEqual(viewMatch(b, viewer));
+            }
+          };
+          same();
+          for (const action of after) {
+            a = applyAction(a, action);
+            b = applyAction(b, action);
+            same();
+          }
+        },
+      ),
+      { numRuns: 300, seed: 7 },
+    );
   });
 });
