@@ -154,6 +154,17 @@ describe('Detective: the three things to do after the initial roll', () => {
     expect(g(ended).current).toBe(1);
     expect(g(ended).evidence[0]).toEqual({ means: [], motive: [], opportunity: [] });
   });
+  it('offers the three things as moves: record, re-roll all five, pick up one to four', () => {
+    const legal = viewMatch(play([roll(4, 4, 4, 1, 2)])).legal;
+    expect(legal.map((m) => m.label)).toEqual([
+      'Record the means for suspect 4 (two 4s)',
+      'Record the motive for suspect 4 (three 4s)',
+      'Re-roll all five dice',
+      'Pick up 1 to 4 dice to re-roll (the string must then use dice of both rolls)',
+    ]);
+    expect(legal[2]).toMatchObject({ kind: 'action', action: { type: 'reroll', dice: [4, 4, 4, 1, 2] } });
+    expect(legal[3]).toMatchObject({ kind: 'choose-dice', actionType: 'reroll', from: [4, 4, 4, 1, 2], min: 1, max: 4 });
+  });
   it('the turn does not end before the re-roll without recording', () => {
     const state = play([roll(4, 4, 4, 1, 2)]);
     expect(refusal(state, endTurn).code).toBe('not-now');

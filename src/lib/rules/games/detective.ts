@@ -23,7 +23,6 @@ export type Evidence = 'means' | 'motive' | 'opportunity';
 export const EVIDENCE: readonly Evidence[] = ['means', 'motive', 'opportunity'];
 /** How many dice of one number each piece of evidence takes. */
 export const EVIDENCE_DICE: Readonly<Record<Evidence, number>> = { means: 2, motive: 3, opportunity: 4 };
-const EVIDENCE_NAME: Readonly<Record<Evidence, string>> = { means: 'means', motive: 'motive', opportunity: 'opportunity' };
 const COUNT_WORD = ['no', 'one', 'two', 'three', 'four', 'five'];
 
 export type DetectiveEnding = 'last-round' | 'first-solver';
@@ -251,7 +250,7 @@ function applyRecord(g: DetectiveState, action: Action): DetectiveState {
     i === g.current ? { ...sheet, [piece]: [...sheet[piece], suspect] } : sheet,
   );
   let next: DetectiveState = { ...g, evidence: evidenceSheets };
-  let event = `${name} records the ${EVIDENCE_NAME[piece]} for suspect ${suspect}.`;
+  let event = `${name} records the ${piece} for suspect ${suspect}.`;
   if (g.sharedEvidence) {
     if (uncovered(next, suspect)) {
       next = { ...next, circles: [...next.circles, { player: g.current, suspect, evidence: piece }] };
@@ -367,13 +366,16 @@ function legalMoves(g: DetectiveState): LegalMove[] {
     moves.push({ kind: 'action', action: { type: 'record', suspect, evidence }, label: pieceLabel(suspect, evidence) });
   }
   if (g.phase === 'investigate') {
+    moves.push({ kind: 'action', action: { type: 'reroll', dice: g.initial }, label: 'Re-roll all five dice' });
     moves.push({
       kind: 'choose-dice',
       actionType: 'reroll',
       from: g.initial,
       min: 1,
-      max: DICE,
-      label: 'Pick up dice to re-roll (1 to 4, or all five for a fresh roll)',
+      max: DICE - 1,
+      label: g.anyDiceString
+        ? 'Pick up 1 to 4 dice to re-roll'
+        : 'Pick up 1 to 4 dice to re-roll (the string must then use dice of both rolls)',
     });
   }
   if (g.phase === 'record') {
