@@ -2,9 +2,11 @@
 import { SetupError } from './errors.ts';
 import type { GameDefinition, GameId } from './types.ts';
 import { pointFive } from './games/point-five.ts';
+import { fiveThousand } from './games/five-thousand.ts';
+import { bigRoll5000 } from './games/big-roll-5000.ts';
 
 /** In the order the new-game screen lists them. */
-export const GAMES: readonly GameDefinition[] = [pointFive];
+export const GAMES: readonly GameDefinition[] = [pointFive, fiveThousand, bigRoll5000];
 
 export function gameById(id: string): GameDefinition {
   const game = GAMES.find((g) => g.id === id);
