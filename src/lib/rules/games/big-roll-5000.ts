@@ -205,12 +205,12 @@ function view(g: BigRollState): PlayView {
           ? g.winBy === 'five-ones'
             ? 'winner: five 1s'
             : 'winner'
-          : g.skipNext[p] && g.winners === null
-            ? 'skips next turn'
-            : fr && fr.reachedBy === p
-              ? `reached ${BIG_ROLL_TARGET}`
-              : fr && g.winners === null && !fr.toPlay.includes(p)
-                ? 'last turn played'
+          : fr && fr.reachedBy === p
+            ? `reached ${BIG_ROLL_TARGET}`
+            : fr && g.winners === null && !fr.toPlay.includes(p)
+              ? 'last turn played'
+              : g.skipNext[p] && g.winners === null
+                ? 'skips next turn'
                 : null;
         return familySlateRow(g, p, g.rules.entryScore, note, g.skipNext[p] === true);
       }),

@@ -181,7 +181,7 @@ function settleBank(g: FiveThousandState): BankResult {
   }
 
   const over = `${name}'s ${points} would pass ${target} (${before} + ${points})`;
-  last[banker] = `over ${target}: ${points} away`;
+  last[banker] = `over ${target}: ${points} lost`;
   const lost = (why: string): BankResult => ({
     scores,
     bumped,
@@ -198,6 +198,7 @@ function settleBank(g: FiveThousandState): BankResult {
   if (had + points > target) return lost(`; they would take ${receiverName} (${had}) past ${target} too`);
   scores[receiver] = had + points;
   last[receiver] = `gift +${points}`;
+  last[banker] = `over ${target}: gave ${points}`;
   const bump = g.rules.giftBumps ? bumpOthersAt(receiver) : { story: '', who: '' };
   return {
     scores,
