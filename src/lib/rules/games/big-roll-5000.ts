@@ -337,7 +337,7 @@ export const bigRoll5000: GameDefinition<BigRollState> = {
       case 'bank':
         return applyBank(g);
       default:
-        throw new RuleError('unknown-action', `5000 (Big Roll) has no "${action.type}" action: roll the dice or pass ("bank").`);
+        throw new RuleError('unknown-action', `${bigRoll5000.name} has no "${action.type}" action: roll the dice or pass ("bank").`);
     }
   },
   expectRoll: expectedRoll,

@@ -296,7 +296,7 @@ function view(g: FiveThousandState): PlayView {
 
 export const fiveThousand: GameDefinition<FiveThousandState> = {
   id: 'five-thousand',
-  name: '5000',
+  name: '5000 (bumps and gifts)',
   summary:
     'Roll five dice: 1 = 100, 5 = 50, three of a kind 100 × the face (three 1s 1100), four and five of a kind ×2 and ×4, ' +
     'a five-dice straight 1500. Scoring dice are set aside; roll the rest or bank, but a roll that scores nothing loses the turn, ' +
@@ -409,7 +409,7 @@ export const fiveThousand: GameDefinition<FiveThousandState> = {
       case 'bank':
         return applyBank(g);
       default:
-        throw new RuleError('unknown-action', `5000 has no "${action.type}" action: roll the dice or bank.`);
+        throw new RuleError('unknown-action', `${fiveThousand.name} has no "${action.type}" action: roll the dice or bank.`);
     }
   },
   expectRoll: expectedRoll,
