@@ -271,7 +271,7 @@ describe('5000 overflow gift', () => {
   });
   it('the bank button warns before the gift', () => {
     const state = play([...setup, r(5, 5, 5, 2, 3)]);
-    expect(viewMatch(state).legal.map((m) => m.label)).toEqual(['Roll 2 dice', 'Bank 500 (over 5000: goes to Bob)']);
+    expect(viewMatch(state).legal.map((m) => m.label)).toEqual(['Roll 2 dice', 'Bank 500 (over 5000: goes to Bob, bumps Cy to 0)']);
   });
   it('option giftBumps off: the gift never bumps', () => {
     const state = play([...setup, r(5, 5, 5, 2, 3), bank], { giftBumps: false });
@@ -304,14 +304,18 @@ describe('5000 overflow gift', () => {
   });
   it('a gift that lands on exactly 5000 makes its receiver reach 5000 and win', () => {
     // Ann 4800; Bob 4400; Ann's 600 would pass 5000 and go to Bob: 5000.
-    const state = play([...TURN[4800], ...TURN[4400], BUST, r(6, 6, 6, 2, 3), bank], { ante: 5 });
+    const before = play([...TURN[4800], ...TURN[4400], BUST, r(6, 6, 6, 2, 3)], { ante: 5 });
+    expect(viewMatch(before).legal.at(-1)?.label).toBe('Bank 600 (over 5000: goes to Bob, who reaches 5000)');
+    const state = applyAction(before, bank);
     expect(g(state).scores).toEqual([4800, 5000, 0]);
     expect(state.winners).toEqual([1]);
     expect(state.payouts).toEqual([0, 15, 0]);
   });
   it('a gift can bump the giver', () => {
     // Ann 4800; Bob 4400 … Bob receives Ann's 400: 4800 = Ann's. Ann is bumped to 0.
-    const state = play([...TURN[4800], ...TURN[4400], BUST, r(1, 1, 5, 5, 2), r(1), bank]);
+    const before = play([...TURN[4800], ...TURN[4400], BUST, r(1, 1, 5, 5, 2), r(1)]);
+    expect(viewMatch(before).legal.at(-1)?.label).toBe('Bank 400 (over 5000: goes to Bob, bumps Ann to 0)');
+    const state = applyAction(before, bank);
     expect(g(state).scores).toEqual([0, 4800, 0]);
     expect(g(state).bumped).toEqual([true, false, false]);
   });

@@ -482,8 +482,8 @@ export function familyPhase(g: FamilyState): string {
 export function passTurn<S extends FamilyState>(
   g: S,
   event: string,
-  skipNext: readonly boolean[],
-  skipReason: string,
+  skipNext: readonly boolean[] = g.players.map(() => false),
+  skipReason = '',
 ): { state: S; skipNext: boolean[] } {
   const adv = advanceTurn(g.current, skipNext, g.finalRound);
   const skipped =

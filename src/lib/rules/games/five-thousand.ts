@@ -206,7 +206,7 @@ function settleBank(g: FiveThousandState): BankResult {
     last,
     event: `${over}: they go to ${receiverName}, the lowest on the slate, ${had} → ${had + points}.${bump.story}`,
     reached: had + points === target ? receiver : null,
-    preview: `over ${target}: goes to ${receiverName}`,
+    preview: `over ${target}: goes to ${receiverName}${had + points === target ? `, who reaches ${target}` : ''}${bump.who ? `, bumps ${bump.who} to 0` : ''}`,
   };
 }
 
@@ -235,7 +235,7 @@ function applyBank(g: FiveThousandState): FiveThousandState {
     const others = settled.finalRound.toPlay;
     event += ` ${nameOf(g, reached)} reaches ${FIVE_THOUSAND_TARGET}: final round, ${namesText(g, others)} ${others.length === 1 ? 'gets' : 'each get'} one more turn.`;
   }
-  return passTurn(settled, event, g.players.map(() => false), '').state;
+  return passTurn(settled, event).state;
 }
 
 function applyRoll(g: FiveThousandState, dice: number[]): FiveThousandState {
@@ -244,7 +244,7 @@ function applyRoll(g: FiveThousandState, dice: number[]): FiveThousandState {
   if (score.points === 0) {
     const last = g.last.map((l, p) => (p === g.current ? 'bust' : l));
     const ended = { ...g, last, finalRound: finalRoundAfterTurn(g.finalRound, g.current) };
-    return passTurn(ended, bustEvent(name, dice, g.turn.total), g.players.map(() => false), '').state;
+    return passTurn(ended, bustEvent(name, dice, g.turn.total)).state;
   }
   const turn = turnAfterScoringRoll(g.turn, dice, score, g.rules.setAside);
   return { ...g, turn, event: turn.lastRoll ? scoringRollEvent(name, turn.lastRoll) : g.event };
