@@ -4,6 +4,7 @@ import {
   createMatch,
   expectRoll,
   RuleError,
+  thrownDiceFromTable,
   viewMatch,
   type Action,
   type MatchState,
@@ -201,6 +202,14 @@ describe('a 5000 turn', () => {
     const state = play([r(1, 5, 2, 2, 6), r(2, 3, 4)]);
     expect(g(state).scores[0]).toBe(0);
     expect(g(state).current).toBe(1);
+  });
+  it('the camera may see the set-aside dice too: they must be unchanged', () => {
+    const state = play([r(1, 1, 5, 6, 4)]);
+    const expected = expectRoll(state);
+    if (!expected) throw new Error('a roll is expected');
+    expect(thrownDiceFromTable(expected, [1, 3, 1, 5, 2])).toEqual([3, 2]);
+    expect(() => thrownDiceFromTable(expected, [1, 3, 6, 5, 2])).toThrow('The kept dice (1 1 5) are not all on the table as they were');
+    expect(() => thrownDiceFromTable(expected, [1, 1, 5, 2])).toThrow('4 dice seen, 2 were re-rolled and 3 kept.');
   });
   it('refuses a roll of the wrong number of dice, naming the difference', () => {
     const state = play([r(1, 1, 5, 6, 4)]);
