@@ -16,10 +16,10 @@ import { checkRandomPlay } from './random-play.ts';
 const roll = (...dice: number[]): Action => ({ type: 'roll', dice });
 const reroll = (...dice: number[]): Action => ({ type: 'reroll', dice });
 const skip: Action = { type: 'skip' };
-const stand: Action = { type: 'stand' };
+const bank: Action = { type: 'bank' };
 const choose = (side: 'high' | 'low'): Action => ({ type: 'choose', side });
 /** A turn that keeps its first throw. */
-const turn = (...dice: number[]): Action[] => [roll(...dice), stand];
+const turn = (...dice: number[]): Action[] => [roll(...dice), bank];
 /** Five dice adding up to `total` (5..30). */
 function diceFor(total: number): number[] {
   const dice = [1, 1, 1, 1, 1];
@@ -112,15 +112,15 @@ describe('Hi-Low: a turn (throw five, then re-roll four, three, two, one)', () =
     const state = play([choose('low'), roll(1, 2, 3, 4, 5), skip, skip, skip, skip]);
     expect(g(state).roundTotals).toEqual([15, null]);
   });
-  it('standing writes the total at once', () => {
-    const state = play([choose('low'), roll(1, 2, 3, 4, 5), stand]);
+  it('banking writes the total at once', () => {
+    const state = play([choose('low'), roll(1, 2, 3, 4, 5), bank]);
     expect(g(state).roundTotals).toEqual([15, null]);
-    expect(code(play([choose('low')]), stand)).toBe('throw-first');
+    expect(code(play([choose('low')]), bank)).toBe('throw-first');
   });
   it('refuses a re-roll before the picked-up dice are thrown', () => {
     const state = play([choose('low'), roll(1, 2, 3, 4, 5), reroll(2, 3, 4, 5)]);
     expect(code(state, reroll(1, 2, 3, 4))).toBe('throw-picked-up');
-    expect(code(state, stand)).toBe('throw-picked-up');
+    expect(code(state, bank)).toBe('throw-picked-up');
     expect(code(state, skip)).toBe('nothing-to-skip');
   });
 });
@@ -153,7 +153,7 @@ describe('Hi-Low: who wins the turn', () => {
     expect(five.payouts).toEqual([4, 0]);
     const six = play(actions, { winsToWin: 6 });
     expect(six.phase).toBe('play');
-    expect(applyAction(applyAction(applyAction(applyAction(six, roll(1, 1, 1, 1, 1)), stand), roll(6, 6, 6, 6, 5)), stand).winners).toEqual([0]);
+    expect(applyAction(applyAction(applyAction(applyAction(six, roll(1, 1, 1, 1, 1)), bank), roll(6, 6, 6, 6, 5)), bank).winners).toEqual([0]);
   });
 });
 
@@ -163,7 +163,7 @@ describe('Hi-Low with two teams', () => {
     const order: number[] = [];
     for (let i = 0; i < 5; i++) {
       order.push(viewMatch(state).current ?? -1);
-      state = applyAction(applyAction(state, roll(3, 3, 3, 3, 3)), stand);
+      state = applyAction(applyAction(state, roll(3, 3, 3, 3, 3)), bank);
     }
     expect(order).toEqual([0, 1, 2, 3, 0]);
   });
@@ -207,8 +207,8 @@ describe('Hi-Low variation 1: re-roll 10 dice in all, any dice, any order', () =
     state = applyAction(applyAction(state, reroll(6)), roll(1)); // 10 used: the turn ends
     expect(g(state).roundTotals).toEqual([7, null]);
   });
-  it('a player may stand before using all 10', () => {
-    const state = play([choose('low'), roll(1, 1, 1, 1, 2), stand], v1);
+  it('a player may bank before using all 10', () => {
+    const state = play([choose('low'), roll(1, 1, 1, 1, 2), bank], v1);
     expect(g(state).roundTotals).toEqual([6, null]);
   });
 });
@@ -253,7 +253,7 @@ describe('Hi-Low variation 2: the 35-target game', () => {
     expect(viewMatch(state).current).toBe(2); // Cy sets for Dee
   });
   it('combines with variation 1', () => {
-    const state = play([roll(1, 1, 1, 1, 1), reroll(1, 1, 1, 1, 1), roll(6, 6, 6, 6, 6), stand], { ...v2, rerolls: 'ten-dice' });
+    const state = play([roll(1, 1, 1, 1, 1), reroll(1, 1, 1, 1, 1), roll(6, 6, 6, 6, 6), bank], { ...v2, rerolls: 'ten-dice' });
     expect(g(state).turns[0]).toMatchObject({ player: 0, total: 30, points: null });
   });
 });

@@ -279,14 +279,14 @@ function applyReroll(g: HiLowState, action: Action): HiLowState {
 }
 
 function applySkip(g: HiLowState): HiLowState {
-  if (g.rerollRule !== 'steps') throw new RuleError('no-steps', 'With 10 re-roll dice there are no steps to skip; re-roll or stand.');
+  if (g.rerollRule !== 'steps') throw new RuleError('no-steps', 'With 10 re-roll dice there are no steps to skip; re-roll or write your total.');
   const range = rerollRange(g);
   if (range === null) throw new RuleError('nothing-to-skip', g.dice.length === 0 ? 'Throw the five dice first.' : 'Throw the dice you picked up first.');
   const skipped = { ...g, step: g.step + 1, lastEvent: `${nameOf(g, g.current)} does not re-roll ${plural(range[0], 'die', 'dice')}.` };
   return afterThrow(skipped);
 }
 
-function applyStand(g: HiLowState): HiLowState {
+function applyBank(g: HiLowState): HiLowState {
   if (g.dice.length === 0) throw new RuleError('throw-first', 'Throw the five dice first.');
   if (g.pickedUp !== null) throw new RuleError('throw-picked-up', `Throw the ${formatDice(g.pickedUp)} you picked up first.`);
   return endTurn(g);
@@ -336,7 +336,7 @@ function turnHeadline(g: HiLowState): string {
   const range = rerollRange(g);
   const total = sum(g.dice);
   if (range && g.rerollRule === 'steps') return `${name}${goal}: ${total}. Re-roll ${plural(range[0], 'die', 'dice')} or not?`;
-  return `${name}${goal}: ${total}. Re-roll up to ${plural(g.rerollsLeft, 'more die', 'more dice')} or stand.`;
+  return `${name}${goal}: ${total}. Re-roll up to ${plural(g.rerollsLeft, 'more die', 'more dice')} or write your total.`;
 }
 
 function legalMoves(g: HiLowState): LegalMove[] {
@@ -367,7 +367,7 @@ function legalMoves(g: HiLowState): LegalMove[] {
       moves.push({ kind: 'action', action: { type: 'skip' }, label: `Don't re-roll ${plural(min, 'die', 'dice')}` });
     }
   }
-  moves.push({ kind: 'action', action: { type: 'stand' }, label: `Write ${sum(g.dice)}` });
+  moves.push({ kind: 'action', action: { type: 'bank' }, label: `Write ${sum(g.dice)}` });
   return moves;
 }
 
@@ -572,10 +572,10 @@ export const hiLow: GameDefinition<HiLowState> = {
         return applyReroll(g, action);
       case 'skip':
         return applySkip(g);
-      case 'stand':
-        return applyStand(g);
+      case 'bank':
+        return applyBank(g);
       default:
-        throw new RuleError('unknown-action', `5-Dice Hi-Low has no "${action.type}" action; throw, re-roll, skip or stand.`);
+        throw new RuleError('unknown-action', `5-Dice Hi-Low has no "${action.type}" action; throw, re-roll, skip, or bank (write your total).`);
     }
   },
   expectRoll,
