@@ -1,0 +1,26 @@
+/** The rules engine's public surface: what the app, the store, the CLIs and the tests use. */
+export * from './types.ts';
+export { RuleError, SetupError } from './errors.ts';
+export { GAMES, gameById, isGameId } from './registry.ts';
+export { optionSpecs, resolveOptions } from './options.ts';
+export {
+  createMatch,
+  applyAction,
+  tryAction,
+  expectRoll,
+  viewMatch,
+  type MatchHeader,
+  type MatchState,
+  type MatchView,
+} from './match.ts';
+export {
+  parseTranscript,
+  replay,
+  summarize,
+  withoutLastAction,
+  ReplayError,
+  type MatchSummary,
+  type Transcript,
+} from './transcript.ts';
+export { thrownDiceFromTable, formatDice, sameDice, sortDice } from './dice.ts';
+export { sessionLedger, splitPot, type GameMoney, type LedgerEntry } from './pot.ts';

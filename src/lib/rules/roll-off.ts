@@ -1,0 +1,86 @@
+/**
+ * The roll-off that decides who starts: each contender in seating order throws the roll-off
+ * dice; the highest total starts; when several share the highest total, only they throw
+ * again, as often as needed (the sheets' "those players reroll").
+ */
+import type { DieToken } from '../dice/index.ts';
+import { formatDice, plural } from './dice.ts';
+import type { PlayerIndex } from './types.ts';
+
+export interface RollOffThrow {
+  player: PlayerIndex;
+  dice: DieToken[];
+  total: number;
+}
+
+export interface RollOffState {
+  /** Dice each contender throws. */
+  diceEach: number;
+  /** Kit id of the dice thrown (a kit whose faces have values). */
+  kit: string;
+  /** Round 1 is everyone; later rounds are the tied players only. */
+  round: number;
+  /** Who throws in this round, in seating order. */
+  contenders: PlayerIndex[];
+  /** Throws of this round so far, in order. */
+  throws: RollOffThrow[];
+  /** Every earlier round's throws, for the record. */
+  earlierRounds: RollOffThrow[][];
+  /** The starting player once decided. */
+  winner: PlayerIndex | null;
+}
+
+export function startRollOff(playerCount: number, diceEach: number, kit: string): RollOffState {
+  return {
+    diceEach,
+    kit,
+    round: 1,
+    contenders: Array.from({ length: playerCount }, (_, i) => i),
+    throws: [],
+    earlierRounds: [],
+    winner: null,
+  };
+}
+
+/** Who throws next, or null once decided. */
+export function nextRoller(state: RollOffState): PlayerIndex | null {
+  if (state.winner !== null) return null;
+  return state.contenders[state.throws.length] ?? null;
+}
+
+/** Records a throw (dice already checked against the kit and count) and settles the round. */
+export function recordRollOffThrow(state: RollOffState, dice: DieToken[], values: number[]): RollOffState {
+  const player = nextRoller(state);
+  if (player === null) throw new Error('recordRollOffThrow: the roll-off is already decided');
+  const total = values.reduce((a, b) => a + b, 0);
+  const throws = [...state.throws, { player, dice, total }];
+  if (throws.length < state.contenders.length) return { ...state, throws };
+  const high = Math.max(...throws.map((t) => t.total));
+  const top = throws.filter((t) => t.total === high).map((t) => t.player);
+  if (top.length === 1) return { ...state, throws, winner: top[0] ?? null };
+  return {
+    ...state,
+    round: state.round + 1,
+    contenders: top,
+    throws: [],
+    earlierRounds: [...state.earlierRounds, throws],
+  };
+}
+
+/** "Ann threw 5 4 (9)" lines, for the history and the table. */
+export function describeRollOff(state: RollOffState, players: readonly string[]): string[] {
+  const lines: string[] = [];
+  [...state.earlierRounds, state.throws].forEach((round, i) => {
+    for (const t of round) {
+      lines.push(`Round ${i + 1}: ${players[t.player] ?? '?'} threw ${formatDice(t.dice)} (${t.total})`);
+    }
+  });
+  return lines;
+}
+
+export function rollOffPrompt(state: RollOffState, players: readonly string[]): string {
+  const roller = nextRoller(state);
+  if (roller === null) return `${players[state.winner ?? 0] ?? '?'} starts.`;
+  const again = state.round > 1 ? ' (tie: throw again)' : '';
+  return `Who starts? ${players[roller] ?? '?'} throws ${plural(state.diceEach, 'die', 'dice')}${again}.`;
+}

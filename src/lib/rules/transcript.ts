@@ -1,0 +1,116 @@
+/**
+ * Transcripts: a whole game as JSON — `{ "game", "players", "options", "actions": [...] }` —
+ * to export, import, replay and test (see docs/transcripts.md).
+ */
+import { RuleError, SetupError } from './errors.ts';
+import { applyAction, createMatch, viewMatch, type MatchState } from './match.ts';
+import { sessionLedger } from './pot.ts';
+import type { Action } from './types.ts';
+
+export interface Transcript {
+  game: string;
+  players: string[];
+  options: Record<string, unknown>;
+  actions: Action[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks the shape of a parsed transcript; SetupError says what is wrong. */
+export function parseTranscript(value: unknown): Transcript {
+  if (!isRecord(value)) throw new SetupError('A transcript must be a JSON object.');
+  const { game, players, options = {}, actions = [] } = value;
+  if (typeof game !== 'string') throw new SetupError('Transcript: "game" must be a game id.');
+  if (!Array.isArray(players) || !players.every((p) => typeof p === 'string')) {
+    throw new SetupError('Transcript: "players" must be a list of names.');
+  }
+  if (!isRecord(options)) throw new SetupError('Transcript: "options" must be an object.');
+  if (!Array.isArray(actions)) throw new SetupError('Transcript: "actions" must be a list.');
+  actions.forEach((action, index) => {
+    if (!isRecord(action) || typeof action.type !== 'string') {
+      throw new SetupError(`Transcript: action ${index} must be an object with a "type".`);
+    }
+  });
+  return { game, players: players as string[], options, actions: actions as Action[] };
+}
+
+/** Replay stopped at an illegal action. */
+export class ReplayError extends Error {
+  readonly index: number;
+  readonly action: Action;
+  readonly ruleError: RuleError;
+  /** The state just before the refused action. */
+  readonly stateBefore: MatchState;
+
+  constructor(index: number, action: Action, ruleError: RuleError, stateBefore: MatchState) {
+    super(`Action ${index} (${JSON.stringify(action)}) is not allowed: ${ruleError.message}`);
+    this.name = 'ReplayError';
+    this.index = index;
+    this.action = action;
+    this.ruleError = ruleError;
+    this.stateBefore = stateBefore;
+  }
+}
+
+/** Folds the whole log. Throws SetupError for a bad header, ReplayError for an illegal action. */
+export function replay(transcript: Transcript): MatchState {
+  let state = createMatch(transcript);
+  transcript.actions.forEach((action, index) => {
+    try {
+      state = applyAction(state, action);
+    } catch (error) {
+      if (error instanceof RuleError) throw new ReplayError(index, action, error, state);
+      throw error;
+    }
+  });
+  return state;
+}
+
+/** The transcript without its last action (undo). */
+export function withoutLastAction(transcript: Transcript): Transcript {
+  return { ...transcript, actions: transcript.actions.slice(0, -1) };
+}
+
+/** The final state in brief: what the replay CLI prints and transcript tests check. */
+export interface MatchSummary {
+  game: string;
+  players: string[];
+  phase: string;
+  /** Main slate figure per player, by name. */
+  scores: Record<string, number>;
+  pot: number;
+  /** Per player: ante paid, payout won, net. */
+  ledger: Array<{ player: string; paid: number; won: number; net: number }>;
+  /** Whose turn (name), or null when the game is over. */
+  current: string | null;
+  /** The winner's name, or null (also null on a shared win: see `winners`). */
+  winner: string | null;
+  winners: string[];
+  headline: string;
+  /** The slate as shown, every column. */
+  slate: Array<{ player: string; score: number; cells: Record<string, string | number>; note: string | null }>;
+  actions: number;
+}
+
+export function summarize(state: MatchState): MatchSummary {
+  const view = viewMatch(state);
+  const winners = (state.winners ?? []).map((i) => state.players[i] ?? '?');
+  return {
+    game: state.game,
+    players: state.players,
+    phase: state.phase === 'play' ? view.phase : state.phase,
+    scores: Object.fromEntries(view.slate.rows.map((r) => [r.name, r.score])),
+    pot: state.pot,
+    ledger: sessionLedger([{ players: state.players, ante: state.ante, payouts: state.payouts }]).map(
+      ({ player, paid, won, net }) => ({ player, paid, won, net }),
+    ),
+    current: view.current === null ? null : (state.players[view.current] ?? null),
+    winner: winners.length === 1 ? (winners[0] ?? null) : null,
+    winners,
+    headline: view.headline,
+    slate: view.slate.rows.map((r) => ({ player: r.name, score: r.score, cells: r.cells, note: r.note })),
+    actions: state.actionCount,
+  };
+}

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyAction,
+  createMatch,
+  expectRoll,
+  replay,
+  ReplayError,
+  RuleError,
+  SetupError,
+  sessionLedger,
+  splitPot,
+  thrownDiceFromTable,
+  viewMatch,
+  withoutLastAction,
+  type ExpectedRoll,
+  type Transcript,
+} from '../../src/lib/rules/index.ts';
+
+const roll = (...dice: number[]) => ({ type: 'roll', dice });
+
+describe('match setup', () => {
+  it('refuses an unknown game, bad options and wrong player counts with SetupError', () => {
+    expect(() => createMatch({ game: 'chess', players: ['A', 'B'] })).toThrow(SetupError);
+    expect(() => createMatch({ game: 'point-five', players: ['A'] })).toThrow(/2 to 20 players/);
+    expect(() => createMatch({ game: 'point-five', players: ['A', 'a'] })).toThrow(/same name/);
+    expect(() => createMatch({ game: 'point-five', players: ['A', 'B'], options: { colour: 'red' } })).toThrow(
+      /Unknown option "colour"/,
+    );
+    expect(() => createMatch({ game: 'point-five', players: ['A', 'B'], options: { ante: -1 } })).toThrow(
+      /between 0 and/,
+    );
+    expect(() => createMatch({ game: 'point-five', players: ['A', 'B'], options: { ante: 1.5 } })).toThrow(
+      /whole number/,
+    );
+  });
+
+  it('collects the ante from every player into the pot', () => {
+    const state = createMatch({ game: 'point-five', players: ['A', 'B', 'C'], options: { ante: 5 } });
+    expect(state.pot).toBe(15);
+    expect(viewMatch(state).pot).toBe(15);
+  });
+});
+
+describe('roll-off for the first player', () => {
+  const header = { game: 'point-five', players: ['Ann', 'Bob', 'Cy'], options: { startingPlayer: 'roll-off' } };
+
+  it('asks each player in turn and the highest starts', () => {
+    let state = createMatch(header);
+    expect(state.phase).toBe('roll-off');
+    expect(expectRoll(state)?.player).toBe(0);
+    state = applyAction(state, roll(3));
+    expect(expectRoll(state)?.player).toBe(1);
+    state = applyAction(state, roll(6));
+    state = applyAction(state, roll(2));
+    expect(state.phase).toBe('play');
+    expect(state.starter).toBe(1);
+    expect(viewMatch(state).current).toBe(1);
+  });
+
+  it('makes only the tied players throw again, as often as needed', () => {
+    let state = createMatch(header);
+    for (const v of [5, 2, 5]) state = applyAction(state, roll(v));
+    expect(state.phase).toBe('roll-off');
+    expect(state.rollOff?.contenders).toEqual([0, 2]);
+    expect(expectRoll(state)?.player).toBe(0);
+    state = applyAction(state, roll(4));
+    state = applyAction(state, roll(4));
+    expect(state.rollOff?.contenders).toEqual([0, 2]);
+    state = applyAction(state, roll(1));
+    state = applyAction(state, roll(3));
+    expect(state.starter).toBe(2);
+  });
+
+  it('refuses other actions until the starter is known', () => {
+    const state = createMatch(header);
+    expect(() => applyAction(state, { type: 'call' })).toThrow(RuleError);
+  });
+});
+
+describe('every roll is checked against what the game expects', () => {
+  const state = createMatch({ game: 'point-five', players: ['A', 'B'] });
+  it('refuses the wrong number of dice', () => {
+    expect(() => applyAction(state, roll(3, 4))).toThrow(/2 dice thrown, 1 expected/);
+  });
+  it('refuses faces that are not in the kit', () => {
+    expect(() => applyAction(state, roll(7))).toThrow(/7 is not a face/);
+    expect(() => applyAction(state, { type: 'roll', dice: ['vader'] })).toThrow(/not a face/);
+    expect(() => applyAction(state, { type: 'roll' })).toThrow(/must list its dice/);
+  });
+  it('never changes the state it was given', () => {
+    const before = JSON.stringify(state);
+    try {
+      applyAction(state, roll(9));
+    } catch {
+      // refused
+    }
+    expect(JSON.stringify(state)).toBe(before);
+  });
+});
+
+describe('reading the table', () => {
+  const expected: ExpectedRoll = { kit: 'standard', player: 0, count: 3, kept: [1, 5], prompt: '' };
+  it('accepts only the thrown dice', () => {
+    expect(thrownDiceFromTable(expected, [2, 3, 4])).toEqual([2, 3, 4]);
+  });
+  it('accepts every die on the table when the kept ones are unchanged', () => {
+    expect(thrownDiceFromTable(expected, [5, 2, 1, 3, 4]).sort()).toEqual([2, 3, 4]);
+  });
+  it('names the difference when the count is wrong', () => {
+    expect(() => thrownDiceFromTable(expected, [5, 2, 1, 3])).toThrow('4 dice seen, 3 were re-rolled and 2 kept.');
+  });
+  it('refuses kept dice that changed', () => {
+    expect(() => thrownDiceFromTable(expected, [6, 2, 1, 3, 4])).toThrow(/kept dice \(1 5\)/);
+  });
+});
+
+describe('pot and ledger', () => {
+  it('splits a tie equally, the remainder one unit each to the first seats', () => {
+    expect(splitPot(10, 4, [3, 1, 2])).toEqual([0, 4, 3, 3]);
+    expect(splitPot(9, 3, [0, 1, 2])).toEqual([3, 3, 3]);
+    expect(splitPot(0, 2, [1])).toEqual([0, 0]);
+  });
+  it('sums balances by player name across games', () => {
+    const ledger = sessionLedger([
+      { players: ['Ann', 'Bob'], ante: 2, payouts: [4, 0] },
+      { players: ['Bob', 'Ann', 'Cy'], ante: 1, payouts: [0, 0, 3] },
+      { players: ['Ann', 'Cy'], ante: 5, payouts: null },
+    ]);
+    expect(ledger).toEqual([
+      { player: 'Ann', paid: 8, won: 4, net: -4, games: 3 },
+      { player: 'Bob', paid: 3, won: 0, net: -3, games: 2 },
+      { player: 'Cy', paid: 6, won: 3, net: -3, games: 2 },
+    ]);
+  });
+});
+
+describe('replay and undo', () => {
+  const transcript: Transcript = {
+    game: 'point-five',
+    players: ['Ann', 'Bob'],
+    options: { ante: 2 },
+    actions: [roll(4), { type: 'call' }, roll(6), roll(6)],
+  };
+  it('folds the log', () => {
+    const state = replay(transcript);
+    expect(state.play).toMatchObject({ scores: [2, 0], current: 0 });
+  });
+  it('undo is the log without its last action', () => {
+    const state = replay(withoutLastAction(transcript));
+    expect(state.play).toMatchObject({ current: 1, board: [6] });
+  });
+  it('names the index and the rule of an illegal action', () => {
+    const bad = { ...transcript, actions: [...transcript.actions, { type: 'call' }] };
+    try {
+      replay(bad);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ReplayError);
+      expect((error as ReplayError).index).toBe(4);
+      expect((error as ReplayError).message).toMatch(/Throw the die before calling/);
+    }
+  });
+});
