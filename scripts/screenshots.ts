@@ -18,6 +18,7 @@ const shot = (name: string) => page.screenshot({ path: join(out, `${name}.png`),
 try {
   await page.goto(server.url);
   await page.getByTestId('new-game').click();
+  await page.getByTestId('game-select').selectOption('five-thousand');
   for (const name of ['Ann', 'Ben', 'Cy']) {
     await page.getByTestId('player-name').fill(name);
     await page.getByTestId('add-player').click();

@@ -52,17 +52,18 @@ describe('offline PWA', () => {
     const { page, context } = session;
     // Something to find after the reload: a game in the store.
     await page.getByTestId('new-game').click();
+    await page.getByTestId('game-select').selectOption('five-thousand');
     await page.getByTestId('player-name').fill('Offline Olga');
     await page.getByTestId('add-player').click();
     await page.getByTestId('player-name').fill('Offline Otto');
     await page.getByTestId('add-player').click();
     await page.getByTestId('start-game').click();
-    await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: '5000 (bumps and gifts)' }).waitFor();
 
     await server.stop();
     await context.setOffline(true);
     await page.reload();
-    await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: '5000 (bumps and gifts)' }).waitFor();
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 

@@ -55,6 +55,16 @@ describe('app shell', () => {
   it('starts a game from the new-game screen, keeps it across a reload, and lists it', async () => {
     const { page } = session;
     await page.getByTestId('new-game').click();
+    await page.getByTestId('game-select').selectOption('tug');
+    for (const name of ['Ann', 'Ben', 'Cy']) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    await page.getByTestId('start-game').click();
+    expect(await page.getByRole('alert').textContent()).toMatch(/5-Dice Tug is for 2 players; 3 given/);
+    await page.getByRole('button', { name: 'Remove Cy' }).click();
+    await page.getByRole('button', { name: 'Remove Ben' }).click();
+    await page.getByRole('button', { name: 'Remove Ann' }).click();
     await page.getByTestId('game-select').selectOption('five-thousand');
     for (const name of ['Ann', 'Ben', 'Cy']) {
       await page.getByTestId('player-name').fill(name);
@@ -63,10 +73,10 @@ describe('app shell', () => {
     await page.getByTestId('ante').fill('2');
     expect(await layoutProblems(page)).toEqual([]);
     await page.getByTestId('start-game').click();
-    await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: '5000 (bumps and gifts)' }).waitFor();
     expect(await layoutProblems(page)).toEqual([]);
     await page.reload();
-    await page.getByRole('heading', { level: 1, name: '5000 (straights, bumping)' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: '5000 (bumps and gifts)' }).waitFor();
     expect(await page.locator('dd').first().textContent()).toBe('Ann, Ben, Cy');
     await page.goBack();
     await page.getByTestId('game-list').locator('li').first().waitFor();
