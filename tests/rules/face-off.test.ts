@@ -150,6 +150,19 @@ describe('Face Off: Go Hero', () => {
     expect(g(state).current).toBe(1);
     expect(g(state).phase).toBe('opening-roll');
   });
+  it('while dice are picked up, the table shows only the dice left on it, and no combo', () => {
+    const house = play([roll('luke', 'luke', 'luke', 'han', 'han'), goHero]);
+    expect(viewMatch(house).details.heroCombo).toMatchObject({ id: 'house-of-heroes', points: 25 });
+    const state = applyAction(house, reroll('han', 'han'));
+    const view = viewMatch(state);
+    expect(view.dice).toEqual(['luke', 'luke', 'luke']);
+    expect(view.dice).toEqual(view.expect?.kept);
+    expect(view.details.pickedUp).toEqual(['han', 'han']);
+    expect(view.details.heroCombo).toBeNull();
+    const villain = play([roll('vader', 'vader', 'luke', 'han', 'r2d2'), goVillain, reroll('luke', 'han', 'r2d2')]);
+    for (const viewer of [null, 0, 1]) expect(viewMatch(villain, viewer).dice).toEqual(['vader', 'vader']);
+    expect(viewMatch(villain, 0).details.claimsThatHold).toBeUndefined();
+  });
   it('refuses more than three dice, none, or dice not on the table', () => {
     const state = play(opening);
     expect(refusal(state, reroll('luke', 'luke', 'han', 'r2d2')).message).toBe('Only 3 dice may be re-rolled; 4 picked up.');

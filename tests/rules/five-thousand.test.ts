@@ -363,6 +363,20 @@ describe('5000 winning', () => {
     expect(g(over).scores).toEqual([5000, 600, 1700]);
     expect(viewMatch(over).headline).toBe('Cy banks 600: 1100 → 1700. Game over: Ann wins with 5000.');
   });
+  it('final round: a gift that makes its receiver reach 5000 gives the giver one more turn too', () => {
+    // Ann 4800, Bob 4400; Ann's 600 would pass 5000 and goes to Bob: 5000 on Ann's turn.
+    const options = { winRule: 'final-round' };
+    const reached = play([...TURN[4800], ...TURN[4400], BUST, r(6, 6, 6, 2, 3), bank], options);
+    expect(g(reached).scores).toEqual([4800, 5000, 0]);
+    expect(g(reached).finalRound).toEqual({ reachedBy: 1, toPlay: [0, 2] });
+    expect(viewMatch(reached).current).toBe(2);
+    const ann = applyAction(reached, BUST);
+    expect(viewMatch(ann).current).toBe(0);
+    expect(viewMatch(ann).headline).toMatch(/Ann's last turn: roll 5 dice \(Bob leads with 5000\)/);
+    const over = applyAction(applyAction(ann, r(1, 1, 2, 3, 4)), bank);
+    expect(g(over).scores).toEqual([5000, 0, 0]); // 4800 + 200 lands on Bob's 5000: Bob is bumped to 0
+    expect(over.winners).toEqual([0]);
+  });
   it('final round: a player who lands on 5000 bumps the leader to zero and wins', () => {
     const options = { winRule: 'final-round' };
     const state = play([...TURN[4800], ...TURN[600], ...TURN[1100], r(1, 1, 2, 3, 4), bank, ...TURN[4400], BUST], options);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { applyAction, createMatch, viewMatch, type Action, type MatchState } from '../../src/lib/rules/index.ts';
+import {
+  applyAction,
+  createMatch,
+  expectRoll,
+  thrownDiceFromTable,
+  viewMatch,
+  type Action,
+  type MatchState,
+} from '../../src/lib/rules/index.ts';
 import { pointFivePoints, type PointFiveState } from '../../src/lib/rules/games/point-five.ts';
 
 const roll = (v: number): Action => ({ type: 'roll', dice: [v] });
@@ -71,5 +79,26 @@ describe('Point Five busts and wins', () => {
   });
   it('plays for a pot by default (ante 1)', () => {
     expect(play([]).pot).toBe(2);
+  });
+});
+
+describe('Point Five: the dice on the board stay on the table', () => {
+  it('each throw is one die; the dice already on the board are kept, untouched', () => {
+    expect(expectRoll(play([]))).toMatchObject({ count: 1, kept: [] });
+    const state = play([roll(3), roll(5)]);
+    expect(expectRoll(state)).toMatchObject({ kit: 'corellian-spike', player: 0, count: 1, kept: [3, 5] });
+    expect(viewMatch(state).legal[0]).toMatchObject({ kind: 'roll', expect: { count: 1, kept: [3, 5] } });
+  });
+  it('the camera may see the board with the new die: the board must be unchanged', () => {
+    const expected = expectRoll(play([roll(3), roll(5)]));
+    if (!expected) throw new Error('a throw is awaited');
+    expect(thrownDiceFromTable(expected, [5, 6, 3])).toEqual([6]);
+    expect(thrownDiceFromTable(expected, [3, 5, 3])).toEqual([3]);
+    expect(thrownDiceFromTable(expected, [6])).toEqual([6]);
+    expect(() => thrownDiceFromTable(expected, [4, 6, 3])).toThrow(/kept dice \(3 5\)/);
+  });
+  it('after a call or a bust the board is cleared for the next player', () => {
+    expect(expectRoll(play([roll(3), roll(5), call]))).toMatchObject({ player: 1, kept: [] });
+    expect(expectRoll(play([roll(3), roll(3)]))).toMatchObject({ player: 1, kept: [] });
   });
 });

@@ -596,10 +596,12 @@ function legalMoves(g: FaceOffState): LegalMove[] {
 function view(g: FaceOffState, viewer: PlayerIndex | null): PlayView {
   // The secret re-roll is seen by the villain alone, until a challenge reveals it.
   const hidden = g.secret !== null && viewer !== g.current;
-  const dice = hidden ? tableDice(g) : g.dice;
+  // While picked-up dice are in the hand or the cup, only the dice left on the table show.
+  const rerolling = g.phase === 'hero-reroll' || g.phase === 'villain-reroll';
+  const dice = rerolling ? removeAll(g.dice, g.pickedUp) : hidden ? tableDice(g) : g.dice;
   const claim = villainComboById(g.claim ?? '');
   const acting = g.phase === 'over' ? null : g.phase === 'challenge' ? (g.toAsk[0] ?? null) : g.current;
-  const heroCombo = g.side === 'hero' && g.dice.length === DICE ? bestHeroCombo(g.dice) : null;
+  const heroCombo = g.phase === 'hero' ? bestHeroCombo(g.dice) : null;
   const details: Record<string, Json> = {
     target: g.target,
     turnPlayer: g.phase === 'over' ? null : g.current,
@@ -615,7 +617,7 @@ function view(g: FaceOffState, viewer: PlayerIndex | null): PlayView {
   };
   if (g.secret !== null && !hidden) details.secretDice = g.secret;
   // What a challenge would find: only for eyes that see all five dice.
-  if (g.side === 'villain' && !hidden && g.dice.length === DICE) details.claimsThatHold = villainCombosShown(g.dice);
+  if (g.side === 'villain' && !hidden && !rerolling) details.claimsThatHold = villainCombosShown(g.dice);
   return {
     phase: g.phase,
     current: acting,

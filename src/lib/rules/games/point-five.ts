@@ -85,14 +85,16 @@ function applyCall(g: PointFiveState): PointFiveState {
   };
 }
 
+/** One die per throw; the dice already placed on the board this turn stay there, untouched. */
 function expectRoll(g: PointFiveState): ExpectedRoll | null {
   if (g.winner !== null) return null;
+  const onBoard = g.board.length > 0 ? ` (${g.board.length} on the board)` : '';
   return {
     kit: CORELLIAN_SPIKE_KIT.id,
     player: g.current,
     count: 1,
-    kept: [],
-    prompt: `${g.players[g.current] ?? '?'}: throw one die.`,
+    kept: [...g.board],
+    prompt: `${g.players[g.current] ?? '?'}: throw one die${onBoard}.`,
   };
 }
 
