@@ -123,6 +123,20 @@ export function placements(string: readonly number[], dice: readonly number[], a
   return found;
 }
 
+/**
+ * True when some number could still go on the string (added, or substituted in variation 1).
+ * When none can — 1 5 2 3: the 1 matches only 3 and 5, the 3 only 1, 2 and 5 — the next player
+ * is sure to fail, so the engine ends the round (or the series turn) without asking for throws.
+ */
+export function stringCanGrow(string: readonly number[], allowSubstitute: boolean): boolean {
+  return placements(string, [1, 2, 3, 4, 5, 6], allowSubstitute).length > 0;
+}
+
+/** Variation 1: a throw that fits only by substitution may be declined (substituting is optional). */
+export function onlySubstitutions(ways: readonly Placement[]): boolean {
+  return ways.length > 0 && ways.every((w) => w.kind === 'substitute');
+}
+
 // ---------------------------------------------------------------------------------------------
 // Play
 
@@ -206,11 +220,16 @@ function applyPlacement(g: DominoesState, p: Placement): DominoesState {
   const name = nameOf(g, g.current);
   const text = `${name}: ${describePlacement(g, p)}.`;
   const placed = { ...g, string, lastThrow: [] };
+  const dead = string.length < FULL_STRING && !stringCanGrow(string, g.variation === 'substitute');
+  const deadText = `${text} No die can be added to ${formatDice(string)}.`;
   if (isSeries(g)) {
     if (string.length >= FULL_STRING) return endSeriesTurn(placed, `${text} The string is complete.`);
+    if (dead) return endSeriesTurn(placed, deadText);
     return { ...placed, phase: 'roll', lastEvent: text };
   }
   if (string.length >= FULL_STRING) return endRound(placed, g.current, `${text} That is the fifth die.`);
+  // The opponent is sure to fail: they "fail to add a die" without throwing for nothing.
+  if (dead) return endRound(placed, g.current, deadText);
   const next = other(g.current);
   return {
     ...placed,
@@ -234,18 +253,44 @@ function applyThrow(g: DominoesState, dice: number[]): DominoesState {
   const ways = placements(g.string, dice, g.variation === 'substitute');
   const thrown = { ...g, lastThrow: dice, throwsThisTurn: g.throwsThisTurn + 1 };
   const only = ways[0];
+  // Variation 1's substitution is optional ("you can … substitute"): the player may decline it.
+  if (onlySubstitutions(ways)) {
+    return { ...thrown, phase: 'place', lastEvent: `${name} threw ${formatDice(dice)}: substitute it, or not.` };
+  }
   if (ways.length === 1 && only) return applyPlacement(thrown, only);
   if (ways.length > 1) {
     return { ...thrown, phase: 'place', lastEvent: `${name} threw ${formatDice(dice)}: choose where it goes.` };
   }
-  // Nothing fits.
-  if (isSeries(g)) return endSeriesTurn(thrown, `${name} threw ${formatDice(dice)}: nothing fits.`);
+  const why = isSeries(g) ? 'nothing fits' : dice.length === 1 && g.string.includes(dice[0] ?? 0) ? 'already on the string' : 'no match';
+  return noDieAdded(thrown, `${name} threw ${formatDice(dice)}`, why);
+}
+
+/**
+ * The throw just made puts no die on the string: `why` it did not fit, or null when the player
+ * declined a substitution. Head to head the player throws again, up to three throws.
+ */
+function noDieAdded(thrown: DominoesState, what: string, why: string | null): DominoesState {
+  const base = { ...thrown, phase: 'roll' as const };
+  if (isSeries(thrown)) return endSeriesTurn(base, `${what}: ${why ?? 'no die added'}.`);
   if (thrown.throwsThisTurn < THROWS_PER_TURN) {
     const left = THROWS_PER_TURN - thrown.throwsThisTurn;
-    return { ...thrown, lastEvent: `${name} threw ${formatDice(dice)}: no match, ${plural(left, 'throw')} left.` };
+    return { ...base, lastEvent: `${what}${why ? `: ${why}` : ''}, ${plural(left, 'throw')} left.` };
   }
   // The last player to put a die on the string (its beginning counts) wins the round.
-  return endRound(thrown, g.lastPlacer ?? other(g.current), `${name} threw ${formatDice(dice)}: no match in three throws.`);
+  const failed = why === 'no match' ? `${what}: no match in three throws.` : `${what}${why ? ` (${why})` : ''}: no die added in three throws.`;
+  return endRound(base, thrown.lastPlacer ?? other(thrown.current), failed);
+}
+
+/** Variation 1: the player declines to substitute the die just thrown. */
+function applySkip(g: DominoesState): DominoesState {
+  const ways = placements(g.string, g.lastThrow, g.variation === 'substitute');
+  if (g.phase !== 'place' || !onlySubstitutions(ways)) {
+    throw new RuleError(
+      'must-place',
+      g.phase === 'place' ? `${formatDice(g.lastThrow)} can be added to the string, so it must be placed.` : 'There is no substitution to decline now.',
+    );
+  }
+  return noDieAdded(g, `${nameOf(g, g.current)} does not substitute the ${formatDice(g.lastThrow)}`, null);
 }
 
 function readPlacement(g: DominoesState, action: Action): Placement {
@@ -295,7 +340,9 @@ function headline(g: DominoesState): string {
     case 'establish':
       return `${before}${name}: throw one die to begin the string.`.trim();
     case 'place':
-      return `${name} threw ${formatDice(g.lastThrow)}: choose where it goes.`;
+      return onlySubstitutions(placements(g.string, g.lastThrow, g.variation === 'substitute'))
+        ? `${name} threw ${formatDice(g.lastThrow)}: substitute it, or not.`
+        : `${name} threw ${formatDice(g.lastThrow)}: choose where it goes.`;
     default:
       return `${before}${expectRoll(g)?.prompt ?? ''}`.trim();
   }
@@ -317,6 +364,15 @@ function view(g: DominoesState): PlayView {
         kind: 'action',
         action: { type: p.kind, die: p.die, end: p.end },
         label: text.charAt(0).toUpperCase() + text.slice(1),
+      });
+    }
+    if (onlySubstitutions(placements(g.string, g.lastThrow, g.variation === 'substitute'))) {
+      const left = THROWS_PER_TURN - g.throwsThisTurn;
+      const opponent = nameOf(g, g.lastPlacer ?? other(g.current));
+      legal.push({
+        kind: 'action',
+        action: { type: 'skip' },
+        label: left > 0 ? `Don't substitute: throw again (${plural(left, 'throw')} left)` : `Don't substitute: no die added, ${opponent} wins the round`,
       });
     }
   }
@@ -454,6 +510,8 @@ export const dominoes: GameDefinition<DominoesState> = {
           throw new RuleError('nothing-to-place', 'Dice are placed as they are thrown; there is no choice to make now.');
         }
         return applyPlacement(g, readPlacement(g, action));
+      case 'skip':
+        return applySkip(g);
       default:
         throw new RuleError('unknown-action', `5-Dice Dominoes has no "${action.type}" action; throw the die or place it.`);
     }
