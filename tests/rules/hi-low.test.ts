@@ -207,6 +207,10 @@ describe('Hi-Low variation 1: re-roll 10 dice in all, any dice, any order', () =
     state = applyAction(applyAction(state, reroll(6)), roll(1)); // 10 used: the turn ends
     expect(g(state).roundTotals).toEqual([7, null]);
   });
+  it('the prompt for re-rolling all five dice names no kept dice', () => {
+    const state = play([choose('low'), roll(6, 6, 6, 6, 5), reroll(6, 6, 6, 6, 5)], v1);
+    expect(expectRoll(state)).toMatchObject({ count: 5, kept: [], prompt: 'Ann: re-roll all 5 dice.' });
+  });
   it('a player may bank before using all 10', () => {
     const state = play([choose('low'), roll(1, 1, 1, 1, 2), bank], v1);
     expect(g(state).roundTotals).toEqual([6, null]);

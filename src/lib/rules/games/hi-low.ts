@@ -318,7 +318,10 @@ function expectRoll(g: HiLowState): ExpectedRoll | null {
     player: g.current,
     count: g.pickedUp.length,
     kept,
-    prompt: `${name}: re-roll ${plural(g.pickedUp.length, 'die', 'dice')} (${formatDice(kept)} stay).`,
+    prompt:
+      kept.length === 0
+        ? `${name}: re-roll all ${plural(g.pickedUp.length, 'die', 'dice')}.`
+        : `${name}: re-roll ${plural(g.pickedUp.length, 'die', 'dice')} (${formatDice(kept)} stay).`,
   };
 }
 

@@ -209,7 +209,10 @@ function expectRoll(g: TugState): ExpectedRoll | null {
     player: g.current,
     count: g.pickedUp.length,
     kept,
-    prompt: `${name}: re-roll ${plural(g.pickedUp.length, 'die', 'dice')} together (${formatDice(kept)} stay).`,
+    prompt:
+      kept.length === 0
+        ? `${name}: re-roll all ${plural(g.pickedUp.length, 'die', 'dice')} together.`
+        : `${name}: re-roll ${g.pickedUp.length === 1 ? 'the die' : `${plural(g.pickedUp.length, 'die', 'dice')} together`} (${formatDice(kept)} stay).`,
   };
 }
 
