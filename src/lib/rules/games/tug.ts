@@ -155,7 +155,8 @@ function applyReroll(g: TugState, action: Action): TugState {
     throw new RuleError('wrong-reroll-count', `Re-roll ${allowed}; ${picked.length} picked up.`);
   }
   if (!containsAll(g.dice, picked)) {
-    throw new RuleError('not-on-table', `${formatDice(picked)} are not all in the string (${formatDice(g.dice)}).`);
+    const which = picked.length === 1 ? `${formatDice(picked)} is not` : `${formatDice(picked)} are not all`;
+    throw new RuleError('not-on-table', `${which} in the string (${formatDice(g.dice)}).`);
   }
   return { ...g, pickedUp: picked, lastEvent: `${nameOf(g, g.current)} picks up ${formatDice(picked)}.` };
 }
