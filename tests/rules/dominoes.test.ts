@@ -309,6 +309,29 @@ describe('Dominoes variation 2: the series', () => {
     expect(state.winners).toEqual([0, 1]);
     expect(state.payouts).toEqual([3, 3]);
   });
+  it('house rule: a tie for the highest score is played off by the tied players, one turn each', () => {
+    const five = [roll(1), roll(3, 6, 6, 6), roll(2, 6, 6), roll(6, 6), roll(4)]; // 5 points
+    const one = [roll(6), roll(1, 1, 3, 5)]; // 1 point
+    const two = [roll(6), roll(2, 1, 1, 1), roll(1, 1, 1)]; // 6 2, then nothing: 2 points
+    let state = play([...five, ...one, ...five], { ...v2, seriesPoints: 5, seriesTie: 'play-off' }, three);
+    expect(g(state).scores).toEqual([5, 1, 5]);
+    expect(g(state).playOff).toEqual([0, 2]);
+    expect(state.phase).toBe('play');
+    expect(viewMatch(state).headline).toMatch(/Ann and Cy tie with 5: one more turn each\. Ann: throw one die/);
+    expect(viewMatch(state).slate.rows.map((r) => [r.marked, r.note])).toEqual([
+      [false, 'in the play-off'],
+      [true, 'out of the play-off'],
+      [false, 'in the play-off'],
+    ]);
+    // Ann 1 point, Cy 1 point: tied again (6 each); Bob does not play.
+    for (const a of [...one, ...one]) state = applyAction(state, a);
+    expect(g(state).scores).toEqual([6, 1, 6]);
+    expect(expectRoll(state)).toMatchObject({ player: 0 });
+    // Ann 1, Cy 2: Cy wins 8 to 7.
+    for (const a of [...one, ...two]) state = applyAction(state, a);
+    expect(g(state).scores).toEqual([7, 1, 8]);
+    expect(state.winners).toEqual([2]);
+  });
 });
 
 describe('Dominoes: random play over every variation never gets stuck and plays games to the end', () => {
@@ -317,6 +340,7 @@ describe('Dominoes: random play over every variation never gets stuck and plays 
     [['A', 'B'], { variation: 'substitute', roundsToWin: 2 }],
     [['A', 'B', 'C'], { variation: 'series', seriesPoints: 6 }],
     [['A', 'B', 'C', 'D'], { variation: 'series', seriesPoints: 4 }],
+    [['A', 'B', 'C'], { variation: 'series', seriesPoints: 3, seriesTie: 'play-off' }],
   ];
   for (const [players, options] of tables) {
     it(`${players.length} players, ${JSON.stringify(options)}`, () => {

@@ -33,6 +33,8 @@ export function diceMatch(a: number, b: number): boolean {
 /** The sheet's game, variation 1 (substitute an end die), variation 2 (individual series). */
 export type DominoesVariation = 'standard' | 'substitute' | 'series';
 export type StringEnd = 'left' | 'right';
+/** Variation 2: a tie for the highest score shares the win, or the tied players play off. */
+export type SeriesTie = 'share' | 'play-off';
 
 /** One way to put a thrown die on the string. */
 export type Placement = { kind: 'add' | 'substitute'; die: number; end: StringEnd };
@@ -70,6 +72,9 @@ export type DominoesState = {
   /** Series: turns each player has finished, and the points of their last turn. */
   turnsTaken: number[];
   lastTurnPoints: (number | null)[];
+  /** Series: what a tie for the highest score does, and the players in a play-off (null: none). */
+  seriesTie: SeriesTie;
+  playOff: PlayerIndex[] | null;
   winners: PlayerIndex[] | null;
   /** What happened last, for the table. */
   lastEvent: string;
@@ -185,33 +190,43 @@ function endSeriesTurn(g: DominoesState, why: string): DominoesState {
   const turnsTaken = g.turnsTaken.map((t, i) => (i === p ? t + 1 : t));
   const lastTurnPoints = g.lastTurnPoints.map((t, i) => (i === p ? points : t));
   const text = `${why} ${nameOf(g, p)} scores ${plural(points, 'point')} (total ${scores[p] ?? 0}).`;
+  // Who is still playing: everyone, or in a play-off only the players tied for the lead.
+  const active = g.playOff ?? g.players.map((_, i) => i);
   const reached = scores.some((s) => s >= g.target);
-  const evenTurns = turnsTaken.every((t) => t === turnsTaken[0]);
+  const evenTurns = active.every((i) => turnsTaken[i] === turnsTaken[active[0] ?? 0]);
+  const scored = { ...g, scores, turnsTaken, lastTurnPoints };
   if (reached && evenTurns) {
-    const best = Math.max(...scores);
-    const winners = scores.flatMap((s, i) => (s === best ? [i] : []));
+    const best = Math.max(...active.map((i) => scores[i] ?? 0));
+    const winners = active.filter((i) => scores[i] === best);
     const names = winners.map((w) => nameOf(g, w)).join(' and ');
+    if (winners.length === 1 || g.seriesTie === 'share') {
+      return {
+        ...scored,
+        phase: 'over',
+        winners,
+        lastEvent: `${text} ${names} ${winners.length > 1 ? 'share the win' : 'wins'} with ${best}.`,
+      };
+    }
+    // House rule: the tied players play one more turn each, in seating order, until one leads.
+    const first = winners.find((i) => i > p) ?? winners[0] ?? p;
     return {
-      ...g,
-      scores,
-      turnsTaken,
-      lastTurnPoints,
-      phase: 'over',
-      winners,
-      lastEvent: `${text} ${names} ${winners.length > 1 ? 'share the win' : 'wins'} with ${best}.`,
+      ...scored,
+      playOff: winners,
+      phase: 'establish',
+      current: first,
+      string: [],
+      lastThrow: [],
+      lastEvent: `${text} ${names} tie with ${best}: one more turn each.`,
     };
   }
-  const next = (p + 1) % g.players.length;
+  const next = active.find((i) => i > p) ?? active[0] ?? p;
   return {
-    ...g,
-    scores,
-    turnsTaken,
-    lastTurnPoints,
+    ...scored,
     phase: 'establish',
     current: next,
     string: [],
     lastThrow: [],
-    lastEvent: `${text}${reached ? ' Play on until everyone has had as many turns.' : ''}`,
+    lastEvent: `${text}${reached && g.playOff === null ? ' Play on until everyone has had as many turns.' : ''}`,
   };
 }
 
@@ -394,7 +409,7 @@ function view(g: DominoesState): PlayView {
         name,
         score: g.scores[i] ?? 0,
         cells: seriesCells(g, i),
-        marked: false,
+        marked: g.playOff !== null && !g.playOff.includes(i),
         note:
           g.winners?.includes(i) === true
             ? g.winners.length > 1
@@ -402,7 +417,11 @@ function view(g: DominoesState): PlayView {
               : 'winner'
             : !isSeries(g) && g.phase !== 'over' && g.roundStarter === i
               ? 'began this string'
-              : null,
+              : g.playOff !== null && g.phase !== 'over'
+                ? g.playOff.includes(i)
+                  ? 'in the play-off'
+                  : 'out of the play-off'
+                : null,
       })),
     },
     dice: [...g.string, ...g.lastThrow],
@@ -413,6 +432,7 @@ function view(g: DominoesState): PlayView {
       throwsLeft: isSeries(g) ? null : THROWS_PER_TURN - g.throwsThisTurn,
       round: g.round,
       target: g.target,
+      playOff: g.playOff,
       lastEvent: g.lastEvent,
     },
     legal,
@@ -465,6 +485,18 @@ export const dominoes: GameDefinition<DominoesState> = {
       max: 200,
       integer: true,
     },
+    {
+      key: 'seriesTie',
+      kind: 'choice',
+      label: 'Variation 2: a tie for the highest score',
+      description:
+        'The sheet does not say. By default the tied players share the win (and the pot); or they play one more turn each, again and again, until one of them leads.',
+      default: 'share',
+      choices: [
+        { value: 'share', label: 'The tied players share the win' },
+        { value: 'play-off', label: 'The tied players play on, one turn each, until one leads' },
+      ],
+    },
   ],
   start: { rollOffDice: 2, defaultRule: 'roll-off' },
   defaultAnte: 0,
@@ -492,6 +524,8 @@ export const dominoes: GameDefinition<DominoesState> = {
       round: 1,
       turnsTaken: players.map(() => 0),
       lastTurnPoints: players.map(() => null),
+      seriesTie: choiceOption<SeriesTie>(options, 'seriesTie'),
+      playOff: null,
       winners: null,
       lastEvent: '',
     };
