@@ -207,6 +207,15 @@ describe('Hi-Low variation 1: re-roll 10 dice in all, any dice, any order', () =
     state = applyAction(applyAction(state, reroll(6)), roll(1)); // 10 used: the turn ends
     expect(g(state).roundTotals).toEqual([7, null]);
   });
+  it('refuses dice that are not on the table, naming them', () => {
+    const state = play([choose('low'), roll(6, 6, 6, 6, 5)], v1);
+    expect(() => applyAction(state, reroll(1))).toThrow('1 is not among the dice on the table (6 6 6 6 5).');
+    expect(() => applyAction(state, reroll(5, 5))).toThrow('5 5 are not all among the dice on the table (6 6 6 6 5).');
+  });
+  it('the prompt for re-rolling all five dice names no kept dice', () => {
+    const state = play([choose('low'), roll(6, 6, 6, 6, 5), reroll(6, 6, 6, 6, 5)], v1);
+    expect(expectRoll(state)).toMatchObject({ count: 5, kept: [], prompt: 'Ann: re-roll all 5 dice.' });
+  });
   it('a player may bank before using all 10', () => {
     const state = play([choose('low'), roll(1, 1, 1, 1, 2), bank], v1);
     expect(g(state).roundTotals).toEqual([6, null]);
