@@ -62,6 +62,8 @@ describe('Hi-Low: who plays and which side', () => {
     let state = play([]);
     expect(viewMatch(state).legal.map((m) => m.label)).toEqual(['Ann rolls low', 'Ann rolls high']);
     expect(code(state, roll(1, 2, 3, 4, 5))).toBe('no-roll-expected');
+    // The refusal says what the game awaits instead.
+    expect(() => applyAction(state, roll(1, 2, 3, 4, 5))).toThrow(/^No roll is expected now\. .*high or low/i);
     expect(code(state, { type: 'choose', side: 'middle' })).toBe('bad-side');
     state = applyAction(state, choose('high'));
     expect(viewMatch(state).slate.rows.map((r) => r.cells.side)).toEqual(['high', 'low']);
