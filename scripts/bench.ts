@@ -1,0 +1,182 @@
+/**
+ * npm run bench -- [--json] [--frames N] [--only SECTION,...]
+ *
+ * Performance figures of what ships, printed clearly (tests check correctness, not timings).
+ * Each section measures one thing and says how; sections share one production build of the
+ * app (with the harness page beside it), served by `vite preview` with cross-origin isolation
+ * and driven in headless Chromium — the closest stand-in for a phone browser here: the same
+ * V8 wasm engine, the app's real Web Worker, SIMD, and wasm threads (which need isolation).
+ * Absolute figures are this machine's CPU, not a phone's.
+ *
+ * Adding a figure: append a `BenchSection` to SECTIONS (e.g. the symbol embedder's time per
+ * die, the app's initial JS size, camera-to-read latency); `ctx.browser()` gives the served
+ * build and a page, `ctx.outDir` the built files.
+ */
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Page, Browser } from 'playwright-core';
+import { percentile } from '../src/lib/vision/metrics.ts';
+import type { VisionHarness } from './browser/vision.ts';
+import { buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
+import { REPO_ROOT, SHIPPED_MODEL, UsageError } from './lib/node-vision.ts';
+
+export interface Figure {
+  label: string;
+  value: number;
+  unit: 'ms' | 'bytes' | 'count';
+  note?: string;
+}
+
+export interface BenchSection {
+  id: string;
+  title: string;
+  /** One line saying what is measured and how, printed with the figures. */
+  method: string;
+  run(ctx: BenchContext): Promise<Figure[]>;
+}
+
+export interface BenchOptions {
+  frames: number;
+  warmup: number;
+}
+
+/** Shared, lazily created resources: one build, one preview server, one browser. */
+export class BenchContext {
+  readonly outDir = mkdtempSync(path.join(tmpdir(), 'rollcall-bench-'));
+  private served: Promise<{ url: string; page: Page; browser: Browser; close: () => Promise<void> }> | null = null;
+  constructor(readonly options: BenchOptions) {}
+
+  browser(): Promise<{ url: string; page: Page; browser: Browser }> {
+    this.served ??= (async () => {
+      await buildWithHarness(this.outDir);
+      const server = await servePreview(this.outDir);
+      const browser = await launchChromium();
+      const page = await browser.newPage();
+      await page.goto(new URL(HARNESS_PAGE, server.url).href);
+      await page.waitForSelector('body[data-ready="true"]');
+      return { url: server.url, page, browser, close: async () => { await browser.close(); await server.close(); } };
+    })();
+    return this.served;
+  }
+
+  async close(): Promise<void> {
+    if (this.served) await (await this.served).close();
+    rmSync(this.outDir, { recursive: true, force: true });
+  }
+}
+
+const median = (v: number[]): number => percentile(v, 50);
+const p95 = (v: number[]): number => percentile(v, 95);
+
+/** A camera-sized frame (1280×720, what the app asks the camera for) cut from a fixture photo. */
+async function cameraFrame(): Promise<Buffer> {
+  const photo = path.join(REPO_ROOT, 'tests/fixtures/dice-photos/byler-val-sample/IMG_20191208_111328.jpg');
+  return sharp(photo).resize(1280, 720, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
+}
+
+const detectorSection: BenchSection = {
+  id: 'detector',
+  title: 'dice detector — models/dice-pips.onnx on onnxruntime-web (wasm, SIMD) in the app\'s Web Worker, headless Chromium',
+  method: 'reads of a 1280×720 frame through createDiceReader(); inference = session.run only; first reads discarded as warm-up',
+  async run(ctx) {
+    const { page } = await ctx.browser();
+    const isolated = await page.evaluate(() => (globalThis as unknown as { visionHarness: VisionHarness }).visionHarness.crossOriginIsolated());
+    if (!isolated) throw new Error('the preview page is not cross-origin isolated: wasm threads would silently fall back to one');
+    const frame = (await cameraFrame()).toString('base64');
+    const figures: Figure[] = [{ label: 'model size', value: statSync(SHIPPED_MODEL).size, unit: 'bytes' }];
+    for (const threads of [1, 2]) {
+      const { info, reads } = await page.evaluate(
+        ([b64, times, t]) => (globalThis as unknown as { visionHarness: VisionHarness }).visionHarness.readImage(b64, times, { threads: t }),
+        [frame, ctx.options.warmup + ctx.options.frames, threads] as const,
+      );
+      if (info.threads !== threads) throw new Error(`asked for ${threads} wasm threads, the reader runs ${info.threads}`);
+      const steady = reads.slice(ctx.options.warmup);
+      const inference = steady.map((r) => r.timing.inferenceMs);
+      const pre = steady.map((r) => r.timing.decodeMs + r.timing.preprocessMs);
+      const post = steady.map((r) => r.timing.postprocessMs);
+      const whole = steady.map((r) => r.timing.roundTripMs);
+      const t = `${threads} thread${threads > 1 ? 's' : ''}`;
+      const n = `n=${steady.length}, input ${info.inputSize}×${info.inputSize}`;
+      figures.push(
+        { label: `model load, ${t} (fetch + session + wasm start)`, value: info.modelLoadMs, unit: 'ms', note: `ORT module import ${info.runtimeLoadMs.toFixed(0)} ms before it` },
+        { label: `first read, ${t}`, value: reads[0]!.timing.roundTripMs, unit: 'ms' },
+        { label: `inference per frame, ${t}, median`, value: median(inference), unit: 'ms', note: n },
+        { label: `inference per frame, ${t}, p95`, value: p95(inference), unit: 'ms', note: n },
+        { label: `pre-processing per frame, ${t}, median`, value: median(pre), unit: 'ms', note: 'ImageBitmap → pixels → letterbox' },
+        { label: `post-processing per frame, ${t}, median`, value: median(post), unit: 'ms', note: 'decode + NMS' },
+        { label: `whole read per frame, ${t}, median`, value: median(whole), unit: 'ms', note: 'read() to result on the main thread' },
+        { label: `whole read per frame, ${t}, p95`, value: p95(whole), unit: 'ms' },
+      );
+    }
+    return figures;
+  },
+};
+
+/** The benchmark sections, in print order. */
+export const SECTIONS: BenchSection[] = [detectorSection];
+
+function format(value: number, unit: Figure['unit']): string {
+  if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+  if (unit === 'bytes') return `${value.toLocaleString('en')} B (${(value / 1024 / 1024).toFixed(2)} MiB)`;
+  return String(value);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      json: { type: 'boolean', default: false },
+      frames: { type: 'string', default: '40' },
+      warmup: { type: 'string', default: '5' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const usage = `usage: npm run bench -- [--json] [--frames N] [--warmup N] [--only ${SECTIONS.map((s) => s.id).join(',')}]`;
+  if (values.help) throw new UsageError(usage);
+  const frames = Number(values.frames);
+  const warmup = Number(values.warmup);
+  if (!Number.isInteger(frames) || frames < 1 || !Number.isInteger(warmup) || warmup < 0) throw new UsageError(`--frames and --warmup must be whole numbers\n${usage}`);
+  const only = values.only?.split(',').map((s) => s.trim());
+  const unknown = only?.filter((id) => !SECTIONS.some((s) => s.id === id)) ?? [];
+  if (unknown.length) throw new UsageError(`unknown section ${unknown.join(', ')}\n${usage}`);
+  const sections = SECTIONS.filter((s) => !only || only.includes(s.id));
+
+  const ctx = new BenchContext({ frames, warmup });
+  const results: Array<{ id: string; title: string; method: string; figures: Figure[] }> = [];
+  try {
+    for (const s of sections) results.push({ id: s.id, title: s.title, method: s.method, figures: await s.run(ctx) });
+    const { browser } = await ctx.browser();
+    const ortVersion = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/onnxruntime-web/package.json'), 'utf8')) as { version: string }).version;
+    const machine = { chromium: browser.version(), onnxruntimeWeb: ortVersion, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
+    if (values.json) {
+      console.log(JSON.stringify({ machine, sections: results }, null, 2));
+    } else {
+      console.log(`Rollcall bench — headless Chromium ${machine.chromium}, onnxruntime-web ${machine.onnxruntimeWeb}, ${machine.cpu} (${machine.cores} cores, shared)`);
+      console.log('Production build served by vite preview, cross-origin isolated. Figures are this machine\'s, not a phone\'s.');
+      for (const r of results) {
+        console.log(`\n${r.title}\n  (${r.method})`);
+        const width = Math.max(...r.figures.map((f) => f.label.length));
+        for (const f of r.figures) console.log(`  ${f.label.padEnd(width)}  ${format(f.value, f.unit).padStart(12)}${f.note ? `   ${f.note}` : ''}`);
+      }
+    }
+    return 0;
+  } finally {
+    await ctx.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+      console.error(usage ? `bench: ${(e as Error).message}` : e);
+      process.exit(usage ? 2 : 1);
+    },
+  );
+}
