@@ -15,7 +15,7 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Page, Browser } from 'playwright-core';
@@ -81,18 +81,21 @@ async function cameraFrame(): Promise<Buffer> {
 const detectorSection: BenchSection = {
   id: 'detector',
   title: 'dice detector — models/dice-pips.onnx on onnxruntime-web (wasm, SIMD) in the app\'s Web Worker, headless Chromium',
-  method: 'reads of a 1280×720 frame through createDiceReader(); inference = session.run only; first reads discarded as warm-up',
+  method: 'reads of a 1280×720 frame through createDiceReader(), the two thread counts taking turns frame by frame; inference = session.run only; first reads discarded',
   async run(ctx) {
     const { page } = await ctx.browser();
     const isolated = await page.evaluate(() => (globalThis as unknown as { visionHarness: VisionHarness }).visionHarness.crossOriginIsolated());
     if (!isolated) throw new Error('the preview page is not cross-origin isolated: wasm threads would silently fall back to one');
     const frame = (await cameraFrame()).toString('base64');
     const figures: Figure[] = [{ label: 'model size', value: statSync(SHIPPED_MODEL).size, unit: 'bytes' }];
-    for (const threads of [1, 2]) {
-      const { info, reads } = await page.evaluate(
-        ([b64, times, t]) => (globalThis as unknown as { visionHarness: VisionHarness }).visionHarness.readImage(b64, times, { threads: t }),
-        [frame, ctx.options.warmup + ctx.options.frames, threads] as const,
-      );
+    const configs = [1, 2];
+    const results = await page.evaluate(
+      ([b64, times, threads]) =>
+        (globalThis as unknown as { visionHarness: VisionHarness }).visionHarness.readInterleaved(b64, times, threads.map((t) => ({ threads: t }))),
+      [frame, ctx.options.warmup + ctx.options.frames, configs] as const,
+    );
+    results.forEach(({ info, reads }, k) => {
+      const threads = configs[k]!;
       if (info.threads !== threads) throw new Error(`asked for ${threads} wasm threads, the reader runs ${info.threads}`);
       const steady = reads.slice(ctx.options.warmup);
       const inference = steady.map((r) => r.timing.inferenceMs);
@@ -102,8 +105,8 @@ const detectorSection: BenchSection = {
       const t = `${threads} thread${threads > 1 ? 's' : ''}`;
       const n = `n=${steady.length}, input ${info.inputSize}×${info.inputSize}`;
       figures.push(
-        { label: `model load, ${t} (fetch + session + wasm start)`, value: info.modelLoadMs, unit: 'ms', note: `ORT module import ${info.runtimeLoadMs.toFixed(0)} ms before it` },
-        { label: `first read, ${t}`, value: reads[0]!.timing.roundTripMs, unit: 'ms' },
+        { label: `model load, ${t}`, value: info.modelLoadMs, unit: 'ms', note: `fetch + session + wasm start; ORT import ${info.runtimeLoadMs.toFixed(0)} ms before, warm-up run ${info.warmupMs.toFixed(0)} ms after` },
+        { label: `first read, ${t}`, value: reads[0]!.timing.roundTripMs, unit: 'ms', note: 'after the warm-up run' },
         { label: `inference per frame, ${t}, median`, value: median(inference), unit: 'ms', note: n },
         { label: `inference per frame, ${t}, p95`, value: p95(inference), unit: 'ms', note: n },
         { label: `pre-processing per frame, ${t}, median`, value: median(pre), unit: 'ms', note: 'ImageBitmap → pixels → letterbox' },
@@ -111,7 +114,7 @@ const detectorSection: BenchSection = {
         { label: `whole read per frame, ${t}, median`, value: median(whole), unit: 'ms', note: 'read() to result on the main thread' },
         { label: `whole read per frame, ${t}, p95`, value: p95(whole), unit: 'ms' },
       );
-    }
+    });
     return figures;
   },
 };
@@ -146,18 +149,30 @@ async function main(): Promise<number> {
   if (unknown.length) throw new UsageError(`unknown section ${unknown.join(', ')}\n${usage}`);
   const sections = SECTIONS.filter((s) => !only || only.includes(s.id));
 
+  const loadAtStart = loadavg()[0]!;
   const ctx = new BenchContext({ frames, warmup });
   const results: Array<{ id: string; title: string; method: string; figures: Figure[] }> = [];
   try {
     for (const s of sections) results.push({ id: s.id, title: s.title, method: s.method, figures: await s.run(ctx) });
     const { browser } = await ctx.browser();
     const ortVersion = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/onnxruntime-web/package.json'), 'utf8')) as { version: string }).version;
-    const machine = { chromium: browser.version(), onnxruntimeWeb: ortVersion, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
+    const machine = {
+      chromium: browser.version(),
+      onnxruntimeWeb: ortVersion,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0]! },
+    };
     if (values.json) {
       console.log(JSON.stringify({ machine, sections: results }, null, 2));
     } else {
       console.log(`Rollcall bench — headless Chromium ${machine.chromium}, onnxruntime-web ${machine.onnxruntimeWeb}, ${machine.cpu} (${machine.cores} cores, shared)`);
       console.log('Production build served by vite preview, cross-origin isolated. Figures are this machine\'s, not a phone\'s.');
+      const load = Math.max(machine.loadAverage.atStart, machine.loadAverage.atEnd);
+      console.log(
+        `Load average ${machine.loadAverage.atStart.toFixed(1)} at start, ${machine.loadAverage.atEnd.toFixed(1)} at end, on ${machine.cores} cores` +
+          (load > machine.cores * 0.75 ? ' — other work was running: times are inflated, and extra threads cannot help much.' : '.'),
+      );
       for (const r of results) {
         console.log(`\n${r.title}\n  (${r.method})`);
         const width = Math.max(...r.figures.map((f) => f.label.length));

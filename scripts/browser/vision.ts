@@ -27,6 +27,26 @@ async function readImage(base64: string, times: number, options: ReaderInitOptio
   }
 }
 
+/**
+ * Starts one reader per options entry, then reads the image `times` times with each, taking
+ * turns frame by frame, so that changes in the machine's load hit every configuration alike.
+ */
+async function readInterleaved(base64: string, times: number, optionsList: ReaderInitOptions[]): Promise<HarnessReadResult[]> {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const readers = optionsList.map((o) => createDiceReader(o));
+  try {
+    const infos: ReaderInfo[] = [];
+    for (const r of readers) infos.push(await r.ready); // one at a time: load times are not shared
+    const results: HarnessReadResult[] = infos.map((info) => ({ info, reads: [] }));
+    for (let i = 0; i < times; i++) {
+      for (const [k, r] of readers.entries()) results[k]!.reads.push(await r.read(await frame(bytes)));
+    }
+    return results;
+  } finally {
+    for (const r of readers) r.close();
+  }
+}
+
 /** Reads ImageData too (the other frame type the client accepts). */
 async function readImageData(base64: string, options: ReaderInitOptions): Promise<DiceRead> {
   const bitmap = await frame(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
@@ -41,7 +61,7 @@ async function readImageData(base64: string, options: ReaderInitOptions): Promis
   }
 }
 
-const harness = { readImage, readImageData, crossOriginIsolated: () => self.crossOriginIsolated, cores: () => navigator.hardwareConcurrency };
+const harness = { readImage, readInterleaved, readImageData, crossOriginIsolated: () => self.crossOriginIsolated, cores: () => navigator.hardwareConcurrency };
 export type VisionHarness = typeof harness;
 (globalThis as unknown as { visionHarness: VisionHarness }).visionHarness = harness;
 document.body.dataset.ready = 'true';

@@ -21,6 +21,8 @@ export interface ReaderInfo {
   /** Time to import and start the wasm runtime, and to fetch the model and create the session. */
   runtimeLoadMs: number;
   modelLoadMs: number;
+  /** A first, throw-away inference run before `ready`, so the first real read is not the slow one. */
+  warmupMs: number;
 }
 
 export interface WorkerReadTiming extends ReadTiming {

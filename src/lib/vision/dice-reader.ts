@@ -14,7 +14,7 @@ import type { DiceRead, FromWorker, ReaderInfo, ReaderInitOptions, ToWorker } fr
 export type { DiceRead, ReaderInfo, ReaderInitOptions } from './dice-reader-protocol.ts';
 
 export interface DiceReader {
-  /** Resolves when the model is loaded (with load timings), rejects if it cannot start. */
+  /** Resolves when the model is loaded and warmed up (with timings), rejects if it cannot start. */
   readonly ready: Promise<ReaderInfo>;
   read(frame: ImageBitmap | ImageData): Promise<DiceRead>;
   /** Stops the worker; pending reads reject. */
