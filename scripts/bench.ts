@@ -9,8 +9,8 @@
  * Absolute figures are this machine's CPU, not a phone's.
  *
  * Adding a figure: append a `BenchSection` to SECTIONS (e.g. the symbol embedder's time per
- * die, the app's initial JS size, camera-to-read latency); `ctx.browser()` gives the served
- * build and a page, `ctx.outDir` the built files.
+ * die, the app's initial JS size, camera-to-read latency); `ctx.build()` gives the built
+ * files' folder, `ctx.browser()` the served build and a Chromium page on the harness.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -47,12 +47,20 @@ export interface BenchOptions {
 /** Shared, lazily created resources: one build, one preview server, one browser. */
 export class BenchContext {
   readonly outDir = mkdtempSync(path.join(tmpdir(), 'rollcall-bench-'));
+  private built: Promise<string> | null = null;
   private served: Promise<{ url: string; page: Page; browser: Browser; close: () => Promise<void> }> | null = null;
   constructor(readonly options: BenchOptions) {}
 
+  /** The production build (app + harness page); resolves to its folder. */
+  build(): Promise<string> {
+    this.built ??= buildWithHarness(this.outDir).then(() => this.outDir);
+    return this.built;
+  }
+
+  /** The build served by `vite preview` and a Chromium page on the harness. */
   browser(): Promise<{ url: string; page: Page; browser: Browser }> {
     this.served ??= (async () => {
-      await buildWithHarness(this.outDir);
+      await this.build();
       const server = await servePreview(this.outDir);
       const browser = await launchChromium();
       const page = await browser.newPage();
@@ -61,6 +69,10 @@ export class BenchContext {
       return { url: server.url, page, browser, close: async () => { await browser.close(); await server.close(); } };
     })();
     return this.served;
+  }
+
+  get started(): boolean {
+    return this.served !== null;
   }
 
   async close(): Promise<void> {
@@ -154,10 +166,10 @@ async function main(): Promise<number> {
   const results: Array<{ id: string; title: string; method: string; figures: Figure[] }> = [];
   try {
     for (const s of sections) results.push({ id: s.id, title: s.title, method: s.method, figures: await s.run(ctx) });
-    const { browser } = await ctx.browser();
+    const chromium = ctx.started ? (await ctx.browser()).browser.version() : null;
     const ortVersion = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/onnxruntime-web/package.json'), 'utf8')) as { version: string }).version;
     const machine = {
-      chromium: browser.version(),
+      chromium,
       onnxruntimeWeb: ortVersion,
       cpu: cpus()[0]?.model ?? 'unknown',
       cores: cpus().length,
@@ -166,7 +178,7 @@ async function main(): Promise<number> {
     if (values.json) {
       console.log(JSON.stringify({ machine, sections: results }, null, 2));
     } else {
-      console.log(`Rollcall bench — headless Chromium ${machine.chromium}, onnxruntime-web ${machine.onnxruntimeWeb}, ${machine.cpu} (${machine.cores} cores, shared)`);
+      console.log(`Rollcall bench — headless Chromium ${machine.chromium ?? '(not started)'}, onnxruntime-web ${machine.onnxruntimeWeb}, ${machine.cpu} (${machine.cores} cores, shared)`);
       console.log('Production build served by vite preview, cross-origin isolated. Figures are this machine\'s, not a phone\'s.');
       const load = Math.max(machine.loadAverage.atStart, machine.loadAverage.atEnd);
       console.log(
