@@ -11,6 +11,8 @@ export default defineConfig({
   plugins: [svelte()],
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
+  // The dice reader's worker lazy-loads onnxruntime-web: module workers can code-split.
+  worker: { format: 'es' },
   test: {
     include: ['tests/**/*.test.ts'],
     environment: 'node',
