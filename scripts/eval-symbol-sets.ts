@@ -125,15 +125,15 @@ async function main(): Promise<void> {
   }
 
   const pct = (a: number, b: number): string => (b ? ((100 * a) / b).toFixed(1).padStart(6) : '   n/a');
-  const total = (filter: (r: Row) => boolean, name: string): Row => {
-    const t: Row = { set: name, mode: 'taught', unseen: true, dice: 0, correct: 0, unknown: 0, rolls: 0, exact: 0, detected: 0 };
+  const total = (filter: (r: Row) => boolean, name: string, mode: Row['mode']): Row => {
+    const t: Row = { set: name, mode, unseen: true, dice: 0, correct: 0, unknown: 0, rolls: 0, exact: 0, detected: 0 };
     for (const r of rows.filter(filter)) for (const k of ['dice', 'correct', 'unknown', 'rolls', 'exact', 'detected'] as const) t[k] += r[k];
     return t;
   };
   const summaries = [
-    total((r) => r.unseen && r.mode === 'taught', 'unseen sets, 5 taught/face'),
-    total((r) => !r.unseen && r.mode === 'taught', 'kit sets, 5 taught/face'),
-    total((r) => r.mode === 'art', 'kit sets, shipped art only'),
+    total((r) => r.unseen && r.mode === 'taught', 'unseen sets, 5 taught/face', 'taught'),
+    total((r) => !r.unseen && r.mode === 'taught', 'kit sets, 5 taught/face', 'taught'),
+    total((r) => r.mode === 'art', 'kit sets, shipped art only', 'art'),
   ];
   if (values.json) {
     console.log(JSON.stringify({ boxes: values.boxes, rows, summaries }, null, 2));

@@ -27,7 +27,7 @@ function checkKeys(obj: Record<string, unknown>, allowed: readonly string[], whe
     if (!allowed.includes(key)) throw new KitError(`${where}: unknown field "${key}" (allowed: ${allowed.join(', ')})`);
   }
   for (const key of allowed) {
-    if (!(key in obj)) throw new KitError(`${where}: missing field "${key}"`);
+    if (obj[key] === undefined) throw new KitError(`${where}: missing field "${key}"`);
   }
 }
 
