@@ -19,7 +19,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import type { EvalSummary } from '../src/lib/vision/metrics.ts';
-import { evaluate, valSplits, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
+import { evaluate, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
 import { createNodeKitReader, type NodeKitReader } from './lib/node-faces.ts';
 import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
 
@@ -28,10 +28,10 @@ const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--threads N]
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
 
-function row(name: string, s: EvalSummary): string {
+function row(name: string, s: EvalSummary, width: number): string {
   const i = s.perDieIoU50;
   return [
-    name.padEnd(22),
+    name.padEnd(width),
     String(s.images).padStart(6),
     String(s.dice).padStart(5),
     pct(s.perDie.precision),
@@ -56,9 +56,11 @@ function confusionTable(title: string, s: EvalSummary): string {
 
 export function formatReport(report: EvalReport, header: string): string {
   const out = [header, ''];
+  const label = (d: DatasetReport): string => `${d.name} (${d.boxStyle === 'pips' ? 'pips' : 'die'})`;
+  const width = Math.max(22, ...report.datasets.map((d) => label(d).length));
   out.push(
     [
-      'dataset'.padEnd(22),
+      'dataset'.padEnd(width),
       'images'.padStart(6),
       ' dice',
       '    P',
@@ -73,8 +75,8 @@ export function formatReport(report: EvalReport, header: string): string {
       ' p95 ms',
     ].join('  '),
   );
-  for (const d of report.datasets) out.push(row(`${d.name} (${d.boxStyle === 'pips' ? 'pips' : 'die'})`, d));
-  out.push(row('overall', report.overall));
+  for (const d of report.datasets) out.push(row(label(d), d, width));
+  out.push(row('overall', report.overall, width));
   out.push(
     '',
     'All rates in %. P/R/F1: per die, a prediction matching a labelled die (its centre inside the predicted box, nearest first) with the right value.',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { readArt, createNodeFaceEmbedder, loadKitFolder } from '../../scripts/lib/node-faces.ts';
 import type { FaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
-import { artPrototypes, matchFace, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
+import { artPrototypes, matchFace, type FacePrototype, type MatchRule } from '../../src/lib/vision/face-reader.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
 
 // The shipped face embedder on a fixture of symbol dice rendered by the evaluation renderer
@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => embedder?.release());
 
-function accuracy(set: string, prototypes: FacePrototype[], rule = embedder.config): number {
+function accuracy(set: string, prototypes: FacePrototype[], rule: MatchRule = embedder.config): number {
   const queries = index.cells.map((c, i) => ({ c, e: embeddings[i]! })).filter(({ c }) => c.set === set && c.role === 'query');
   return queries.filter(({ c, e }) => matchFace(prototypes, e, rule).faceId === c.face).length / queries.length;
 }

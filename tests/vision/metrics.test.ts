@@ -34,10 +34,14 @@ describe('matchByCentre (the data README rule)', () => {
 });
 
 describe('matchByIoU', () => {
-  it('needs IoU ≥ 0.5 and takes the best overlaps first', () => {
-    const truth = [die(0, 0, 10, 10, 1)];
-    expect(matchByIoU(truth, [die(5, 0, 10, 10, 1)])).toEqual([]); // IoU 1/3
-    expect(matchByIoU(truth, [die(2, 0, 10, 10, 1), die(1, 0, 10, 10, 1)])).toEqual([{ truth: 0, prediction: 1 }]); // 0.667 < 0.818
+  it('is the centre rule restricted to pairs with IoU ≥ 0.5', () => {
+    const truth = [die(0, 0, 10, 10, 1)]; // centre (5, 5)
+    expect(matchByIoU(truth, [die(5, 0, 10, 10, 1)])).toEqual([]); // centre inside, IoU 1/3
+    // IoU 0.667 (centre 2 px away) and 0.818 (1 px away): the nearer wins
+    expect(matchByIoU(truth, [die(2, 0, 10, 10, 1), die(1, 0, 10, 10, 1)])).toEqual([{ truth: 0, prediction: 1 }]);
+    // a big box around two labels: IoU decides which it may match at all
+    const two = [die(0, 0, 10, 10, 1), die(11, 0, 4, 4, 2)]; // centres (5, 5), (13, 2)
+    expect(matchByIoU(two, [die(0, 0, 14, 10, 1)])).toEqual([{ truth: 0, prediction: 0 }]); // IoU 100/140 vs 16/140
   });
 });
 

@@ -1,9 +1,10 @@
-/** Vision: image in, dice out. The pure pipeline, usable in Node and the browser. */
+/** Vision: image in, dice out. The pure pipeline (usable in Node and the browser) and the browser reader. */
 export * from './types.ts';
 export * from './config.ts';
 export * from './letterbox.ts';
 export * from './decode.ts';
 export * from './detector.ts';
+export { createDiceReader, DiceReaderError, type DiceReader, type DiceRead, type ReaderInfo, type ReaderInitOptions } from './dice-reader.ts';
 export * from './face-embedder.ts';
 export * from './face-art.ts';
 export * from './face-reader.ts';

@@ -94,6 +94,25 @@ function resampleTaps(sourceLength: number, outLength: number): Taps {
   return { start, count, taps, weights };
 }
 
+// Camera frames come one after another at the same size: keep the last taps per axis and one
+// scratch buffer instead of reallocating them (megabytes) for every frame. Safe to share:
+// letterbox() is synchronous.
+const tapsCache: Array<{ key: string; taps: Taps } | null> = [null, null];
+function cachedTaps(sourceLength: number, outLength: number, axis: 0 | 1): Taps {
+  const key = `${sourceLength}>${outLength}`;
+  const hit = tapsCache[axis];
+  if (hit?.key === key) return hit.taps;
+  const taps = resampleTaps(sourceLength, outLength);
+  tapsCache[axis] = { key, taps };
+  return taps;
+}
+
+let scratchBuffer = new Float32Array(0);
+function scratch(length: number): Float32Array {
+  if (scratchBuffer.length < length) scratchBuffer = new Float32Array(length);
+  return scratchBuffer;
+}
+
 /**
  * Writes the letterboxed frame into `out` (length 3·S·S, CHW, RGB in [0, 1]); allocates it
  * when not given. Alpha is ignored.
@@ -114,11 +133,11 @@ export function letterbox(
   if (tensor.length !== 3 * plane) throw new RangeError(`letterbox: output must hold ${3 * plane} floats`);
   tensor.fill(padValue / 255);
 
-  const hx = resampleTaps(width, g.newWidth);
-  const vy = resampleTaps(height, g.newHeight);
+  const hx = cachedTaps(width, g.newWidth, 0);
+  const vy = cachedTaps(height, g.newHeight, 1);
 
   // Horizontal pass: every source row → newWidth RGB floats (still 0–255).
-  const rows = new Float32Array(height * g.newWidth * 3);
+  const rows = scratch(height * g.newWidth * 3);
   for (let y = 0; y < height; y++) {
     const src = y * width * 4;
     const dst = y * g.newWidth * 3;

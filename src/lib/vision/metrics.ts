@@ -69,13 +69,19 @@ export function matchByCentre(truth: readonly { box: Box }[], predictions: reado
   return greedy(pairs);
 }
 
-/** Stricter rule for `whole-die` sets: IoU ≥ threshold, one-to-one, highest IoU first. */
+/**
+ * Stricter rule for `whole-die` sets: the same rule (centre inside, nearest first, one-to-one)
+ * over the pairs whose boxes also overlap with IoU ≥ threshold — as models/training/evaluate.py
+ * measures it, so the Python and TypeScript figures compare.
+ */
 export function matchByIoU(truth: readonly { box: Box }[], predictions: readonly { box: Box }[], threshold = 0.5): Match[] {
   const pairs: Array<Match & { rank: number }> = [];
   truth.forEach((t, ti) => {
+    const [tx, ty] = centre(t.box);
     predictions.forEach((p, pi) => {
-      const overlap = iou(t.box, p.box);
-      if (overlap >= threshold) pairs.push({ truth: ti, prediction: pi, rank: -overlap });
+      if (!containsPoint(p.box, tx, ty) || iou(t.box, p.box) < threshold) return;
+      const [px, py] = centre(p.box);
+      pairs.push({ truth: ti, prediction: pi, rank: Math.hypot(px - tx, py - ty) });
     });
   });
   return greedy(pairs);
