@@ -1,5 +1,5 @@
 /**
- * npm run eval:symbols -- [--boxes detector|truth] [--json] [EVAL_DIR]
+ * npm run eval:symbols -- [--boxes detector|truth] [--face-model FILE.onnx] [--json] [EVAL_DIR]
  *
  * The symbol-dice benchmark over the evaluation set that `npm run make-symbol-eval` writes
  * (default cache/symbol-eval):
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { boxes: { type: 'string', default: 'detector' }, json: { type: 'boolean', default: false } },
+    options: { boxes: { type: 'string', default: 'detector' }, json: { type: 'boolean', default: false }, 'face-model': { type: 'string' } },
   });
   const root = path.resolve(positionals[0] ?? path.join(REPO_ROOT, 'cache/symbol-eval'));
   if (!existsSync(root)) throw new UsageError(`${root}: no evaluation set (npm run make-symbol-eval writes it)`);
@@ -63,7 +63,8 @@ async function main(): Promise<void> {
   if (!truthBoxes && values.boxes !== 'detector') throw new UsageError('--boxes must be detector or truth');
   const sets = (await readdir(root)).filter((n) => existsSync(path.join(root, n, 'rolls', 'labels.json'))).sort();
   const rows: Row[] = [];
-  const embedder = await createNodeFaceEmbedder();
+  const faceModel = values['face-model'];
+  const embedder = await createNodeFaceEmbedder(faceModel ? { modelPath: faceModel } : {});
   const detector = truthBoxes ? null : await createNodeDetector({ threads: 1 });
   try {
     for (const set of sets) {
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
             if (allRight) row.exact++;
           }
         } else {
-          const reader = await createNodeKitReader(kitDir, detector!);
+          const reader = await createNodeKitReader(kitDir, detector!, faceModel ? { faceModel } : {});
           for (const s of reader.skipped) console.error(`${s.file}: example not used: ${s.reason}`);
           const kitEval: KitEvaluation = {
             kit: folder.kit,

@@ -202,7 +202,7 @@ export async function createNodeKitReader(
       release: async () => {},
     };
   }
-  const embedder = await createNodeFaceEmbedder(options);
+  const embedder = await createNodeFaceEmbedder({ ...(options.faceModel ? { modelPath: options.faceModel } : {}), ...(options.threads ? { threads: options.threads } : {}) });
   const { prototypes, skipped } = await kitFolderPrototypes(folder, detector, embedder);
   return {
     folder,
