@@ -127,8 +127,13 @@ function formatHuman(result: ImageResult, label: (d: ReadDie) => string): string
   const lines = [result.file];
   for (const d of result.dice) {
     const b = d.box;
-    const read = d.face !== undefined ? `${(d.label ?? 'unknown').padEnd(16)} sim ${d.similarity?.toFixed(2)}  ` : '';
-    lines.push(`  ${label(d).padEnd(2)} ${read}box x=${b.x.toFixed(0)} y=${b.y.toFixed(0)} w=${b.w.toFixed(0)} h=${b.h.toFixed(0)}  score ${d.score.toFixed(2)}`);
+    const where = `box x=${b.x.toFixed(0)} y=${b.y.toFixed(0)} w=${b.w.toFixed(0)} h=${b.h.toFixed(0)}  score ${d.score.toFixed(2)}`;
+    if (d.face !== undefined) {
+      const face = d.face === null ? '? unknown' : `${d.face}: ${d.label}`;
+      lines.push(`  ${face.padEnd(28)} ${where}  similarity ${d.similarity?.toFixed(2)}`);
+      continue;
+    }
+    lines.push(`  ${label(d).padEnd(2)} ${where}`);
   }
   lines.push(`  ${summary(result.dice, label)}`);
   return lines.join('\n');

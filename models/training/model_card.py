@@ -143,8 +143,20 @@ def main() -> None:
     notes = HERE / "card_notes.md"
     if notes.exists():
         lines += [notes.read_text().strip(), ""]
-    (MODELS / "MODEL_CARD.md").write_text("\n".join(lines) + "\n")
-    print("wrote", MODELS / "MODEL_CARD.md")
+    card = MODELS / "MODEL_CARD.md"
+    # The face embedder's section (issue 4) is written from its own benchmark, `npm run
+    # eval:symbols`; regenerating the detector's card keeps it.
+    kept = ""
+    if card.exists():
+        old = card.read_text()
+        at = old.find(FACE_EMBEDDER_SECTION)
+        if at >= 0:
+            kept = "\n" + old[at:]
+    card.write_text("\n".join(lines) + "\n" + kept)
+    print("wrote", card)
+
+
+FACE_EMBEDDER_SECTION = "## Face embedder"
 
 
 if __name__ == "__main__":

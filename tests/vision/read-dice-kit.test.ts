@@ -57,7 +57,8 @@ describe('npm run read-dice -- --kit', () => {
   it('prints face ids and labels for people', () => {
     const r = runCli('scripts/read-dice.ts', ['--model', TEST_MODEL, '--kit', kitDir, roll]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('fire Fire');
+    expect(r.stdout).toContain('fire: Fire');
+    expect(r.stdout).toContain('leaf: Leaf');
     expect(r.stdout).toContain('3 dice: fire leaf sea');
   });
 
