@@ -34,6 +34,8 @@ interface Row {
   rolls: number;
   exact: number;
   detected: number;
+  /** Teach photos whose die was found and used (detector boxes); all of them with truth boxes. */
+  teachUsed?: number;
 }
 
 async function truthPrototypes(folder: KitFolder, setDir: string, embedder: FaceEmbedder): Promise<FacePrototype[]> {
@@ -98,7 +100,11 @@ async function main(): Promise<void> {
           }
         } else {
           const reader = await createNodeKitReader(kitDir, detector!, faceModel ? { faceModel } : {});
-          for (const s of reader.skipped) console.error(`${s.file}: example not used: ${s.reason}`);
+          if (reader.skipped.length) {
+            const why = [...new Set(reader.skipped.map((s) => s.reason.split(':')[0]))].join('; ');
+            console.error(`${set} (${mode}): ${reader.skipped.length} of ${[...folder.exampleFiles.values()].flat().length} teach photos not used (${why})`);
+          }
+          row.teachUsed = reader.prototypes.filter((p) => p.source === 'example').length;
           const kitEval: KitEvaluation = {
             kit: folder.kit,
             async read(image) {
