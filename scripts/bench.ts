@@ -22,6 +22,7 @@ import type { Page, Browser } from 'playwright-core';
 import { percentile } from '../src/lib/vision/metrics.ts';
 import type { VisionHarness } from './browser/vision.ts';
 import { benchFaceEmbedder } from './lib/bench-face.ts';
+import { benchDieFaceReader } from './lib/bench-die-face.ts';
 import { buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
 import { REPO_ROOT, SHIPPED_MODEL, UsageError } from './lib/node-vision.ts';
 
@@ -140,7 +141,14 @@ const faceEmbedderSection: BenchSection = {
   run: (ctx) => benchFaceEmbedder(ctx.options.frames, ctx.options.warmup),
 };
 
-export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection];
+const dieFaceSection: BenchSection = {
+  id: 'die-face',
+  title: 'die-face reader (standard dice, second pass) — models/die-face.onnx on onnxruntime-web (wasm, SIMD, ONE thread) in Node\'s V8',
+  method: 'crops of a fixture photo\'s dice + session.run, one die per call and five per call; first calls discarded as warm-up (scripts/lib/bench-die-face.ts)',
+  run: (ctx) => benchDieFaceReader(ctx.options.frames, ctx.options.warmup),
+};
+
+export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection, dieFaceSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;

@@ -1,5 +1,6 @@
 /**
- * npm run eval -- [--json] [--model FILE.onnx] [--threads N] [--kit DIR] [DATASET_DIR...]
+ * npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth]
+ *                 [--threads N] [--kit DIR] [DATASET_DIR...]
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
@@ -12,6 +13,13 @@
  * With `--kit DIR` (a kit folder, docs/kits.md) the dice are read as that kit's faces (detector +
  * face embedder against the kit's prototypes) and labels give `"face": "<faceId>"`; the figures
  * are the same, by face instead of value, with `unknown` for dice found but not read.
+ *
+ * Standard dice are read as the app reads them: the detector, then the die-face reader's second
+ * pass when models/die-face.onnx ships (`--die-face auto`, the default); `--die-face off` measures
+ * the detector alone, `--die-face FILE.onnx` another reader. `--boxes truth` gives the reader the
+ * labelled boxes as perfect detections (pip-pattern boxes grown to die size, without looking at
+ * the values: scripts/lib/evaluate.ts `perfectDetections`), so reading errors show apart from
+ * detection errors; latency is then the reader's alone.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -19,11 +27,12 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import type { EvalSummary } from '../src/lib/vision/metrics.ts';
+import type { TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import { evaluate, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
 import { createNodeKitReader, type NodeKitReader } from './lib/node-faces.ts';
 import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
 
-const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--threads N] [--kit DIR] [DATASET_DIR...]';
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--threads N] [--kit DIR] [DATASET_DIR...]';
 
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
@@ -42,6 +51,7 @@ function row(name: string, s: EvalSummary, width: number): string {
     i ? pct(i.f1) : '    -',
     pct(s.detectionRecall),
     pct(s.exactRollAccuracy),
+    pct(s.detectionRecall ? (s.perDie.recall ?? 0) / s.detectionRecall : null),
     ms(s.latencyMs?.median).padStart(7),
     ms(s.latencyMs?.p95).padStart(7),
   ].join('  ');
@@ -71,6 +81,7 @@ export function formatReport(report: EvalReport, header: string): string {
       'F@IoU',
       ' detR',
       'exact',
+      ' read',
       ' med ms',
       ' p95 ms',
     ].join('  '),
@@ -82,7 +93,8 @@ export function formatReport(report: EvalReport, header: string): string {
     'All rates in %. P/R/F1: per die, a prediction matching a labelled die (its centre inside the predicted box, nearest first) with the right value.',
     '@IoU: the same with IoU ≥ 0.5 matching, whole-die sets only (overall: over those sets).',
     'detR: labelled dice found whatever the value.  exact: images whose multiset of values read equals the truth.',
-    'ms: detector time per image (letterbox + inference + decode/NMS), nearest-rank median and p95.',
+    'read: of the labelled dice found, the share read right (R / detR).',
+    'ms: reader time per image (letterbox + inference + decode/NMS, + the die-face pass when used), nearest-rank median and p95.',
   );
   for (const d of report.datasets) out.push('', confusionTable(d.name, d));
   out.push('', confusionTable('overall', report.overall));
@@ -98,10 +110,15 @@ async function main(): Promise<number> {
       model: { type: 'string' },
       threads: { type: 'string', default: '1' },
       kit: { type: 'string' },
+      'die-face': { type: 'string', default: 'auto' },
+      boxes: { type: 'string', default: 'detector' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) throw new UsageError(USAGE);
+  if (values.boxes !== 'detector' && values.boxes !== 'truth') throw new UsageError(`--boxes must be detector or truth\n${USAGE}`);
+  const truthBoxes = values.boxes === 'truth';
+  if (truthBoxes && values.kit) throw new UsageError(`--boxes truth measures the die-face reader of standard dice; eval:symbols -- --boxes truth does it for kits\n${USAGE}`);
   const threads = Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer\n${USAGE}`);
   let dirs = positionals;
@@ -109,7 +126,12 @@ async function main(): Promise<number> {
     dirs = await valSplits(dataRoot());
     if (dirs.length === 0) throw new UsageError(`no dataset given and no *-val folders under ${dataRoot()}/dice-photos (set ROLLCALL_DATA)\n${USAGE}`);
   }
-  const detector = await createNodeDetector({ threads, ...(values.model ? { modelPath: values.model } : {}) });
+  const detector = await createNodeDetector({ threads, dieFace: values['die-face'], ...(values.model ? { modelPath: values.model } : {}) });
+  const dieFaceReader = 'dieFaceReader' in detector ? (detector as unknown as TwoPassDetector).dieFaceReader : null;
+  if (truthBoxes && !dieFaceReader) {
+    await detector.release();
+    throw new UsageError(`--boxes truth measures the die-face reader, and there is none (${values['die-face'] === 'off' ? '--die-face off' : 'no models/die-face.onnx'})\n${USAGE}`);
+  }
   let kitReader: NodeKitReader | null = null;
   try {
     let kitEval: KitEvaluation | undefined;
@@ -130,7 +152,7 @@ async function main(): Promise<number> {
         },
       };
     }
-    const report = await evaluate(detector, dirs, kitEval);
+    const report = await evaluate(detector, dirs, kitEval, truthBoxes && dieFaceReader ? { reader: dieFaceReader } : undefined);
     const c = detector.config;
     const model = {
       file: path.relative(process.cwd(), detector.modelPath) || detector.modelPath,
@@ -139,6 +161,11 @@ async function main(): Promise<number> {
       scoreThreshold: c.scoreThreshold,
       iouThreshold: c.iouThreshold,
     };
+    const dieFace =
+      dieFaceReader && detector.dieFacePath
+        ? { file: path.relative(process.cwd(), detector.dieFacePath) || detector.dieFacePath, bytes: statSync(detector.dieFacePath).size, inputSize: dieFaceReader.config.inputSize, cropMargin: dieFaceReader.config.cropMargin }
+        : null;
+    const boxes = truthBoxes ? 'truth' : 'detector';
     const runtime = { name: 'onnxruntime-node', provider: 'cpu', intraOpThreads: threads, cpu: os.cpus()[0]?.model ?? 'unknown' };
     const kit = kitReader
       ? {
@@ -150,11 +177,15 @@ async function main(): Promise<number> {
         }
       : null;
     if (values.json) {
-      console.log(JSON.stringify({ model, runtime, ...(kit ? { kit } : {}), ...report }, null, 2));
+      console.log(JSON.stringify({ model, dieFace, boxes, runtime, ...(kit ? { kit } : {}), ...report }, null, 2));
     } else {
       let header =
         `model ${model.file} (${(model.bytes / 1e6).toFixed(2)} MB, input ${c.inputSize}, score ≥ ${c.scoreThreshold}, NMS IoU ${c.iouThreshold})\n` +
-        `runtime ${runtime.name} (native CPU, ${threads} intra-op thread${threads > 1 ? 's' : ''}, ${runtime.cpu}); latencies are this machine's, not a phone's`;
+        `runtime ${runtime.name} (native CPU, ${threads} intra-op thread${threads > 1 ? 's' : ''}, ${runtime.cpu}); latencies are this machine's, not a phone's\n` +
+        (dieFace
+          ? `die-face reader ${dieFace.file} (${(dieFace.bytes / 1e6).toFixed(2)} MB, crop ${dieFace.inputSize}, margin ${dieFace.cropMargin}): second pass over the dice${kit && kitReader?.embedder ? ' (not used for symbol kits)' : ''}`
+          : 'die-face reader: none (the detector\'s own values)') +
+        (truthBoxes ? '\nboxes: the LABELLED boxes as perfect detections (reading only; detR < 100% only where the reader said `none`)' : '');
       if (kit) {
         header +=
           `\nkit ${kit.id} (${kit.dir}): ${kit.artPrototypes} art and ${kit.examplePrototypes} example prototypes` +

@@ -1,5 +1,5 @@
 /**
- * npm run read-dice -- [--json] [--model FILE.onnx] [--kit DIR] IMAGE...
+ * npm run read-dice -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--kit DIR] IMAGE...
  *
  * Reads the dice in each image with the shipped detector (the same pre/post-processing as the
  * app, on onnxruntime-node) and prints every die (value, box in pixels, confidence) and a
@@ -10,6 +10,10 @@
  * reader, or with `--kit DIR` (a kit folder, docs/kits.md) the symbol reader, which compares
  * each die's face with the kit's prototypes (its art on dice, its example photos) and adds
  * `face` (face id, null when unknown), `label` and `similarity` to every die.
+ *
+ * Standard dice are read as the app reads them: the detector, then the die-face reader's second
+ * pass when models/die-face.onnx ships (`--die-face auto`); `--die-face off` prints the
+ * detector's own values, `--die-face FILE.onnx` uses another die-face model.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -18,7 +22,7 @@ import { createNodeDetector, readImageFile, UsageError } from './lib/node-vision
 import { createNodeKitReader } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 
-const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] [--kit DIR] IMAGE...';
+const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--kit DIR] IMAGE...';
 
 /** One die as the CLI reports it. Kit readers add the face read (id, label) and its similarity. */
 export interface ReadDie {
@@ -42,6 +46,8 @@ export interface DieReader {
 export interface ReadDiceOptions {
   json: boolean;
   model?: string;
+  /** 'auto' (default), 'off' or a die-face model file (see createNodeDetector). */
+  dieFace?: string;
   kit?: string;
   files: string[];
 }
@@ -73,7 +79,7 @@ function readingOrder(dice: ReadDie[]): ReadDie[] {
 }
 
 export async function createReader(options: ReadDiceOptions): Promise<DieReader> {
-  const detector = await createNodeDetector(options.model ? { modelPath: options.model } : {});
+  const detector = await createNodeDetector({ ...(options.model ? { modelPath: options.model } : {}), ...(options.dieFace ? { dieFace: options.dieFace } : {}) });
   if (options.kit) {
     let kitReader;
     try {
@@ -110,11 +116,23 @@ export function parseReadDiceArgs(argv: string[]): ReadDiceOptions {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, model: { type: 'string' }, kit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      model: { type: 'string' },
+      'die-face': { type: 'string' },
+      kit: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) throw new UsageError(USAGE);
   if (positionals.length === 0) throw new UsageError(`no image given\n${USAGE}`);
-  return { json: values.json ?? false, files: positionals, ...(values.model ? { model: values.model } : {}), ...(values.kit ? { kit: values.kit } : {}) };
+  return {
+    json: values.json ?? false,
+    files: positionals,
+    ...(values.model ? { model: values.model } : {}),
+    ...(values['die-face'] ? { dieFace: values['die-face'] } : {}),
+    ...(values.kit ? { kit: values.kit } : {}),
+  };
 }
 
 export function summary(dice: ReadDie[], label: (d: ReadDie) => string): string {

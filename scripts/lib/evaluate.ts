@@ -6,8 +6,9 @@ import path from 'node:path';
 import { readdir } from 'node:fs/promises';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { Detector } from '../../src/lib/vision/detector.ts';
-import { EvalAccumulator, type EvalSummary, type PredictedDie } from '../../src/lib/vision/metrics.ts';
-import type { RgbaImage } from '../../src/lib/vision/types.ts';
+import type { DieFaceReader } from '../../src/lib/vision/die-face-reader.ts';
+import { EvalAccumulator, type EvalSummary, type PredictedDie, type TruthDie } from '../../src/lib/vision/metrics.ts';
+import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
 import { loadDataset, type BoxStyle, type Dataset } from './datasets.ts';
 import { readImageFile, UsageError } from './node-vision.ts';
 
@@ -31,15 +32,55 @@ export interface KitEvaluation {
   read(image: RgbaImage): Promise<{ dice: PredictedDie[]; ms: number }>;
 }
 
+/**
+ * Reading the labelled boxes as if a perfect detector had found them (`eval --boxes truth`):
+ * the die-face reader alone, so reading errors show apart from detection errors.
+ */
+export interface TruthBoxEvaluation {
+  reader: DieFaceReader;
+}
+
+/**
+ * A matteop65 pip-pattern die is 1.65× its 4, 5 or 6 pattern's box as seen (the detector's
+ * training makes the same estimate, models/training/datasets.py).
+ */
+export const PIP_PATTERN_TO_DIE = 1.65;
+
+/**
+ * The whole-die boxes a perfect detector would give for a labelled image. `whole-die` sets: the
+ * labels. `pips` sets (the box holds only the pip pattern): a square centred on each pattern,
+ * PIP_PATTERN_TO_DIE × the image's largest pattern box — a 2–6 pattern spans about the same
+ * width, a lone 1 pip much less — or × `patternFloor` when that is larger (images of 1s only).
+ * Values are not used, so the truth does not leak into the crops.
+ */
+export function perfectDetections(dice: readonly TruthDie[], boxStyle: BoxStyle, patternFloor: number): Box[] {
+  if (boxStyle === 'whole-die') return dice.map((d) => ({ ...d.box }));
+  const pattern = Math.max(patternFloor, ...dice.map((d) => Math.max(d.box.w, d.box.h)));
+  const side = PIP_PATTERN_TO_DIE * pattern;
+  return dice.map(({ box }) => ({ x: box.x + box.w / 2 - side / 2, y: box.y + box.h / 2 - side / 2, w: side, h: side }));
+}
+
+/**
+ * 0.8 × the median labelled box side of a dataset (mostly 2–6 patterns): the least a pip
+ * pattern's size is taken to be by perfectDetections, so an image of lone 1 pips still gets
+ * die-sized boxes.
+ */
+export function patternFloor(dataset: Pick<Dataset, 'images'>): number {
+  const sides = dataset.images.flatMap((im) => im.dice.map((d) => Math.max(d.box.w, d.box.h))).sort((a, b) => a - b);
+  return sides.length ? 0.8 * sides[Math.floor(sides.length / 2)]! : 0;
+}
+
 /** Measures one dataset. Latency is the reader's own time per image (pre + infer + post), not file decoding. */
 export async function evaluateDataset(
   detector: Detector,
   dataset: Dataset,
   kitEval?: KitEvaluation,
+  truthEval?: TruthBoxEvaluation,
 ): Promise<{ report: DatasetReport; accumulator: EvalAccumulator }> {
   const acc = kitEval
     ? new EvalAccumulator(dataset.boxStyle === 'whole-die', kitEval.kit.faces.map((f) => f.id), 'unknown')
     : new EvalAccumulator(dataset.boxStyle === 'whole-die');
+  const floor = patternFloor(dataset);
   for (const im of dataset.images) {
     const file = path.join(dataset.dir, im.file);
     const image = await readImageFile(file).catch((e: unknown) => {
@@ -53,19 +94,26 @@ export async function evaluateDataset(
       acc.add(im.dice, dice, ms);
       continue;
     }
+    if (truthEval) {
+      const boxes = perfectDetections(im.dice, dataset.boxStyle, floor);
+      const t0 = performance.now();
+      const dice = await truthEval.reader.read(image, boxes.map((box) => ({ box, value: null, score: 1, classIndex: -1 })));
+      acc.add(im.dice, dice, performance.now() - t0);
+      continue;
+    }
     const { dice, timing } = await detector.detect(image);
-    acc.add(im.dice, dice, timing.preprocessMs + timing.inferenceMs + timing.postprocessMs);
+    acc.add(im.dice, dice, timing.preprocessMs + timing.inferenceMs + timing.postprocessMs + (timing.faceReadMs ?? 0));
   }
   return { report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise() }, accumulator: acc };
 }
 
-export async function evaluate(detector: Detector, dirs: readonly string[], kitEval?: KitEvaluation): Promise<EvalReport> {
+export async function evaluate(detector: Detector, dirs: readonly string[], kitEval?: KitEvaluation, truthEval?: TruthBoxEvaluation): Promise<EvalReport> {
   const datasets: Dataset[] = [];
   for (const dir of dirs) datasets.push(await loadDataset(dir, kitEval?.kit)); // validate all before measuring any
   const overall = kitEval ? new EvalAccumulator(true, kitEval.kit.faces.map((f) => f.id), 'unknown') : new EvalAccumulator(true);
   const reports: DatasetReport[] = [];
   for (const dataset of datasets) {
-    const { report, accumulator } = await evaluateDataset(detector, dataset, kitEval);
+    const { report, accumulator } = await evaluateDataset(detector, dataset, kitEval, truthEval);
     reports.push(report);
     overall.merge(accumulator);
   }

@@ -10,10 +10,12 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { parseDetectorConfig, type DetectorConfig } from '../../src/lib/vision/config.ts';
 import { createDetector, type Detector, type OrtModule } from '../../src/lib/vision/detector.ts';
+import { createDieFaceReader, parseDieFaceConfig, withDieFaceReader, type DieFaceConfig, type DieFaceReader } from '../../src/lib/vision/die-face-reader.ts';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SHIPPED_MODEL = path.join(REPO_ROOT, 'models/dice-pips.onnx');
+export const SHIPPED_DIE_FACE_MODEL = path.join(REPO_ROOT, 'models/die-face.onnx');
 
 /** A problem the user can fix (bad path, bad file): printed as one line, exit code 2. */
 export class UsageError extends Error {
@@ -61,17 +63,70 @@ export interface NodeDetectorOptions {
   modelPath?: string;
   /** Intra-op threads for onnxruntime-node (default: ORT's choice, all cores). */
   threads?: number;
+  /**
+   * The die-face reader's second pass (src/lib/vision/die-face-reader.ts): 'auto' (default) runs
+   * the shipped one when models/die-face.onnx is there, as the app does; 'off' the detector
+   * alone; anything else is the path of another die-face model.
+   */
+  dieFace?: string;
 }
 
-/** The detector on onnxruntime-node (native CPU). Loaded lazily: only the tools need it. */
-export async function createNodeDetector(options: NodeDetectorOptions = {}): Promise<Detector & { modelPath: string }> {
+export interface DieFaceFiles {
+  model: Uint8Array;
+  config: DieFaceConfig;
+  modelPath: string;
+}
+
+export async function loadDieFaceFiles(modelPath = SHIPPED_DIE_FACE_MODEL): Promise<DieFaceFiles> {
+  if (!existsSync(modelPath)) throw new UsageError(`no die-face model at ${modelPath}`);
+  const configPath = sidecarPath(modelPath);
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(configPath, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`${configPath}: cannot read the die-face sidecar (${(e as Error).message})`);
+  }
+  try {
+    return { model: new Uint8Array(await readFile(modelPath)), config: parseDieFaceConfig(json), modelPath };
+  } catch (e) {
+    throw new UsageError(`${configPath}: ${(e as Error).message}`);
+  }
+}
+
+/** The die-face model `option` names ('auto', 'off' or a path): its path, or null for none. */
+export function dieFaceModelPath(option = 'auto'): string | null {
+  if (option === 'off') return null;
+  if (option === 'auto') return existsSync(SHIPPED_DIE_FACE_MODEL) ? SHIPPED_DIE_FACE_MODEL : null;
+  return option;
+}
+
+/** The die-face reader on onnxruntime-node, one thread unless told. */
+export async function createNodeDieFaceReader(modelPath = SHIPPED_DIE_FACE_MODEL, threads = 1): Promise<DieFaceReader> {
+  const files = await loadDieFaceFiles(modelPath);
+  const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+  return createDieFaceReader(ort, files.model, files.config, { executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1 });
+}
+
+/**
+ * The dice reader on onnxruntime-node (native CPU), as the app reads standard dice: the detector,
+ * then the die-face reader when one is used (`dieFace`). Loaded lazily: only the tools need it.
+ */
+export async function createNodeDetector(options: NodeDetectorOptions = {}): Promise<Detector & { modelPath: string; dieFacePath: string | null }> {
   const files = await loadModelFiles(options.modelPath);
+  const dieFacePath = dieFaceModelPath(options.dieFace);
+  const dieFace = dieFacePath ? await loadDieFaceFiles(dieFacePath) : null;
   const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
   const detector = await createDetector(ort, files.model, files.config, {
     executionProviders: ['cpu'],
     ...(options.threads ? { intraOpNumThreads: options.threads, interOpNumThreads: 1 } : {}),
   });
-  return Object.assign(detector, { modelPath: files.modelPath });
+  if (!dieFace) return Object.assign(detector, { modelPath: files.modelPath, dieFacePath: null });
+  const reader = await createDieFaceReader(ort, dieFace.model, dieFace.config, {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: options.threads ?? 1,
+    interOpNumThreads: 1,
+  });
+  return Object.assign(withDieFaceReader(detector, reader), { modelPath: files.modelPath, dieFacePath });
 }
 
 /** Decodes an image file to RGBA with EXIF orientation applied; clear errors for bad files. */

@@ -6,7 +6,7 @@
  * CDN), and that none of ORT is in the app's main bundle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -66,11 +66,16 @@ describe('dice reader worker in Chromium (built app)', () => {
     );
     expect(info).toMatchObject({ backend: 'wasm', threads: 2, crossOriginIsolated: true });
     expect(info.modelBytes).toBe(readFileSync(path.join(REPO_ROOT, 'models/dice-pips.onnx')).byteLength);
+    // the die-face reader's second pass ships when its model does (docs/vision.md)
+    const dieFace = path.join(REPO_ROOT, 'models/die-face.onnx');
+    expect(info.dieFace).toEqual(
+      existsSync(dieFace) ? { inputSize: (JSON.parse(readFileSync(path.join(REPO_ROOT, 'models/die-face.json'), 'utf8')) as { inputSize: number }).inputSize, modelBytes: readFileSync(dieFace).byteLength } : null,
+    );
     const read: DiceRead = reads[1]!;
     expect([read.width, read.height]).toEqual([640, 480]);
     expect(read.timing.inferenceMs).toBeGreaterThan(0);
 
-    const node = await createNodeDetector({ threads: 1 });
+    const node = await createNodeDetector({ threads: 1 }); // the same pipeline: detector, then the shipped die-face reader if any
     const { data, info: px } = await sharp(photoPng).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     const expected = (await node.detect({ width: px.width, height: px.height, data: new Uint8Array(data) })).dice;
     await node.release();
@@ -100,7 +105,7 @@ describe('dice reader worker in Chromium (built app)', () => {
     const png = await sharp(raw, { raw: { width: 200, height: 100, channels: 3 } }).png().toBuffer();
     const config = JSON.parse(readFileSync(path.join(REPO_ROOT, 'tests/fixtures/test-model/test-model.json'), 'utf8')) as unknown;
     const read = await page.evaluate(
-      ([b64, cfg]) => (globalThis as unknown as HarnessWindow).visionHarness.readImageData(b64, { threads: 1, model: { url: '/test-model.onnx', config: cfg } }),
+      ([b64, cfg]) => (globalThis as unknown as HarnessWindow).visionHarness.readImageData(b64, { threads: 1, model: { url: '/test-model.onnx', config: cfg }, dieFace: false }),
       [png.toString('base64'), config] as const,
     );
     expect(read.dice).toHaveLength(1);
@@ -136,6 +141,7 @@ describe('dice reader worker in Chromium (built app)', () => {
     expect(assets.some((p) => /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/.test(p))).toBe(true);
     expect(assets.some((p) => /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.mjs$/.test(p))).toBe(true);
     expect(assets.some((p) => /^\/assets\/dice-pips-[\w-]+\.onnx$/.test(p))).toBe(true);
+    if (existsSync(path.join(REPO_ROOT, 'models/die-face.onnx'))) expect(assets.some((p) => /^\/assets\/die-face-[\w-]+\.onnx$/.test(p))).toBe(true);
   });
 
   it('keeps ONNX Runtime out of the pages\' bundles (it loads inside the worker)', () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli, TEST_MODEL } from './cli-helpers.ts';
+import { REPO, runCli, TEST_MODEL } from './cli-helpers.ts';
 import { COLOUR, scenePng } from './synthetic-scenes.ts';
 
 // Datasets the hand-wired test model reads predictably (see synthetic-scenes.ts):
@@ -11,6 +11,7 @@ const root = mkdtempSync(path.join(tmpdir(), 'eval-'));
 const whole = path.join(root, 'whole-set');
 const pips = path.join(root, 'pips-set');
 const sq = (x: number, y: number, w = 20) => ({ x, y, w, h: w });
+const TEST_READER = path.join(REPO, 'tests/fixtures/die-face-model/die-face-test.onnx');
 
 beforeAll(async () => {
   mkdirSync(whole);
@@ -54,7 +55,7 @@ interface Summary {
 
 describe('npm run eval', () => {
   it('measures per dataset and overall (--json)', () => {
-    const r = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, whole, pips]);
+    const r = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', whole, pips]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout) as { model: { inputSize: number }; datasets: Array<Summary & { name: string; boxStyle: string }>; overall: Summary };
@@ -83,10 +84,54 @@ describe('npm run eval', () => {
   });
 
   it('prints a table and confusion matrices', () => {
-    const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, whole]);
+    const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', whole]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/whole-set \(die\)\s+2\s+4\s+50\.0\s+50\.0\s+50\.0\s+50\.0\s+50\.0\s+50\.0\s+75\.0\s+50\.0/);
     expect(r.stdout).toContain('confusion, overall');
+  });
+
+  it('reads with a die-face model\'s second pass (--die-face FILE), and its reading alone on the labelled boxes (--boxes truth)', () => {
+    // The test reader (tests/fixtures/die-face-model) reads colours its own way: red 6, cyan 1, green 5, grey 2, yellow 3.
+    const withReader = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', TEST_READER, whole]);
+    expect(withReader.stderr).toBe('');
+    const a = JSON.parse(withReader.stdout) as { dieFace: { inputSize: number } | null; boxes: string; overall: Summary };
+    expect(a.dieFace).toMatchObject({ inputSize: 8 });
+    expect(a.boxes).toBe('detector');
+    // found as before (a red and a cyan die, a green one, a white spurious one), read by the second pass
+    expect(a.overall.detectionRecall).toBe(0.75);
+    expect(a.overall.confusion.counts[0]).toEqual([0, 0, 0, 0, 0, 1, 0, 0]); // true 1 (red) read 6
+    expect(a.overall.confusion.counts[5]).toEqual([1, 0, 0, 0, 0, 0, 0, 0]); // true 6 (cyan) read 1
+    expect(a.overall.confusion.counts[2]).toEqual([0, 0, 0, 0, 1, 0, 0, 0]); // true 3 (green) read 5
+
+    const truth = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', TEST_READER, '--boxes', 'truth', whole, pips]);
+    expect(truth.stderr).toBe('');
+    const t = JSON.parse(truth.stdout) as { boxes: string; datasets: Summary[]; overall: Summary };
+    expect(t.boxes).toBe('truth');
+    const [w, p] = t.datasets;
+    expect([w!.dice, w!.predicted, w!.detectionRecall]).toEqual([4, 4, 1]); // every labelled box read, nothing else
+    expect(w!.confusion.counts[4]).toEqual([0, 1, 0, 0, 0, 0, 0, 0]); // the labelled 5 over bare table (grey) reads 2
+    expect(w!.confusion.counts[6]).toEqual([0, 0, 0, 0, 0, 0, 0, 0]); // no spurious dice
+    // the pip-pattern box of the yellow die, grown to die size, stays on the die: yellow reads 3
+    expect(p!.confusion.counts[3]).toEqual([0, 0, 1, 0, 0, 0, 0, 0]);
+    expect(t.overall.latencyMs.median).toBeGreaterThanOrEqual(0);
+  });
+
+  it('prints which reader read the dice', () => {
+    const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', TEST_READER, '--boxes', 'truth', whole]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/die-face reader .*die-face-test\.onnx .*crop 8, margin 1\)/);
+    expect(r.stdout).toMatch(/boxes: the LABELLED boxes as perfect detections/);
+    expect(runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', whole]).stdout).toMatch(/die-face reader: none \(the detector's own values\)/);
+  });
+
+  it.each([
+    ['--boxes truth without a die-face reader', ['--die-face', 'off', '--boxes', 'truth'], /--boxes truth measures the die-face reader, and there is none \(--die-face off\)/],
+    ['--boxes other than detector or truth', ['--boxes', 'mine'], /--boxes must be detector or truth/],
+    ['a die-face model that is not there', ['--die-face', '/nope/x.onnx'], /no die-face model at \/nope\/x\.onnx/],
+  ])('exits 2 for %s', (_what, args, message) => {
+    const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, ...args, whole]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
   });
 
   it.each([
@@ -106,7 +151,7 @@ describe('npm run eval', () => {
       return d;
     }, /missing, e\.g\. gone\.png/],
   ])('exits 2 with a clear message for %s', (_what, make, message) => {
-    const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, whole, make()]);
+    const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', whole, make()]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe(''); // nothing measured when any set is bad

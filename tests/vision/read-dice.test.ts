@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { runCli, TEST_MODEL } from './cli-helpers.ts';
+import { REPO, runCli, TEST_MODEL } from './cli-helpers.ts';
 import { COLOUR, scenePng } from './synthetic-scenes.ts';
 
 // 200×100 frames: input scale 1.6, padY 80; a stride-32 cell (c, r) is source x 20c, y 20r − 50, 20 px.
@@ -28,13 +28,21 @@ beforeAll(async () => {
 
 describe('npm run read-dice', () => {
   it('prints each die (value, box, confidence) and a summary, left to right', () => {
-    const r = runCli('scripts/read-dice.ts', ['--model', TEST_MODEL, two]);
+    const r = runCli('scripts/read-dice.ts', ['--model', TEST_MODEL, '--die-face', 'off', two]);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(`${two}\n  1  box x=40 y=10 w=20 h=20  score 1.00\n  6  box x=140 y=50 w=20 h=20  score 1.00\n  2 dice: 1 6\n`);
   });
 
+  it('reads each die again with a die-face model when given one (--die-face FILE)', () => {
+    // the test reader (tests/fixtures/die-face-model) reads red as 6 and cyan as 1, the test detector the other way round
+    const reader = path.join(REPO, 'tests/fixtures/die-face-model/die-face-test.onnx');
+    const r = runCli('scripts/read-dice.ts', ['--model', TEST_MODEL, '--die-face', reader, two]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${two}\n  6  box x=40 y=10 w=20 h=20  score 1.00\n  1  box x=140 y=50 w=20 h=20  score 1.00\n  2 dice: 1 6\n`);
+  });
+
   it('--json prints one array, an element per image in the order given, errors included; exit 2', () => {
-    const r = runCli('scripts/read-dice.ts', ['--json', '--model', TEST_MODEL, none, path.join(dir, 'missing.png'), two, notImage, dir]);
+    const r = runCli('scripts/read-dice.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', none, path.join(dir, 'missing.png'), two, notImage, dir]);
     expect(r.status).toBe(2);
     const out = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(out.map((o) => o.file)).toEqual([none, path.join(dir, 'missing.png'), two, notImage, dir]);
@@ -52,7 +60,7 @@ describe('npm run read-dice', () => {
   });
 
   it('applies EXIF orientation before reading', () => {
-    const r = runCli('scripts/read-dice.ts', ['--json', '--model', TEST_MODEL, rotated]);
+    const r = runCli('scripts/read-dice.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', rotated]);
     expect(r.status).toBe(0);
     const [result] = JSON.parse(r.stdout) as Array<{ dice: Array<{ value: number; box: Record<string, number> }> }>;
     expect(result!.dice).toHaveLength(1);
@@ -61,7 +69,7 @@ describe('npm run read-dice', () => {
   });
 
   it('reports unreadable images on stderr, reads the rest, exits 2', () => {
-    const r = runCli('scripts/read-dice.ts', ['--model', TEST_MODEL, notImage, none]);
+    const r = runCli('scripts/read-dice.ts', ['--model', TEST_MODEL, '--die-face', 'off', notImage, none]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${notImage}: error: not an image`);
     expect(r.stdout).toBe(`${none}\n  no dice\n`);

@@ -10,6 +10,12 @@ export interface ReaderInitOptions {
   threads?: number;
   /** Another model than the shipped one (tests, benchmarks): its URL and parsed sidecar. */
   model?: { url: string; config: unknown };
+  /**
+   * The die-face reader's second pass (die-face-reader.ts): by default the shipped one when the
+   * build has models/die-face.onnx; `false` reads with the detector alone; or another model's
+   * URL and parsed sidecar.
+   */
+  dieFace?: false | { url: string; config: unknown };
 }
 
 export interface ReaderInfo {
@@ -18,7 +24,9 @@ export interface ReaderInfo {
   crossOriginIsolated: boolean;
   inputSize: number;
   modelBytes: number;
-  /** Time to import and start the wasm runtime, and to fetch the model and create the session. */
+  /** The die-face reader's crop size and model size, or null when dice are read by the detector alone. */
+  dieFace: { inputSize: number; modelBytes: number } | null;
+  /** Time to import and start the wasm runtime, and to fetch the model(s) and create the session(s). */
   runtimeLoadMs: number;
   modelLoadMs: number;
   /** A first, throw-away inference run before `ready`, so the first real read is not the slow one. */

@@ -7,6 +7,7 @@
  */
 import type { DiceKit, DieFace } from '../dice/kit.ts';
 import type { Detector } from './detector.ts';
+import { firstPass } from './die-face-reader.ts';
 import { renderArtOnDice, type ArtView, DEFAULT_ART_VIEWS } from './face-art.ts';
 import type { FaceEmbedder, FaceEmbedderConfig } from './face-embedder.ts';
 import type { Box, Die, RgbaImage } from './types.ts';
@@ -106,7 +107,9 @@ export function teachDie(dice: readonly Die[]): Die {
 
 /** Embeds one teach photo of `faceId`: finds its die and returns the prototype and where the die was. */
 export async function teachExample(detector: Detector, embedder: FaceEmbedder, image: RgbaImage, faceId: string): Promise<{ prototype: FacePrototype; box: Box }> {
-  const { dice } = await detector.detect(image);
+  // The detector's boxes only: the pip reader's second pass would call a symbol die `other`
+  // at best and drop it as `none` at worst, and the face embedder reads it anyway.
+  const { dice } = await firstPass(detector).detect(image);
   const die = teachDie(dice);
   const [embedding] = await embedder.embed(image, [die.box]);
   return { prototype: { faceId, source: 'example', embedding: embedding! }, box: die.box };
@@ -197,7 +200,7 @@ export async function readFaces(
   rule: MatchRule = embedder.config,
 ): Promise<{ dice: FaceDie[]; detectMs: number; embedMs: number }> {
   const t0 = performance.now();
-  const { dice } = await detector.detect(image);
+  const { dice } = await firstPass(detector).detect(image);
   const t1 = performance.now();
   const embeddings = await embedder.embed(image, dice.map((d) => d.box));
   const t2 = performance.now();

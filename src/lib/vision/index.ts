@@ -4,6 +4,7 @@ export * from './config.ts';
 export * from './letterbox.ts';
 export * from './decode.ts';
 export * from './detector.ts';
+export * from './die-face-reader.ts';
 export { createDiceReader, DiceReaderError, type DiceReader, type DiceRead, type ReaderInfo, type ReaderInitOptions } from './dice-reader.ts';
 export * from './face-embedder.ts';
 export * from './face-art.ts';

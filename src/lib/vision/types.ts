@@ -35,6 +35,8 @@ export interface ReadTiming {
   preprocessMs: number;
   inferenceMs: number;
   postprocessMs: number;
+  /** The die-face reader's second pass (crops + inference), when it runs (die-face-reader.ts). */
+  faceReadMs?: number;
 }
 
 export interface Detection {

@@ -1,0 +1,265 @@
+"""Training crops for the die-face reader (train_die_face.py).
+
+Every crop is cut like the app cuts a die for the reader (src/lib/vision/die-face-reader.ts,
+through the face embedder's crop): the die's box squared on its longer side, times the crop
+margin, resampled to K x K. Training crops add what a detector's box and a phone add: the box
+moved and resized like a detector's box, any rotation, mirror, a little perspective, colour,
+blur, lower resolution, noise and JPEG.
+
+Sources (train splits only; `part` = 'train' leaves out the held-out slice, datasets.is_holdout):
+- real dice: every labelled die of byler-train, epanemu-train, matteop65-train (matteop65's
+  pip-pattern boxes grown to whole-die boxes as datasets.load_split does);
+- real `none`: table patches of those photos, away from every die (half of them at the
+  die-sized blobs a detector mistakes for dice: tray dimples, shadows, stains);
+- synthetic dice (pip_crops.render_die): pip dice, symbol dice and cocked dice (`other`).
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from datasets import TRAIN_SPLITS, load_split, read_rgb
+from die_crops import _background, embedder_crop, jitter_box
+from die_face_model import CLASSES
+from pip_crops import FacePool, render_die
+
+K = 48
+CROP_MARGIN = 1.2
+NONE = CLASSES.index('none')
+OTHER = CLASSES.index('other')
+
+
+def square_of(box, margin):
+    """The app's crop square of a box x, y, w, h: centre and side (src/lib/vision/face-embedder.ts)."""
+    x, y, w, h = box
+    return x + w / 2, y + h / 2, max(w, h) * margin
+
+
+def warp_crop(img, box, rng=None, margin=CROP_MARGIN, k=K, jitter=True, geometry=True):
+    """The K x K crop of `box` (x, y, w, h), with a detector-like box error and any rotation,
+    mirror and a little perspective when rng is given; edges repeat the border pixels, as the
+    app's crop does. Without rng it is the app's crop, up to resampling details."""
+    cx, cy, side = square_of(box, margin)
+    if rng is not None and jitter:
+        wide = rng.random() < 0.15
+        s_c, s_s = (0.14, 0.25) if wide else (0.07, 0.12)
+        cx += rng.normal(0, s_c) * box[2]
+        cy += rng.normal(0, s_c) * box[3]
+        side *= math.exp(rng.normal(0, s_s))
+    side = max(side, 2.0)
+    # Output corners in crop units [-0.5, 0.5], mapped to source pixels.
+    corners = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], np.float64)
+    if rng is not None and geometry:
+        if rng.random() < 0.5:
+            corners[:, 0] *= -1
+        a = rng.uniform(0, 2 * math.pi)
+        R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        corners = corners @ R.T
+        corners += rng.normal(0, 0.03, corners.shape)
+    srcpts = np.array([cx, cy]) + corners * side
+    # Shrinking: average the region down first (area resampling, as the app does), then warp.
+    f = 1.0
+    reach = side * 0.75 + 2
+    x0, y0 = int(math.floor(cx - reach)), int(math.floor(cy - reach))
+    x1, y1 = int(math.ceil(cx + reach)), int(math.ceil(cy + reach))
+    H_, W_ = img.shape[:2]
+    pad = max(0, -x0, -y0, x1 - W_, y1 - H_)
+    region = img[max(0, y0):min(H_, y1), max(0, x0):min(W_, x1)]
+    if pad:
+        region = cv2.copyMakeBorder(region, max(0, -y0), max(0, y1 - H_), max(0, -x0), max(0, x1 - W_), cv2.BORDER_REPLICATE)
+    srcpts = srcpts - [x0, y0]
+    if side > k * 1.2:
+        f = k * 1.1 / side
+        region = cv2.resize(region, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        srcpts = srcpts * f
+    dst = np.float32([[0, 0], [k, 0], [k, k], [0, k]])
+    H = cv2.getPerspectiveTransform(dst, srcpts.astype(np.float32))
+    # Sample at pixel centres: output pixel (i + 0.5) -> source position, minus 0.5.
+    S = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
+    Sm = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]])
+    H = Sm @ H @ S
+    return cv2.warpPerspective(region, H, (k, k), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+
+
+def photometric(img, rng):
+    """Light, colour and camera: gain, gamma, hue, saturation, grey, blur, low resolution, noise, JPEG."""
+    x = img.astype(np.float32)
+    if rng.random() < 0.5:
+        hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV).astype(np.float32)
+        hsv[..., 0] = (hsv[..., 0] + rng.uniform(0, 180)) % 180
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.4), 0, 255)
+        x = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2RGB).astype(np.float32)
+    if rng.random() < 0.08:
+        x = np.repeat(x.mean(-1, keepdims=True), 3, -1)
+    mean = x.mean()
+    x = (x - mean) * rng.uniform(0.6, 1.3) + mean
+    x = x * rng.uniform(0.65, 1.35) * rng.uniform(0.88, 1.12, 3)
+    x = 255 * (np.clip(x, 0, 255) / 255) ** rng.uniform(0.7, 1.4)
+    k = x.shape[0]
+    r = rng.random()
+    if r < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
+    elif r < 0.38:
+        n = int(rng.integers(2, 5))
+        kern = np.zeros((n, n), np.float32)
+        kern[n // 2, :] = 1.0 / n
+        M = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        kern = cv2.warpAffine(kern, M, (n, n))
+        x = cv2.filter2D(x, -1, kern / max(kern.sum(), 1e-6))
+    if rng.random() < 0.25:
+        f = rng.uniform(0.35, 0.8)
+        s = max(4, int(k * f))
+        x = cv2.resize(cv2.resize(x, (s, s), interpolation=cv2.INTER_AREA), (k, k), interpolation=cv2.INTER_LINEAR)
+    x += rng.normal(0, rng.uniform(0, 7), x.shape[:2] + (1,)) + rng.normal(0, rng.uniform(0, 3), x.shape)
+    out = np.clip(x, 0, 255).astype(np.uint8)
+    if rng.random() < 0.35:
+        ok, buf = cv2.imencode('.jpg', out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
+        out = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    return out
+
+
+def _blob_points(img, side):
+    """Die-sized blobs (difference of Gaussians at the die's scale): where detectors see dice that are not there."""
+    g = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    s = max(1.0, side / 4)
+    dog = np.abs(cv2.GaussianBlur(g, (0, 0), s) - cv2.GaussianBlur(g, (0, 0), s * 2.5))
+    peaks = (dog == cv2.dilate(dog, np.ones((5, 5), np.uint8))) & (dog > np.percentile(dog, 97))
+    ys, xs = np.nonzero(peaks)
+    return np.stack([xs, ys], 1).astype(np.float32)
+
+
+class RealCrops:
+    """The labelled photos of the train splits, decoded once, with their dice and table spots."""
+
+    def __init__(self, part='train', splits=TRAIN_SPLITS):
+        self.images, self.dice, self.spots, self.median_side = [], [], [], []
+        self.items = []   # (image index, box x y w h, class, split)
+        for split in splits:
+            for s in load_split(split, part):
+                img = read_rgb(s['file'])
+                i = len(self.images)
+                self.images.append(img)
+                boxes = [(float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])) for b in s['boxes']]
+                self.dice.append(boxes)
+                side = float(np.median([max(b[2], b[3]) for b in boxes])) if boxes else 40.0
+                self.median_side.append(side)
+                self.spots.append(self._free(_blob_points(img, side), boxes, side))
+                for b, c in zip(boxes, s['classes']):
+                    self.items.append((i, b, int(c), split))
+        self.by_split = {sp: [j for j, it in enumerate(self.items) if it[3] == sp] for sp in splits}
+
+    @staticmethod
+    def _free(points, boxes, side):
+        """Points whose die-sized box would not be centred on any die."""
+        if len(boxes) == 0 or len(points) == 0:
+            return points
+        keep = np.ones(len(points), bool)
+        for x, y, w, h in boxes:
+            c = np.array([x + w / 2, y + h / 2])
+            r = 0.65 * max(w, h, side)
+            keep &= np.abs(points - c).max(1) > r
+        return points[keep]
+
+    def die(self, rng, split=None):
+        pool = self.by_split[split] if split else None
+        j = int(pool[int(rng.integers(len(pool)))]) if pool else int(rng.integers(len(self.items)))
+        i, box, cls, _ = self.items[j]
+        return self.images[i], box, cls
+
+    def background_box(self, rng, i=None):
+        """A die-sized box on the table of photo i (random when None), not centred on any die."""
+        for _ in range(50):
+            if i is None or _ > 10:
+                i = int(rng.integers(len(self.images)))
+            img, boxes = self.images[i], self.dice[i]
+            side = self.median_side[i] * math.exp(rng.normal(0, 0.25))
+            if rng.random() < 0.5 and len(self.spots[i]):
+                cx, cy = self.spots[i][int(rng.integers(len(self.spots[i])))]
+            else:
+                cx, cy = rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0])
+            ok = all(max(abs(cx - (x + w / 2)), abs(cy - (y + h / 2))) > 0.65 * max(w, h, side) for x, y, w, h in boxes)
+            if ok:
+                return img, (cx - side / 2, cy - side / 2, side, side)
+        return img, (cx - side / 2, cy - side / 2, side, side)
+
+    def table_patch(self, rng, size):
+        """A square of real table (for synthetic dice to stand on)."""
+        img, box = self.background_box(rng)
+        return warp_crop(img, box, rng, margin=2.2, k=size, jitter=False)
+
+
+class Mixer:
+    """Training batches: real dice, synthetic dice, `other` and `none` in fixed shares.
+
+    Synthetic scenes come from a pool (`scenes` renders, `refresh` of them re-rendered per batch);
+    each use cuts its own crop (box error, rotation, mirror, perspective) and colour."""
+
+    SHARES = {'real': 0.42, 'synthetic': 0.30, 'other': 0.10, 'none_real': 0.14, 'none_synthetic': 0.04}
+
+    def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print):
+        self.real = real
+        self.rng = np.random.default_rng(seed)
+        self.kinds = list(self.SHARES)
+        self.p = np.array([self.SHARES[k] for k in self.kinds])
+        self.p /= self.p.sum()
+        self.faces = FacePool(self.rng)
+        self.refresh = refresh
+        share_other = self.SHARES['other'] / (self.SHARES['other'] + self.SHARES['synthetic'])
+        self.scene_kinds = ['pips' if self.rng.random() >= share_other else ('symbol' if self.rng.random() < 0.6 else 'edge') for _ in range(scenes)]
+        self.scenes = []
+        for i, k in enumerate(self.scene_kinds):
+            self.scenes.append(render_die(self.rng, self.real.table_patch, kind=k, pool=self.faces))
+            if log and (i + 1) % 2000 == 0:
+                log(f'  {i + 1} synthetic scenes rendered')
+        self.pips = [i for i, k in enumerate(self.scene_kinds) if k == 'pips']
+        self.others = [i for i, k in enumerate(self.scene_kinds) if k != 'pips']
+
+    def sample(self):
+        rng = self.rng
+        kind = self.kinds[int(rng.choice(len(self.kinds), p=self.p))]
+        if kind == 'real':
+            img, box, cls = self.real.die(rng)
+            crop = warp_crop(img, box, rng)
+        elif kind in ('synthetic', 'other'):
+            ids = self.pips if kind == 'synthetic' else self.others
+            scene, box, cls = self.scenes[ids[int(rng.integers(len(ids)))]]
+            crop = warp_crop(scene, box, rng)
+        elif kind == 'none_real':
+            img, box = self.real.background_box(rng)
+            crop, cls = warp_crop(img, box, rng, jitter=False), NONE
+        else:
+            cls = NONE
+            if rng.random() < 0.5:
+                crop = self.real.table_patch(rng, K)
+            else:
+                crop = np.clip(_background(rng, K), 0, 255).astype(np.uint8)
+        return photometric(crop, rng), cls
+
+    def batch(self, n):
+        for _ in range(self.refresh):
+            i = int(self.rng.integers(len(self.scenes)))
+            self.scenes[i] = render_die(self.rng, self.real.table_patch, kind=self.scene_kinds[i], pool=self.faces)
+        self.faces.refresh(2)
+        xs, ys = zip(*(self.sample() for _ in range(n)))
+        return np.stack(xs), np.array(ys, np.int64)
+
+
+def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3):
+    """The fixed model-selection set from the held-out slice, cut by the app's crop
+    (die_crops.embedder_crop): every die from its labelled box and `jittered` times from a box
+    moved like a detector's (no rotation, no colour change), and table patches labelled `none`.
+    Returns crops, classes, split names."""
+    rng = np.random.default_rng(seed)
+    xs, ys, src = [], [], []
+    for img_i, box, cls, split in real.items:
+        img = real.images[img_i]
+        xs.append(embedder_crop(img, box, K, CROP_MARGIN)); ys.append(cls); src.append(split)
+        for _ in range(jittered):
+            xs.append(embedder_crop(img, jitter_box(box, rng, 0.08, 0.12), K, CROP_MARGIN)); ys.append(cls); src.append(split)
+    for i in range(len(real.images)):
+        for _ in range(backgrounds_per_image):
+            img, box = real.background_box(rng, i)
+            xs.append(embedder_crop(img, box, K, CROP_MARGIN)); ys.append(NONE); src.append('background')
+    return np.stack(xs), np.array(ys, np.int64), np.array(src)

@@ -1,0 +1,169 @@
+"""Trains the die-face reader: a small CNN that reads one standard die's top face (1-6), or says
+`other` (a die whose top face is not a pip face) or `none` (no die), from a crop of the original
+frame around the detector's box. The detector still finds the dice; this second pass reads them
+at the frame's own resolution (docs/vision.md, models/MODEL_CARD.md "Die-face reader").
+
+    /usr/bin/python3 models/training/train_die_face.py            # fixed seeds, ~6000 steps
+
+Data: the train splits' labelled dice (minus the held-out slice), their tables, and synthetic
+dice (die_face_data.py). Model selection: the held-out slice of the train splits only (never the
+*-val splits). Writes models/die-face.onnx and models/die-face.json. Uses one CPU thread (the
+detector's training uses the other core).
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from die_face_data import CROP_MARGIN, K, NONE, Mixer, RealCrops, holdout_set  # noqa: E402
+from die_face_model import CLASSES, DieFaceNet, WithSoftmax  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+SPLIT_NAMES = ('byler-train', 'matteop65-train', 'epanemu-train')
+
+
+def to_tensor(x):
+    return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255)
+
+
+@torch.no_grad()
+def evaluate(model, hx, hy, hsrc):
+    """Held-out figures: per split, share of dice read right (exact and jittered crops together),
+    dice taken for `none`/`other`; share of table patches read `none`; the confusion matrix."""
+    model.eval()
+    pred = torch.cat([model(to_tensor(hx[i:i + 256])).argmax(1) for i in range(0, len(hx), 256)]).numpy()
+    model.train()
+    out = {}
+    for split in SPLIT_NAMES:
+        m = hsrc == split
+        if m.any():
+            out[split] = {'dice': int(m.sum()), 'right': float((pred[m] == hy[m]).mean()),
+                          'readNone': float((pred[m] == NONE).mean()), 'readOther': float((pred[m] == CLASSES.index('other')).mean())}
+    m = hsrc == 'background'
+    out['background'] = {'patches': int(m.sum()), 'readNone': float((pred[m] == NONE).mean())}
+    dice_acc = float(np.mean([out[s]['right'] for s in SPLIT_NAMES if s in out]))
+    out['meanDiceRight'] = dice_acc
+    out['score'] = 0.8 * dice_acc + 0.2 * out['background']['readNone']
+    conf = np.zeros((len(CLASSES), len(CLASSES)), int)
+    np.add.at(conf, (hy, pred), 1)
+    out['confusion'] = conf.tolist()
+    return out
+
+
+def export(net, path_onnx, path_json, meta):
+    model = WithSoftmax(net).eval()
+    torch.onnx.export(model, torch.rand(1, 3, K, K), path_onnx, input_names=['crops'], output_names=['probs'],
+                      dynamic_axes={'crops': {0: 'batch'}, 'probs': {0: 'batch'}}, opset_version=13, do_constant_folding=True)
+    with open(path_json, 'w') as f:
+        json.dump(meta, f, indent=2)
+        f.write('\n')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--steps', type=int, default=6000)
+    ap.add_argument('--batch', type=int, default=128)
+    ap.add_argument('--lr', type=float, default=3e-3)
+    ap.add_argument('--seed', type=int, default=11)
+    ap.add_argument('--scenes', type=int, default=6000, help='synthetic scenes in the pool')
+    ap.add_argument('--eval-every', type=int, default=500)
+    ap.add_argument('--out', default=os.path.join(ROOT, 'models'))
+    ap.add_argument('--run', default=os.path.join(ROOT, 'models', 'training', 'runs', 'die-face'))
+    ap.add_argument('--resume', help='a checkpoint (last.pt) to continue from')
+    args = ap.parse_args()
+    if os.environ.get('CI'):
+        sys.exit('train_die_face.py does not run in CI (hours on a CPU); the app ships models/die-face.onnx')
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    os.makedirs(args.run, exist_ok=True)
+    t0 = time.time()
+    log = lambda s: print(f'[{(time.time() - t0) / 60:6.1f} min] {s}', flush=True)  # noqa: E731
+
+    real = RealCrops('train')
+    held = RealCrops('holdout')
+    hx, hy, hsrc = holdout_set(held)
+    log(f'train: {len(real.items)} dice in {len(real.images)} photos; held out: {len(held.items)} dice in '
+        f'{len(held.images)} photos ({len(hx)} crops with table patches)')
+    mixer = Mixer(real, args.seed, scenes=args.scenes, log=log)
+    log(f'{args.scenes} synthetic scenes rendered')
+
+    net = DieFaceNet()
+    ema = DieFaceNet()
+    ema.load_state_dict(net.state_dict())
+    for p in ema.parameters():
+        p.requires_grad_(False)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    step, best, history = 0, None, []
+    if args.resume:
+        ck = torch.load(args.resume)
+        net.load_state_dict(ck['model']); ema.load_state_dict(ck['ema']); opt.load_state_dict(ck['opt'])
+        step, best, history = ck['step'], ck.get('best'), ck.get('history', [])
+        log(f'resumed at step {step}')
+    losses = []
+    while step < args.steps:
+        warm = min(1.0, (step + 1) / 200)
+        lr = args.lr * warm * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * step / args.steps)))
+        for g in opt.param_groups:
+            g['lr'] = lr
+        x, y = mixer.batch(args.batch)
+        logits = net(to_tensor(x))
+        loss = F.cross_entropy(logits, torch.from_numpy(y), label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        with torch.no_grad():
+            d = min(0.998, (1 + step) / (10 + step))
+            for pe, pn in zip(ema.state_dict().values(), net.state_dict().values()):
+                if pe.dtype.is_floating_point:
+                    pe.mul_(d).add_(pn.detach(), alpha=1 - d)
+                else:
+                    pe.copy_(pn)
+        losses.append(float(loss))
+        if step % 100 == 0:
+            log(f'step {step} loss {np.mean(losses[-100:]):.3f} lr {lr:.2e}')
+        if step % args.eval_every == 0 or step == args.steps:
+            r = evaluate(ema, hx, hy, hsrc)
+            r['step'] = step
+            history.append({k: v for k, v in r.items() if k != 'confusion'})
+            log('held out: ' + ', '.join(f"{s} {r[s]['right']:.3f}" for s in SPLIT_NAMES if s in r) +
+                f", background→none {r['background']['readNone']:.3f}, score {r['score']:.4f}")
+            if best is None or r['score'] > best['score']:
+                best = r
+                torch.save({'model': ema.state_dict(), 'step': step}, os.path.join(args.run, 'best.pt'))
+            torch.save({'model': net.state_dict(), 'ema': ema.state_dict(), 'opt': opt.state_dict(), 'step': step,
+                        'best': best, 'history': history}, os.path.join(args.run, 'last.pt'))
+
+    ck = torch.load(os.path.join(args.run, 'best.pt'))
+    final = DieFaceNet()
+    final.load_state_dict(ck['model'])
+    meta = {
+        'inputSize': K,
+        'classes': list(CLASSES),
+        'cropMargin': CROP_MARGIN,
+        'input': 'crops',
+        'output': 'probs',
+        'training': {
+            'script': 'models/training/train_die_face.py',
+            'args': {k: v for k, v in vars(args).items() if k not in ('out', 'run', 'resume')},
+            'selectedStep': ck['step'],
+            'realDice': len(real.items),
+            'minutes': round((time.time() - t0) / 60, 1),
+            'parameters': sum(p.numel() for p in final.parameters()),
+        },
+        'heldOut': {k: v for k, v in best.items() if k != 'confusion'},
+        'heldOutConfusion': {'rows': 'truth', 'columns': 'read', 'classes': list(CLASSES), 'counts': best['confusion']},
+    }
+    export(final, os.path.join(args.out, 'die-face.onnx'), os.path.join(args.out, 'die-face.json'), meta)
+    log(f"wrote {os.path.join(args.out, 'die-face.onnx')} (step {ck['step']}, held-out score {best['score']:.4f})")
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,194 @@
+/**
+ * The die-face reader (`models/die-face.onnx` + `models/die-face.json`): a second pass over the
+ * detector's standard dice that reads each die's top face from a crop of the ORIGINAL frame
+ * (the detector reads it at its letterboxed input size, where a die is a few pixels across).
+ *
+ *   frame ─► detector ─► boxes ─► crop per die (the face embedder's crop) ─► classifier
+ *         ─► value 1–6 | other (a die, not a pip face: value null) | none (no die: dropped)
+ *
+ * `withDieFaceReader(detector, reader)` is a Detector whose dice carry the reader's values, so
+ * the CLIs, the evaluation and the app's worker use it alike; it is switched on by the model's
+ * presence (docs/vision.md). Symbol dice are read by the face embedder from the first pass
+ * (`firstPass`), never through this one.
+ */
+import type { Detector, OrtModule, SessionOptions } from './detector.ts';
+import { cropForEmbedder } from './face-embedder.ts';
+import type { Detection, Die, RgbaImage } from './types.ts';
+
+export const DIE_FACE_INPUT_NAME = 'crops';
+export const DIE_FACE_OUTPUT_NAME = 'probs';
+
+/** What a class of the reader means for a die. */
+export type DieFaceClass = { kind: 'value'; value: number } | { kind: 'other' } | { kind: 'none' };
+
+export interface DieFaceConfig {
+  /** K: the crop side the model takes. */
+  inputSize: number;
+  /** The die's box, squared on its longer side, is enlarged by this factor before resampling. */
+  cropMargin: number;
+  /** The model's output classes in order: '1'…'6', 'other', optionally 'none'. */
+  classes: string[];
+}
+
+export class DieFaceConfigError extends Error {
+  override name = 'DieFaceConfigError';
+}
+
+/** The meaning of a class name; throws for a name the reader does not know. */
+export function dieFaceClass(name: string): DieFaceClass {
+  if (/^[1-6]$/.test(name)) return { kind: 'value', value: Number(name) };
+  if (name === 'other' || name === 'none') return { kind: name };
+  throw new DieFaceConfigError(`die-face sidecar: unknown class ${JSON.stringify(name)} (expected "1"…"6", "other", "none")`);
+}
+
+/** Validates a parsed `die-face.json`; throws DieFaceConfigError naming the bad field. */
+export function parseDieFaceConfig(json: unknown): DieFaceConfig {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new DieFaceConfigError('die-face sidecar: expected a JSON object');
+  const obj = json as Record<string, unknown>;
+  const { inputSize, cropMargin, classes } = obj;
+  if (typeof inputSize !== 'number' || !Number.isInteger(inputSize) || inputSize < 8 || inputSize > 512) {
+    throw new DieFaceConfigError(`die-face sidecar: "inputSize" must be an integer in [8, 512], got ${JSON.stringify(inputSize)}`);
+  }
+  if (typeof cropMargin !== 'number' || !Number.isFinite(cropMargin) || cropMargin < 1 || cropMargin > 4) {
+    throw new DieFaceConfigError(`die-face sidecar: "cropMargin" must be a number in [1, 4], got ${JSON.stringify(cropMargin)}`);
+  }
+  if (!Array.isArray(classes) || !classes.every((c): c is string => typeof c === 'string')) {
+    throw new DieFaceConfigError('die-face sidecar: "classes" must be an array of class names');
+  }
+  classes.forEach(dieFaceClass);
+  if (new Set(classes).size !== classes.length) throw new DieFaceConfigError('die-face sidecar: "classes" has a name twice');
+  for (const v of ['1', '2', '3', '4', '5', '6', 'other']) {
+    if (!classes.includes(v)) throw new DieFaceConfigError(`die-face sidecar: "classes" lacks "${v}"`);
+  }
+  return { inputSize, cropMargin, classes: [...classes] };
+}
+
+/** One die's read: the best class and its probability. */
+export interface DieFaceRead {
+  classIndex: number;
+  probability: number;
+}
+
+/** The best class of each row of `probs` (`count` rows of `classes` probabilities). */
+export function bestClasses(probs: Float32Array, count: number, classes: number): DieFaceRead[] {
+  const out: DieFaceRead[] = [];
+  for (let i = 0; i < count; i++) {
+    let best = 0;
+    for (let c = 1; c < classes; c++) if (probs[i * classes + c]! > probs[i * classes + best]!) best = c;
+    out.push({ classIndex: best, probability: probs[i * classes + best]! });
+  }
+  return out;
+}
+
+/**
+ * The detector's dice with the reader's values: a value class sets the value, `other` sets it
+ * to null (a die, but not a pip face), `none` drops the die (no die there). Box and score stay
+ * the detector's; `classIndex` becomes the reader's class index.
+ */
+export function applyDieFaceReads(dice: readonly Die[], reads: readonly DieFaceRead[], config: DieFaceConfig): Die[] {
+  if (reads.length !== dice.length) throw new RangeError(`${dice.length} dice but ${reads.length} reads`);
+  const meanings = config.classes.map(dieFaceClass);
+  const out: Die[] = [];
+  dice.forEach((die, i) => {
+    const read = reads[i]!;
+    const meaning = meanings[read.classIndex];
+    if (!meaning) throw new RangeError(`read class ${read.classIndex} is not one of the ${meanings.length} classes`);
+    if (meaning.kind === 'none') return;
+    out.push({ ...die, value: meaning.kind === 'value' ? meaning.value : null, classIndex: read.classIndex });
+  });
+  return out;
+}
+
+export interface DieFaceReader {
+  readonly config: DieFaceConfig;
+  /** The best class of each die's crop, in order. */
+  readBoxes(image: RgbaImage, dice: readonly Pick<Die, 'box'>[]): Promise<DieFaceRead[]>;
+  /** The dice with the reader's values (`applyDieFaceReads`). */
+  read(image: RgbaImage, dice: readonly Die[]): Promise<Die[]>;
+  release(): Promise<void>;
+}
+
+/** Dice per model call: a table of dice in one batch, bounded so memory stays small. */
+const MAX_BATCH = 32;
+
+/** Creates the reader's session (ORT module injected, as for the detector) and checks its I/O. */
+export async function createDieFaceReader(
+  ort: OrtModule,
+  model: Uint8Array,
+  config: DieFaceConfig,
+  sessionOptions: SessionOptions = {},
+): Promise<DieFaceReader> {
+  const session = await ort.InferenceSession.create(model, { graphOptimizationLevel: 'all', ...sessionOptions });
+  if (!session.inputNames.includes(DIE_FACE_INPUT_NAME) || !session.outputNames.includes(DIE_FACE_OUTPUT_NAME)) {
+    await session.release();
+    throw new Error(
+      `die-face model: expected input "${DIE_FACE_INPUT_NAME}" and output "${DIE_FACE_OUTPUT_NAME}", ` +
+        `found inputs [${session.inputNames.join(', ')}] and outputs [${session.outputNames.join(', ')}]`,
+    );
+  }
+  const k = config.inputSize;
+  const per = 3 * k * k;
+  const nClasses = config.classes.length;
+  let buffer = new Float32Array(per * 8);
+
+  async function readBoxes(image: RgbaImage, dice: readonly Pick<Die, 'box'>[]): Promise<DieFaceRead[]> {
+    const reads: DieFaceRead[] = [];
+    for (let start = 0; start < dice.length; start += MAX_BATCH) {
+      const n = Math.min(MAX_BATCH, dice.length - start);
+      if (buffer.length < n * per) buffer = new Float32Array(n * per);
+      for (let i = 0; i < n; i++) cropForEmbedder(image, dice[start + i]!.box, k, config.cropMargin, buffer, i * per);
+      const input = new ort.Tensor('float32', buffer.subarray(0, n * per), [n, 3, k, k]);
+      const outputs = await session.run({ [DIE_FACE_INPUT_NAME]: input });
+      const out = outputs[DIE_FACE_OUTPUT_NAME];
+      if (!out || out.type !== 'float32' || out.dims.length !== 2 || out.dims[0] !== n || out.dims[1] !== nClasses) {
+        throw new Error(`die-face model: output "${DIE_FACE_OUTPUT_NAME}" must be float32 [B, ${nClasses}] (the sidecar's classes)`);
+      }
+      reads.push(...bestClasses(out.data as Float32Array, n, nClasses));
+      for (const v of Object.values(outputs)) v.dispose();
+    }
+    return reads;
+  }
+
+  return {
+    config,
+    readBoxes,
+    async read(image, dice) {
+      if (dice.length === 0) return [];
+      return applyDieFaceReads(dice, await readBoxes(image, dice), config);
+    },
+    release: () => session.release(),
+  };
+}
+
+/** A detector with the die-face reader behind it; `firstPass` is the detector alone. */
+export interface TwoPassDetector extends Detector {
+  readonly firstPass: Detector;
+  readonly dieFaceReader: DieFaceReader;
+}
+
+/**
+ * The one way a standard-dice read is made when a die-face model ships: the detector finds the
+ * dice, the reader reads each one from the frame. `timing.faceReadMs` is the second pass (crops
+ * and inference); `release()` releases both sessions.
+ */
+export function withDieFaceReader(detector: Detector, reader: DieFaceReader): TwoPassDetector {
+  return {
+    config: detector.config,
+    firstPass: detector,
+    dieFaceReader: reader,
+    async detect(image, options): Promise<Detection> {
+      const first = await detector.detect(image, options);
+      const t0 = performance.now();
+      const dice = await reader.read(image, first.dice);
+      return { dice, timing: { ...first.timing, faceReadMs: performance.now() - t0 } };
+    },
+    async release() {
+      await Promise.all([detector.release(), reader.release()]);
+    },
+  };
+}
+
+/** The detector without any second pass (symbol dice are read by the face embedder instead). */
+export function firstPass(detector: Detector): Detector {
+  return 'firstPass' in detector ? (detector as TwoPassDetector).firstPass : detector;
+}

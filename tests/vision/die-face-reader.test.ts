@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import {
+  applyDieFaceReads,
+  bestClasses,
+  createDieFaceReader,
+  DieFaceConfigError,
+  firstPass,
+  parseDieFaceConfig,
+  withDieFaceReader,
+  type DieFaceConfig,
+  type DieFaceReader,
+} from '../../src/lib/vision/die-face-reader.ts';
+import type { OrtModule } from '../../src/lib/vision/detector.ts';
+import type { Die, RgbaImage } from '../../src/lib/vision/types.ts';
+import { createNodeDetector, dieFaceModelPath, SHIPPED_DIE_FACE_MODEL } from '../../scripts/lib/node-vision.ts';
+import { patternFloor, perfectDetections } from '../../scripts/lib/evaluate.ts';
+import { REPO, TEST_MODEL } from './cli-helpers.ts';
+import { COLOUR, scenePng } from './synthetic-scenes.ts';
+
+// The hand-wired reader (tests/fixtures/die-face-model): mean colour of the crop, nearest of
+// cyan 1, grey 2, yellow 3, blue 4, green 5, red 6, white other, magenta none.
+const TEST_READER = path.join(REPO, 'tests/fixtures/die-face-model/die-face-test.onnx');
+const testConfig = parseDieFaceConfig(JSON.parse(readFileSync(TEST_READER.replace(/\.onnx$/, '.json'), 'utf8')));
+
+const die = (value: number | null, x: number, classIndex = 0): Die => ({ value, box: { x, y: 10, w: 20, h: 20 }, score: 0.9, classIndex });
+
+async function rgba(png: Buffer): Promise<RgbaImage> {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data) };
+}
+
+describe('die-face sidecar', () => {
+  const good = { inputSize: 48, cropMargin: 1.2, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], training: { anything: true } };
+
+  it('keeps what the reader needs and ignores the rest', () => {
+    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes });
+    expect(parseDieFaceConfig({ ...good, classes: ['other', '6', '5', '4', '3', '2', '1'] }).classes).toHaveLength(7); // `none` is optional
+  });
+
+  it.each([
+    [null, /expected a JSON object/],
+    [{ ...good, inputSize: 4 }, /"inputSize" must be an integer in \[8, 512\], got 4/],
+    [{ ...good, inputSize: 48.5 }, /"inputSize"/],
+    [{ ...good, cropMargin: 0.5 }, /"cropMargin" must be a number in \[1, 4\]/],
+    [{ ...good, classes: 'all' }, /"classes" must be an array/],
+    [{ ...good, classes: [...good.classes, 'seven'] }, /unknown class "seven"/],
+    [{ ...good, classes: [...good.classes, '1'] }, /has a name twice/],
+    [{ ...good, classes: ['1', '2', '4', '5', '6', 'other'] }, /lacks "3"/],
+  ])('refuses %j with a clear error', (json, message) => {
+    expect(() => parseDieFaceConfig(json)).toThrow(DieFaceConfigError);
+    expect(() => parseDieFaceConfig(json)).toThrow(message);
+  });
+});
+
+describe('reading the classes', () => {
+  it('takes the most probable class of each row', () => {
+    const probs = Float32Array.from([0.1, 0.7, 0.2, /**/ 0.5, 0.2, 0.3, /**/ 0.2, 0.2, 0.6]);
+    expect(bestClasses(probs, 3, 3).map((r) => r.classIndex)).toEqual([1, 0, 2]);
+    expect(bestClasses(probs, 3, 3)[0]!.probability).toBeCloseTo(0.7, 6);
+  });
+
+  it('sets values, reads `other` as no value, drops `none`, keeps boxes and scores', () => {
+    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'] };
+    const dice = [die(1, 0), die(5, 30), die(null, 60, 6), die(2, 90)];
+    const reads = [5, 7, 3, 6].map((classIndex) => ({ classIndex, probability: 0.9 }));
+    const out = applyDieFaceReads(dice, reads, config);
+    expect(out.map((d) => d.value)).toEqual([6, 4, null]);
+    expect(out.map((d) => d.box.x)).toEqual([0, 60, 90]);
+    expect(out.map((d) => d.classIndex)).toEqual([5, 3, 6]);
+    expect(out[0]!.score).toBe(0.9);
+    expect(dice[0]!.value).toBe(1); // the input is not changed
+    expect(() => applyDieFaceReads(dice, reads.slice(1), config)).toThrow(/4 dice but 3 reads/);
+    expect(() => applyDieFaceReads([die(1, 0)], [{ classIndex: 8, probability: 1 }], config)).toThrow(/not one of the 8 classes/);
+  });
+});
+
+describe('die-face reader on onnxruntime-node (hand-wired test model)', () => {
+  let reader: DieFaceReader;
+  let ort: OrtModule;
+  beforeAll(async () => {
+    ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+    reader = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), testConfig);
+  });
+  afterAll(() => reader?.release());
+
+  it('reads each die from its crop of the frame, in order, one batch for many dice', async () => {
+    const image = await rgba(await scenePng(200, 60, [
+      { x: 10, y: 10, side: 20, rgb: COLOUR[1] },     // red: the reader's 6
+      { x: 50, y: 10, side: 20, rgb: COLOUR[6] },     // cyan: 1
+      { x: 90, y: 10, side: 20, rgb: COLOUR.other },  // white: other
+      { x: 130, y: 10, side: 20, rgb: COLOUR[5] },    // magenta: none
+    ]));
+    const dice = [die(1, 10), die(6, 50), die(null, 90), die(5, 130), die(3, 170)]; // the last: grey table
+    const out = await reader.read(image, dice);
+    expect(out.map((d) => [d.box.x, d.value])).toEqual([[10, 6], [50, 1], [90, null], [170, 2]]);
+    const many = await reader.readBoxes(image, Array.from({ length: 70 }, (_, i) => ({ box: { x: 10 + (i % 2) * 40, y: 10, w: 20, h: 20 } })));
+    expect(many.map((r) => r.classIndex)).toEqual(Array.from({ length: 70 }, (_, i) => (i % 2 ? 0 : 5)));
+    expect(await reader.read(image, [])).toEqual([]);
+  });
+
+  it('refuses a model without the contract\'s tensor names', async () => {
+    const wrong = new Uint8Array(readFileSync(path.join(REPO, 'tests/fixtures/test-model/test-model-wrong-names.onnx')));
+    await expect(createDieFaceReader(ort, wrong, testConfig)).rejects.toThrow(/expected input "crops" and output "probs"/);
+  });
+
+  it('refuses a sidecar whose classes do not fit the model output', async () => {
+    const seven = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), { ...testConfig, classes: testConfig.classes.slice(0, 7) });
+    const image = await rgba(await scenePng(40, 40, []));
+    await expect(seven.readBoxes(image, [{ box: { x: 0, y: 0, w: 10, h: 10 } }])).rejects.toThrow(/must be float32 \[B, 7\]/);
+    await seven.release();
+  });
+
+  it('is the second pass of the detector: values replaced, `none` dropped, time reported', async () => {
+    const node = await createNodeDetector({ modelPath: TEST_MODEL, dieFace: TEST_READER, threads: 1 });
+    try {
+      // 200×100 frames; the test detector finds stride-32 cells (x 20c, y 20r − 50, side 20).
+      const image = await rgba(await scenePng(200, 100, [
+        { x: 40, y: 10, side: 20, rgb: COLOUR[1] },      // detector 1, reader 6
+        { x: 140, y: 50, side: 20, rgb: COLOUR[5] },     // detector 5, reader none
+        { x: 0, y: 70, side: 20, rgb: COLOUR.other },    // detector other, reader other
+      ]));
+      const two = await node.detect(image);
+      const one = await firstPass(node).detect(image);
+      const byX = (d: Die[]): Array<[number, number | null]> => d.map((x): [number, number | null] => [x.box.x, x.value]).sort((a, b) => a[0] - b[0]);
+      expect(byX(one.dice)).toEqual([[0, null], [40, 1], [140, 5]]);
+      expect(byX(two.dice)).toEqual([[0, null], [40, 6]]);
+      expect(two.timing.faceReadMs).toBeGreaterThanOrEqual(0);
+      expect(one.timing.faceReadMs).toBeUndefined();
+      expect(node.dieFacePath).toBe(TEST_READER);
+    } finally {
+      await node.release();
+    }
+    const alone = await createNodeDetector({ modelPath: TEST_MODEL, dieFace: 'off' });
+    expect(alone.dieFacePath).toBeNull();
+    expect(firstPass(alone)).toBe(alone);
+    await alone.release();
+  });
+
+  it('wraps any detector (withDieFaceReader) and releases both sessions', async () => {
+    let released = 0;
+    const stub = { config: {} as never, detect: async () => ({ dice: [die(3, 10)], timing: { preprocessMs: 0, inferenceMs: 0, postprocessMs: 0 } }), release: async () => void released++ };
+    const other = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), testConfig);
+    const two = withDieFaceReader(stub, other);
+    const image = await rgba(await scenePng(60, 60, [{ x: 10, y: 10, side: 20, rgb: COLOUR[2] }])); // green: 5
+    expect((await two.detect(image)).dice.map((d) => d.value)).toEqual([5]);
+    await two.release();
+    expect(released).toBe(1);
+  });
+});
+
+describe('which die-face model is used', () => {
+  it('follows models/die-face.onnx unless told', () => {
+    expect(dieFaceModelPath('off')).toBeNull();
+    expect(dieFaceModelPath('x.onnx')).toBe('x.onnx');
+    expect([null, SHIPPED_DIE_FACE_MODEL]).toContain(dieFaceModelPath());
+  });
+
+  it('refuses a die-face model that is not there, or has no sidecar', async () => {
+    await expect(createNodeDetector({ modelPath: TEST_MODEL, dieFace: path.join(REPO, 'nope.onnx') })).rejects.toThrow(/no die-face model at .*nope\.onnx/);
+    await expect(createNodeDetector({ modelPath: TEST_MODEL, dieFace: TEST_MODEL })).rejects.toThrow(/test-model\.json: die-face sidecar: "cropMargin"/);
+  });
+});
+
+describe('perfect detections for --boxes truth', () => {
+  const d = (x: number, y: number, w: number, h: number, value: number) => ({ box: { x, y, w, h }, value });
+
+  it('are the labels of whole-die sets', () => {
+    expect(perfectDetections([d(1, 2, 30, 40, 5)], 'whole-die', 99)).toEqual([{ x: 1, y: 2, w: 30, h: 40 }]);
+  });
+
+  it('grow pip-pattern boxes to die size from the image\'s largest pattern, whatever the values', () => {
+    // a 4 (pattern 40 px) and a lone 1 pip (12 px): both dice are 1.65 × 40 = 66 px, centred on their patterns
+    const boxes = perfectDetections([d(100, 100, 40, 38, 4), d(300, 50, 12, 12, 1)], 'pips', 20);
+    expect(boxes[0]).toEqual({ x: 120 - 33, y: 119 - 33, w: 66, h: 66 });
+    expect(boxes[1]!.w).toBeCloseTo(66, 9);
+    expect(boxes[1]!.x + boxes[1]!.w / 2).toBeCloseTo(306, 9);
+    // an image of lone 1 pips: the dataset's floor sets the size
+    expect(perfectDetections([d(0, 0, 12, 12, 1)], 'pips', 40)[0]!.w).toBeCloseTo(66, 9);
+    expect(patternFloor({ images: [{ file: 'a', width: 1, height: 1, dice: [d(0, 0, 10, 10, 1), d(0, 0, 40, 40, 4), d(0, 0, 50, 30, 5)] }] })).toBeCloseTo(32, 9);
+  });
+});
