@@ -94,7 +94,7 @@ async function cameraFrame(): Promise<Buffer> {
 
 const detectorSection: BenchSection = {
   id: 'detector',
-  title: 'dice detector — models/dice-pips.onnx on onnxruntime-web (wasm, SIMD) in the app\'s Web Worker, headless Chromium',
+  title: 'dice reader — models/dice-pips.onnx (+ models/die-face.onnx when it ships) on onnxruntime-web (wasm, SIMD) in the app\'s Web Worker, headless Chromium',
   method: 'reads of a 1280×720 frame through createDiceReader(), the two thread counts taking turns frame by frame; inference = session.run only; first reads discarded',
   async run(ctx) {
     const { page } = await ctx.browser();
@@ -125,6 +125,9 @@ const detectorSection: BenchSection = {
         { label: `inference per frame, ${t}, p95`, value: p95(inference), unit: 'ms', note: n },
         { label: `pre-processing per frame, ${t}, median`, value: median(pre), unit: 'ms', note: 'ImageBitmap → pixels → letterbox' },
         { label: `post-processing per frame, ${t}, median`, value: median(post), unit: 'ms', note: 'decode + NMS' },
+        ...(info.dieFace
+          ? [{ label: `die-face pass per frame, ${t}, median`, value: median(steady.map((r) => r.timing.faceReadMs ?? 0)), unit: 'ms' as const, note: `crops + inference, ${median(steady.map((r) => r.dice.length))} dice read (the frame's)` }]
+          : []),
         { label: `whole read per frame, ${t}, median`, value: median(whole), unit: 'ms', note: 'read() to result on the main thread' },
         { label: `whole read per frame, ${t}, p95`, value: p95(whole), unit: 'ms' },
       );

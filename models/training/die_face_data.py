@@ -11,7 +11,7 @@ Sources (train splits only; `part` = 'train' leaves out the held-out slice, data
   pip-pattern boxes grown to whole-die boxes as datasets.load_split does);
 - real `none`: table patches of those photos, away from every die (half of them at the
   die-sized blobs a detector mistakes for dice: tray dimples, shadows, stains);
-- synthetic dice (pip_crops.render_die): pip dice, symbol dice and cocked dice (`other`).
+- synthetic dice (pip_crops.render_die): pip dice, and symbol dice (`other`).
 """
 from __future__ import annotations
 
@@ -37,10 +37,11 @@ def square_of(box, margin):
     return x + w / 2, y + h / 2, max(w, h) * margin
 
 
-def warp_crop(img, box, rng=None, margin=CROP_MARGIN, k=K, jitter=True, geometry=True):
-    """The K x K crop of `box` (x, y, w, h), with a detector-like box error and any rotation,
-    mirror and a little perspective when rng is given; edges repeat the border pixels, as the
-    app's crop does. Without rng it is the app's crop, up to resampling details."""
+def warp_crop(img, box, rng=None, margin=CROP_MARGIN, k=K, jitter=True, geometry=True, any_turn=True):
+    """The K x K crop of `box` (x, y, w, h), with a detector-like box error, a turn (any angle, or
+    a small roll when `any_turn` is False: oblique photos keep the table's up), a mirror, a
+    stretch along the image axes and a little perspective when rng is given; edges repeat the
+    border pixels, as the app's crop does. Without rng it is the app's crop, up to resampling."""
     cx, cy, side = square_of(box, margin)
     if rng is not None and jitter:
         wide = rng.random() < 0.15
@@ -54,9 +55,13 @@ def warp_crop(img, box, rng=None, margin=CROP_MARGIN, k=K, jitter=True, geometry
     if rng is not None and geometry:
         if rng.random() < 0.5:
             corners[:, 0] *= -1
-        a = rng.uniform(0, 2 * math.pi)
+        a = rng.uniform(0, 2 * math.pi) if any_turn else math.radians(rng.normal(0, 12))
         R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
         corners = corners @ R.T
+        # photos stretched to another aspect ratio (epanemu's export) and lens/pose differences
+        stretch = math.exp(rng.normal(0, 0.12))
+        corners[:, 0] *= stretch
+        corners[:, 1] /= stretch
         corners += rng.normal(0, 0.03, corners.shape)
     srcpts = np.array([cx, cy]) + corners * side
     # Shrinking: average the region down first (area resampling, as the app does), then warp.
@@ -113,6 +118,9 @@ def photometric(img, rng):
         s = max(4, int(k * f))
         x = cv2.resize(cv2.resize(x, (s, s), interpolation=cv2.INTER_AREA), (k, k), interpolation=cv2.INTER_LINEAR)
     x += rng.normal(0, rng.uniform(0, 7), x.shape[:2] + (1,)) + rng.normal(0, rng.uniform(0, 3), x.shape)
+    if rng.random() < 0.15:  # salt-and-pepper specks, as some exported datasets add (not pips!)
+        m = rng.random(x.shape[:2]) < rng.uniform(0.005, 0.03)
+        x[m] = rng.choice([0.0, 255.0], size=(int(m.sum()), 1))
     out = np.clip(x, 0, 255).astype(np.uint8)
     if rng.random() < 0.35:
         ok, buf = cv2.imencode('.jpg', out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
@@ -136,6 +144,8 @@ class RealCrops:
     def __init__(self, part='train', splits=TRAIN_SPLITS):
         self.images, self.dice, self.spots, self.median_side = [], [], [], []
         self.items = []   # (image index, box x y w h, class, split)
+        # photos taken from the side (epanemu): the table's up is the frame's up
+        self.oblique = {'epanemu-train'}
         for split in splits:
             for s in load_split(split, part):
                 img = read_rgb(s['file'])
@@ -148,7 +158,6 @@ class RealCrops:
                 self.spots.append(self._free(_blob_points(img, side), boxes, side))
                 for b, c in zip(boxes, s['classes']):
                     self.items.append((i, b, int(c), split))
-        self.by_split = {sp: [j for j, it in enumerate(self.items) if it[3] == sp] for sp in splits}
 
     @staticmethod
     def _free(points, boxes, side):
@@ -162,11 +171,10 @@ class RealCrops:
             keep &= np.abs(points - c).max(1) > r
         return points[keep]
 
-    def die(self, rng, split=None):
-        pool = self.by_split[split] if split else None
-        j = int(pool[int(rng.integers(len(pool)))]) if pool else int(rng.integers(len(self.items)))
-        i, box, cls, _ = self.items[j]
-        return self.images[i], box, cls
+    def die(self, rng):
+        """A labelled die: (photo, box, class, whether the photo is oblique)."""
+        i, box, cls, split = self.items[int(rng.integers(len(self.items)))]
+        return self.images[i], box, cls, split in self.oblique
 
     def background_box(self, rng, i=None):
         """A die-sized box on the table of photo i (random when None), not centred on any die."""
@@ -207,7 +215,7 @@ class Mixer:
         self.faces = FacePool(self.rng)
         self.refresh = refresh
         share_other = self.SHARES['other'] / (self.SHARES['other'] + self.SHARES['synthetic'])
-        self.scene_kinds = ['pips' if self.rng.random() >= share_other else ('symbol' if self.rng.random() < 0.6 else 'edge') for _ in range(scenes)]
+        self.scene_kinds = ['pips' if self.rng.random() >= share_other else 'symbol' for _ in range(scenes)]
         self.scenes = []
         for i, k in enumerate(self.scene_kinds):
             self.scenes.append(render_die(self.rng, self.real.table_patch, kind=k, pool=self.faces))
@@ -220,12 +228,13 @@ class Mixer:
         rng = self.rng
         kind = self.kinds[int(rng.choice(len(self.kinds), p=self.p))]
         if kind == 'real':
-            img, box, cls = self.real.die(rng)
-            crop = warp_crop(img, box, rng)
+            img, box, cls, oblique = self.real.die(rng)
+            # an oblique photo is mostly seen upright; now and then turned, as a phone can be
+            crop = warp_crop(img, box, rng, any_turn=not oblique or rng.random() < 0.25)
         elif kind in ('synthetic', 'other'):
             ids = self.pips if kind == 'synthetic' else self.others
             scene, box, cls = self.scenes[ids[int(rng.integers(len(ids)))]]
-            crop = warp_crop(scene, box, rng)
+            crop = warp_crop(scene, box, rng, any_turn=False)  # the render has already turned it
         elif kind == 'none_real':
             img, box = self.real.background_box(rng)
             crop, cls = warp_crop(img, box, rng, jitter=False), NONE

@@ -3,7 +3,7 @@
 frame around the detector's box. The detector still finds the dice; this second pass reads them
 at the frame's own resolution (docs/vision.md, models/MODEL_CARD.md "Die-face reader").
 
-    /usr/bin/python3 models/training/train_die_face.py            # fixed seeds, ~6000 steps
+    /usr/bin/python3 models/training/train_die_face.py            # fixed seeds, 8000 steps (~1.5 h on one loaded core)
 
 Data: the train splits' labelled dice (minus the held-out slice), their tables, and synthetic
 dice (die_face_data.py). Model selection: the held-out slice of the train splits only (never the
@@ -68,7 +68,7 @@ def export(net, path_onnx, path_json, meta):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--steps', type=int, default=6000)
+    ap.add_argument('--steps', type=int, default=8000)
     ap.add_argument('--batch', type=int, default=128)
     ap.add_argument('--lr', type=float, default=3e-3)
     ap.add_argument('--seed', type=int, default=11)
