@@ -6,19 +6,20 @@ export type Screen =
   | { name: 'home' }
   | { name: 'new-game' }
   | { name: 'game'; gameId: string }
+  | { name: 'log'; gameId: string }
   | { name: 'history' }
   | { name: 'kits' }
   | { name: 'settings' }
   | { name: 'camera-check' };
 
 const HOME: Screen = { name: 'home' };
-const NAMES = new Set<Screen['name']>(['home', 'new-game', 'game', 'history', 'kits', 'settings', 'camera-check']);
+const NAMES = new Set<Screen['name']>(['home', 'new-game', 'game', 'log', 'history', 'kits', 'settings', 'camera-check']);
 
 function isScreen(value: unknown): value is Screen {
   if (typeof value !== 'object' || value === null) return false;
   const { name, gameId } = value as { name?: unknown; gameId?: unknown };
   if (typeof name !== 'string' || !NAMES.has(name as Screen['name'])) return false;
-  return name !== 'game' || typeof gameId === 'string';
+  return (name !== 'game' && name !== 'log') || typeof gameId === 'string';
 }
 
 class Navigation {

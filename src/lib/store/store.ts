@@ -53,6 +53,23 @@ export interface NewGame {
   sessionId?: string | null;
 }
 
+/**
+ * A whole game brought in from a transcript: players by name (known players are reused, others
+ * added), the log, and its result when the log ends the game.
+ */
+export interface ImportedGame {
+  game: string;
+  /** Names in seating order. */
+  playerNames: string[];
+  options?: JsonObject;
+  ante?: number;
+  dice: GameDice;
+  sessionId?: string | null;
+  actions: ActionLike[];
+  /** Winners' seats and each seat's gain or loss, when the log ends the game; null otherwise. */
+  result: { winners: number[]; payouts: number[] } | null;
+}
+
 /** Optimistic check: the caller's view of the log length. Stops a double tap or a second tab from writing twice. */
 export interface LogExpectation {
   expectedCount?: number;
@@ -229,6 +246,82 @@ export class RollcallStore {
       }
     });
     return game;
+  }
+
+  /**
+   * Writes a whole game — header, every action, its players, and when it ended its result and
+   * ledger line — in ONE transaction: a failure leaves nothing behind. The caller checks the
+   * log against the rules first; the store only checks that it is plain JSON.
+   */
+  async importGame(input: ImportedGame): Promise<GameRecord> {
+    if (typeof input.game !== 'string' || input.game.length === 0) throw new StoreError('invalid-input', 'Pick a game.');
+    if (input.playerNames.length === 0) throw new StoreError('invalid-input', 'A game needs players.');
+    const names = input.playerNames.map((n) => checkName(n, 'Every player'));
+    if (new Set(names.map(nameKey)).size !== names.length) throw new StoreError('invalid-input', 'Two players have the same name.');
+    const ante = input.ante ?? 0;
+    if (!Number.isFinite(ante) || ante < 0) throw new StoreError('invalid-input', 'The ante must be zero or more.');
+    const options = input.options ?? {};
+    const problem = jsonProblem(options, 'options');
+    if (problem) throw new StoreError('invalid-input', `Game options must be plain JSON: ${problem}.`);
+    input.actions.forEach(checkAction);
+    const result = input.result;
+    if (result) {
+      if (result.payouts.length !== names.length || !result.payouts.every(Number.isFinite)) {
+        throw new StoreError('invalid-input', 'The result needs one amount per player.');
+      }
+      if (!result.winners.every((w) => Number.isInteger(w) && w >= 0 && w < names.length)) {
+        throw new StoreError('invalid-input', 'A winner is not a player of this game.');
+      }
+    }
+    const t = this.now();
+    return inTx(this.db, ['games', 'actions', 'players', 'sessions', 'ledger'], 'readwrite', async (tx) => {
+      const sessionId = input.sessionId ?? null;
+      if (sessionId !== null && !(await tx.objectStore('sessions').get(sessionId))) {
+        throw new StoreError('not-found', 'That session no longer exists.');
+      }
+      const playerStore = tx.objectStore('players');
+      const players: GamePlayer[] = [];
+      for (const name of names) {
+        const knownId = await playerStore.index('by-name').getKey(nameKey(name));
+        const known = knownId === undefined ? undefined : await playerStore.get(knownId);
+        if (known) {
+          await playerStore.put({ ...known, lastPlayedAt: Math.max(known.lastPlayedAt ?? 0, t) });
+          players.push({ id: known.id, name });
+        } else {
+          const record: PlayerRecord = { id: this.newId(), name, nameKey: nameKey(name), createdAt: t, lastPlayedAt: t };
+          await playerStore.add(record);
+          players.push({ id: record.id, name });
+        }
+      }
+      const gameResult: GameResult | null = result
+        ? {
+            winners: result.winners.map((w) => players[w]!.id),
+            payouts: Object.fromEntries(result.payouts.map((amount, seat) => [players[seat]!.id, amount])),
+          }
+        : null;
+      const game: GameRecord = {
+        id: this.newId(),
+        game: input.game,
+        players,
+        options,
+        ante,
+        dice: { kitId: input.dice.kitId, taughtSetId: input.dice.taughtSetId },
+        sessionId,
+        createdAt: t,
+        updatedAt: t,
+        finishedAt: gameResult ? t : null,
+        status: gameResult ? 'finished' : 'active',
+        actionCount: input.actions.length,
+        result: gameResult,
+      };
+      await tx.objectStore('games').add(game);
+      const actions = tx.objectStore('actions');
+      for (const [seq, action] of input.actions.entries()) await actions.add({ gameId: game.id, seq, action, at: t });
+      if (gameResult && ante > 0) {
+        await tx.objectStore('ledger').add({ id: this.newId(), sessionId, gameId: game.id, at: t, deltas: { ...gameResult.payouts }, note: '' });
+      }
+      return game;
+    });
   }
 
   async getGame(id: string): Promise<GameRecord | undefined> {
