@@ -9,7 +9,7 @@ import {
   type Action,
   type MatchState,
 } from '../../src/lib/rules/index.ts';
-import { DOMINO_MATCHES, diceMatch, placements, type DominoesState } from '../../src/lib/rules/games/dominoes.ts';
+import { DOMINO_MATCHES, diceMatch, placements, stringCanGrow, type DominoesState } from '../../src/lib/rules/games/dominoes.ts';
 import { checkRandomPlay } from './random-play.ts';
 
 const roll = (...dice: number[]): Action => ({ type: 'roll', dice });
@@ -114,6 +114,26 @@ describe('Dominoes head to head (the sheet game)', () => {
     expect(g(state).string).toEqual([]);
     expect(viewMatch(state).current).toBe(1);
   });
+  it('a string no number can extend ends the round at once: the player who made it scores', () => {
+    // 1 5 2 3: the 1 matches only 3 and 5, the 3 only 1, 2 and 5 — all on the string.
+    expect(stringCanGrow([1, 5, 2, 3], false)).toBe(false);
+    expect(stringCanGrow([5, 2, 3], false)).toBe(true);
+    // Ann begins 2; Bob adds 3; Ann's 5 fits both ends (left); Bob's 1 fits both ends (left).
+    let state = play([roll(2), roll(3), roll(5), add(5, 'left'), roll(1)]);
+    expect(g(state).phase).toBe('place');
+    state = applyAction(state, add(1, 'left'));
+    // Ann would surely fail: Bob scores without her throwing, and she begins the next string.
+    expect(g(state).scores).toEqual([0, 1]);
+    expect(g(state).phase).toBe('establish');
+    expect(expectRoll(state)).toMatchObject({ player: 0, count: 1, kept: [] });
+    expect(viewMatch(state).headline).toBe(
+      'Bob: add 1 on the left, next to 5. No die can be added to 1 5 2 3. Bob wins the round (1 of 5). Ann begins the next string. Ann: throw one die to begin the string.',
+    );
+  });
+  it('a die already on the string is named as such', () => {
+    const state = play([roll(4), roll(4)]);
+    expect(viewMatch(state).headline).toMatch(/^Bob threw 4: already on the string, 2 throws left\./);
+  });
   it('when a die fits both ends, the player chooses', () => {
     let state = play([roll(3), roll(5), roll(1)]);
     expect(g(state).phase).toBe('place');
@@ -180,6 +200,44 @@ describe('Dominoes variation 1: substitute an end die', () => {
     expect(g(state).string).toEqual([]);
     expect(g(state).scores).toEqual([1, 0]);
   });
+  it('substituting is optional: a die that can only replace an end die may be declined and the die thrown again', () => {
+    // 1 5 2 3 cannot grow, but a 4 may replace the 1 (next to 5) and a 6 the 3 (next to 2).
+    expect(stringCanGrow([1, 5, 2, 3], true)).toBe(true);
+    let state = play([roll(2), roll(3), roll(5), add(5, 'left'), roll(1), add(1, 'left')], v1);
+    expect(g(state).string).toEqual([1, 5, 2, 3]); // the round goes on: substitutions are possible
+    expect(expectRoll(state)).toMatchObject({ player: 0, count: 1, kept: [1, 5, 2, 3] });
+    state = applyAction(state, roll(4));
+    expect(g(state).phase).toBe('place'); // one way only, yet the player is asked
+    expect(expectRoll(state)).toBeNull();
+    expect(viewMatch(state).headline).toBe('Ann threw 4: substitute it, or not.');
+    expect(viewMatch(state).legal).toEqual([
+      { kind: 'action', action: { type: 'substitute', die: 4, end: 'right' }, label: 'Put 4 in place of the 3 on the right' },
+      { kind: 'action', action: { type: 'substitute', die: 4, end: 'left' }, label: 'Put 4 in place of the 1 on the left' },
+      { kind: 'action', action: { type: 'skip' }, label: "Don't substitute: throw again (2 throws left)" },
+    ]);
+    state = applyAction(state, { type: 'skip' });
+    expect(g(state).phase).toBe('roll');
+    expect(g(state).string).toEqual([1, 5, 2, 3]);
+    expect(expectRoll(state)).toMatchObject({ player: 0, count: 1, kept: [1, 5, 2, 3] });
+    state = applyAction(applyAction(state, roll(6)), { type: 'skip' }); // 6 could replace the 3
+    state = applyAction(state, roll(4));
+    expect(viewMatch(state).legal.at(-1)).toEqual({
+      kind: 'action',
+      action: { type: 'skip' },
+      label: "Don't substitute: no die added, Bob wins the round",
+    });
+    state = applyAction(state, { type: 'skip' }); // three throws, no die added: Bob scores
+    expect(g(state).scores).toEqual([0, 1]);
+    expect(g(state).phase).toBe('establish');
+  });
+  it('a die that can be added must be placed: declining is refused', () => {
+    const state = play([roll(3), roll(5), roll(6), roll(4)], v1); // 4: add next to 5, or replace the 3
+    expect(g(state).phase).toBe('place');
+    expect(viewMatch(state).legal.some((m) => m.kind === 'action' && m.action.type === 'skip')).toBe(false);
+    expect(code(state, { type: 'skip' })).toBe('must-place');
+    expect(code(play([roll(3)], v1), { type: 'skip' })).toBe('must-place');
+    expect(code(play([roll(3)]), { type: 'skip' })).toBe('must-place');
+  });
   it('refuses a substitution that does not fit', () => {
     const state = play([roll(3), roll(5), roll(4)], v1);
     expect(code(state, substitute(4, 'right'))).toBe('does-not-fit'); // 4 next to 3: no match
@@ -223,6 +281,14 @@ describe('Dominoes variation 2: the series', () => {
     expect(g(state).scores).toEqual([1, 0, 0]);
     expect(viewMatch(state).slate.rows[0]?.cells).toEqual({ turns: 1, lastTurn: 1 });
   });
+  it('a string no number can extend ends the turn without another throw', () => {
+    // Ann starts 2, adds 3, then 5 (left), then 1 (left): 1 5 2 3, which nothing can extend.
+    let state = play([roll(2), roll(3, 1, 1, 1), roll(5, 1, 1), add(5, 'left'), roll(1, 1)], v2, three);
+    expect(g(state).phase).toBe('place');
+    state = applyAction(state, add(1, 'left'));
+    expect(g(state).scores).toEqual([4, 0, 0]);
+    expect(expectRoll(state)).toMatchObject({ player: 1, count: 1, kept: [] });
+  });
   it('at 15 points play goes on until everyone has had as many turns; the highest wins', () => {
     const five = [roll(1), roll(3, 6, 6, 6), roll(2, 6, 6), roll(6, 6), roll(4)]; // 1 3 2 6 4: 5 points
     const one = [roll(6), roll(1, 1, 3, 5)]; // 1 point
@@ -243,6 +309,29 @@ describe('Dominoes variation 2: the series', () => {
     expect(state.winners).toEqual([0, 1]);
     expect(state.payouts).toEqual([3, 3]);
   });
+  it('house rule: a tie for the highest score is played off by the tied players, one turn each', () => {
+    const five = [roll(1), roll(3, 6, 6, 6), roll(2, 6, 6), roll(6, 6), roll(4)]; // 5 points
+    const one = [roll(6), roll(1, 1, 3, 5)]; // 1 point
+    const two = [roll(6), roll(2, 1, 1, 1), roll(1, 1, 1)]; // 6 2, then nothing: 2 points
+    let state = play([...five, ...one, ...five], { ...v2, seriesPoints: 5, seriesTie: 'play-off' }, three);
+    expect(g(state).scores).toEqual([5, 1, 5]);
+    expect(g(state).playOff).toEqual([0, 2]);
+    expect(state.phase).toBe('play');
+    expect(viewMatch(state).headline).toMatch(/Ann and Cy tie with 5: one more turn each\. Ann: throw one die/);
+    expect(viewMatch(state).slate.rows.map((r) => [r.marked, r.note])).toEqual([
+      [false, 'in the play-off'],
+      [true, 'out of the play-off'],
+      [false, 'in the play-off'],
+    ]);
+    // Ann 1 point, Cy 1 point: tied again (6 each); Bob does not play.
+    for (const a of [...one, ...one]) state = applyAction(state, a);
+    expect(g(state).scores).toEqual([6, 1, 6]);
+    expect(expectRoll(state)).toMatchObject({ player: 0 });
+    // Ann 1, Cy 2: Cy wins 8 to 7.
+    for (const a of [...one, ...two]) state = applyAction(state, a);
+    expect(g(state).scores).toEqual([7, 1, 8]);
+    expect(state.winners).toEqual([2]);
+  });
 });
 
 describe('Dominoes: random play over every variation never gets stuck and plays games to the end', () => {
@@ -251,6 +340,7 @@ describe('Dominoes: random play over every variation never gets stuck and plays 
     [['A', 'B'], { variation: 'substitute', roundsToWin: 2 }],
     [['A', 'B', 'C'], { variation: 'series', seriesPoints: 6 }],
     [['A', 'B', 'C', 'D'], { variation: 'series', seriesPoints: 4 }],
+    [['A', 'B', 'C'], { variation: 'series', seriesPoints: 3, seriesTie: 'play-off' }],
   ];
   for (const [players, options] of tables) {
     it(`${players.length} players, ${JSON.stringify(options)}`, () => {

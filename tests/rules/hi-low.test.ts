@@ -62,6 +62,8 @@ describe('Hi-Low: who plays and which side', () => {
     let state = play([]);
     expect(viewMatch(state).legal.map((m) => m.label)).toEqual(['Ann rolls low', 'Ann rolls high']);
     expect(code(state, roll(1, 2, 3, 4, 5))).toBe('no-roll-expected');
+    // The refusal says what the game awaits instead.
+    expect(() => applyAction(state, roll(1, 2, 3, 4, 5))).toThrow(/^No roll is expected now\. .*high or low/i);
     expect(code(state, { type: 'choose', side: 'middle' })).toBe('bad-side');
     state = applyAction(state, choose('high'));
     expect(viewMatch(state).slate.rows.map((r) => r.cells.side)).toEqual(['high', 'low']);
@@ -206,6 +208,15 @@ describe('Hi-Low variation 1: re-roll 10 dice in all, any dice, any order', () =
     expect(code(state, reroll(6, 2))).toBe('wrong-reroll-count');
     state = applyAction(applyAction(state, reroll(6)), roll(1)); // 10 used: the turn ends
     expect(g(state).roundTotals).toEqual([7, null]);
+  });
+  it('refuses dice that are not on the table, naming them', () => {
+    const state = play([choose('low'), roll(6, 6, 6, 6, 5)], v1);
+    expect(() => applyAction(state, reroll(1))).toThrow('1 is not among the dice on the table (6 6 6 6 5).');
+    expect(() => applyAction(state, reroll(5, 5))).toThrow('5 5 are not all among the dice on the table (6 6 6 6 5).');
+  });
+  it('the prompt for re-rolling all five dice names no kept dice', () => {
+    const state = play([choose('low'), roll(6, 6, 6, 6, 5), reroll(6, 6, 6, 6, 5)], v1);
+    expect(expectRoll(state)).toMatchObject({ count: 5, kept: [], prompt: 'Ann: re-roll all 5 dice.' });
   });
   it('a player may bank before using all 10', () => {
     const state = play([choose('low'), roll(1, 1, 1, 1, 2), bank], v1);

@@ -109,9 +109,11 @@ describe('Tug: turns (re-roll one or two dice)', () => {
     expect(code(state, reroll(2, 3, 5))).toBe('wrong-reroll-count');
     expect(code(state, reroll())).toBe('wrong-reroll-count');
     expect(code(state, reroll(6))).toBe('not-on-table');
+    expect(() => applyAction(state, reroll(6))).toThrow('6 is not in the string (2 2 3 3 5).');
     expect(code(state, roll(1))).toBe('no-roll-expected');
     const picked = applyAction(state, reroll(2, 3));
-    expect(expectRoll(picked)).toMatchObject({ player: 0, count: 2, kept: [2, 3, 5] });
+    expect(expectRoll(picked)).toMatchObject({ player: 0, count: 2, kept: [2, 3, 5], prompt: 'Ann: re-roll 2 dice together (2 3 5 stay).' });
+    expect(expectRoll(applyAction(state, reroll(5)))?.prompt).toBe('Ann: re-roll the die (2 2 3 3 stay).');
     expect(code(picked, roll(1))).toBe('wrong-dice-count');
   });
   it('no combination: the turn passes', () => {

@@ -157,9 +157,28 @@ describe('War: a game', () => {
 });
 
 describe('War variation 1: the loser starts the next game with three dice', () => {
-  it('after a point the loser takes three dice and the winner one', () => {
+  it('after a point the loser takes the fifth die as a third: 3 against 2, no centre die', () => {
+    // centre 6; Ann 1 3 takes Bob's 4; Ann 1 1 4 takes Bob's 2 (1+1): Ann's point.
     const game = [roll(6), roll(1, 3), roll(4, 5), roll(1, 1, 4), roll(2)];
     let state = play(game, { loserStartsWithThree: true });
+    expect(g(state).counts).toEqual([2, 3]);
+    expect(g(state).centre).toBeNull();
+    expect(g(state).phase).toBe('throw'); // nothing to throw into the centre
+    expect(viewMatch(state).headline).toMatch(/New game: Ann 2 dice, Bob 3 dice; no centre die\. Ann: throw your 2 dice\.$/);
+    expect(expectRoll(state)).toMatchObject({ player: 0, count: 2, kept: [] });
+    state = applyAction(state, roll(2, 3));
+    expect(expectRoll(state)).toMatchObject({ player: 1, count: 3, kept: [2, 3] });
+    // Ann 2+3 takes Bob's 5; Bob 1+1 takes Ann's 2 and nothing is in the centre: 2 and 3 again.
+    state = applyAction(state, roll(1, 1, 5));
+    expect(g(state).counts).toEqual([2, 3]);
+    expect(g(state).lastTurn?.captures).toEqual([
+      [{ dice: [2, 3], target: 'opponent', value: 5 }],
+      [{ dice: [1, 1], target: 'opponent', value: 2 }],
+    ]);
+  });
+  it('the other reading: the loser takes three dice and the winner one, the fifth die in the centre', () => {
+    const game = [roll(6), roll(1, 3), roll(4, 5), roll(1, 1, 4), roll(2)];
+    let state = play(game, { loserStartsWithThree: true, loserThirdDie: 'winners-die' });
     expect(g(state).counts).toEqual([1, 3]);
     state = applyAction(state, roll(4)); // Ann, the winner, throws the centre die
     expect(expectRoll(state)).toMatchObject({ player: 0, count: 1, kept: [4] });
@@ -188,6 +207,7 @@ describe('War: random play over every variation never gets stuck and plays games
   const variations: Array<Record<string, unknown>> = [
     { pointsToWin: 2 },
     { loserStartsWithThree: true, pointsToWin: 2 },
+    { loserStartsWithThree: true, loserThirdDie: 'winners-die', pointsToWin: 2 },
     { oneDieTakesTwo: true, pointsToWin: 2 },
   ];
   for (const options of variations) {

@@ -160,7 +160,11 @@ export function applyAction(state: MatchState, action: Action): MatchState {
   }
   if (action.type === 'roll') {
     const expected = expectRoll(state);
-    if (!expected) throw new RuleError('no-roll-expected', 'No roll is expected now.');
+    if (!expected) {
+      // Say what the game awaits instead ("Ann: choose the dice to pick up"), from its own view.
+      const awaited = state.phase === 'play' ? definitionOf(state).view(state.play, null).headline : '';
+      throw new RuleError('no-roll-expected', awaited ? `No roll is expected now. ${awaited}` : 'No roll is expected now.');
+    }
     checkRoll(expected, action.dice);
   }
   const counted = { ...state, actionCount: state.actionCount + 1 };

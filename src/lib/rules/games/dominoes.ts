@@ -33,6 +33,8 @@ export function diceMatch(a: number, b: number): boolean {
 /** The sheet's game, variation 1 (substitute an end die), variation 2 (individual series). */
 export type DominoesVariation = 'standard' | 'substitute' | 'series';
 export type StringEnd = 'left' | 'right';
+/** Variation 2: a tie for the highest score shares the win, or the tied players play off. */
+export type SeriesTie = 'share' | 'play-off';
 
 /** One way to put a thrown die on the string. */
 export type Placement = { kind: 'add' | 'substitute'; die: number; end: StringEnd };
@@ -70,6 +72,9 @@ export type DominoesState = {
   /** Series: turns each player has finished, and the points of their last turn. */
   turnsTaken: number[];
   lastTurnPoints: (number | null)[];
+  /** Series: what a tie for the highest score does, and the players in a play-off (null: none). */
+  seriesTie: SeriesTie;
+  playOff: PlayerIndex[] | null;
   winners: PlayerIndex[] | null;
   /** What happened last, for the table. */
   lastEvent: string;
@@ -123,6 +128,20 @@ export function placements(string: readonly number[], dice: readonly number[], a
   return found;
 }
 
+/**
+ * True when some number could still go on the string (added, or substituted in variation 1).
+ * When none can — 1 5 2 3: the 1 matches only 3 and 5, the 3 only 1, 2 and 5 — the next player
+ * is sure to fail, so the engine ends the round (or the series turn) without asking for throws.
+ */
+export function stringCanGrow(string: readonly number[], allowSubstitute: boolean): boolean {
+  return placements(string, [1, 2, 3, 4, 5, 6], allowSubstitute).length > 0;
+}
+
+/** Variation 1: a throw that fits only by substitution may be declined (substituting is optional). */
+export function onlySubstitutions(ways: readonly Placement[]): boolean {
+  return ways.length > 0 && ways.every((w) => w.kind === 'substitute');
+}
+
 // ---------------------------------------------------------------------------------------------
 // Play
 
@@ -171,33 +190,43 @@ function endSeriesTurn(g: DominoesState, why: string): DominoesState {
   const turnsTaken = g.turnsTaken.map((t, i) => (i === p ? t + 1 : t));
   const lastTurnPoints = g.lastTurnPoints.map((t, i) => (i === p ? points : t));
   const text = `${why} ${nameOf(g, p)} scores ${plural(points, 'point')} (total ${scores[p] ?? 0}).`;
+  // Who is still playing: everyone, or in a play-off only the players tied for the lead.
+  const active = g.playOff ?? g.players.map((_, i) => i);
   const reached = scores.some((s) => s >= g.target);
-  const evenTurns = turnsTaken.every((t) => t === turnsTaken[0]);
+  const evenTurns = active.every((i) => turnsTaken[i] === turnsTaken[active[0] ?? 0]);
+  const scored = { ...g, scores, turnsTaken, lastTurnPoints };
   if (reached && evenTurns) {
-    const best = Math.max(...scores);
-    const winners = scores.flatMap((s, i) => (s === best ? [i] : []));
+    const best = Math.max(...active.map((i) => scores[i] ?? 0));
+    const winners = active.filter((i) => scores[i] === best);
     const names = winners.map((w) => nameOf(g, w)).join(' and ');
+    if (winners.length === 1 || g.seriesTie === 'share') {
+      return {
+        ...scored,
+        phase: 'over',
+        winners,
+        lastEvent: `${text} ${names} ${winners.length > 1 ? 'share the win' : 'wins'} with ${best}.`,
+      };
+    }
+    // House rule: the tied players play one more turn each, in seating order, until one leads.
+    const first = winners.find((i) => i > p) ?? winners[0] ?? p;
     return {
-      ...g,
-      scores,
-      turnsTaken,
-      lastTurnPoints,
-      phase: 'over',
-      winners,
-      lastEvent: `${text} ${names} ${winners.length > 1 ? 'share the win' : 'wins'} with ${best}.`,
+      ...scored,
+      playOff: winners,
+      phase: 'establish',
+      current: first,
+      string: [],
+      lastThrow: [],
+      lastEvent: `${text} ${names} tie with ${best}: one more turn each.`,
     };
   }
-  const next = (p + 1) % g.players.length;
+  const next = active.find((i) => i > p) ?? active[0] ?? p;
   return {
-    ...g,
-    scores,
-    turnsTaken,
-    lastTurnPoints,
+    ...scored,
     phase: 'establish',
     current: next,
     string: [],
     lastThrow: [],
-    lastEvent: `${text}${reached ? ' Play on until everyone has had as many turns.' : ''}`,
+    lastEvent: `${text}${reached && g.playOff === null ? ' Play on until everyone has had as many turns.' : ''}`,
   };
 }
 
@@ -206,11 +235,16 @@ function applyPlacement(g: DominoesState, p: Placement): DominoesState {
   const name = nameOf(g, g.current);
   const text = `${name}: ${describePlacement(g, p)}.`;
   const placed = { ...g, string, lastThrow: [] };
+  const dead = string.length < FULL_STRING && !stringCanGrow(string, g.variation === 'substitute');
+  const deadText = `${text} No die can be added to ${formatDice(string)}.`;
   if (isSeries(g)) {
     if (string.length >= FULL_STRING) return endSeriesTurn(placed, `${text} The string is complete.`);
+    if (dead) return endSeriesTurn(placed, deadText);
     return { ...placed, phase: 'roll', lastEvent: text };
   }
   if (string.length >= FULL_STRING) return endRound(placed, g.current, `${text} That is the fifth die.`);
+  // The opponent is sure to fail: they "fail to add a die" without throwing for nothing.
+  if (dead) return endRound(placed, g.current, deadText);
   const next = other(g.current);
   return {
     ...placed,
@@ -234,18 +268,44 @@ function applyThrow(g: DominoesState, dice: number[]): DominoesState {
   const ways = placements(g.string, dice, g.variation === 'substitute');
   const thrown = { ...g, lastThrow: dice, throwsThisTurn: g.throwsThisTurn + 1 };
   const only = ways[0];
+  // Variation 1's substitution is optional ("you can … substitute"): the player may decline it.
+  if (onlySubstitutions(ways)) {
+    return { ...thrown, phase: 'place', lastEvent: `${name} threw ${formatDice(dice)}: substitute it, or not.` };
+  }
   if (ways.length === 1 && only) return applyPlacement(thrown, only);
   if (ways.length > 1) {
     return { ...thrown, phase: 'place', lastEvent: `${name} threw ${formatDice(dice)}: choose where it goes.` };
   }
-  // Nothing fits.
-  if (isSeries(g)) return endSeriesTurn(thrown, `${name} threw ${formatDice(dice)}: nothing fits.`);
+  const why = isSeries(g) ? 'nothing fits' : dice.length === 1 && g.string.includes(dice[0] ?? 0) ? 'already on the string' : 'no match';
+  return noDieAdded(thrown, `${name} threw ${formatDice(dice)}`, why);
+}
+
+/**
+ * The throw just made puts no die on the string: `why` it did not fit, or null when the player
+ * declined a substitution. Head to head the player throws again, up to three throws.
+ */
+function noDieAdded(thrown: DominoesState, what: string, why: string | null): DominoesState {
+  const base = { ...thrown, phase: 'roll' as const };
+  if (isSeries(thrown)) return endSeriesTurn(base, `${what}: ${why ?? 'no die added'}.`);
   if (thrown.throwsThisTurn < THROWS_PER_TURN) {
     const left = THROWS_PER_TURN - thrown.throwsThisTurn;
-    return { ...thrown, lastEvent: `${name} threw ${formatDice(dice)}: no match, ${plural(left, 'throw')} left.` };
+    return { ...base, lastEvent: `${what}${why ? `: ${why}` : ''}, ${plural(left, 'throw')} left.` };
   }
   // The last player to put a die on the string (its beginning counts) wins the round.
-  return endRound(thrown, g.lastPlacer ?? other(g.current), `${name} threw ${formatDice(dice)}: no match in three throws.`);
+  const failed = why === 'no match' ? `${what}: no match in three throws.` : `${what}${why ? ` (${why})` : ''}: no die added in three throws.`;
+  return endRound(base, thrown.lastPlacer ?? other(thrown.current), failed);
+}
+
+/** Variation 1: the player declines to substitute the die just thrown. */
+function applySkip(g: DominoesState): DominoesState {
+  const ways = placements(g.string, g.lastThrow, g.variation === 'substitute');
+  if (g.phase !== 'place' || !onlySubstitutions(ways)) {
+    throw new RuleError(
+      'must-place',
+      g.phase === 'place' ? `${formatDice(g.lastThrow)} can be added to the string, so it must be placed.` : 'There is no substitution to decline now.',
+    );
+  }
+  return noDieAdded(g, `${nameOf(g, g.current)} does not substitute the ${formatDice(g.lastThrow)}`, null);
 }
 
 function readPlacement(g: DominoesState, action: Action): Placement {
@@ -295,7 +355,9 @@ function headline(g: DominoesState): string {
     case 'establish':
       return `${before}${name}: throw one die to begin the string.`.trim();
     case 'place':
-      return `${name} threw ${formatDice(g.lastThrow)}: choose where it goes.`;
+      return onlySubstitutions(placements(g.string, g.lastThrow, g.variation === 'substitute'))
+        ? `${name} threw ${formatDice(g.lastThrow)}: substitute it, or not.`
+        : `${name} threw ${formatDice(g.lastThrow)}: choose where it goes.`;
     default:
       return `${before}${expectRoll(g)?.prompt ?? ''}`.trim();
   }
@@ -319,6 +381,15 @@ function view(g: DominoesState): PlayView {
         label: text.charAt(0).toUpperCase() + text.slice(1),
       });
     }
+    if (onlySubstitutions(placements(g.string, g.lastThrow, g.variation === 'substitute'))) {
+      const left = THROWS_PER_TURN - g.throwsThisTurn;
+      const opponent = nameOf(g, g.lastPlacer ?? other(g.current));
+      legal.push({
+        kind: 'action',
+        action: { type: 'skip' },
+        label: left > 0 ? `Don't substitute: throw again (${plural(left, 'throw')} left)` : `Don't substitute: no die added, ${opponent} wins the round`,
+      });
+    }
   }
   const columns: SlateColumn[] = isSeries(g)
     ? [
@@ -338,7 +409,7 @@ function view(g: DominoesState): PlayView {
         name,
         score: g.scores[i] ?? 0,
         cells: seriesCells(g, i),
-        marked: false,
+        marked: g.playOff !== null && !g.playOff.includes(i),
         note:
           g.winners?.includes(i) === true
             ? g.winners.length > 1
@@ -346,7 +417,11 @@ function view(g: DominoesState): PlayView {
               : 'winner'
             : !isSeries(g) && g.phase !== 'over' && g.roundStarter === i
               ? 'began this string'
-              : null,
+              : g.playOff !== null && g.phase !== 'over'
+                ? g.playOff.includes(i)
+                  ? 'in the play-off'
+                  : 'out of the play-off'
+                : null,
       })),
     },
     dice: [...g.string, ...g.lastThrow],
@@ -357,6 +432,7 @@ function view(g: DominoesState): PlayView {
       throwsLeft: isSeries(g) ? null : THROWS_PER_TURN - g.throwsThisTurn,
       round: g.round,
       target: g.target,
+      playOff: g.playOff,
       lastEvent: g.lastEvent,
     },
     legal,
@@ -409,6 +485,18 @@ export const dominoes: GameDefinition<DominoesState> = {
       max: 200,
       integer: true,
     },
+    {
+      key: 'seriesTie',
+      kind: 'choice',
+      label: 'Variation 2: a tie for the highest score',
+      description:
+        'The sheet does not say. By default the tied players share the win (and the pot); or they play one more turn each, again and again, until one of them leads.',
+      default: 'share',
+      choices: [
+        { value: 'share', label: 'The tied players share the win' },
+        { value: 'play-off', label: 'The tied players play on, one turn each, until one leads' },
+      ],
+    },
   ],
   start: { rollOffDice: 2, defaultRule: 'roll-off' },
   defaultAnte: 0,
@@ -436,6 +524,8 @@ export const dominoes: GameDefinition<DominoesState> = {
       round: 1,
       turnsTaken: players.map(() => 0),
       lastTurnPoints: players.map(() => null),
+      seriesTie: choiceOption<SeriesTie>(options, 'seriesTie'),
+      playOff: null,
       winners: null,
       lastEvent: '',
     };
@@ -454,6 +544,8 @@ export const dominoes: GameDefinition<DominoesState> = {
           throw new RuleError('nothing-to-place', 'Dice are placed as they are thrown; there is no choice to make now.');
         }
         return applyPlacement(g, readPlacement(g, action));
+      case 'skip':
+        return applySkip(g);
       default:
         throw new RuleError('unknown-action', `5-Dice Dominoes has no "${action.type}" action; throw the die or place it.`);
     }

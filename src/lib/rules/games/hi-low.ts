@@ -273,7 +273,8 @@ function applyReroll(g: HiLowState, action: Action): HiLowState {
     throw new RuleError('wrong-reroll-count', `Re-roll ${allowed} now; ${picked.length} picked up.`);
   }
   if (!containsAll(g.dice, picked)) {
-    throw new RuleError('not-on-table', `${formatDice(picked)} are not all among the dice on the table (${formatDice(g.dice)}).`);
+    const which = picked.length === 1 ? `${formatDice(picked)} is not` : `${formatDice(picked)} are not all`;
+    throw new RuleError('not-on-table', `${which} among the dice on the table (${formatDice(g.dice)}).`);
   }
   return { ...g, pickedUp: picked, lastEvent: `${nameOf(g, g.current)} picks up ${formatDice(picked)}.` };
 }
@@ -318,7 +319,10 @@ function expectRoll(g: HiLowState): ExpectedRoll | null {
     player: g.current,
     count: g.pickedUp.length,
     kept,
-    prompt: `${name}: re-roll ${plural(g.pickedUp.length, 'die', 'dice')} (${formatDice(kept)} stay).`,
+    prompt:
+      kept.length === 0
+        ? `${name}: re-roll all ${plural(g.pickedUp.length, 'die', 'dice')}.`
+        : `${name}: re-roll ${plural(g.pickedUp.length, 'die', 'dice')} (${formatDice(kept)} stay).`,
   };
 }
 

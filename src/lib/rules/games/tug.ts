@@ -155,7 +155,8 @@ function applyReroll(g: TugState, action: Action): TugState {
     throw new RuleError('wrong-reroll-count', `Re-roll ${allowed}; ${picked.length} picked up.`);
   }
   if (!containsAll(g.dice, picked)) {
-    throw new RuleError('not-on-table', `${formatDice(picked)} are not all in the string (${formatDice(g.dice)}).`);
+    const which = picked.length === 1 ? `${formatDice(picked)} is not` : `${formatDice(picked)} are not all`;
+    throw new RuleError('not-on-table', `${which} in the string (${formatDice(g.dice)}).`);
   }
   return { ...g, pickedUp: picked, lastEvent: `${nameOf(g, g.current)} picks up ${formatDice(picked)}.` };
 }
@@ -209,7 +210,10 @@ function expectRoll(g: TugState): ExpectedRoll | null {
     player: g.current,
     count: g.pickedUp.length,
     kept,
-    prompt: `${name}: re-roll ${plural(g.pickedUp.length, 'die', 'dice')} together (${formatDice(kept)} stay).`,
+    prompt:
+      kept.length === 0
+        ? `${name}: re-roll all ${plural(g.pickedUp.length, 'die', 'dice')} together.`
+        : `${name}: re-roll ${g.pickedUp.length === 1 ? 'the die' : `${plural(g.pickedUp.length, 'die', 'dice')} together`} (${formatDice(kept)} stay).`,
   };
 }
 

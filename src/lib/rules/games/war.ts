@@ -4,7 +4,8 @@
  * throw their dice; with one die you capture a die showing its number, with two or more a die
  * showing the sum of two of your dice, each of your dice in one capture. The centre die goes
  * only to a player who alone captures it. Capturing all the opponent's dice scores a point;
- * first to 5. Variation 1: the loser of a point starts the next game with three dice;
+ * first to 5. Variation 1: the loser of a point starts the next game with three dice (by
+ * default the fifth die, so no centre die);
  * variation 2: a lone die captures two matching dice.
  * Rules as implemented and the choices made (captures are worked out automatically, each
  * player's throw is its own roll): docs/rules/war.md.
@@ -12,7 +13,7 @@
 import { STANDARD_KIT } from '../../dice/index.ts';
 import { formatDice, plural } from '../dice.ts';
 import { RuleError } from '../errors.ts';
-import { booleanOption, numberOption } from '../options.ts';
+import { booleanOption, choiceOption, numberOption } from '../options.ts';
 import type { Action, ExpectedRoll, GameDefinition, LegalMove, PlayerIndex, PlayView } from '../types.ts';
 
 /** A capture: the capturing dice (one die, or a pair whose sum is the value) and what they take. */
@@ -29,10 +30,18 @@ export type WarTurn = {
   centreContested: boolean;
 };
 
+/**
+ * Variation 1: where the loser's third die comes from. `centre-die`: the loser takes the fifth
+ * die, the winner keeps two, and there is no centre die; `winners-die`: the winner takes one die
+ * and the fifth die is thrown into the centre as usual.
+ */
+export type LoserThirdDie = 'centre-die' | 'winners-die';
+
 export type WarState = {
   players: string[];
   target: number;
   loserStartsWithThree: boolean;
+  loserThirdDie: LoserThirdDie;
   oneDieTakesTwo: boolean;
   /** `centre`: the fifth die is thrown (again while it shows 1); `throw`: players throw; `over`. */
   phase: 'centre' | 'throw' | 'over';
@@ -124,20 +133,23 @@ function describeCaptures(g: WarState, p: PlayerIndex, captures: readonly WarCap
 
 function newGame(g: WarState, pointWinner: PlayerIndex, scores: number[], text: string): WarState {
   const loser = other(pointWinner);
+  // Variation 1 reading `centre-die`: the loser's third die is the fifth die, so none waits in the centre.
+  const noCentre = g.loserStartsWithThree && g.loserThirdDie === 'centre-die';
   const counts = g.players.map((_, i) =>
-    g.loserStartsWithThree ? (i === loser ? STARTING_DICE + 1 : STARTING_DICE - 1) : STARTING_DICE,
+    !g.loserStartsWithThree ? STARTING_DICE : i === loser ? STARTING_DICE + 1 : noCentre ? STARTING_DICE : STARTING_DICE - 1,
   );
+  const dealt = g.players.map((n, i) => `${n} ${plural(counts[i] ?? 0, 'die', 'dice')}`).join(', ');
   return {
     ...g,
     scores,
-    phase: 'centre',
+    phase: noCentre ? 'throw' : 'centre',
     counts,
     centre: null,
     centreThrower: pointWinner,
     throws: [],
     gameNumber: g.gameNumber + 1,
     turnNumber: 1,
-    lastEvent: `${text} New game: ${g.players.map((n, i) => `${n} ${plural(counts[i] ?? 0, 'die', 'dice')}`).join(', ')}; ${nameOf(g, pointWinner)} throws the centre die.`,
+    lastEvent: `${text} New game: ${dealt}; ${noCentre ? 'no centre die' : `${nameOf(g, pointWinner)} throws the centre die`}.`,
   };
 }
 
@@ -286,8 +298,20 @@ export const war: GameDefinition<WarState> = {
       key: 'loserStartsWithThree',
       kind: 'boolean',
       label: 'Variation 1: the loser starts with three dice',
-      description: 'After a point, the player who lost it starts the next game with three dice (the winner with one).',
+      description: 'After the first point, the player who lost the last point starts each game with three dice.',
       default: false,
+    },
+    {
+      key: 'loserThirdDie',
+      kind: 'choice',
+      label: "Variation 1: the loser's third die",
+      description:
+        'The sheet only says the loser starts with three dice. By default the loser takes the fifth die and the winner keeps two, so no die waits in the centre; or the winner takes one die and the fifth die goes to the centre as usual.',
+      default: 'centre-die',
+      choices: [
+        { value: 'centre-die', label: 'The fifth die: 3 against 2, no centre die' },
+        { value: 'winners-die', label: "One of the winner's: 3 against 1, the fifth die in the centre" },
+      ],
     },
     {
       key: 'oneDieTakesTwo',
@@ -304,6 +328,7 @@ export const war: GameDefinition<WarState> = {
     players: [...players],
     target: numberOption(options, 'pointsToWin'),
     loserStartsWithThree: booleanOption(options, 'loserStartsWithThree'),
+    loserThirdDie: choiceOption<LoserThirdDie>(options, 'loserThirdDie'),
     oneDieTakesTwo: booleanOption(options, 'oneDieTakesTwo'),
     phase: 'centre',
     counts: players.map(() => STARTING_DICE),
