@@ -38,6 +38,8 @@ describe('5000 at the table', () => {
     await page.getByTestId('confirm-roll').click();
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
     expect(await headline(page)).toBe('Ann rolled 1 1 4 5 6 = 250 (1 1 5 set aside). Roll 2 dice — turn total 250, must reach 500 to enter');
+    // said through the aria-live region (and aloud when speech is on)
+    expect(await page.getByTestId('announcer').textContent()).toBe(await headline(page));
     expect(await page.getByTestId('turn-total').textContent()).toBe('250');
     // the pad now asks for the 2 dice re-rolled
     expect(await page.getByTestId('dice-pad').locator('.slot').count()).toBe(2);
@@ -76,6 +78,7 @@ describe('5000 at the table', () => {
     await padRoll(page, ['2', '2', '2', '3', '6']);
     await move(page, 'Bank 600 (0 → 600)');
     expect(await scores(page)).toEqual({ Ann: 600, Bob: 0, Cy: 0 });
+    expect(await page.getByTestId('announcer').textContent()).toMatch(/^Ann banks 600: .* Scores: Ann 600\.$/);
     expect(await headline(page)).toMatch(/^Ann banks 600: 0 → 600, on the slate\. Bob's turn/);
   });
 
