@@ -141,6 +141,11 @@ export class TableGame {
     }
   }
 
+  /** Forgets the last refusal (the player moved on). */
+  clearProblem(): void {
+    this.problem = null;
+  }
+
   /** A refusal: shown and announced at once; nothing changed. */
   refuse(message: string): void {
     this.problem = message;
