@@ -55,6 +55,8 @@ export default defineConfig({
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   build: { target: 'es2022' },
+  // The dice reader's worker lazy-loads onnxruntime-web: module workers can code-split.
+  worker: { format: 'es' },
   test: {
     environment: 'node',
     testTimeout: 30_000,

@@ -1,0 +1,113 @@
+"""Loading the real labelled photographs (train splits only) and the synthetic cache.
+
+Every sample is a dict: image (H, W, 3 uint8 RGB), boxes [K, 4] float32 x1 y1 x2 y2 in image
+pixels, classes [K] int64 (0..5 = values 1..6, 6 = other), box_weight [K] float32 (how much
+the box regression should trust the box: 1 for whole-die boxes, low for boxes estimated from
+matteop65's pip-pattern boxes), ignore [M, 4] float32 regions where nothing is penalised.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+TRAIN_SPLITS = ("byler-train", "matteop65-train", "epanemu-train")
+VAL_SPLITS = ("byler-val", "matteop65-val", "epanemu-val")
+CACHE = Path(__file__).resolve().parent / "cache"
+
+# matteop65 boxes enclose only the pip pattern. A 4, 5 or 6 pattern spans about 60% of the
+# die's top face, and the die as seen (side faces included) is about 1.65x that.
+PIP_TO_DIE = 1.65
+ESTIMATED_BOX_WEIGHT = 0.2
+
+
+def data_root() -> Path:
+    root = Path(os.environ.get("ROLLCALL_DATA", REPO.parent / "shared" / "data"))
+    if not (root / "dice-photos").is_dir():
+        sys.exit(
+            f"error: the labelled dice photographs were not found at {root}/dice-photos.\n"
+            "Training needs ../shared/data (relative to the repo root) or ROLLCALL_DATA=/path/to/data."
+        )
+    return root
+
+
+def is_holdout(split: str, file: str, fraction: float = 0.15) -> bool:
+    """A fixed, hash-based slice of every train split kept out of training for model selection."""
+    h = int(hashlib.sha1(f"{split}/{file}".encode()).hexdigest()[:8], 16)
+    return (h % 1000) < fraction * 1000
+
+
+def read_rgb(path: Path) -> np.ndarray:
+    im = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if im is None:
+        raise ValueError(f"unreadable image {path}")
+    return cv2.cvtColor(im, cv2.COLOR_BGR2RGB)
+
+
+def _estimate_die_boxes(dice: list[dict], split_median: float) -> np.ndarray:
+    """Whole-die boxes centred on matteop65's pip-pattern boxes, sized from the image's 4/5/6 faces."""
+    sizes = [max(d["w"], d["h"]) for d in dice if d["value"] >= 4]
+    side = PIP_TO_DIE * (float(np.mean(sizes)) if sizes else split_median)
+    out = []
+    for d in dice:
+        cx, cy = d["x"] + d["w"] / 2, d["y"] + d["h"] / 2
+        out.append([cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2])
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
+def load_split(split: str, part: str = "train") -> list[dict]:
+    """part: 'train' (the split minus the holdout), 'holdout', or 'all'."""
+    folder = data_root() / "dice-photos" / split
+    labels = json.loads((folder / "labels.json").read_text())
+    pips = labels["box_style"] == "pips"
+    if pips:
+        med = float(np.median([max(d["w"], d["h"]) for im in labels["images"] for d in im["dice"] if d["value"] >= 4]))
+    samples = []
+    for im in labels["images"]:
+        hold = is_holdout(split, im["file"])
+        if (part == "train" and hold) or (part == "holdout" and not hold):
+            continue
+        dice = im["dice"]
+        if pips:
+            boxes = _estimate_die_boxes(dice, med)
+            weight = np.full(len(dice), ESTIMATED_BOX_WEIGHT, np.float32)
+        else:
+            boxes = np.array([[d["x"], d["y"], d["x"] + d["w"], d["y"] + d["h"]] for d in dice], np.float32).reshape(-1, 4)
+            weight = np.ones(len(dice), np.float32)
+        samples.append({
+            "source": split,
+            "file": str(folder / im["file"]),
+            "boxes": boxes,
+            "label_boxes": np.array([[d["x"], d["y"], d["x"] + d["w"], d["y"] + d["h"]] for d in dice], np.float32).reshape(-1, 4),
+            "classes": np.array([d["value"] - 1 for d in dice], np.int64),
+            "box_weight": weight,
+            "ignore": np.zeros((0, 4), np.float32),
+        })
+    return samples
+
+
+def load_synthetic(folder: Path) -> list[dict]:
+    """Synthetic scenes pre-rendered by render_cache.py: index-*.jsonl + image files."""
+    items = []
+    for index in sorted(folder.glob("index-*.jsonl")):
+        items += [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
+    items.sort(key=lambda it: it["id"])
+    samples = []
+    for item in items:
+        boxes = np.array(item["boxes"], np.float32).reshape(-1, 4)
+        samples.append({
+            "source": "synthetic",
+            "file": str(folder / item["file"]),
+            "boxes": boxes,
+            "label_boxes": boxes,
+            "classes": np.array(item["classes"], np.int64),
+            "box_weight": np.ones(len(boxes), np.float32),
+            "ignore": np.array(item.get("ignore", []), np.float32).reshape(-1, 4),
+        })
+    return samples

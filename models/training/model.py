@@ -1,0 +1,141 @@
+"""The Rollcall dice detector: a small anchor-free, single-stage network.
+
+Backbone of depthwise-separable blocks (ReLU), a three-level FPN (strides 8, 16, 32) and one
+light head per level. Every output cell predicts distances to the four box sides (FCOS style,
+exp-parameterised, in units of the stride), an objectness logit and 7 class logits
+(top-face values 1..6, then `other`). `DetectorWithDecode` wraps the network for export:
+it decodes the boxes into input pixels (cx, cy, w, h), applies the sigmoid and the softmax,
+and concatenates every cell of every level into one [1, N, 12] tensor (docs/architecture.md).
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+NUM_CLASSES = 7
+CLASS_NAMES = ["1", "2", "3", "4", "5", "6", "other"]
+STRIDES = (8, 16, 32)
+
+
+def conv_bn(cin: int, cout: int, k: int = 3, stride: int = 1, groups: int = 1, act: bool = True) -> nn.Sequential:
+    layers: list[nn.Module] = [
+        nn.Conv2d(cin, cout, k, stride, k // 2, groups=groups, bias=False),
+        nn.BatchNorm2d(cout),
+    ]
+    if act:
+        layers.append(nn.ReLU(inplace=True))
+    return nn.Sequential(*layers)
+
+
+class DWSep(nn.Module):
+    """Depthwise 3x3 (or 5x5) then pointwise 1x1; residual when shapes allow."""
+
+    def __init__(self, cin: int, cout: int, stride: int = 1, k: int = 3):
+        super().__init__()
+        self.dw = conv_bn(cin, cin, k, stride, groups=cin)
+        self.pw = conv_bn(cin, cout, 1, act=False)
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.pw(self.dw(x))
+        if self.residual:
+            y = y + x
+        return F.relu(y)
+
+
+def stage(cin: int, cout: int, n: int, k: int = 3) -> nn.Sequential:
+    blocks = [DWSep(cin, cout, 2, k)]
+    blocks += [DWSep(cout, cout, 1, k) for _ in range(n - 1)]
+    return nn.Sequential(*blocks)
+
+
+class DiceDetector(nn.Module):
+    def __init__(self, widths=(16, 24, 48, 96, 160), depths=(1, 2, 3, 3, 2), fpn: int = 64, k: int = 3, head_depth: int = 2):
+        super().__init__()
+        w0, w1, w2, w3, w4 = widths
+        self.stem = conv_bn(3, w0, 3, 2)                      # stride 2
+        self.s4 = stage(w0, w1, depths[1], k)                 # stride 4
+        self.s8 = stage(w1, w2, depths[2], k)                 # stride 8
+        self.s16 = stage(w2, w3, depths[3], k)                # stride 16
+        self.s32 = stage(w3, w4, depths[4], k)                # stride 32
+        self.lat8 = conv_bn(w2, fpn, 1)
+        self.lat16 = conv_bn(w3, fpn, 1)
+        self.lat32 = conv_bn(w4, fpn, 1)
+        self.smooth8 = DWSep(fpn, fpn, 1, k)
+        self.smooth16 = DWSep(fpn, fpn, 1, k)
+        self.heads = nn.ModuleList([
+            nn.Sequential(*[DWSep(fpn, fpn, 1, k) for _ in range(head_depth)]) for _ in STRIDES
+        ])
+        self.preds = nn.ModuleList([nn.Conv2d(fpn, 4 + 1 + NUM_CLASSES, 1) for _ in STRIDES])
+        for p in self.preds:
+            nn.init.normal_(p.weight, std=0.01)
+            nn.init.constant_(p.bias, 0.0)
+            with torch.no_grad():
+                p.bias[4] = -4.6  # objectness prior ~1%
+
+    def forward(self, x: torch.Tensor) -> list[torch.Tensor]:
+        """Raw per-level maps [B, 12, H, W]: 4 log-distances, objectness logit, class logits."""
+        x = self.stem(x)
+        c4 = self.s4(x)
+        c8 = self.s8(c4)
+        c16 = self.s16(c8)
+        c32 = self.s32(c16)
+        p32 = self.lat32(c32)
+        p16 = self.smooth16(self.lat16(c16) + F.interpolate(p32, scale_factor=2.0, mode="nearest"))
+        p8 = self.smooth8(self.lat8(c8) + F.interpolate(p16, scale_factor=2.0, mode="nearest"))
+        return [pred(head(p)) for p, head, pred in zip((p8, p16, p32), self.heads, self.preds)]
+
+
+def make_grid(size: int, stride: int) -> torch.Tensor:
+    """Cell centres [H*W, 2] (x, y) in input pixels, row-major."""
+    n = size // stride
+    ys, xs = torch.meshgrid(torch.arange(n), torch.arange(n), indexing="ij")
+    return (torch.stack([xs, ys], -1).reshape(-1, 2).float() + 0.5) * stride
+
+
+def flatten_levels(maps: list[torch.Tensor]) -> torch.Tensor:
+    """[B, 12, H, W] per level -> [B, N, 12]."""
+    return torch.cat([m.flatten(2).transpose(1, 2) for m in maps], 1)
+
+
+def decode_boxes(raw: torch.Tensor, centres: torch.Tensor, strides: torch.Tensor) -> torch.Tensor:
+    """raw[..., :4] log-distances (l, t, r, b) / stride -> boxes x1, y1, x2, y2 in input pixels."""
+    d = torch.exp(raw[..., :4].clamp(-6.0, 6.0)) * strides
+    x1 = centres[..., 0] - d[..., 0]
+    y1 = centres[..., 1] - d[..., 1]
+    x2 = centres[..., 0] + d[..., 2]
+    y2 = centres[..., 1] + d[..., 3]
+    return torch.stack([x1, y1, x2, y2], -1)
+
+
+def anchor_points(size: int) -> tuple[torch.Tensor, torch.Tensor]:
+    centres = torch.cat([make_grid(size, s) for s in STRIDES], 0)
+    strides = torch.cat([torch.full(((size // s) ** 2, 1), float(s)) for s in STRIDES], 0)
+    return centres, strides
+
+
+class DetectorWithDecode(nn.Module):
+    """Export wrapper: [1, 3, S, S] in [0, 1] -> detections [1, N, 5 + C] per the contract."""
+
+    def __init__(self, net: DiceDetector, size: int):
+        super().__init__()
+        self.net = net
+        centres, strides = anchor_points(size)
+        self.register_buffer("centres", centres)
+        self.register_buffer("strides", strides)
+
+    def forward(self, images: torch.Tensor) -> torch.Tensor:
+        raw = flatten_levels(self.net(images))
+        d = torch.exp(raw[..., :4].clamp(-6.0, 6.0)) * self.strides
+        cx = self.centres[:, 0:1] + (d[..., 2:3] - d[..., 0:1]) * 0.5
+        cy = self.centres[:, 1:2] + (d[..., 3:4] - d[..., 1:2]) * 0.5
+        w = d[..., 0:1] + d[..., 2:3]
+        h = d[..., 1:2] + d[..., 3:4]
+        obj = torch.sigmoid(raw[..., 4:5])
+        cls = torch.softmax(raw[..., 5:], -1)
+        return torch.cat([cx, cy, w, h, obj, cls], -1)
+
+
+def count_params(m: nn.Module) -> int:
+    return sum(p.numel() for p in m.parameters())

@@ -1,0 +1,111 @@
+"""`npm run train`: the whole detector pipeline, reproducibly (fixed seeds).
+
+  1. check the labelled photographs (../shared/data or $ROLLCALL_DATA) are there;
+  2. render the synthetic sets into models/training/cache/ (resumable);
+  3. train the stages of RECIPE in models/training/runs/<name>/ (each stage starts from the last);
+  4. export models/dice-pips.onnx and models/dice-pips.json (thresholds from the held-out train slice);
+  5. measure latency (onnxruntime-web, wasm, one thread) and run `npm run eval` on the val splits;
+  6. write models/MODEL_CARD.md.
+
+Options: --from-step N skips the steps before N (e.g. --from-step 4 re-exports the last run).
+CPU only. Never run in CI or by the app.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+PY = "/usr/bin/python3"
+
+RECIPE = {
+    "name": "pips-v1",
+    "seed": 1,
+    "input_size": 512,
+    "synthetic": [
+        {"name": "synth-v1", "count": 3000, "seed": 1},
+    ],
+    "stages": [
+        {"steps": 6000, "crop": 384, "batch": 16, "lr": 3e-3, "synthetic_weight": 1.0, "real_weight": 1.0},
+    ],
+    "threads": 2,
+}
+
+
+def run(cmd: list[str], log: Path | None = None, cwd: Path = HERE) -> None:
+    print("$", " ".join(cmd), flush=True)
+    if log:
+        with log.open("a") as f:
+            subprocess.run(cmd, cwd=cwd, check=True, stdout=f, stderr=subprocess.STDOUT)
+    else:
+        subprocess.run(cmd, cwd=cwd, check=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--from-step", type=int, default=1)
+    a = ap.parse_args()
+    if os.environ.get("CI"):
+        sys.exit("npm run train trains a model for hours on the CPU; it never runs in CI.")
+    sys.path.insert(0, str(HERE))
+    import datasets as ds
+
+    root = ds.data_root()  # exits with a clear message when the photographs are missing
+    print(f"labelled photographs: {root}")
+    r = RECIPE
+    run_dir = HERE / "runs" / r["name"]
+    run_dir.mkdir(parents=True, exist_ok=True)
+    timings_path = run_dir / "timings.json"
+    timings = json.loads(timings_path.read_text()) if timings_path.exists() else {}
+
+    if a.from_step <= 2:
+        t0 = time.time()
+        for s in r["synthetic"]:
+            run([PY, "render_cache.py", "--out", str(HERE / "cache" / s["name"]), "--count", str(s["count"]), "--seed", str(s["seed"])])
+        timings["render_s"] = timings.get("render_s", 0) + round(time.time() - t0)
+        timings_path.write_text(json.dumps(timings, indent=1))
+
+    ckpt = None
+    if a.from_step <= 3:
+        t0 = time.time()
+        for i, st in enumerate(r["stages"]):
+            out = run_dir / f"stage{i}"
+            args = [PY, "train.py", "--out", str(out), "--steps", str(st["steps"]), "--crop", str(st["crop"]),
+                    "--batch", str(st["batch"]), "--lr", str(st["lr"]), "--seed", str(r["seed"] + i),
+                    "--size", str(r["input_size"]), "--threads", str(r["threads"]),
+                    "--synthetic-weight", str(st["synthetic_weight"]), "--real-weight", str(st["real_weight"]),
+                    "--synthetic", *[str(HERE / "cache" / s["name"]) for s in r["synthetic"]]]
+            if ckpt:
+                args += ["--init", str(ckpt)]
+            run(args, log=out.with_suffix(".log"))
+            ckpt = out / "last.pt"
+        timings["train_s"] = round(time.time() - t0)
+        timings_path.write_text(json.dumps(timings, indent=1))
+    ckpt = run_dir / f"stage{len(r['stages']) - 1}" / "last.pt"
+
+    if a.from_step <= 4:
+        run([PY, "export_model.py", "--checkpoint", str(ckpt)])
+
+    if a.from_step <= 5:
+        lat = subprocess.run(["node", str(HERE / "latency.mjs"), str(REPO / "models" / "dice-pips.onnx"), "50", str(r["input_size"])],
+                             cwd=REPO, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        (run_dir / "latency.json").write_text(lat + "\n")
+        print("latency:", lat)
+        if (REPO / "scripts" / "eval.ts").exists():
+            ev = subprocess.run(["npm", "run", "--silent", "eval", "--", "--json"], cwd=REPO, check=True, capture_output=True, text=True)
+            (run_dir / "eval.json").write_text(ev.stdout)
+            print("npm run eval: written to", run_dir / "eval.json")
+        else:
+            print("scripts/eval.ts is missing: no val figures for the model card")
+
+    run([PY, "model_card.py", "--run", str(run_dir)])
+
+
+if __name__ == "__main__":
+    main()

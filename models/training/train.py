@@ -1,0 +1,307 @@
+"""Train the dice detector on the real train splits (minus a held-out slice) and synthetic
+renders. CPU only. Usage: see models/training/README.md (normally run through `npm run train`).
+"""
+from __future__ import annotations
+
+import os
+
+# Busy-waiting OpenMP threads collapse throughput on a shared 2-core machine (10x measured).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import argparse
+import copy
+import json
+import math
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, Dataset
+
+import datasets as ds
+from augment import make_crop
+from evaluate import evaluate
+from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_params, flatten_levels
+
+# Which level learns which die: by the longer side of its box, in input pixels.
+LEVEL_RANGES = {8: (0.0, 64.0), 16: (44.0, 160.0), 32: (120.0, 1e9)}
+CENTRE_RADIUS = 1.5  # positives: cells within this many strides of the die's centre (and inside its box)
+
+
+class CropDataset(Dataset):
+    def __init__(self, samples: list[dict], input_size: int, crop: int, seed: int, length: int, focus_p: float = 0.0):
+        self.samples, self.input_size, self.crop, self.seed, self.length = samples, input_size, crop, seed, length
+        self.focus_p = focus_p
+        self.cache: dict[str, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return self.length
+
+    def image(self, s: dict) -> np.ndarray:
+        """Decoded images stay in memory (a few GB at most): decoding JPEGs would starve the CPU."""
+        if s["file"] not in self.cache:
+            self.cache[s["file"]] = ds.read_rgb(Path(s["file"]))
+        return self.cache[s["file"]]
+
+    def __getitem__(self, key):
+        index, step = key
+        rng = np.random.default_rng((self.seed, step, index))
+        s = self.samples[index]
+        out = make_crop(rng, s, self.image(s), self.input_size, self.crop, allow_rotation=True, focus_p=self.focus_p)
+        return out
+
+
+class WeightedSampler(torch.utils.data.Sampler):
+    """Deterministic weighted sampling with replacement; yields (sample index, draw number)."""
+
+    def __init__(self, weights: np.ndarray, n: int, seed: int, start: int = 0):
+        self.p = weights / weights.sum()
+        self.n, self.seed, self.start = n, seed, start
+
+    def __iter__(self):
+        rng = np.random.default_rng((self.seed, 12345))
+        idx = rng.choice(len(self.p), size=self.n, p=self.p)
+        for k in range(self.start, self.n):
+            yield int(idx[k]), k
+
+    def __len__(self) -> int:
+        return self.n - self.start
+
+
+def collate(batch: list[dict]) -> dict:
+    imgs = torch.from_numpy(np.stack([b["image"] for b in batch])).permute(0, 3, 1, 2).contiguous()
+    K = max(1, max(len(b["boxes"]) for b in batch))
+    M = max(1, max(len(b["ignore"]) for b in batch))
+    B = len(batch)
+    boxes = torch.zeros(B, K, 4)
+    classes = torch.zeros(B, K, dtype=torch.long)
+    weight = torch.zeros(B, K)
+    valid = torch.zeros(B, K, dtype=torch.bool)
+    ignore = torch.zeros(B, M, 4)
+    ivalid = torch.zeros(B, M, dtype=torch.bool)
+    for i, b in enumerate(batch):
+        k = len(b["boxes"])
+        if k:
+            boxes[i, :k] = torch.from_numpy(b["boxes"])
+            classes[i, :k] = torch.from_numpy(b["classes"])
+            weight[i, :k] = torch.from_numpy(b["box_weight"])
+            valid[i, :k] = True
+        m = len(b["ignore"])
+        if m:
+            ignore[i, :m] = torch.from_numpy(b["ignore"])
+            ivalid[i, :m] = True
+    return {"images": imgs, "boxes": boxes, "classes": classes, "weight": weight, "valid": valid,
+            "ignore": ignore, "ivalid": ivalid}
+
+
+def cell_layout(size: int):
+    centres, strides, levels = [], [], []
+    for s in STRIDES:
+        n = size // s
+        ys, xs = torch.meshgrid(torch.arange(n), torch.arange(n), indexing="ij")
+        centres.append((torch.stack([xs, ys], -1).reshape(-1, 2).float() + 0.5) * s)
+        strides.append(torch.full((n * n,), float(s)))
+        levels.append(torch.full((n * n,), s))
+    return torch.cat(centres), torch.cat(strides), torch.cat(levels)
+
+
+def assign(batch: dict, centres: torch.Tensor, strides: torch.Tensor, levels: torch.Tensor, size: int):
+    """FCOS-style assignment. Returns pos [B,N] bool, gt index [B,N], obj weight [B,N]."""
+    boxes, valid = batch["boxes"], batch["valid"]
+    B, K, _ = boxes.shape
+    cx = centres[None, :, None, 0]
+    cy = centres[None, :, None, 1]
+    x1, y1, x2, y2 = (boxes[:, None, :, i] for i in range(4))
+    gcx, gcy = (x1 + x2) / 2, (y1 + y2) / 2
+    inside = (cx > x1) & (cx < x2) & (cy > y1) & (cy < y2)
+    st = strides[None, :, None]
+    near = torch.maximum((cx - gcx).abs(), (cy - gcy).abs()) < CENTRE_RADIUS * st
+    side = torch.maximum(x2 - x1, y2 - y1)
+    lo = torch.zeros_like(strides)
+    hi = torch.zeros_like(strides)
+    for s, (a, b) in LEVEL_RANGES.items():
+        lo[levels == s] = a
+        hi[levels == s] = b
+    lo, hi = lo[None, :, None], hi[None, :, None]
+    level_ok = (side >= lo) & (side < hi)
+    cand = inside & near & level_ok & valid[:, None, :]
+    # the cell holding each die's centre is always positive on the levels that take its size
+    offset = 0
+    for s in STRIDES:
+        n = size // s
+        ix = (gcx[:, 0, :] / s).floor().clamp(0, n - 1).long()
+        iy = (gcy[:, 0, :] / s).floor().clamp(0, n - 1).long()
+        idx = offset + iy * n + ix                                    # [B, K]
+        sd = side[:, 0, :]
+        ok = valid & (sd >= LEVEL_RANGES[s][0]) & (sd < LEVEL_RANGES[s][1])
+        bi, ki = torch.nonzero(ok, as_tuple=True)
+        cand[bi, idx[bi, ki], ki] = True
+        offset += n * n
+    area = ((x2 - x1) * (y2 - y1)).expand_as(cand)
+    cost = torch.where(cand, area, torch.full_like(area, float("inf")))
+    best, gt = cost.min(2)
+    pos = torch.isfinite(best)
+    # cells inside ignore regions are not penalised as background
+    ig, iv = batch["ignore"], batch["ivalid"]
+    ix1, iy1, ix2, iy2 = (ig[:, None, :, i] for i in range(4))
+    in_ignore = ((cx > ix1) & (cx < ix2) & (cy > iy1) & (cy < iy2) & iv[:, None, :]).any(2)
+    obj_w = torch.where(in_ignore & ~pos, torch.zeros_like(best), torch.ones_like(best))
+    return pos, gt, obj_w
+
+
+def giou_loss(p: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+    ix1, iy1 = torch.maximum(p[:, 0], g[:, 0]), torch.maximum(p[:, 1], g[:, 1])
+    ix2, iy2 = torch.minimum(p[:, 2], g[:, 2]), torch.minimum(p[:, 3], g[:, 3])
+    inter = (ix2 - ix1).clamp(min=0) * (iy2 - iy1).clamp(min=0)
+    ap = (p[:, 2] - p[:, 0]) * (p[:, 3] - p[:, 1])
+    ag = (g[:, 2] - g[:, 0]) * (g[:, 3] - g[:, 1])
+    union = ap + ag - inter + 1e-7
+    iou = inter / union
+    cx1, cy1 = torch.minimum(p[:, 0], g[:, 0]), torch.minimum(p[:, 1], g[:, 1])
+    cx2, cy2 = torch.maximum(p[:, 2], g[:, 2]), torch.maximum(p[:, 3], g[:, 3])
+    c = (cx2 - cx1) * (cy2 - cy1) + 1e-7
+    return 1 - iou + (c - union) / c, iou
+
+
+def compute_loss(maps, batch, layout, size):
+    centres, strides, levels = layout
+    raw = flatten_levels(maps)                                       # [B, N, 12]
+    pos, gt, obj_w = assign(batch, centres, strides, levels, size)
+    npos = max(1.0, float(pos.sum()))
+    obj_t = pos.float()
+    l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
+    bi, ni = torch.nonzero(pos, as_tuple=True)
+    gi = gt[bi, ni]
+    if len(bi) == 0:
+        return l_obj, {"obj": float(l_obj), "cls": 0.0, "box": 0.0, "npos": 0}
+    r = raw[bi, ni]
+    d = torch.exp(r[:, :4].clamp(-6, 6)) * strides[ni, None]
+    c = centres[ni]
+    pb = torch.stack([c[:, 0] - d[:, 0], c[:, 1] - d[:, 1], c[:, 0] + d[:, 2], c[:, 1] + d[:, 3]], 1)
+    gb = batch["boxes"][bi, gi]
+    lg, _ = giou_loss(pb, gb)
+    l_box = (lg * batch["weight"][bi, gi]).sum() / npos
+    l_cls = F.cross_entropy(r[:, 5:], batch["classes"][bi, gi], reduction="sum", label_smoothing=0.02) / npos
+    loss = l_obj + l_cls + 2.0 * l_box
+    return loss, {"obj": float(l_obj), "cls": float(l_cls), "box": float(l_box), "npos": int(npos)}
+
+
+def build_samples(args) -> tuple[list[dict], np.ndarray, list[dict]]:
+    train, weights, holdout = [], [], []
+    real_w = {"byler-train": 1.0, "matteop65-train": 0.6, "epanemu-train": 1.3}
+    for split in ds.TRAIN_SPLITS:
+        part = ds.load_split(split, "train")
+        train += part
+        weights += [args.real_weight * real_w[split] / len(part)] * len(part)
+        holdout += ds.load_split(split, "holdout")
+    for folder in args.synthetic:
+        syn = ds.load_synthetic(Path(folder))
+        train += syn
+        weights += [args.synthetic_weight / len(syn) / len(args.synthetic)] * len(syn)
+    return train, np.array(weights), holdout
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True, help="run folder")
+    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--crop", type=int, default=384)
+    ap.add_argument("--size", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--synthetic", nargs="*", default=[])
+    ap.add_argument("--synthetic-weight", type=float, default=1.0)
+    ap.add_argument("--real-weight", type=float, default=1.0)
+    ap.add_argument("--eval-every", type=int, default=1000)
+    ap.add_argument("--focus", type=float, default=0.0, help="share of die-centric crops (small crops read many dice per step)")
+    ap.add_argument("--init", default=None, help="start from this checkpoint")
+    ap.add_argument("--widths", default="16,24,48,96,160")
+    ap.add_argument("--depths", default="1,2,3,3,2")
+    ap.add_argument("--fpn", type=int, default=64)
+    ap.add_argument("--head-depth", type=int, default=2)
+    args = ap.parse_args()
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    arch = {"widths": [int(x) for x in args.widths.split(",")], "depths": [int(x) for x in args.depths.split(",")],
+            "fpn": args.fpn, "head_depth": args.head_depth}
+    net = DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"])
+    if args.init:
+        net.load_state_dict(torch.load(args.init)["model"])
+    net = net.to(memory_format=torch.channels_last)  # ~1.5x faster depthwise convs on CPU
+    ema = copy.deepcopy(net).eval()
+    for p in ema.parameters():
+        p.requires_grad_(False)
+    print(f"params {count_params(net)}", flush=True)
+
+    train, weights, holdout = build_samples(args)
+    print(f"train samples {len(train)}, holdout {len(holdout)}", flush=True)
+    data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus)
+    sampler = WeightedSampler(weights, args.steps * args.batch, args.seed)
+    loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate,
+                        num_workers=args.workers, persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers else None)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    warm = min(500, args.steps // 10)
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / warm) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(s, args.steps) / args.steps))))
+    layout = cell_layout(args.crop)
+    log = open(out / "log.jsonl", "a")
+    t0 = time.time()
+    best = -1.0
+    step = 0
+    for batch in loader:
+        net.train()
+        x = (batch["images"].float() / 255.0).contiguous(memory_format=torch.channels_last)
+        loss, parts = compute_loss(net(x), batch, layout, args.crop)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
+        opt.step()
+        sched.step()
+        step += 1
+        decay = 0.9995 * (1 - math.exp(-step / 300))
+        with torch.no_grad():
+            for pe, pn in zip(ema.state_dict().values(), net.state_dict().values()):
+                if pe.dtype.is_floating_point:
+                    pe.mul_(decay).add_(pn.detach(), alpha=1 - decay)
+                else:
+                    pe.copy_(pn)
+        if step % 50 == 0:
+            rec = {"step": step, "loss": float(loss), **parts, "lr": sched.get_last_lr()[0], "elapsed": round(time.time() - t0, 1)}
+            print(json.dumps(rec), flush=True)
+            log.write(json.dumps(rec) + "\n")
+            log.flush()
+        if step % args.eval_every == 0 or step == args.steps:
+            ckpt = {"model": ema.state_dict(), "arch": arch, "size": args.size, "step": step}
+            torch.save(ckpt, out / "last.pt")
+            res, _ = evaluate(DetectorWithDecode(ema, args.size), holdout, args.size)
+            per_source = {}
+            for src in ds.TRAIN_SPLITS:
+                sub = [s for s in holdout if s["source"] == src]
+                r2, _ = evaluate(DetectorWithDecode(ema, args.size), sub, args.size, thresholds=(0.4,))
+                per_source[src] = {k: round(v, 3) for k, v in r2[0.4].items() if k in ("f1", "exact", "detect_recall")}
+            summary = {t: {k: round(v, 4) for k, v in r.items()} for t, r in res.items()}
+            score = max(r["exact"] + r["f1"] for r in res.values())
+            rec = {"step": step, "holdout": summary, "per_source": per_source, "elapsed": round(time.time() - t0, 1)}
+            print(json.dumps(rec), flush=True)
+            log.write(json.dumps(rec) + "\n")
+            log.flush()
+            if score > best:
+                best = score
+                torch.save(ckpt, out / "best.pt")
+        if step >= args.steps:
+            break
+
+
+if __name__ == "__main__":
+    main()

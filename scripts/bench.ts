@@ -1,0 +1,209 @@
+/**
+ * npm run bench -- [--json] [--frames N] [--only SECTION,...]
+ *
+ * Performance figures of what ships, printed clearly (tests check correctness, not timings).
+ * Each section measures one thing and says how; sections share one production build of the
+ * app (with the harness page beside it), served by `vite preview` with cross-origin isolation
+ * and driven in headless Chromium — the closest stand-in for a phone browser here: the same
+ * V8 wasm engine, the app's real Web Worker, SIMD, and wasm threads (which need isolation).
+ * Absolute figures are this machine's CPU, not a phone's.
+ *
+ * Adding a figure: append a `BenchSection` to SECTIONS (e.g. the symbol embedder's time per
+ * die, the app's initial JS size, camera-to-read latency); `ctx.build()` gives the built
+ * files' folder, `ctx.browser()` the served build and a Chromium page on the harness.
+ */
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir, cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Page, Browser } from 'playwright-core';
+import { percentile } from '../src/lib/vision/metrics.ts';
+import type { VisionHarness } from './browser/vision.ts';
+import { buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
+import { REPO_ROOT, SHIPPED_MODEL, UsageError } from './lib/node-vision.ts';
+
+export interface Figure {
+  label: string;
+  value: number;
+  unit: 'ms' | 'bytes' | 'count';
+  note?: string;
+}
+
+export interface BenchSection {
+  id: string;
+  title: string;
+  /** One line saying what is measured and how, printed with the figures. */
+  method: string;
+  run(ctx: BenchContext): Promise<Figure[]>;
+}
+
+export interface BenchOptions {
+  frames: number;
+  warmup: number;
+}
+
+/** Shared, lazily created resources: one build, one preview server, one browser. */
+export class BenchContext {
+  readonly outDir = mkdtempSync(path.join(tmpdir(), 'rollcall-bench-'));
+  private built: Promise<string> | null = null;
+  private served: Promise<{ url: string; page: Page; browser: Browser; close: () => Promise<void> }> | null = null;
+  constructor(readonly options: BenchOptions) {}
+
+  /** The production build (app + harness page); resolves to its folder. */
+  build(): Promise<string> {
+    this.built ??= buildWithHarness(this.outDir).then(() => this.outDir);
+    return this.built;
+  }
+
+  /** The build served by `vite preview` and a Chromium page on the harness. */
+  browser(): Promise<{ url: string; page: Page; browser: Browser }> {
+    this.served ??= (async () => {
+      await this.build();
+      const server = await servePreview(this.outDir);
+      const browser = await launchChromium();
+      const page = await browser.newPage();
+      await page.goto(new URL(HARNESS_PAGE, server.url).href);
+      await page.waitForSelector('body[data-ready="true"]');
+      return { url: server.url, page, browser, close: async () => { await browser.close(); await server.close(); } };
+    })();
+    return this.served;
+  }
+
+  get started(): boolean {
+    return this.served !== null;
+  }
+
+  async close(): Promise<void> {
+    if (this.served) await (await this.served).close();
+    rmSync(this.outDir, { recursive: true, force: true });
+  }
+}
+
+const median = (v: number[]): number => percentile(v, 50);
+const p95 = (v: number[]): number => percentile(v, 95);
+
+/** A camera-sized frame (1280×720, what the app asks the camera for) cut from a fixture photo. */
+async function cameraFrame(): Promise<Buffer> {
+  const photo = path.join(REPO_ROOT, 'tests/fixtures/dice-photos/byler-val-sample/IMG_20191208_111328.jpg');
+  return sharp(photo).resize(1280, 720, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
+}
+
+const detectorSection: BenchSection = {
+  id: 'detector',
+  title: 'dice detector — models/dice-pips.onnx on onnxruntime-web (wasm, SIMD) in the app\'s Web Worker, headless Chromium',
+  method: 'reads of a 1280×720 frame through createDiceReader(), the two thread counts taking turns frame by frame; inference = session.run only; first reads discarded',
+  async run(ctx) {
+    const { page } = await ctx.browser();
+    const isolated = await page.evaluate(() => (globalThis as unknown as { visionHarness: VisionHarness }).visionHarness.crossOriginIsolated());
+    if (!isolated) throw new Error('the preview page is not cross-origin isolated: wasm threads would silently fall back to one');
+    const frame = (await cameraFrame()).toString('base64');
+    const figures: Figure[] = [{ label: 'model size', value: statSync(SHIPPED_MODEL).size, unit: 'bytes' }];
+    const configs = [1, 2];
+    const results = await page.evaluate(
+      ([b64, times, threads]) =>
+        (globalThis as unknown as { visionHarness: VisionHarness }).visionHarness.readInterleaved(b64, times, threads.map((t) => ({ threads: t }))),
+      [frame, ctx.options.warmup + ctx.options.frames, configs] as const,
+    );
+    results.forEach(({ info, reads }, k) => {
+      const threads = configs[k]!;
+      if (info.threads !== threads) throw new Error(`asked for ${threads} wasm threads, the reader runs ${info.threads}`);
+      const steady = reads.slice(ctx.options.warmup);
+      const inference = steady.map((r) => r.timing.inferenceMs);
+      const pre = steady.map((r) => r.timing.decodeMs + r.timing.preprocessMs);
+      const post = steady.map((r) => r.timing.postprocessMs);
+      const whole = steady.map((r) => r.timing.roundTripMs);
+      const t = `${threads} thread${threads > 1 ? 's' : ''}`;
+      const n = `n=${steady.length}, input ${info.inputSize}×${info.inputSize}`;
+      figures.push(
+        { label: `model load, ${t}`, value: info.modelLoadMs, unit: 'ms', note: `fetch + session + wasm start; ORT import ${info.runtimeLoadMs.toFixed(0)} ms before, warm-up run ${info.warmupMs.toFixed(0)} ms after` },
+        { label: `first read, ${t}`, value: reads[0]!.timing.roundTripMs, unit: 'ms', note: 'after the warm-up run' },
+        { label: `inference per frame, ${t}, median`, value: median(inference), unit: 'ms', note: n },
+        { label: `inference per frame, ${t}, p95`, value: p95(inference), unit: 'ms', note: n },
+        { label: `pre-processing per frame, ${t}, median`, value: median(pre), unit: 'ms', note: 'ImageBitmap → pixels → letterbox' },
+        { label: `post-processing per frame, ${t}, median`, value: median(post), unit: 'ms', note: 'decode + NMS' },
+        { label: `whole read per frame, ${t}, median`, value: median(whole), unit: 'ms', note: 'read() to result on the main thread' },
+        { label: `whole read per frame, ${t}, p95`, value: p95(whole), unit: 'ms' },
+      );
+    });
+    return figures;
+  },
+};
+
+/** The benchmark sections, in print order. */
+export const SECTIONS: BenchSection[] = [detectorSection];
+
+function format(value: number, unit: Figure['unit']): string {
+  if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+  if (unit === 'bytes') return `${value.toLocaleString('en')} B (${(value / 1024 / 1024).toFixed(2)} MiB)`;
+  return String(value);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      json: { type: 'boolean', default: false },
+      frames: { type: 'string', default: '40' },
+      warmup: { type: 'string', default: '5' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const usage = `usage: npm run bench -- [--json] [--frames N] [--warmup N] [--only ${SECTIONS.map((s) => s.id).join(',')}]`;
+  if (values.help) throw new UsageError(usage);
+  const frames = Number(values.frames);
+  const warmup = Number(values.warmup);
+  if (!Number.isInteger(frames) || frames < 1 || !Number.isInteger(warmup) || warmup < 0) throw new UsageError(`--frames and --warmup must be whole numbers\n${usage}`);
+  const only = values.only?.split(',').map((s) => s.trim());
+  const unknown = only?.filter((id) => !SECTIONS.some((s) => s.id === id)) ?? [];
+  if (unknown.length) throw new UsageError(`unknown section ${unknown.join(', ')}\n${usage}`);
+  const sections = SECTIONS.filter((s) => !only || only.includes(s.id));
+
+  const loadAtStart = loadavg()[0]!;
+  const ctx = new BenchContext({ frames, warmup });
+  const results: Array<{ id: string; title: string; method: string; figures: Figure[] }> = [];
+  try {
+    for (const s of sections) results.push({ id: s.id, title: s.title, method: s.method, figures: await s.run(ctx) });
+    const chromium = ctx.started ? (await ctx.browser()).browser.version() : null;
+    const ortVersion = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/onnxruntime-web/package.json'), 'utf8')) as { version: string }).version;
+    const machine = {
+      chromium,
+      onnxruntimeWeb: ortVersion,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0]! },
+    };
+    if (values.json) {
+      console.log(JSON.stringify({ machine, sections: results }, null, 2));
+    } else {
+      console.log(`Rollcall bench — headless Chromium ${machine.chromium ?? '(not started)'}, onnxruntime-web ${machine.onnxruntimeWeb}, ${machine.cpu} (${machine.cores} cores, shared)`);
+      console.log('Production build served by vite preview, cross-origin isolated. Figures are this machine\'s, not a phone\'s.');
+      const load = Math.max(machine.loadAverage.atStart, machine.loadAverage.atEnd);
+      console.log(
+        `Load average ${machine.loadAverage.atStart.toFixed(1)} at start, ${machine.loadAverage.atEnd.toFixed(1)} at end, on ${machine.cores} cores` +
+          (load > machine.cores * 0.75 ? ' — other work was running: times are inflated, and extra threads cannot help much.' : '.'),
+      );
+      for (const r of results) {
+        console.log(`\n${r.title}\n  (${r.method})`);
+        const width = Math.max(...r.figures.map((f) => f.label.length));
+        for (const f of r.figures) console.log(`  ${f.label.padEnd(width)}  ${format(f.value, f.unit).padStart(12)}${f.note ? `   ${f.note}` : ''}`);
+      }
+    }
+    return 0;
+  } finally {
+    await ctx.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+      console.error(usage ? `bench: ${(e as Error).message}` : e);
+      process.exit(usage ? 2 : 1);
+    },
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * npm run eval -- [--json] [--model FILE.onnx] [--threads N] [DATASET_DIR...]
+ *
+ * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
+ * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
+ * `whole-die` sets, detection recall whatever the value, exact-roll accuracy, the confusion
+ * matrix, and median / p95 latency per image — per dataset and overall.
+ * With no folder given it measures every `*-val` split under $ROLLCALL_DATA or ../shared/data.
+ * Runs on onnxruntime-node (native CPU) with the app's pre/post-processing; `npm run bench`
+ * measures the shipped wasm runtime. Exit code 2 on a missing folder or bad labels.json.
+ */
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import type { EvalSummary } from '../src/lib/vision/metrics.ts';
+import { evaluate, valSplits, type DatasetReport, type EvalReport } from './lib/evaluate.ts';
+import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
+
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--threads N] [DATASET_DIR...]';
+
+const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
+const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
+
+function row(name: string, s: EvalSummary, width: number): string {
+  const i = s.perDieIoU50;
+  return [
+    name.padEnd(width),
+    String(s.images).padStart(6),
+    String(s.dice).padStart(5),
+    pct(s.perDie.precision),
+    pct(s.perDie.recall),
+    pct(s.perDie.f1),
+    i ? pct(i.precision) : '    -',
+    i ? pct(i.recall) : '    -',
+    i ? pct(i.f1) : '    -',
+    pct(s.detectionRecall),
+    pct(s.exactRollAccuracy),
+    ms(s.latencyMs?.median).padStart(7),
+    ms(s.latencyMs?.p95).padStart(7),
+  ].join('  ');
+}
+
+function confusionTable(title: string, s: EvalSummary): string {
+  const c = s.confusion;
+  const head = ['truth\\read'.padEnd(10), ...c.columns.map((h) => h.padStart(7))].join('');
+  const lines = c.counts.map((r, i) => [c.rows[i]!.padEnd(10), ...r.map((v) => String(v).padStart(7))].join(''));
+  return [`confusion, ${title} (centre rule; rows = truth, columns = read):`, head, ...lines].join('\n');
+}
+
+export function formatReport(report: EvalReport, header: string): string {
+  const out = [header, ''];
+  const label = (d: DatasetReport): string => `${d.name} (${d.boxStyle === 'pips' ? 'pips' : 'die'})`;
+  const width = Math.max(22, ...report.datasets.map((d) => label(d).length));
+  out.push(
+    [
+      'dataset'.padEnd(width),
+      'images'.padStart(6),
+      ' dice',
+      '    P',
+      '    R',
+      '   F1',
+      'P@IoU',
+      'R@IoU',
+      'F@IoU',
+      ' detR',
+      'exact',
+      ' med ms',
+      ' p95 ms',
+    ].join('  '),
+  );
+  for (const d of report.datasets) out.push(row(label(d), d, width));
+  out.push(row('overall', report.overall, width));
+  out.push(
+    '',
+    'All rates in %. P/R/F1: per die, a prediction matching a labelled die (its centre inside the predicted box, nearest first) with the right value.',
+    '@IoU: the same with IoU ≥ 0.5 matching, whole-die sets only (overall: over those sets).',
+    'detR: labelled dice found whatever the value.  exact: images whose multiset of values read equals the truth.',
+    'ms: detector time per image (letterbox + inference + decode/NMS), nearest-rank median and p95.',
+  );
+  for (const d of report.datasets) out.push('', confusionTable(d.name, d));
+  out.push('', confusionTable('overall', report.overall));
+  return out.join('\n');
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      model: { type: 'string' },
+      threads: { type: 'string', default: '1' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) throw new UsageError(USAGE);
+  const threads = Number(values.threads);
+  if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer\n${USAGE}`);
+  let dirs = positionals;
+  if (dirs.length === 0) {
+    dirs = await valSplits(dataRoot());
+    if (dirs.length === 0) throw new UsageError(`no dataset given and no *-val folders under ${dataRoot()}/dice-photos (set ROLLCALL_DATA)\n${USAGE}`);
+  }
+  const detector = await createNodeDetector({ threads, ...(values.model ? { modelPath: values.model } : {}) });
+  try {
+    const report = await evaluate(detector, dirs);
+    const c = detector.config;
+    const model = {
+      file: path.relative(process.cwd(), detector.modelPath) || detector.modelPath,
+      bytes: statSync(detector.modelPath).size,
+      inputSize: c.inputSize,
+      scoreThreshold: c.scoreThreshold,
+      iouThreshold: c.iouThreshold,
+    };
+    const runtime = { name: 'onnxruntime-node', provider: 'cpu', intraOpThreads: threads, cpu: os.cpus()[0]?.model ?? 'unknown' };
+    if (values.json) {
+      console.log(JSON.stringify({ model, runtime, ...report }, null, 2));
+    } else {
+      const header =
+        `model ${model.file} (${(model.bytes / 1e6).toFixed(2)} MB, input ${c.inputSize}, score ≥ ${c.scoreThreshold}, NMS IoU ${c.iouThreshold})\n` +
+        `runtime ${runtime.name} (native CPU, ${threads} intra-op thread${threads > 1 ? 's' : ''}, ${runtime.cpu}); latencies are this machine's, not a phone's`;
+      console.log(formatReport(report, header));
+    }
+    return 0;
+  } finally {
+    await detector.release();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+      console.error(usage ? `eval: ${(e as Error).message}` : e);
+      process.exit(usage ? 2 : 1);
+    },
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * Labelled dataset folders (the labels.json format of ../shared/data/README.md), validated
+ * with errors that name the folder and the field, so a bad set fails before any measuring.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { TruthDie } from '../../src/lib/vision/metrics.ts';
+import { UsageError } from './node-vision.ts';
+
+export type BoxStyle = 'whole-die' | 'pips';
+
+export interface LabelledImage {
+  file: string;
+  width: number;
+  height: number;
+  dice: TruthDie[];
+}
+
+export interface Dataset {
+  name: string;
+  dir: string;
+  boxStyle: BoxStyle;
+  source: string | null;
+  license: string | null;
+  images: LabelledImage[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+export function parseLabels(json: unknown, where: string): Omit<Dataset, 'name' | 'dir'> {
+  const bad = (what: string): never => {
+    throw new UsageError(`${where}: ${what}`);
+  };
+  if (!isObject(json)) return bad('expected a JSON object');
+  const boxStyle = json.box_style;
+  if (boxStyle !== 'whole-die' && boxStyle !== 'pips') return bad(`"box_style" must be "whole-die" or "pips", got ${JSON.stringify(boxStyle)}`);
+  if (!Array.isArray(json.images)) return bad('"images" must be an array');
+  const images = json.images.map((im: unknown, i): LabelledImage => {
+    const at = `images[${i}]`;
+    if (!isObject(im)) return bad(`${at} must be an object`);
+    if (typeof im.file !== 'string' || im.file === '' || im.file.includes('..')) return bad(`${at}.file must be a file name inside the folder`);
+    if (!isNumber(im.width) || !isNumber(im.height) || im.width <= 0 || im.height <= 0) return bad(`${at} (${im.file}): width and height must be positive numbers`);
+    if (!Array.isArray(im.dice)) return bad(`${at} (${im.file}): "dice" must be an array`);
+    const dice = im.dice.map((d: unknown, j): TruthDie => {
+      const dat = `${at}.dice[${j}] (${im.file})`;
+      if (!isObject(d)) return bad(`${dat} must be an object`);
+      if (![d.x, d.y, d.w, d.h].every(isNumber) || (d.w as number) <= 0 || (d.h as number) <= 0) return bad(`${dat}: x, y, w, h must be numbers with w, h > 0`);
+      if (!Number.isInteger(d.value) || (d.value as number) < 1 || (d.value as number) > 6) {
+        return bad(`${dat}: "value" must be 1–6${'face' in d ? ' (a symbol-dice set? this reads pip dice)' : ''}`);
+      }
+      return { box: { x: d.x as number, y: d.y as number, w: d.w as number, h: d.h as number }, value: d.value as number };
+    });
+    return { file: im.file, width: im.width, height: im.height, dice };
+  });
+  return {
+    boxStyle,
+    source: typeof json.source === 'string' ? json.source : null,
+    license: typeof json.license === 'string' ? json.license : null,
+    images,
+  };
+}
+
+/** Reads and validates DIR/labels.json and checks every image it names is there. */
+export async function loadDataset(dir: string): Promise<Dataset> {
+  const info = await stat(dir).catch(() => null);
+  if (!info) throw new UsageError(`${dir}: no such dataset folder`);
+  if (!info.isDirectory()) throw new UsageError(`${dir}: not a folder (a dataset is a folder with a labels.json)`);
+  const labelsPath = path.join(dir, 'labels.json');
+  let text: string;
+  try {
+    text = await readFile(labelsPath, 'utf8');
+  } catch {
+    throw new UsageError(`${dir}: no labels.json (see ../shared/data/README.md for the format)`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${labelsPath}: not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = parseLabels(json, labelsPath);
+  const missing: string[] = [];
+  for (const im of parsed.images) {
+    if (!(await stat(path.join(dir, im.file)).catch(() => null))) missing.push(im.file);
+  }
+  if (missing.length) throw new UsageError(`${labelsPath}: ${missing.length} listed image(s) missing, e.g. ${missing.slice(0, 3).join(', ')}`);
+  return { name: path.basename(path.resolve(dir)), dir, ...parsed };
+}

@@ -1,0 +1,103 @@
+/**
+ * Node glue for the vision tools (read-dice, eval): image decoding with sharp (EXIF
+ * orientation applied), the shipped model's files, and a detector on onnxruntime-node.
+ * The detector itself is src/lib/vision — the same code the browser worker runs.
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import sharp from 'sharp';
+import { parseDetectorConfig, type DetectorConfig } from '../../src/lib/vision/config.ts';
+import { createDetector, type Detector, type OrtModule } from '../../src/lib/vision/detector.ts';
+import type { RgbaImage } from '../../src/lib/vision/types.ts';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SHIPPED_MODEL = path.join(REPO_ROOT, 'models/dice-pips.onnx');
+
+/** A problem the user can fix (bad path, bad file): printed as one line, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The sidecar of a model file: same path, `.json` instead of `.onnx`. */
+export function sidecarPath(modelPath: string): string {
+  return modelPath.replace(/\.onnx$/i, '') + '.json';
+}
+
+export async function loadDetectorConfig(configPath: string): Promise<DetectorConfig> {
+  let text: string;
+  try {
+    text = await readFile(configPath, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read the detector sidecar ${configPath}`);
+  }
+  try {
+    return parseDetectorConfig(JSON.parse(text));
+  } catch (e) {
+    throw new UsageError(`${configPath}: ${(e as Error).message}`);
+  }
+}
+
+export interface ModelFiles {
+  model: Uint8Array;
+  config: DetectorConfig;
+  modelPath: string;
+}
+
+export async function loadModelFiles(modelPath = SHIPPED_MODEL): Promise<ModelFiles> {
+  if (!existsSync(modelPath)) {
+    throw new UsageError(
+      modelPath === SHIPPED_MODEL
+        ? `no detector model at ${path.relative(process.cwd(), modelPath) || modelPath} (models/training/ makes it; --model FILE.onnx uses another)`
+        : `no model file at ${modelPath}`,
+    );
+  }
+  const config = await loadDetectorConfig(sidecarPath(modelPath));
+  return { model: new Uint8Array(await readFile(modelPath)), config, modelPath };
+}
+
+export interface NodeDetectorOptions {
+  modelPath?: string;
+  /** Intra-op threads for onnxruntime-node (default: ORT's choice, all cores). */
+  threads?: number;
+}
+
+/** The detector on onnxruntime-node (native CPU). Loaded lazily: only the tools need it. */
+export async function createNodeDetector(options: NodeDetectorOptions = {}): Promise<Detector & { modelPath: string }> {
+  const files = await loadModelFiles(options.modelPath);
+  const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+  const detector = await createDetector(ort, files.model, files.config, {
+    executionProviders: ['cpu'],
+    ...(options.threads ? { intraOpNumThreads: options.threads, interOpNumThreads: 1 } : {}),
+  });
+  return Object.assign(detector, { modelPath: files.modelPath });
+}
+
+/** Decodes an image file to RGBA with EXIF orientation applied; clear errors for bad files. */
+export async function readImageFile(file: string): Promise<RgbaImage> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not an image' : code === 'EACCES' ? 'permission denied' : `cannot read (${code ?? (e as Error).message})`,
+    );
+  }
+  try {
+    const { data, info } = await sharp(bytes, { failOn: 'error' }).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    if (info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
+    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  } catch (e) {
+    const message = (e as Error).message;
+    throw new UsageError(
+      /unsupported image format/i.test(message) ? 'not an image sharp can decode (JPEG, PNG, WebP, AVIF, GIF, TIFF…)' : `cannot decode the image (${message})`,
+    );
+  }
+}
+
+/** Where the shared labelled photographs are: $ROLLCALL_DATA, else ../shared/data from the repo root. */
+export function dataRoot(): string {
+  return process.env.ROLLCALL_DATA ? path.resolve(process.env.ROLLCALL_DATA) : path.resolve(REPO_ROOT, '../shared/data');
+}

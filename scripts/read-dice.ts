@@ -1,0 +1,142 @@
+/**
+ * npm run read-dice -- [--json] [--model FILE.onnx] IMAGE...
+ *
+ * Reads the dice in each image with the shipped detector (the same pre/post-processing as the
+ * app, on onnxruntime-node) and prints every die (value, box in pixels, confidence) and a
+ * summary line, or with --json ONE array with an element per image, in the order given.
+ * Exit code 2 when any image could not be read (the others are still read) or on bad usage.
+ *
+ * Readers are pluggable: a `DieReader` turns an image into labelled dice. Today there is the
+ * standard pip reader; a symbol-dice reader (`--kit DIR`) plugs in beside it in `createReader`.
+ */
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';
+import { createNodeDetector, readImageFile, UsageError } from './lib/node-vision.ts';
+
+const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] IMAGE...';
+
+/** One die as the CLI reports it. Readers of other kits may add fields (e.g. `face`). */
+export interface ReadDie {
+  value: number | null;
+  box: Box;
+  score: number;
+}
+
+export interface DieReader {
+  read(image: RgbaImage): Promise<ReadDie[]>;
+  /** How a die is written in the human-readable summary. */
+  label(die: ReadDie): string;
+  release(): Promise<void>;
+}
+
+export interface ReadDiceOptions {
+  json: boolean;
+  model?: string;
+  files: string[];
+}
+
+export type ImageResult = { file: string; dice: ReadDie[] } | { file: string; error: string };
+
+const round = (v: number, digits: number): number => Number(v.toFixed(digits));
+
+function toReadDie(die: Die): ReadDie {
+  return {
+    value: die.value,
+    box: { x: round(die.box.x, 1), y: round(die.box.y, 1), w: round(die.box.w, 1), h: round(die.box.h, 1) },
+    score: round(die.score, 3),
+  };
+}
+
+/** Reading order for people: left to right. */
+function readingOrder(dice: ReadDie[]): ReadDie[] {
+  return [...dice].sort((a, b) => a.box.x - b.box.x || a.box.y - b.box.y);
+}
+
+export async function createReader(options: ReadDiceOptions): Promise<DieReader> {
+  const detector = await createNodeDetector(options.model ? { modelPath: options.model } : {});
+  return {
+    async read(image) {
+      const { dice } = await detector.detect(image);
+      return readingOrder(dice.map(toReadDie));
+    },
+    label: (die) => (die.value === null ? '?' : String(die.value)),
+    release: () => detector.release(),
+  };
+}
+
+export function parseReadDiceArgs(argv: string[]): ReadDiceOptions {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) throw new UsageError(USAGE);
+  if (positionals.length === 0) throw new UsageError(`no image given\n${USAGE}`);
+  return { json: values.json ?? false, files: positionals, ...(values.model ? { model: values.model } : {}) };
+}
+
+export function summary(dice: ReadDie[], label: (d: ReadDie) => string): string {
+  const labels = dice.map(label).sort((a, b) => (a === '?' ? 1 : b === '?' ? -1 : a.localeCompare(b, 'en', { numeric: true })));
+  return dice.length === 0 ? 'no dice' : `${dice.length} ${dice.length === 1 ? 'die' : 'dice'}: ${labels.join(' ')}`;
+}
+
+function formatHuman(result: ImageResult, label: (d: ReadDie) => string): string {
+  if ('error' in result) return `${result.file}: error: ${result.error}`;
+  const lines = [result.file];
+  for (const d of result.dice) {
+    const b = d.box;
+    lines.push(`  ${label(d).padEnd(2)} box x=${b.x.toFixed(0)} y=${b.y.toFixed(0)} w=${b.w.toFixed(0)} h=${b.h.toFixed(0)}  score ${d.score.toFixed(2)}`);
+  }
+  lines.push(`  ${summary(result.dice, label)}`);
+  return lines.join('\n');
+}
+
+export async function readDice(options: ReadDiceOptions, reader: DieReader, onResult?: (r: ImageResult) => void): Promise<ImageResult[]> {
+  const results: ImageResult[] = [];
+  for (const file of options.files) {
+    let result: ImageResult;
+    try {
+      const image = await readImageFile(file);
+      result = { file, dice: await reader.read(image) };
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      result = { file, error: e.message };
+    }
+    results.push(result);
+    onResult?.(result);
+  }
+  return results;
+}
+
+async function main(): Promise<number> {
+  let options: ReadDiceOptions;
+  try {
+    options = parseReadDiceArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error((e as Error).message);
+    return 2;
+  }
+  const reader = await createReader(options);
+  try {
+    const results = await readDice(options, reader, (r) => {
+      if (options.json) return;
+      if ('error' in r) console.error(formatHuman(r, reader.label));
+      else console.log(formatHuman(r, reader.label));
+    });
+    if (options.json) console.log(JSON.stringify(results, null, 2));
+    return results.some((r) => 'error' in r) ? 2 : 0;
+  } finally {
+    await reader.release();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(e instanceof UsageError ? e.message : e);
+      process.exit(e instanceof UsageError ? 2 : 1);
+    },
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The detector's sidecar (`models/dice-pips.json`): input size, classes, pad value and the
+ * thresholds chosen on the train splits. Parsed once, with clear errors, so a bad or
+ * mismatched sidecar fails at load time instead of producing wrong dice.
+ */
+
+export interface DetectorConfig {
+  /** S: the model's square input side, in pixels. */
+  inputSize: number;
+  /** Class names in output order: "1"…"6" read as values, anything else (e.g. "other") as null. */
+  classes: string[];
+  /** Letterbox fill, 0–255 (114 for Ultralytics-style models). */
+  padValue: number;
+  /** A candidate is kept when objectness × best class probability reaches this. */
+  scoreThreshold: number;
+  /** Class-agnostic NMS: a box is dropped when its IoU with a better one exceeds this. */
+  iouThreshold: number;
+  /** At most this many dice per image (best first). */
+  maxDetections: number;
+}
+
+export const DEFAULT_MAX_DETECTIONS = 100;
+
+export class DetectorConfigError extends Error {
+  override name = 'DetectorConfigError';
+}
+
+function field(obj: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+}
+
+function numberIn(obj: Record<string, unknown>, key: string, min: number, max: number, fallback?: number): number {
+  const v = field(obj, key) ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+    throw new DetectorConfigError(`detector sidecar: "${key}" must be a number in [${min}, ${max}], got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+/** Validates a parsed sidecar; throws DetectorConfigError naming the first bad field. */
+export function parseDetectorConfig(json: unknown): DetectorConfig {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new DetectorConfigError('detector sidecar: expected a JSON object');
+  }
+  const obj = json as Record<string, unknown>;
+  const inputSize = numberIn(obj, 'inputSize', 32, 4096);
+  if (!Number.isInteger(inputSize) || inputSize % 32 !== 0) {
+    throw new DetectorConfigError(`detector sidecar: "inputSize" must be a multiple of 32, got ${inputSize}`);
+  }
+  const classes = field(obj, 'classes');
+  if (!Array.isArray(classes) || classes.length === 0 || !classes.every((c) => typeof c === 'string')) {
+    throw new DetectorConfigError('detector sidecar: "classes" must be a non-empty array of strings');
+  }
+  const maxDetections = numberIn(obj, 'maxDetections', 1, 10_000, DEFAULT_MAX_DETECTIONS);
+  return {
+    inputSize,
+    classes: classes as string[],
+    padValue: numberIn(obj, 'padValue', 0, 255),
+    scoreThreshold: numberIn(obj, 'scoreThreshold', 0, 1),
+    iouThreshold: numberIn(obj, 'iouThreshold', 0, 1),
+    maxDetections: Math.floor(maxDetections),
+  };
+}
+
+/** The face value a class name stands for: "1"…"6" → 1…6, any other class → null. */
+export function classValue(name: string): number | null {
+  return /^[1-6]$/.test(name) ? Number(name) : null;
+}

@@ -1,0 +1,77 @@
+/**
+ * Post-processing: detector rows → dice. Each row is `cx, cy, w, h` (input pixels),
+ * objectness, then one probability per class (docs/architecture.md). A die's score is
+ * objectness × its best class probability; NMS is class-agnostic (one die, one box).
+ */
+import { classValue, type DetectorConfig } from './config.ts';
+import { inputBoxToSource, type LetterboxGeometry } from './letterbox.ts';
+import type { Box, Die } from './types.ts';
+
+/** Intersection over union of two boxes (0 when either is empty). */
+export function iou(a: Box, b: Box): number {
+  const ix = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const iy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  if (ix <= 0 || iy <= 0) return 0;
+  const inter = ix * iy;
+  const union = a.w * a.h + b.w * b.h - inter;
+  return union > 0 ? inter / union : 0;
+}
+
+/**
+ * Greedy non-maximum suppression over all classes: best score first, dropping any box whose
+ * IoU with a kept one exceeds `iouThreshold`. Returns at most `maxKept` items, best first.
+ * Ties in score keep input order, so results are deterministic.
+ */
+export function nms<T extends { box: Box; score: number }>(items: readonly T[], iouThreshold: number, maxKept = Infinity): T[] {
+  const order = items.map((_, i) => i).sort((a, b) => items[b]!.score - items[a]!.score || a - b);
+  const kept: T[] = [];
+  for (const i of order) {
+    if (kept.length >= maxKept) break;
+    const candidate = items[i]!;
+    if (kept.every((k) => iou(k.box, candidate.box) <= iouThreshold)) kept.push(candidate);
+  }
+  return kept;
+}
+
+/**
+ * Decodes the raw output `[1, N, 5 + C]` into dice in source pixels: score filter, box mapping
+ * through the letterbox, class-agnostic NMS. `dims` are the output tensor's dims.
+ */
+export function decodeDetections(
+  output: Float32Array,
+  dims: readonly number[],
+  config: DetectorConfig,
+  geometry: LetterboxGeometry,
+  scoreThreshold = config.scoreThreshold,
+): Die[] {
+  const classCount = config.classes.length;
+  const stride = 5 + classCount;
+  if (dims.length !== 3 || dims[0] !== 1 || dims[2] !== stride) {
+    throw new Error(`detector output: expected dims [1, N, ${stride}] for ${classCount} classes, got [${dims.join(', ')}]`);
+  }
+  const rows = dims[1]!;
+  if (output.length !== rows * stride) {
+    throw new Error(`detector output: ${output.length} values do not fill [1, ${rows}, ${stride}]`);
+  }
+  const candidates: Die[] = [];
+  for (let r = 0; r < rows; r++) {
+    const o = r * stride;
+    const objectness = output[o + 4]!;
+    if (objectness < scoreThreshold) continue; // score ≤ objectness: cheap early reject
+    let best = 0;
+    let bestP = output[o + 5]!;
+    for (let c = 1; c < classCount; c++) {
+      const p = output[o + 5 + c]!;
+      if (p > bestP) {
+        bestP = p;
+        best = c;
+      }
+    }
+    const score = objectness * bestP;
+    if (score < scoreThreshold) continue;
+    const box = inputBoxToSource(output[o]!, output[o + 1]!, output[o + 2]!, output[o + 3]!, geometry);
+    if (!box) continue;
+    candidates.push({ value: classValue(config.classes[best]!), box, score, classIndex: best });
+  }
+  return nms(candidates, config.iouThreshold, config.maxDetections);
+}

@@ -1,0 +1,79 @@
+/**
+ * The dice detector: pre-process (letterbox) → ONNX session → post-process (decode + NMS).
+ * The ONNX Runtime module is injected, so the browser worker (onnxruntime-web, wasm) and the
+ * Node tools (onnxruntime-node) run this very code; only the runtime differs.
+ */
+import type * as OrtTypes from 'onnxruntime-web';
+import type { DetectorConfig } from './config.ts';
+import { decodeDetections } from './decode.ts';
+import { letterbox } from './letterbox.ts';
+import type { Detection, RgbaImage } from './types.ts';
+
+/** What the detector needs of an ONNX Runtime module (onnxruntime-web and onnxruntime-node both fit). */
+export type OrtModule = Pick<typeof OrtTypes, 'InferenceSession' | 'Tensor'>;
+export type SessionOptions = OrtTypes.InferenceSession.SessionOptions;
+
+export const INPUT_NAME = 'images';
+export const OUTPUT_NAME = 'detections';
+
+export interface DetectOptions {
+  /** Overrides the sidecar's score threshold for this call (evaluation sweeps use it). */
+  scoreThreshold?: number;
+}
+
+export interface Detector {
+  readonly config: DetectorConfig;
+  detect(image: RgbaImage, options?: DetectOptions): Promise<Detection>;
+  release(): Promise<void>;
+}
+
+const now = (): number => performance.now();
+
+/**
+ * Creates a session from the model bytes and checks it has the contract's input and output.
+ * Calls to `detect` are serialised by the caller (the worker handles one frame at a time);
+ * concurrent calls are safe but share the input buffer only when sequential.
+ */
+export async function createDetector(
+  ort: OrtModule,
+  model: Uint8Array,
+  config: DetectorConfig,
+  sessionOptions: SessionOptions = {},
+): Promise<Detector> {
+  const session = await ort.InferenceSession.create(model, { graphOptimizationLevel: 'all', ...sessionOptions });
+  if (!session.inputNames.includes(INPUT_NAME) || !session.outputNames.includes(OUTPUT_NAME)) {
+    await session.release();
+    throw new Error(
+      `detector model: expected input "${INPUT_NAME}" and output "${OUTPUT_NAME}", ` +
+        `found inputs [${session.inputNames.join(', ')}] and outputs [${session.outputNames.join(', ')}]`,
+    );
+  }
+  const size = config.inputSize;
+  let spare: Float32Array | null = new Float32Array(3 * size * size);
+
+  return {
+    config,
+    async detect(image: RgbaImage, options: DetectOptions = {}): Promise<Detection> {
+      const t0 = now();
+      // Reuse one input buffer for sequential calls; a concurrent call gets its own.
+      const buffer = spare ?? new Float32Array(3 * size * size);
+      spare = null;
+      try {
+        const { tensor, geometry } = letterbox(image, size, config.padValue, buffer);
+        const input = new ort.Tensor('float32', tensor, [1, 3, size, size]);
+        const t1 = now();
+        const outputs = await session.run({ [INPUT_NAME]: input });
+        const t2 = now();
+        const out = outputs[OUTPUT_NAME];
+        if (!out || out.type !== 'float32') throw new Error(`detector model: output "${OUTPUT_NAME}" missing or not float32`);
+        const dice = decodeDetections(out.data as Float32Array, out.dims, config, geometry, options.scoreThreshold);
+        for (const value of Object.values(outputs)) value.dispose();
+        const t3 = now();
+        return { dice, timing: { preprocessMs: t1 - t0, inferenceMs: t2 - t1, postprocessMs: t3 - t2 } };
+      } finally {
+        spare = buffer;
+      }
+    },
+    release: () => session.release(),
+  };
+}

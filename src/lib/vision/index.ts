@@ -1,0 +1,7 @@
+/** Vision: image in, dice out. The pure pipeline (usable in Node and the browser) and the browser reader. */
+export * from './types.ts';
+export * from './config.ts';
+export * from './letterbox.ts';
+export * from './decode.ts';
+export * from './detector.ts';
+export { createDiceReader, DiceReaderError, type DiceReader, type DiceRead, type ReaderInfo, type ReaderInitOptions } from './dice-reader.ts';

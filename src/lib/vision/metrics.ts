@@ -1,0 +1,226 @@
+/**
+ * Measuring the reader against labelled photographs (../shared/data/README.md):
+ * the matching rule, per-die precision / recall / F1, detection recall, exact-roll accuracy,
+ * the confusion matrix and latency percentiles. Pure functions, shared by `npm run eval`
+ * and the tests that pin them.
+ */
+import { iou } from './decode.ts';
+import type { Box } from './types.ts';
+
+export interface TruthDie {
+  box: Box;
+  value: number;
+}
+
+export interface PredictedDie {
+  box: Box;
+  value: number | null;
+}
+
+/** A matched pair: indices into the truth and prediction lists. */
+export interface Match {
+  truth: number;
+  prediction: number;
+}
+
+const centre = (b: Box): [number, number] => [b.x + b.w / 2, b.y + b.h / 2];
+
+function containsPoint(b: Box, x: number, y: number): boolean {
+  return x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;
+}
+
+/** One-to-one greedy matching over candidate pairs, best `rank` first (ties: truth, then prediction order). */
+function greedy(pairs: Array<Match & { rank: number }>): Match[] {
+  pairs.sort((a, b) => a.rank - b.rank || a.truth - b.truth || a.prediction - b.prediction);
+  const usedT = new Set<number>();
+  const usedP = new Set<number>();
+  const matches: Match[] = [];
+  for (const p of pairs) {
+    if (usedT.has(p.truth) || usedP.has(p.prediction)) continue;
+    usedT.add(p.truth);
+    usedP.add(p.prediction);
+    matches.push({ truth: p.truth, prediction: p.prediction });
+  }
+  return matches;
+}
+
+/**
+ * The data README's rule: a prediction matches a labelled die when the labelled box's centre
+ * lies inside the predicted box; pairs are taken one-to-one, nearest centres first.
+ * Works for both box styles (a pip-pattern box's centre is the face's centre too).
+ */
+export function matchByCentre(truth: readonly { box: Box }[], predictions: readonly { box: Box }[]): Match[] {
+  const pairs: Array<Match & { rank: number }> = [];
+  truth.forEach((t, ti) => {
+    const [tx, ty] = centre(t.box);
+    predictions.forEach((p, pi) => {
+      if (!containsPoint(p.box, tx, ty)) return;
+      const [px, py] = centre(p.box);
+      pairs.push({ truth: ti, prediction: pi, rank: Math.hypot(px - tx, py - ty) });
+    });
+  });
+  return greedy(pairs);
+}
+
+/**
+ * Stricter rule for `whole-die` sets: the same rule (centre inside, nearest first, one-to-one)
+ * over the pairs whose boxes also overlap with IoU ≥ threshold — as models/training/evaluate.py
+ * measures it, so the Python and TypeScript figures compare.
+ */
+export function matchByIoU(truth: readonly { box: Box }[], predictions: readonly { box: Box }[], threshold = 0.5): Match[] {
+  const pairs: Array<Match & { rank: number }> = [];
+  truth.forEach((t, ti) => {
+    const [tx, ty] = centre(t.box);
+    predictions.forEach((p, pi) => {
+      if (!containsPoint(p.box, tx, ty) || iou(t.box, p.box) < threshold) return;
+      const [px, py] = centre(p.box);
+      pairs.push({ truth: ti, prediction: pi, rank: Math.hypot(px - tx, py - ty) });
+    });
+  });
+  return greedy(pairs);
+}
+
+/** Counts for precision / recall / F1 under one matching rule. */
+export interface DieCounts {
+  truth: number;
+  predicted: number;
+  /** Matched pairs (any value): detection. */
+  matched: number;
+  /** Matched pairs with the right value: a die read right. */
+  correct: number;
+}
+
+export interface PrfScores {
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+}
+
+const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
+
+/** Per-die precision (correct / predicted), recall (correct / truth) and F1; null where undefined. */
+export function prf(c: DieCounts): PrfScores {
+  const precision = ratio(c.correct, c.predicted);
+  const recall = ratio(c.correct, c.truth);
+  const f1 = precision === null || recall === null ? null : precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1 };
+}
+
+/** Confusion columns: predicted 1–6, `other` (null value), `missed` (no prediction matched). */
+export const CONFUSION_COLUMNS = ['1', '2', '3', '4', '5', '6', 'other', 'missed'] as const;
+/** Confusion rows: true 1–6, then `spurious` (predictions that matched no labelled die). */
+export const CONFUSION_ROWS = ['1', '2', '3', '4', '5', '6', 'spurious'] as const;
+
+const column = (value: number | null): number => (value === null ? 6 : value - 1);
+
+/** The multiset of values read equals the truth's (an `other` die never equals a value). */
+export function exactRoll(truth: readonly TruthDie[], predictions: readonly PredictedDie[]): boolean {
+  if (truth.length !== predictions.length) return false;
+  const a = truth.map((t) => t.value).sort();
+  const b = predictions.map((p) => p.value ?? 0).sort();
+  return a.every((v, i) => v === b[i]);
+}
+
+/** Running totals over many images; `add` one image at a time, then `summarise`. */
+export class EvalAccumulator {
+  images = 0;
+  exactRolls = 0;
+  /** Images measured with the IoU rule (whole-die sets). */
+  iouImages = 0;
+  centre: DieCounts = { truth: 0, predicted: 0, matched: 0, correct: 0 };
+  iou: DieCounts = { truth: 0, predicted: 0, matched: 0, correct: 0 };
+  /** confusion[row][column], rows CONFUSION_ROWS, columns CONFUSION_COLUMNS (centre rule). */
+  confusion: number[][] = CONFUSION_ROWS.map(() => CONFUSION_COLUMNS.map(() => 0));
+  latenciesMs: number[] = [];
+
+  /** `withIoU`: also measure with the IoU ≥ 0.5 rule (for `whole-die` box sets). */
+  constructor(readonly withIoU: boolean) {}
+
+  add(truth: readonly TruthDie[], predictions: readonly PredictedDie[], latencyMs?: number): void {
+    for (const t of truth) {
+      if (!Number.isInteger(t.value) || t.value < 1 || t.value > 6) throw new RangeError(`truth value must be 1–6, got ${t.value}`);
+    }
+    this.images++;
+    if (exactRoll(truth, predictions)) this.exactRolls++;
+    if (latencyMs !== undefined) this.latenciesMs.push(latencyMs);
+
+    const byCentre = matchByCentre(truth, predictions);
+    count(this.centre, truth, predictions, byCentre);
+    const matchedPredictions = new Set(byCentre.map((m) => m.prediction));
+    const predictionOf = new Map(byCentre.map((m) => [m.truth, m.prediction]));
+    truth.forEach((t, ti) => {
+      const pi = predictionOf.get(ti);
+      this.confusion[t.value - 1]![pi === undefined ? 7 : column(predictions[pi]!.value)]!++;
+    });
+    predictions.forEach((p, pi) => {
+      if (!matchedPredictions.has(pi)) this.confusion[6]![column(p.value)]!++;
+    });
+
+    if (this.withIoU) {
+      this.iouImages++;
+      count(this.iou, truth, predictions, matchByIoU(truth, predictions, 0.5));
+    }
+  }
+
+  /** Pools another accumulator's totals into this one (per-dataset → overall). */
+  merge(other: EvalAccumulator): void {
+    this.images += other.images;
+    this.exactRolls += other.exactRolls;
+    this.iouImages += other.iouImages;
+    for (const k of ['truth', 'predicted', 'matched', 'correct'] as const) {
+      this.centre[k] += other.centre[k];
+      this.iou[k] += other.iou[k];
+    }
+    other.confusion.forEach((row, r) => row.forEach((v, c) => (this.confusion[r]![c]! += v)));
+    this.latenciesMs.push(...other.latenciesMs);
+  }
+
+  summarise(): EvalSummary {
+    return {
+      images: this.images,
+      dice: this.centre.truth,
+      predicted: this.centre.predicted,
+      perDie: prf(this.centre),
+      perDieIoU50: this.iouImages > 0 ? { ...prf(this.iou), images: this.iouImages, dice: this.iou.truth } : null,
+      detectionRecall: ratio(this.centre.matched, this.centre.truth),
+      detectionPrecision: ratio(this.centre.matched, this.centre.predicted),
+      exactRollAccuracy: ratio(this.exactRolls, this.images),
+      exactRolls: this.exactRolls,
+      confusion: { rows: [...CONFUSION_ROWS], columns: [...CONFUSION_COLUMNS], counts: this.confusion.map((r) => [...r]) },
+      latencyMs: this.latenciesMs.length ? { median: percentile(this.latenciesMs, 50), p95: percentile(this.latenciesMs, 95) } : null,
+    };
+  }
+}
+
+function count(c: DieCounts, truth: readonly TruthDie[], predictions: readonly PredictedDie[], matches: Match[]): void {
+  c.truth += truth.length;
+  c.predicted += predictions.length;
+  c.matched += matches.length;
+  c.correct += matches.filter((m) => truth[m.truth]!.value === predictions[m.prediction]!.value).length;
+}
+
+export interface EvalSummary {
+  images: number;
+  dice: number;
+  predicted: number;
+  /** Centre rule, right value. */
+  perDie: PrfScores;
+  /** IoU ≥ 0.5, right value (whole-die sets only); `images` and `dice` say what it covers. */
+  perDieIoU50: (PrfScores & { images: number; dice: number }) | null;
+  /** Share of labelled dice matched by some prediction, whatever its value (centre rule). */
+  detectionRecall: number | null;
+  /** Share of predictions that matched a labelled die, whatever the value (centre rule). */
+  detectionPrecision: number | null;
+  exactRollAccuracy: number | null;
+  exactRolls: number;
+  confusion: { rows: string[]; columns: string[]; counts: number[][] };
+  latencyMs: { median: number; p95: number } | null;
+}
+
+/** Nearest-rank percentile (the median of an even count is the lower middle value) (p in (0, 100]) of a non-empty list; does not modify it. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new RangeError('percentile of an empty list');
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}

@@ -1,0 +1,43 @@
+/**
+ * Shared types of the dice reader: image in, dice out. Pixels and boxes are always in the
+ * source image's pixel coordinates unless a name says otherwise (`input` = letterboxed tensor).
+ */
+
+/** RGBA pixels, row-major, 4 bytes per pixel: what ImageData, canvas and sharp all give. */
+export interface RgbaImage {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray | Uint8Array;
+}
+
+/** An axis-aligned box: left, top, width, height, in pixels. */
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** One die the detector found. */
+export interface Die {
+  /** Top-face value 1–6, or null for the `other` class (not a pip face: symbol die, on edge). */
+  value: number | null;
+  /** Where the die is, in source-image pixels. */
+  box: Box;
+  /** objectness × best class probability, 0–1. */
+  score: number;
+  /** Index of the best class in the detector's `classes` (kept for readers that need it). */
+  classIndex: number;
+}
+
+/** Milliseconds spent in each stage of one read. */
+export interface ReadTiming {
+  preprocessMs: number;
+  inferenceMs: number;
+  postprocessMs: number;
+}
+
+export interface Detection {
+  dice: Die[];
+  timing: ReadTiming;
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { classValue, DetectorConfigError, parseDetectorConfig } from '../../src/lib/vision/config.ts';
+
+const good = { inputSize: 512, classes: ['1', '2', '3', '4', '5', '6', 'other'], padValue: 114, scoreThreshold: 0.3, iouThreshold: 0.5 };
+
+describe('parseDetectorConfig', () => {
+  it('accepts the sidecar, defaulting maxDetections', () => {
+    expect(parseDetectorConfig({ ...good, extra: 'ignored' })).toEqual({ ...good, maxDetections: 100 });
+  });
+
+  it.each([
+    [null, /JSON object/],
+    [{ ...good, inputSize: 500 }, /multiple of 32/],
+    [{ ...good, inputSize: '512' }, /"inputSize"/],
+    [{ ...good, classes: [] }, /"classes"/],
+    [{ ...good, classes: [1, 2] }, /"classes"/],
+    [{ ...good, padValue: 300 }, /"padValue"/],
+    [{ ...good, scoreThreshold: undefined }, /"scoreThreshold"/],
+    [{ ...good, iouThreshold: 1.5 }, /"iouThreshold"/],
+  ])('rejects %j', (json, message) => {
+    expect(() => parseDetectorConfig(json)).toThrow(DetectorConfigError);
+    expect(() => parseDetectorConfig(json)).toThrow(message);
+  });
+});
+
+describe('classValue', () => {
+  it('reads "1"…"6" as values and anything else as no value', () => {
+    expect(['1', '6', 'other', '7', '0', ' 1'].map(classValue)).toEqual([1, 6, null, null, null, null]);
+  });
+});

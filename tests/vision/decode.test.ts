@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { parseDetectorConfig } from '../../src/lib/vision/config.ts';
+import { decodeDetections, iou, nms } from '../../src/lib/vision/decode.ts';
+import { letterboxGeometry } from '../../src/lib/vision/letterbox.ts';
+
+const box = (x: number, y: number, w: number, h: number) => ({ x, y, w, h });
+
+describe('iou', () => {
+  it('is 1 for the same box, 0 for disjoint or touching boxes', () => {
+    expect(iou(box(0, 0, 10, 10), box(0, 0, 10, 10))).toBe(1);
+    expect(iou(box(0, 0, 10, 10), box(20, 0, 10, 10))).toBe(0);
+    expect(iou(box(0, 0, 10, 10), box(10, 0, 10, 10))).toBe(0);
+  });
+
+  it('is intersection over union', () => {
+    // 10×10 boxes shifted by 5: overlap 5×10 = 50, union 150
+    expect(iou(box(0, 0, 10, 10), box(5, 0, 10, 10))).toBeCloseTo(1 / 3, 12);
+    // a 4×4 box inside a 10×10: 16 / 100
+    expect(iou(box(0, 0, 10, 10), box(3, 3, 4, 4))).toBeCloseTo(0.16, 12);
+  });
+});
+
+describe('nms (class-agnostic)', () => {
+  const items = [
+    { id: 'a', box: box(0, 0, 10, 10), score: 0.6 },
+    { id: 'b', box: box(1, 0, 10, 10), score: 0.9 }, // IoU with a = 90/110 = 0.818
+    { id: 'c', box: box(5, 0, 10, 10), score: 0.7 }, // IoU with b = 60/140 = 0.43
+    { id: 'd', box: box(50, 50, 10, 10), score: 0.1 },
+  ];
+
+  it('keeps the best of overlapping boxes, best first', () => {
+    expect(nms(items, 0.5).map((i) => i.id)).toEqual(['b', 'c', 'd']);
+    expect(nms(items, 0.4).map((i) => i.id)).toEqual(['b', 'd']);
+  });
+
+  it('caps the number kept', () => {
+    expect(nms(items, 0.5, 2).map((i) => i.id)).toEqual(['b', 'c']);
+  });
+
+  it('breaks score ties by input order', () => {
+    const tied = [
+      { id: 'x', box: box(0, 0, 10, 10), score: 0.5 },
+      { id: 'y', box: box(0, 0, 10, 10), score: 0.5 },
+    ];
+    expect(nms(tied, 0.5).map((i) => i.id)).toEqual(['x']);
+  });
+});
+
+describe('decodeDetections', () => {
+  const config = parseDetectorConfig({
+    inputSize: 64,
+    classes: ['1', '2', '3', '4', '5', '6', 'other'],
+    padValue: 114,
+    scoreThreshold: 0.3,
+    iouThreshold: 0.5,
+  });
+  const g = letterboxGeometry(128, 64, 64); // scale 0.5, padY 16
+  const row = (cx: number, cy: number, w: number, h: number, obj: number, best: number, p: number): number[] => {
+    const probs = Array<number>(7).fill((1 - p) / 6);
+    probs[best] = p;
+    return [cx, cy, w, h, obj, ...probs];
+  };
+
+  it('scores by objectness × best class, maps boxes to source pixels, reads values', () => {
+    const out = new Float32Array([
+      ...row(20, 30, 10, 8, 0.9, 4, 0.8), // value 5, score 0.72; input y 26..34 → source x 30..50, y 20..36
+      ...row(50, 40, 8, 8, 0.8, 6, 0.9), // `other` → value null, score 0.72 (later row)
+      ...row(30, 30, 10, 10, 0.5, 0, 0.5), // score 0.25 < 0.3: dropped
+      ...row(21, 30, 10, 8, 0.85, 2, 0.7), // overlaps the first (IoU 0.82): suppressed
+    ]);
+    const dice = decodeDetections(out, [1, 4, 12], config, g);
+    expect(dice).toHaveLength(2);
+    expect(dice[0]!.value).toBe(5);
+    expect(dice[0]!.classIndex).toBe(4);
+    expect(dice[0]!.score).toBeCloseTo(0.72, 6);
+    expect(dice[0]!.box.x).toBeCloseTo(30, 5);
+    expect(dice[0]!.box.y).toBeCloseTo(20, 5);
+    expect(dice[0]!.box.w).toBeCloseTo(20, 5);
+    expect(dice[0]!.box.h).toBeCloseTo(16, 5);
+    expect(dice[1]!.value).toBeNull();
+    expect(dice[1]!.classIndex).toBe(6);
+  });
+
+  it('takes a per-call score threshold', () => {
+    const out = new Float32Array(row(30, 30, 10, 10, 0.5, 0, 0.5));
+    expect(decodeDetections(out, [1, 1, 12], config, g)).toHaveLength(0);
+    expect(decodeDetections(out, [1, 1, 12], config, g, 0.2)).toHaveLength(1);
+  });
+
+  it('drops boxes that lie wholly in the padding', () => {
+    const out = new Float32Array(row(30, 5, 8, 8, 0.99, 0, 0.99)); // y 1..9 < padY 16
+    expect(decodeDetections(out, [1, 1, 12], config, g)).toHaveLength(0);
+  });
+
+  it('rejects output of the wrong shape', () => {
+    expect(() => decodeDetections(new Float32Array(11), [1, 1, 11], config, g)).toThrow(/expected dims \[1, N, 12\]/);
+    expect(() => decodeDetections(new Float32Array(13), [1, 1, 12], config, g)).toThrow(/do not fill/);
+  });
+});

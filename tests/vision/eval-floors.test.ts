@@ -1,0 +1,71 @@
+/**
+ * Accuracy floors for the shipped detector, so that a worse model cannot land unnoticed.
+ * Runs the same evaluation as `npm run eval` on the val splits of ../shared/data (skipped,
+ * saying so, when the data is not there) and on the licensed fixture photos committed under
+ * tests/fixtures/dice-photos (always). Floors sit a little below what the shipped model
+ * reaches; when the model changes, re-run `npm run eval` and move them (eval-floors.json
+ * names the model they were set against).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Detector } from '../../src/lib/vision/detector.ts';
+import type { EvalSummary } from '../../src/lib/vision/metrics.ts';
+import { evaluate } from '../../scripts/lib/evaluate.ts';
+import { createNodeDetector, dataRoot, REPO_ROOT, SHIPPED_MODEL } from '../../scripts/lib/node-vision.ts';
+
+interface Floor {
+  /** Per-die F1, centre rule, right value. */
+  f1: number;
+  /** Share of images read exactly right. */
+  exactRoll: number;
+  /** Share of labelled dice found, whatever the value. */
+  detectionRecall: number;
+}
+
+interface FloorsFile {
+  model: { sha256: string; note: string };
+  val: Record<string, Floor>;
+  fixtures: Record<string, Floor>;
+}
+
+const floors = JSON.parse(readFileSync(new URL('./eval-floors.json', import.meta.url), 'utf8')) as FloorsFile;
+const modelSha = createHash('sha256').update(readFileSync(SHIPPED_MODEL)).digest('hex');
+const valRoot = path.join(dataRoot(), 'dice-photos');
+const haveVal = existsSync(valRoot);
+if (!haveVal) console.warn(`eval floors: ${valRoot} not found — val-split floors skipped (set ROLLCALL_DATA to run them); fixture floors still run`);
+if (modelSha !== floors.model.sha256) {
+  console.warn(`eval floors: models/dice-pips.onnx (sha256 ${modelSha.slice(0, 12)}) is not the model the floors were set for (${floors.model.sha256.slice(0, 12)}); re-run npm run eval and update tests/vision/eval-floors.json`);
+}
+
+function checkFloors(name: string, s: EvalSummary, floor: Floor | undefined): void {
+  expect(floor, `no floor for ${name} in eval-floors.json`).toBeDefined();
+  const got = { f1: s.perDie.f1 ?? 0, exactRoll: s.exactRollAccuracy ?? 0, detectionRecall: s.detectionRecall ?? 0 };
+  for (const k of ['f1', 'exactRoll', 'detectionRecall'] as const) {
+    expect(got[k], `${name} ${k} ${(got[k] * 100).toFixed(1)}% is under its floor ${(floor![k] * 100).toFixed(1)}%`).toBeGreaterThanOrEqual(floor![k]);
+  }
+}
+
+let detector: Detector;
+beforeAll(async () => {
+  detector = await createNodeDetector({ threads: 1 });
+});
+afterAll(async () => {
+  await detector?.release();
+});
+
+describe('shipped detector accuracy floors', () => {
+  it('holds on the committed fixture photos (byler, matteop65 val samples; synthetic renders)', async () => {
+    const dirs = Object.keys(floors.fixtures).map((name) => path.join(REPO_ROOT, 'tests/fixtures/dice-photos', name));
+    const report = await evaluate(detector, dirs);
+    for (const d of report.datasets) checkFloors(`fixtures/${d.name}`, d, floors.fixtures[d.name]);
+  }, 120_000);
+
+  it.skipIf(!haveVal)('holds on the val splits of ../shared/data', async () => {
+    const names = Object.keys(floors.val).filter((n) => n !== 'overall');
+    const report = await evaluate(detector, names.map((n) => path.join(valRoot, n)));
+    for (const d of report.datasets) checkFloors(d.name, d, floors.val[d.name]);
+    checkFloors('overall', report.overall, floors.val.overall);
+  }, 300_000);
+});

@@ -1,0 +1,114 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli, TEST_MODEL } from './cli-helpers.ts';
+import { COLOUR, scenePng } from './synthetic-scenes.ts';
+
+// Datasets the hand-wired test model reads predictably (see synthetic-scenes.ts):
+// 200×100 frames, stride-32 cell (c, r) = source square at x 20c, y 20r − 50, side 20.
+const root = mkdtempSync(path.join(tmpdir(), 'eval-'));
+const whole = path.join(root, 'whole-set');
+const pips = path.join(root, 'pips-set');
+const sq = (x: number, y: number, w = 20) => ({ x, y, w, h: w });
+
+beforeAll(async () => {
+  mkdirSync(whole);
+  mkdirSync(pips);
+  // a: a 1 and a 6, both read right.
+  writeFileSync(path.join(whole, 'a.png'), await scenePng(200, 100, [
+    { x: 40, y: 10, side: 20, rgb: COLOUR[1] },
+    { x: 140, y: 50, side: 20, rgb: COLOUR[6] },
+  ]));
+  // b: a green square (read 2) labelled 3; a labelled 5 with nothing there (missed);
+  // a white square nobody labelled (spurious `other`).
+  writeFileSync(path.join(whole, 'b.png'), await scenePng(200, 100, [
+    { x: 60, y: 30, side: 20, rgb: COLOUR[2] },
+    { x: 0, y: 70, side: 20, rgb: COLOUR.other },
+  ]));
+  writeFileSync(path.join(whole, 'labels.json'), JSON.stringify({
+    source: 'test', license: 'test', box_style: 'whole-die',
+    images: [
+      { file: 'a.png', width: 200, height: 100, dice: [{ ...sq(40, 10), value: 1 }, { ...sq(140, 50), value: 6 }] },
+      { file: 'b.png', width: 200, height: 100, dice: [{ ...sq(60, 30), value: 3 }, { ...sq(160, 0), value: 5 }] },
+    ],
+  }));
+  // c: a 4 labelled by its pip pattern only (a small box inside the die).
+  writeFileSync(path.join(pips, 'c.png'), await scenePng(200, 100, [{ x: 40, y: 10, side: 20, rgb: COLOUR[4] }]));
+  writeFileSync(path.join(pips, 'labels.json'), JSON.stringify({
+    box_style: 'pips', images: [{ file: 'c.png', width: 200, height: 100, dice: [{ ...sq(45, 15, 10), value: 4 }] }],
+  }));
+});
+
+interface Summary {
+  images: number;
+  dice: number;
+  predicted: number;
+  perDie: { precision: number; recall: number; f1: number };
+  perDieIoU50: { precision: number; recall: number; f1: number; images: number } | null;
+  detectionRecall: number;
+  exactRollAccuracy: number;
+  confusion: { counts: number[][] };
+  latencyMs: { median: number; p95: number };
+}
+
+describe('npm run eval', () => {
+  it('measures per dataset and overall (--json)', () => {
+    const r = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, whole, pips]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout) as { model: { inputSize: number }; datasets: Array<Summary & { name: string; boxStyle: string }>; overall: Summary };
+    expect(report.model.inputSize).toBe(320);
+    const [w, p] = report.datasets;
+    expect([w!.name, w!.boxStyle, p!.name, p!.boxStyle]).toEqual(['whole-set', 'whole-die', 'pips-set', 'pips']);
+    expect([w!.images, w!.dice, w!.predicted]).toEqual([2, 4, 4]);
+    expect(w!.perDie).toEqual({ precision: 0.5, recall: 0.5, f1: 0.5 });
+    expect(w!.perDieIoU50).toEqual({ precision: 0.5, recall: 0.5, f1: 0.5, images: 2, dice: 4 });
+    expect(w!.detectionRecall).toBe(0.75);
+    expect(w!.exactRollAccuracy).toBe(0.5);
+    const c = w!.confusion.counts;
+    expect(c[0]).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
+    expect(c[2]).toEqual([0, 1, 0, 0, 0, 0, 0, 0]); // true 3 read 2
+    expect(c[4]).toEqual([0, 0, 0, 0, 0, 0, 0, 1]); // true 5 missed
+    expect(c[5]).toEqual([0, 0, 0, 0, 0, 1, 0, 0]);
+    expect(c[6]).toEqual([0, 0, 0, 0, 0, 0, 1, 0]); // spurious other
+    expect(p!.perDie).toEqual({ precision: 1, recall: 1, f1: 1 });
+    expect(p!.perDieIoU50).toBeNull();
+    const o = report.overall;
+    expect([o.images, o.dice, o.predicted]).toEqual([3, 5, 5]);
+    expect(o.perDie.precision).toBeCloseTo(0.6, 12);
+    expect(o.exactRollAccuracy).toBeCloseTo(2 / 3, 12);
+    expect(o.perDieIoU50).toMatchObject({ precision: 0.5, recall: 0.5, images: 2 }); // whole-die sets only
+    expect(o.latencyMs.p95).toBeGreaterThanOrEqual(o.latencyMs.median);
+  });
+
+  it('prints a table and confusion matrices', () => {
+    const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, whole]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/whole-set \(die\)\s+2\s+4\s+50\.0\s+50\.0\s+50\.0\s+50\.0\s+50\.0\s+50\.0\s+75\.0\s+50\.0/);
+    expect(r.stdout).toContain('confusion, overall');
+  });
+
+  it.each([
+    ['a missing folder', () => path.join(root, 'nope'), /no such dataset folder/],
+    ['a folder without labels.json', () => { const d = path.join(root, 'empty'); mkdirSync(d, { recursive: true }); return d; }, /no labels.json/],
+    ['invalid JSON', () => { const d = path.join(root, 'badjson'); mkdirSync(d, { recursive: true }); writeFileSync(path.join(d, 'labels.json'), '{ nope'); return d; }, /not valid JSON/],
+    ['a bad value', () => {
+      const d = path.join(root, 'badvalue');
+      mkdirSync(d, { recursive: true });
+      writeFileSync(path.join(d, 'labels.json'), JSON.stringify({ box_style: 'pips', images: [{ file: 'x.png', width: 1, height: 1, dice: [{ x: 0, y: 0, w: 1, h: 1, value: 7 }] }] }));
+      return d;
+    }, /images\[0\]\.dice\[0\] \(x\.png\): "value" must be 1–6/],
+    ['a missing image', () => {
+      const d = path.join(root, 'noimage');
+      mkdirSync(d, { recursive: true });
+      writeFileSync(path.join(d, 'labels.json'), JSON.stringify({ box_style: 'pips', images: [{ file: 'gone.png', width: 1, height: 1, dice: [] }] }));
+      return d;
+    }, /missing, e\.g\. gone\.png/],
+  ])('exits 2 with a clear message for %s', (_what, make, message) => {
+    const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, whole, make()]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe(''); // nothing measured when any set is bad
+  });
+});

@@ -1,0 +1,82 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { runCli, TEST_MODEL } from './cli-helpers.ts';
+import { COLOUR, scenePng } from './synthetic-scenes.ts';
+
+// 200×100 frames: input scale 1.6, padY 80; a stride-32 cell (c, r) is source x 20c, y 20r − 50, 20 px.
+const dir = mkdtempSync(path.join(tmpdir(), 'read-dice-'));
+const two = path.join(dir, 'two dice.png');
+const none = path.join(dir, 'empty.png');
+const rotated = path.join(dir, 'rotated.jpg');
+const notImage = path.join(dir, 'notes.jpg');
+
+beforeAll(async () => {
+  writeFileSync(two, await scenePng(200, 100, [
+    { x: 140, y: 50, side: 20, rgb: COLOUR[6] },
+    { x: 40, y: 10, side: 20, rgb: COLOUR[1] },
+  ]));
+  writeFileSync(none, await scenePng(200, 100, []));
+  // Stored as 100×200 pixels with EXIF orientation 6 (rotate 90° clockwise to view): the
+  // viewed frame is 200×100 with the yellow square at (40, 10), so the die's box is there.
+  const stored = await sharp(await scenePng(200, 100, [{ x: 40, y: 10, side: 20, rgb: COLOUR[4] }])).rotate(-90).png().toBuffer();
+  writeFileSync(rotated, await sharp(stored).jpeg({ quality: 100 }).withMetadata({ orientation: 6 }).toBuffer());
+  writeFileSync(notImage, 'not a picture');
+});
+
+describe('npm run read-dice', () => {
+  it('prints each die (value, box, confidence) and a summary, left to right', () => {
+    const r = runCli('scripts/read-dice.ts', ['--model', TEST_MODEL, two]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${two}\n  1  box x=40 y=10 w=20 h=20  score 1.00\n  6  box x=140 y=50 w=20 h=20  score 1.00\n  2 dice: 1 6\n`);
+  });
+
+  it('--json prints one array, an element per image in the order given, errors included; exit 2', () => {
+    const r = runCli('scripts/read-dice.ts', ['--json', '--model', TEST_MODEL, none, path.join(dir, 'missing.png'), two, notImage, dir]);
+    expect(r.status).toBe(2);
+    const out = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(out.map((o) => o.file)).toEqual([none, path.join(dir, 'missing.png'), two, notImage, dir]);
+    expect(out[0]).toEqual({ file: none, dice: [] });
+    expect(out[1]).toEqual({ file: path.join(dir, 'missing.png'), error: 'no such file' });
+    expect(out[2]).toEqual({
+      file: two,
+      dice: [
+        { value: 1, box: { x: 40, y: 10, w: 20, h: 20 }, score: 1 },
+        { value: 6, box: { x: 140, y: 50, w: 20, h: 20 }, score: 1 },
+      ],
+    });
+    expect(out[3]!.error).toMatch(/not an image/);
+    expect(out[4]!.error).toMatch(/directory/);
+  });
+
+  it('applies EXIF orientation before reading', () => {
+    const r = runCli('scripts/read-dice.ts', ['--json', '--model', TEST_MODEL, rotated]);
+    expect(r.status).toBe(0);
+    const [result] = JSON.parse(r.stdout) as Array<{ dice: Array<{ value: number; box: Record<string, number> }> }>;
+    expect(result!.dice).toHaveLength(1);
+    expect(result!.dice[0]!.value).toBe(4);
+    expect(result!.dice[0]!.box).toEqual({ x: 40, y: 10, w: 20, h: 20 });
+  });
+
+  it('reports unreadable images on stderr, reads the rest, exits 2', () => {
+    const r = runCli('scripts/read-dice.ts', ['--model', TEST_MODEL, notImage, none]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${notImage}: error: not an image`);
+    expect(r.stdout).toBe(`${none}\n  no dice\n`);
+  });
+
+  it('exits 2 with usage when no image or an unknown option is given', () => {
+    expect(runCli('scripts/read-dice.ts', []).status).toBe(2);
+    const r = runCli('scripts/read-dice.ts', ['--frobnicate', two]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/frobnicate/);
+  });
+
+  it('exits 2 with a clear message when the model is missing', () => {
+    const r = runCli('scripts/read-dice.ts', ['--model', path.join(dir, 'nope.onnx'), two]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/no model file/);
+  });
+});
