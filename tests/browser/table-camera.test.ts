@@ -87,6 +87,10 @@ describe('camera reads at the table', () => {
     await page.getByRole('button', { name: 'Back' }).click();
     await startGame(page, 'war', ['Ann', 'Bob']);
     expect(await headline(page)).toMatch(/centre die/i);
+    // the dice of the last game still lie there: not proposed as this game's first throw
+    await page.getByTestId('camera-status').getByText('These dice were read already: waiting for the throw.').waitFor({ timeout: 45_000 });
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+    await page.getByTestId('read-again').click();
     await cameraRead(page);
     // War starts with the centre die alone; the camera sees the five dice of the photo
     expect(await page.getByTestId('roll-preview').textContent()).toBe('5 dice seen, 1 expected.');
