@@ -21,6 +21,7 @@ import sharp from 'sharp';
 import type { Page, Browser } from 'playwright-core';
 import { percentile } from '../src/lib/vision/metrics.ts';
 import type { VisionHarness } from './browser/vision.ts';
+import { benchFaceEmbedder } from './lib/bench-face.ts';
 import { buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
 import { REPO_ROOT, SHIPPED_MODEL, UsageError } from './lib/node-vision.ts';
 
@@ -132,7 +133,14 @@ const detectorSection: BenchSection = {
 };
 
 /** The benchmark sections, in print order. */
-export const SECTIONS: BenchSection[] = [detectorSection];
+const faceEmbedderSection: BenchSection = {
+  id: 'face-embedder',
+  title: 'face embedder (symbol dice) — models/face-embed.onnx on onnxruntime-web (wasm, SIMD, ONE thread) in Node\'s V8',
+  method: 'one die per call, as a roll is read: crop from a frame + session.run; first calls discarded as warm-up (scripts/lib/bench-face.ts)',
+  run: (ctx) => benchFaceEmbedder(ctx.options.frames, ctx.options.warmup),
+};
+
+export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;

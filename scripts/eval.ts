@@ -1,5 +1,5 @@
 /**
- * npm run eval -- [--json] [--model FILE.onnx] [--threads N] [DATASET_DIR...]
+ * npm run eval -- [--json] [--model FILE.onnx] [--threads N] [--kit DIR] [DATASET_DIR...]
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
@@ -8,6 +8,10 @@
  * With no folder given it measures every `*-val` split under $ROLLCALL_DATA or ../shared/data.
  * Runs on onnxruntime-node (native CPU) with the app's pre/post-processing; `npm run bench`
  * measures the shipped wasm runtime. Exit code 2 on a missing folder or bad labels.json.
+ *
+ * With `--kit DIR` (a kit folder, docs/kits.md) the dice are read as that kit's faces (detector +
+ * face embedder against the kit's prototypes) and labels give `"face": "<faceId>"`; the figures
+ * are the same, by face instead of value, with `unknown` for dice found but not read.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -15,10 +19,11 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import type { EvalSummary } from '../src/lib/vision/metrics.ts';
-import { evaluate, valSplits, type DatasetReport, type EvalReport } from './lib/evaluate.ts';
+import { evaluate, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
+import { createNodeKitReader, type NodeKitReader } from './lib/node-faces.ts';
 import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
 
-const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--threads N] [DATASET_DIR...]';
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--threads N] [--kit DIR] [DATASET_DIR...]';
 
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
@@ -92,6 +97,7 @@ async function main(): Promise<number> {
       json: { type: 'boolean', default: false },
       model: { type: 'string' },
       threads: { type: 'string', default: '1' },
+      kit: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -104,8 +110,27 @@ async function main(): Promise<number> {
     if (dirs.length === 0) throw new UsageError(`no dataset given and no *-val folders under ${dataRoot()}/dice-photos (set ROLLCALL_DATA)\n${USAGE}`);
   }
   const detector = await createNodeDetector({ threads, ...(values.model ? { modelPath: values.model } : {}) });
+  let kitReader: NodeKitReader | null = null;
   try {
-    const report = await evaluate(detector, dirs);
+    let kitEval: KitEvaluation | undefined;
+    if (values.kit) {
+      try {
+        kitReader = await createNodeKitReader(values.kit, detector, { threads });
+      } catch (e) {
+        if (e instanceof Error && e.name === 'KitError') throw new UsageError(e.message);
+        throw e;
+      }
+      for (const s of kitReader.skipped) console.error(`${s.file}: example not used: ${s.reason}`);
+      const reader = kitReader;
+      kitEval = {
+        kit: reader.folder.kit,
+        async read(image) {
+          const { dice, ms } = await reader.read(image);
+          return { ms, dice: dice.map((d) => ({ box: d.box, value: d.face?.id ?? null })) };
+        },
+      };
+    }
+    const report = await evaluate(detector, dirs, kitEval);
     const c = detector.config;
     const model = {
       file: path.relative(process.cwd(), detector.modelPath) || detector.modelPath,
@@ -115,16 +140,31 @@ async function main(): Promise<number> {
       iouThreshold: c.iouThreshold,
     };
     const runtime = { name: 'onnxruntime-node', provider: 'cpu', intraOpThreads: threads, cpu: os.cpus()[0]?.model ?? 'unknown' };
+    const kit = kitReader
+      ? {
+          dir: kitReader.folder.dir,
+          id: kitReader.folder.kit.id,
+          artPrototypes: kitReader.prototypes.filter((p) => p.source === 'art').length,
+          examplePrototypes: kitReader.prototypes.filter((p) => p.source === 'example').length,
+          ...(kitReader.embedder ? { threshold: kitReader.embedder.config.threshold, ambiguityMargin: kitReader.embedder.config.ambiguityMargin } : {}),
+        }
+      : null;
     if (values.json) {
-      console.log(JSON.stringify({ model, runtime, ...report }, null, 2));
+      console.log(JSON.stringify({ model, runtime, ...(kit ? { kit } : {}), ...report }, null, 2));
     } else {
-      const header =
+      let header =
         `model ${model.file} (${(model.bytes / 1e6).toFixed(2)} MB, input ${c.inputSize}, score ≥ ${c.scoreThreshold}, NMS IoU ${c.iouThreshold})\n` +
         `runtime ${runtime.name} (native CPU, ${threads} intra-op thread${threads > 1 ? 's' : ''}, ${runtime.cpu}); latencies are this machine's, not a phone's`;
+      if (kit) {
+        header +=
+          `\nkit ${kit.id} (${kit.dir}): ${kit.artPrototypes} art and ${kit.examplePrototypes} example prototypes` +
+          (kitReader?.embedder ? `; face embedder, unknown below similarity ${kit.threshold} or lead ${kit.ambiguityMargin}; ms include the embedder` : '; pips read by the detector');
+      }
       console.log(formatReport(report, header));
     }
     return 0;
   } finally {
+    await kitReader?.release();
     await detector.release();
   }
 }

@@ -1,26 +1,35 @@
 /**
- * npm run read-dice -- [--json] [--model FILE.onnx] IMAGE...
+ * npm run read-dice -- [--json] [--model FILE.onnx] [--kit DIR] IMAGE...
  *
  * Reads the dice in each image with the shipped detector (the same pre/post-processing as the
  * app, on onnxruntime-node) and prints every die (value, box in pixels, confidence) and a
  * summary line, or with --json ONE array with an element per image, in the order given.
  * Exit code 2 when any image could not be read (the others are still read) or on bad usage.
  *
- * Readers are pluggable: a `DieReader` turns an image into labelled dice. Today there is the
- * standard pip reader; a symbol-dice reader (`--kit DIR`) plugs in beside it in `createReader`.
+ * Readers are pluggable: a `DieReader` turns an image into labelled dice: the standard pip
+ * reader, or with `--kit DIR` (a kit folder, docs/kits.md) the symbol reader, which compares
+ * each die's face with the kit's prototypes (its art on dice, its example photos) and adds
+ * `face` (face id, null when unknown), `label` and `similarity` to every die.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { createNodeDetector, readImageFile, UsageError } from './lib/node-vision.ts';
+import { createNodeKitReader } from './lib/node-faces.ts';
+import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 
-const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] IMAGE...';
+const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] [--kit DIR] IMAGE...';
 
-/** One die as the CLI reports it. Readers of other kits may add fields (e.g. `face`). */
+/** One die as the CLI reports it. Kit readers add the face read (id, label) and its similarity. */
 export interface ReadDie {
   value: number | null;
   box: Box;
   score: number;
+  /** With --kit: the face id read, or null when no face is near enough (unknown). */
+  face?: string | null;
+  label?: string | null;
+  /** With --kit: cosine similarity to the nearest face's prototypes. */
+  similarity?: number;
 }
 
 export interface DieReader {
@@ -33,6 +42,7 @@ export interface DieReader {
 export interface ReadDiceOptions {
   json: boolean;
   model?: string;
+  kit?: string;
   files: string[];
 }
 
@@ -48,6 +58,15 @@ function toReadDie(die: Die): ReadDie {
   };
 }
 
+function toKitDie(die: FaceDie): ReadDie {
+  return {
+    ...toReadDie({ value: die.face?.value ?? null, box: die.box, score: die.score, classIndex: -1 }),
+    face: die.face?.id ?? null,
+    label: die.face?.label ?? null,
+    similarity: round(die.match.similarity, 3),
+  };
+}
+
 /** Reading order for people: left to right. */
 function readingOrder(dice: ReadDie[]): ReadDie[] {
   return [...dice].sort((a, b) => a.box.x - b.box.x || a.box.y - b.box.y);
@@ -55,6 +74,28 @@ function readingOrder(dice: ReadDie[]): ReadDie[] {
 
 export async function createReader(options: ReadDiceOptions): Promise<DieReader> {
   const detector = await createNodeDetector(options.model ? { modelPath: options.model } : {});
+  if (options.kit) {
+    let kitReader;
+    try {
+      kitReader = await createNodeKitReader(options.kit, detector);
+    } catch (e) {
+      await detector.release();
+      if (e instanceof Error && e.name === 'KitError') throw new UsageError(e.message);
+      throw e;
+    }
+    for (const s of kitReader.skipped) console.error(`${s.file}: example not used: ${s.reason}`);
+    return {
+      async read(image) {
+        const { dice } = await kitReader.read(image);
+        return readingOrder(dice.map(toKitDie));
+      },
+      label: (die) => (die.face ? die.face : '?'),
+      release: async () => {
+        await kitReader.release();
+        await detector.release();
+      },
+    };
+  }
   return {
     async read(image) {
       const { dice } = await detector.detect(image);
@@ -69,11 +110,11 @@ export function parseReadDiceArgs(argv: string[]): ReadDiceOptions {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { json: { type: 'boolean', default: false }, model: { type: 'string' }, kit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) throw new UsageError(USAGE);
   if (positionals.length === 0) throw new UsageError(`no image given\n${USAGE}`);
-  return { json: values.json ?? false, files: positionals, ...(values.model ? { model: values.model } : {}) };
+  return { json: values.json ?? false, files: positionals, ...(values.model ? { model: values.model } : {}), ...(values.kit ? { kit: values.kit } : {}) };
 }
 
 export function summary(dice: ReadDie[], label: (d: ReadDie) => string): string {
@@ -86,7 +127,13 @@ function formatHuman(result: ImageResult, label: (d: ReadDie) => string): string
   const lines = [result.file];
   for (const d of result.dice) {
     const b = d.box;
-    lines.push(`  ${label(d).padEnd(2)} box x=${b.x.toFixed(0)} y=${b.y.toFixed(0)} w=${b.w.toFixed(0)} h=${b.h.toFixed(0)}  score ${d.score.toFixed(2)}`);
+    const where = `box x=${b.x.toFixed(0)} y=${b.y.toFixed(0)} w=${b.w.toFixed(0)} h=${b.h.toFixed(0)}  score ${d.score.toFixed(2)}`;
+    if (d.face !== undefined) {
+      const face = d.face === null ? '? unknown' : `${d.face}: ${d.label}`;
+      lines.push(`  ${face.padEnd(28)} ${where}  similarity ${d.similarity?.toFixed(2)}`);
+      continue;
+    }
+    lines.push(`  ${label(d).padEnd(2)} ${where}`);
   }
   lines.push(`  ${summary(result.dice, label)}`);
   return lines.join('\n');

@@ -16,9 +16,13 @@ PAD = 114
 
 def _affine(rng: np.random.Generator, w: int, h: int, sizes: np.ndarray, input_size: int, crop: int,
             allow_rotation: bool, focus: np.ndarray | None = None) -> np.ndarray:
-    """focus: a die's centre (source pixels) to put near the middle of the crop (die-centric crops)."""
+    """focus: (x, y, size) of a die (source pixels) to put near the middle of the crop (die-centric crops)."""
     base = input_size / max(w, h)
     zoom = math.exp(rng.uniform(math.log(0.6), math.log(1.7)))
+    if focus is not None and len(sizes):
+        # die-centric crops: the dice shown at 10-60 px, log-uniform (small dice are the hard ones)
+        target = math.exp(rng.uniform(math.log(10.0), math.log(min(60.0, 0.5 * crop))))
+        zoom = target / max(float(focus[2]) * base, 1e-3)
     if len(sizes):
         smallest, largest = sizes.min() * base, sizes.max() * base
         zoom = max(zoom, 9.0 / max(smallest, 1e-3))        # keep every die at least ~9 px
@@ -39,7 +43,7 @@ def _affine(rng: np.random.Generator, w: int, h: int, sizes: np.ndarray, input_s
     span = hi - lo
     offs = []
     if focus is not None:
-        fc = A @ np.asarray(focus, np.float64)
+        fc = A @ np.asarray(focus[:2], np.float64)
         offs = [fc[d] - crop / 2 + rng.uniform(-0.3, 0.3) * crop for d in range(2)]
     else:
         for d in range(2):
@@ -116,7 +120,7 @@ def make_crop(rng: np.random.Generator, sample: dict, img: np.ndarray, input_siz
     focus = None
     if len(boxes) and rng.random() < focus_p:
         b = boxes[int(rng.integers(len(boxes)))]
-        focus = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+        focus = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, max(b[2] - b[0], b[3] - b[1]))
     M = _affine(rng, w, h, sizes, input_size, crop, allow_rotation, focus)
     src, Ms = img, M
     shrink = math.sqrt(abs(np.linalg.det(M[:, :2])))

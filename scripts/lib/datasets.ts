@@ -4,6 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { TruthDie } from '../../src/lib/vision/metrics.ts';
 import { UsageError } from './node-vision.ts';
 
@@ -28,7 +29,11 @@ export interface Dataset {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-export function parseLabels(json: unknown, where: string): Omit<Dataset, 'name' | 'dir'> {
+/**
+ * With a `kit`, each die is labelled by `"face": "<faceId>"` (and `"value"`, when given, must be
+ * that face's value), and its truth is the face id; a standard-kit set may give `value` alone.
+ */
+export function parseLabels(json: unknown, where: string, kit?: DiceKit): Omit<Dataset, 'name' | 'dir'> {
   const bad = (what: string): never => {
     throw new UsageError(`${where}: ${what}`);
   };
@@ -46,6 +51,8 @@ export function parseLabels(json: unknown, where: string): Omit<Dataset, 'name' 
       const dat = `${at}.dice[${j}] (${im.file})`;
       if (!isObject(d)) return bad(`${dat} must be an object`);
       if (![d.x, d.y, d.w, d.h].every(isNumber) || (d.w as number) <= 0 || (d.h as number) <= 0) return bad(`${dat}: x, y, w, h must be numbers with w, h > 0`);
+      const box = { x: d.x as number, y: d.y as number, w: d.w as number, h: d.h as number };
+      if (kit) return { box, value: kitTruth(kit, d, dat, bad) };
       if (!Number.isInteger(d.value) || (d.value as number) < 1 || (d.value as number) > 6) {
         return bad(`${dat}: "value" must be 1–6${'face' in d ? ' (a symbol-dice set? this reads pip dice)' : ''}`);
       }
@@ -61,8 +68,19 @@ export function parseLabels(json: unknown, where: string): Omit<Dataset, 'name' 
   };
 }
 
+function kitTruth(kit: DiceKit, d: Record<string, unknown>, dat: string, bad: (what: string) => never): string {
+  const faces = kit.faces.map((f) => f.id).join(', ');
+  let face = d.face;
+  if (face === undefined && kit.id === 'standard' && Number.isInteger(d.value)) face = String(d.value);
+  if (typeof face !== 'string') return bad(`${dat}: "face" must be a face id of kit "${kit.id}" (${faces})`);
+  const known = kit.faces.find((f) => f.id === face);
+  if (!known) return bad(`${dat}: no face "${face}" in kit "${kit.id}" (faces: ${faces})`);
+  if (d.value !== undefined && d.value !== known.value) return bad(`${dat}: "value" ${JSON.stringify(d.value)} is not face "${face}"'s value (${known.value})`);
+  return known.id;
+}
+
 /** Reads and validates DIR/labels.json and checks every image it names is there. */
-export async function loadDataset(dir: string): Promise<Dataset> {
+export async function loadDataset(dir: string, kit?: DiceKit): Promise<Dataset> {
   const info = await stat(dir).catch(() => null);
   if (!info) throw new UsageError(`${dir}: no such dataset folder`);
   if (!info.isDirectory()) throw new UsageError(`${dir}: not a folder (a dataset is a folder with a labels.json)`);
@@ -79,7 +97,7 @@ export async function loadDataset(dir: string): Promise<Dataset> {
   } catch (e) {
     throw new UsageError(`${labelsPath}: not valid JSON (${(e as Error).message})`);
   }
-  const parsed = parseLabels(json, labelsPath);
+  const parsed = parseLabels(json, labelsPath, kit);
   const missing: string[] = [];
   for (const im of parsed.images) {
     if (!(await stat(path.join(dir, im.file)).catch(() => null))) missing.push(im.file);

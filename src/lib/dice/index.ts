@@ -17,3 +17,5 @@ export const BUILT_IN_KITS: Readonly<Record<string, DiceKit>> = {
 };
 
 export type BuiltInKitId = 'standard' | 'corellian-spike' | 'face-off';
+export * from './validate.ts';
+export * from './bundle.ts';

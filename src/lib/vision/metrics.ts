@@ -7,14 +7,21 @@
 import { iou } from './decode.ts';
 import type { Box } from './types.ts';
 
+/**
+ * What a die reads as: its value 1–6 for standard dice, its face id for a kit's dice
+ * (`npm run eval -- --kit`). Keys compare by their string form.
+ */
+export type DieKey = number | string;
+
 export interface TruthDie {
   box: Box;
-  value: number;
+  value: DieKey;
 }
 
 export interface PredictedDie {
   box: Box;
-  value: number | null;
+  /** null: not read (the `other` class, or an unknown symbol face). */
+  value: DieKey | null;
 }
 
 /** A matched pair: indices into the truth and prediction lists. */
@@ -106,18 +113,18 @@ export function prf(c: DieCounts): PrfScores {
   return { precision, recall, f1 };
 }
 
+/** The standard dice's classes: top-face values 1–6. */
+export const STANDARD_CLASSES = ['1', '2', '3', '4', '5', '6'] as const;
 /** Confusion columns: predicted 1–6, `other` (null value), `missed` (no prediction matched). */
-export const CONFUSION_COLUMNS = ['1', '2', '3', '4', '5', '6', 'other', 'missed'] as const;
+export const CONFUSION_COLUMNS = [...STANDARD_CLASSES, 'other', 'missed'] as const;
 /** Confusion rows: true 1–6, then `spurious` (predictions that matched no labelled die). */
-export const CONFUSION_ROWS = ['1', '2', '3', '4', '5', '6', 'spurious'] as const;
+export const CONFUSION_ROWS = [...STANDARD_CLASSES, 'spurious'] as const;
 
-const column = (value: number | null): number => (value === null ? 6 : value - 1);
-
-/** The multiset of values read equals the truth's (an `other` die never equals a value). */
+/** The multiset of values (or faces) read equals the truth's (an unread die never equals one). */
 export function exactRoll(truth: readonly TruthDie[], predictions: readonly PredictedDie[]): boolean {
   if (truth.length !== predictions.length) return false;
-  const a = truth.map((t) => t.value).sort();
-  const b = predictions.map((p) => p.value ?? 0).sort();
+  const a = truth.map((t) => String(t.value)).sort();
+  const b = predictions.map((p) => (p.value === null ? null : String(p.value))).sort();
   return a.every((v, i) => v === b[i]);
 }
 
@@ -129,16 +136,39 @@ export class EvalAccumulator {
   iouImages = 0;
   centre: DieCounts = { truth: 0, predicted: 0, matched: 0, correct: 0 };
   iou: DieCounts = { truth: 0, predicted: 0, matched: 0, correct: 0 };
-  /** confusion[row][column], rows CONFUSION_ROWS, columns CONFUSION_COLUMNS (centre rule). */
-  confusion: number[][] = CONFUSION_ROWS.map(() => CONFUSION_COLUMNS.map(() => 0));
+  /** confusion[row][column]: rows are the classes then `spurious`, columns the classes, the unread column and `missed` (centre rule). */
+  confusion: number[][];
   latenciesMs: number[] = [];
+  readonly rows: string[];
+  readonly columns: string[];
 
-  /** `withIoU`: also measure with the IoU ≥ 0.5 rule (for `whole-die` box sets). */
-  constructor(readonly withIoU: boolean) {}
+  /**
+   * `withIoU`: also measure with the IoU ≥ 0.5 rule (for `whole-die` box sets).
+   * `classes`: what a die can read as (values 1–6, or a kit's face ids); `unreadColumn` names
+   * the column of dice found but not read (`other` for pips, `unknown` for symbol faces).
+   */
+  constructor(
+    readonly withIoU: boolean,
+    readonly classes: readonly string[] = STANDARD_CLASSES,
+    readonly unreadColumn = 'other',
+  ) {
+    this.rows = [...classes, 'spurious'];
+    this.columns = [...classes, unreadColumn, 'missed'];
+    this.confusion = this.rows.map(() => this.columns.map(() => 0));
+  }
+
+  private column(value: DieKey | null): number {
+    if (value === null) return this.classes.length;
+    const i = this.classes.indexOf(String(value));
+    if (i < 0) throw new RangeError(`read ${JSON.stringify(value)}, which is not one of ${this.classes.join(', ')}`);
+    return i;
+  }
 
   add(truth: readonly TruthDie[], predictions: readonly PredictedDie[], latencyMs?: number): void {
     for (const t of truth) {
-      if (!Number.isInteger(t.value) || t.value < 1 || t.value > 6) throw new RangeError(`truth value must be 1–6, got ${t.value}`);
+      if (!this.classes.includes(String(t.value))) {
+        throw new RangeError(this.classes === STANDARD_CLASSES ? `truth value must be 1–6, got ${t.value}` : `truth ${JSON.stringify(t.value)} is not one of ${this.classes.join(', ')}`);
+      }
     }
     this.images++;
     if (exactRoll(truth, predictions)) this.exactRolls++;
@@ -148,12 +178,14 @@ export class EvalAccumulator {
     count(this.centre, truth, predictions, byCentre);
     const matchedPredictions = new Set(byCentre.map((m) => m.prediction));
     const predictionOf = new Map(byCentre.map((m) => [m.truth, m.prediction]));
+    const missed = this.classes.length + 1;
+    const spurious = this.classes.length;
     truth.forEach((t, ti) => {
       const pi = predictionOf.get(ti);
-      this.confusion[t.value - 1]![pi === undefined ? 7 : column(predictions[pi]!.value)]!++;
+      this.confusion[this.classes.indexOf(String(t.value))]![pi === undefined ? missed : this.column(predictions[pi]!.value)]!++;
     });
     predictions.forEach((p, pi) => {
-      if (!matchedPredictions.has(pi)) this.confusion[6]![column(p.value)]!++;
+      if (!matchedPredictions.has(pi)) this.confusion[spurious]![this.column(p.value)]!++;
     });
 
     if (this.withIoU) {
@@ -164,6 +196,7 @@ export class EvalAccumulator {
 
   /** Pools another accumulator's totals into this one (per-dataset → overall). */
   merge(other: EvalAccumulator): void {
+    if (other.classes.join('\n') !== this.classes.join('\n')) throw new RangeError('cannot pool results read with different classes');
     this.images += other.images;
     this.exactRolls += other.exactRolls;
     this.iouImages += other.iouImages;
@@ -186,7 +219,7 @@ export class EvalAccumulator {
       detectionPrecision: ratio(this.centre.matched, this.centre.predicted),
       exactRollAccuracy: ratio(this.exactRolls, this.images),
       exactRolls: this.exactRolls,
-      confusion: { rows: [...CONFUSION_ROWS], columns: [...CONFUSION_COLUMNS], counts: this.confusion.map((r) => [...r]) },
+      confusion: { rows: [...this.rows], columns: [...this.columns], counts: this.confusion.map((r) => [...r]) },
       latencyMs: this.latenciesMs.length ? { median: percentile(this.latenciesMs, 50), p95: percentile(this.latenciesMs, 95) } : null,
     };
   }
@@ -196,7 +229,10 @@ function count(c: DieCounts, truth: readonly TruthDie[], predictions: readonly P
   c.truth += truth.length;
   c.predicted += predictions.length;
   c.matched += matches.length;
-  c.correct += matches.filter((m) => truth[m.truth]!.value === predictions[m.prediction]!.value).length;
+  c.correct += matches.filter((m) => {
+    const read = predictions[m.prediction]!.value;
+    return read !== null && String(truth[m.truth]!.value) === String(read);
+  }).length;
 }
 
 export interface EvalSummary {

@@ -1,0 +1,162 @@
+/**
+ * npm run eval:symbols -- [--boxes detector|truth] [--face-model FILE.onnx] [--json] [EVAL_DIR]
+ *
+ * The symbol-dice benchmark over the evaluation set that `npm run make-symbol-eval` writes
+ * (default cache/symbol-eval):
+ *   taught — every set read with its own kit taught from 5 photos per face (examples only);
+ *            the `emblems-*` and `glyphs-*` sets are symbol sets the embedder never saw;
+ *   art    — the Corellian Spike and Face Off rolls read with the shipped kit folders
+ *            (src/lib/dice/kits/<id>: art only, no photo).
+ * `--boxes detector` (default) reads as the app does (detector finds the dice, `npm run eval
+ * --kit` per set gives the same figures); `--boxes truth` embeds the labelled boxes, which
+ * measures the face reader alone. Per-die accuracy = dice read right / labelled dice;
+ * exact = rolls whose five faces are all read right.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { evaluate, type KitEvaluation } from './lib/evaluate.ts';
+import { loadDataset } from './lib/datasets.ts';
+import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, readArt, type KitFolder } from './lib/node-faces.ts';
+import { createNodeDetector, readImageFile, REPO_ROOT, UsageError } from './lib/node-vision.ts';
+import { artPrototypes, matchFace, selectPrototypes, type FacePrototype } from '../src/lib/vision/face-reader.ts';
+import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
+import type { Box } from '../src/lib/vision/types.ts';
+
+interface Row {
+  set: string;
+  mode: 'taught' | 'art';
+  unseen: boolean;
+  dice: number;
+  correct: number;
+  unknown: number;
+  rolls: number;
+  exact: number;
+  detected: number;
+  /** Teach photos whose die was found and used (detector boxes); all of them with truth boxes. */
+  teachUsed?: number;
+}
+
+async function truthPrototypes(folder: KitFolder, setDir: string, embedder: FaceEmbedder): Promise<FacePrototype[]> {
+  const boxes = JSON.parse(await readFile(path.join(setDir, 'teach-boxes.json'), 'utf8')) as Record<string, Box>;
+  const out: FacePrototype[] = [];
+  for (const [faceId, files] of folder.exampleFiles) {
+    for (const file of files) {
+      const key = `${faceId}/${path.basename(file)}`;
+      const box = boxes[key];
+      if (!box) throw new UsageError(`${setDir}/teach-boxes.json: no box for ${key}`);
+      const [embedding] = await embedder.embed(await readImageFile(file), [box]);
+      out.push({ faceId, source: 'example', embedding: embedding! });
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { boxes: { type: 'string', default: 'detector' }, json: { type: 'boolean', default: false }, 'face-model': { type: 'string' } },
+  });
+  const root = path.resolve(positionals[0] ?? path.join(REPO_ROOT, 'cache/symbol-eval'));
+  if (!existsSync(root)) throw new UsageError(`${root}: no evaluation set (npm run make-symbol-eval writes it)`);
+  const truthBoxes = values.boxes === 'truth';
+  if (!truthBoxes && values.boxes !== 'detector') throw new UsageError('--boxes must be detector or truth');
+  const sets = (await readdir(root)).filter((n) => existsSync(path.join(root, n, 'rolls', 'labels.json'))).sort();
+  const rows: Row[] = [];
+  const faceModel = values['face-model'];
+  const embedder = await createNodeFaceEmbedder(faceModel ? { modelPath: faceModel } : {});
+  const detector = truthBoxes ? null : await createNodeDetector({ threads: 1 });
+  try {
+    for (const set of sets) {
+      const setDir = path.join(root, set);
+      const unseen = /^(emblems|glyphs)-/.test(set);
+      const shipped = path.join(REPO_ROOT, 'src/lib/dice/kits', set);
+      const modes: Array<['taught' | 'art', string]> = [['taught', path.join(setDir, 'kit')]];
+      if (!unseen && existsSync(shipped)) modes.push(['art', shipped]);
+      for (const [mode, kitDir] of modes) {
+        const folder = await loadKitFolder(kitDir);
+        const dataset = await loadDataset(path.join(setDir, 'rolls'), folder.kit);
+        const row: Row = { set, mode, unseen, dice: 0, correct: 0, unknown: 0, rolls: 0, exact: 0, detected: 0 };
+        if (truthBoxes) {
+          const art = new Map();
+          for (const [faceId, file] of folder.artFiles) art.set(faceId, await readArt(file));
+          const protos = selectPrototypes(folder.kit, [...(await artPrototypes(embedder, art)), ...(await truthPrototypes(folder, setDir, embedder))]);
+          for (const im of dataset.images) {
+            const image = await readImageFile(path.join(dataset.dir, im.file));
+            const embs = await embedder.embed(image, im.dice.map((d) => d.box));
+            let allRight = true;
+            im.dice.forEach((d, i) => {
+              const m = matchFace(protos, embs[i]!, embedder.config);
+              row.dice++;
+              row.detected++;
+              if (m.faceId === null) row.unknown++;
+              if (m.faceId === d.value) row.correct++;
+              else allRight = false;
+            });
+            row.rolls++;
+            if (allRight) row.exact++;
+          }
+        } else {
+          const reader = await createNodeKitReader(kitDir, detector!, faceModel ? { faceModel } : {});
+          if (reader.skipped.length) {
+            const why = [...new Set(reader.skipped.map((s) => s.reason.split(':')[0]))].join('; ');
+            console.error(`${set} (${mode}): ${reader.skipped.length} of ${[...folder.exampleFiles.values()].flat().length} teach photos not used (${why})`);
+          }
+          row.teachUsed = reader.prototypes.filter((p) => p.source === 'example').length;
+          const kitEval: KitEvaluation = {
+            kit: folder.kit,
+            async read(image) {
+              const { dice, ms } = await reader.read(image);
+              return { ms, dice: dice.map((d) => ({ box: d.box, value: d.face?.id ?? null })) };
+            },
+          };
+          const report = await evaluate(detector!, [dataset.dir], kitEval);
+          const s = report.overall;
+          const unknownCol = s.confusion.columns.indexOf('unknown');
+          row.dice = s.dice;
+          row.correct = Math.round((s.perDie.recall ?? 0) * s.dice);
+          row.unknown = s.confusion.counts.slice(0, -1).reduce((a, r) => a + r[unknownCol]!, 0);
+          row.rolls = s.images;
+          row.exact = s.exactRolls;
+          row.detected = Math.round((s.detectionRecall ?? 0) * s.dice);
+          await reader.release();
+        }
+        rows.push(row);
+      }
+    }
+  } finally {
+    await embedder.release();
+    await detector?.release();
+  }
+
+  const pct = (a: number, b: number): string => (b ? ((100 * a) / b).toFixed(1).padStart(6) : '   n/a');
+  const total = (filter: (r: Row) => boolean, name: string, mode: Row['mode']): Row => {
+    const t: Row = { set: name, mode, unseen: true, dice: 0, correct: 0, unknown: 0, rolls: 0, exact: 0, detected: 0 };
+    for (const r of rows.filter(filter)) for (const k of ['dice', 'correct', 'unknown', 'rolls', 'exact', 'detected'] as const) t[k] += r[k];
+    return t;
+  };
+  const summaries = [
+    total((r) => r.unseen && r.mode === 'taught', 'unseen sets, 5 taught/face', 'taught'),
+    total((r) => !r.unseen && r.mode === 'taught', 'kit sets, 5 taught/face', 'taught'),
+    total((r) => r.mode === 'art', 'kit sets, shipped art only', 'art'),
+  ];
+  if (values.json) {
+    console.log(JSON.stringify({ boxes: values.boxes, rows, summaries }, null, 2));
+    return;
+  }
+  console.log(`symbol-dice benchmark, ${root}; boxes from the ${truthBoxes ? 'labels (face reader alone)' : 'detector (as the app reads)'}`);
+  console.log(['set'.padEnd(30), 'mode'.padEnd(7), ' dice', ' found%', ' right%', 'unknown%', ' rolls', ' exact%'].join(' '));
+  const line = (r: Row): string =>
+    [r.set.padEnd(30), r.mode.padEnd(7), String(r.dice).padStart(5), pct(r.detected, r.dice).padStart(7), pct(r.correct, r.dice).padStart(7), pct(r.unknown, r.dice).padStart(8), String(r.rolls).padStart(6), pct(r.exact, r.rolls).padStart(7)].join(' ');
+  for (const r of rows) console.log(line(r));
+  console.log('');
+  for (const s of summaries) console.log(line(s));
+  console.log('\nright%: dice found and read as the right face, of all labelled dice; exact%: rolls with every die found and read right.');
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof UsageError ? e.message : e);
+  process.exit(e instanceof UsageError ? 2 : 1);
+});

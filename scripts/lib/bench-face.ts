@@ -1,0 +1,68 @@
+/**
+ * The face embedder's time per die for `npm run bench`: models/face-embed.onnx on
+ * onnxruntime-web's wasm backend (the very .wasm the app ships; SIMD, ONE thread) in Node's V8,
+ * one die per call as the reader embeds a roll's dice, crop included. The browser worker runs
+ * the same engine; absolute figures are this machine's CPU, not a phone's.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
+import type { OrtModule } from '../../src/lib/vision/detector.ts';
+import { createFaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
+import { percentile } from '../../src/lib/vision/metrics.ts';
+import type { RgbaImage } from '../../src/lib/vision/types.ts';
+import { loadFaceModelFiles } from './node-faces.ts';
+import { REPO_ROOT } from './node-vision.ts';
+
+export interface FaceBenchFigure {
+  label: string;
+  value: number;
+  unit: 'ms' | 'bytes' | 'count';
+  note?: string;
+}
+
+/** A frame with a die, and the die's box: from the symbol-dice test fixture. */
+async function fixtureFrame(): Promise<{ image: RgbaImage; box: { x: number; y: number; w: number; h: number } }> {
+  const sheet = path.join(REPO_ROOT, 'tests/fixtures/symbol-dice/sheet.jpg');
+  const { data, info } = await sharp(readFileSync(sheet)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { image: { width: info.width, height: info.height, data: new Uint8Array(data) }, box: { x: 4, y: 4, w: 56, h: 56 } };
+}
+
+export async function benchFaceEmbedder(frames: number, warmup: number): Promise<FaceBenchFigure[]> {
+  const files = await loadFaceModelFiles();
+  const ort = (await import('onnxruntime-web')) as unknown as OrtModule & { env: { wasm: { numThreads: number; wasmPaths?: string } } };
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.wasmPaths = pathToFileURL(path.join(REPO_ROOT, 'node_modules/onnxruntime-web/dist/')).href;
+  const t0 = performance.now();
+  const embedder = await createFaceEmbedder(ort, files.model, files.config, { executionProviders: ['wasm'] });
+  const loadMs = performance.now() - t0;
+  try {
+    const { image, box } = await fixtureFrame();
+    const k = files.config.inputSize;
+    const crop = new Float32Array(3 * k * k);
+    const whole: number[] = [];
+    const inference: number[] = [];
+    for (let i = 0; i < warmup + frames; i++) {
+      const a = performance.now();
+      await embedder.embed(image, [box]);
+      const b = performance.now();
+      await embedder.embedCrops(crop, 1);
+      const c = performance.now();
+      if (i >= warmup) {
+        whole.push(b - a);
+        inference.push(c - b);
+      }
+    }
+    const n = `n=${frames}, crop ${k}×${k}, ${files.config.dim}-d`;
+    return [
+      { label: 'model size', value: readFileSync(files.modelPath).length, unit: 'bytes' },
+      { label: 'model load (session + wasm start)', value: loadMs, unit: 'ms' },
+      { label: 'embedding per die, 1 thread, median', value: percentile(whole, 50), unit: 'ms', note: `${n}; crop + inference` },
+      { label: 'embedding per die, 1 thread, p95', value: percentile(whole, 95), unit: 'ms' },
+      { label: 'inference only per die, 1 thread, median', value: percentile(inference, 50), unit: 'ms' },
+    ];
+  } finally {
+    await embedder.release();
+  }
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import {
+  cropForEmbedder,
+  embedderCropSquare,
+  FaceEmbedderConfigError,
+  parseFaceEmbedderConfig,
+} from '../../src/lib/vision/face-embedder.ts';
+import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
+
+const fixture = (name: string): URL => new URL(`../fixtures/face-crops/${name}`, import.meta.url);
+
+async function rgba(url: URL): Promise<RgbaImage> {
+  const { data, info } = await sharp(readFileSync(url)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data) };
+}
+
+const good = { inputSize: 64, dim: 64, cropMargin: 1.15, threshold: 0.5, ambiguityMargin: 0.05 };
+
+describe('face embedder sidecar', () => {
+  it('accepts the contract and ignores extra fields (training notes)', () => {
+    expect(parseFaceEmbedderConfig({ ...good, training: { steps: 3 } })).toEqual(good);
+  });
+  it.each([
+    [{ ...good, inputSize: 0 }, '"inputSize"'],
+    [{ ...good, dim: 'x' }, '"dim"'],
+    [{ ...good, cropMargin: 0.5 }, '"cropMargin"'],
+    [{ ...good, threshold: 2 }, '"threshold"'],
+    [{ ...good, ambiguityMargin: -1 }, '"ambiguityMargin"'],
+    [{ ...good, inputSize: 64.5 }, 'integers'],
+    [[], 'JSON object'],
+  ])('rejects %j naming the field', (json, what) => {
+    expect(() => parseFaceEmbedderConfig(json)).toThrow(FaceEmbedderConfigError);
+    expect(() => parseFaceEmbedderConfig(json)).toThrow(what);
+  });
+});
+
+describe('embedder crop', () => {
+  it('squares the box on its longer side and enlarges it by the margin, about its centre', () => {
+    expect(embedderCropSquare({ x: 10, y: 20, w: 40, h: 20 }, 1.5)).toEqual({ x: 0, y: 0, side: 60 });
+  });
+
+  it('is the crop the training renderer cuts (models/training/die_crops.py), edges and enlargement included', async () => {
+    const image = await rgba(fixture('input.png'));
+    const expected = JSON.parse(readFileSync(fixture('expected.json'), 'utf8')) as { k: number; margin: number; cases: Array<{ box: Box; crop: number[] }> };
+    for (const c of expected.cases) {
+      const out = new Float32Array(3 * expected.k * expected.k);
+      cropForEmbedder(image, c.box, expected.k, expected.margin, out);
+      let worst = 0;
+      out.forEach((v, i) => (worst = Math.max(worst, Math.abs(v - c.crop[i]!))));
+      // OpenCV rounds to 8 bits and uses fixed-point weights: within 2/255 everywhere
+      expect(worst).toBeLessThan(2.5 / 255);
+    }
+  });
+
+  it('writes planar RGB at the offset and refuses a short buffer', () => {
+    const image: RgbaImage = { width: 2, height: 1, data: new Uint8Array([255, 0, 0, 255, 255, 0, 0, 255]) };
+    const out = new Float32Array(1 + 3 * 4);
+    cropForEmbedder(image, { x: 0, y: 0, w: 2, h: 1 }, 2, 1, out, 1);
+    expect(Array.from(out.subarray(1, 5))).toEqual([1, 1, 1, 1]);
+    expect(Array.from(out.subarray(5))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(() => cropForEmbedder(image, { x: 0, y: 0, w: 2, h: 1 }, 2, 1, new Float32Array(11))).toThrow(RangeError);
+  });
+});

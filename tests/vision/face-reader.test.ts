@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { DiceKit } from '../../src/lib/dice/kit.ts';
+import { renderArtOnDice, DEFAULT_ART_VIEWS } from '../../src/lib/vision/face-art.ts';
+import {
+  kitSeparation,
+  matchFace,
+  selectPrototypes,
+  teachDie,
+  TeachError,
+  type FacePrototype,
+} from '../../src/lib/vision/face-reader.ts';
+import type { Die, RgbaImage } from '../../src/lib/vision/types.ts';
+
+/** A unit vector in 3-D at `deg` degrees round the equator, lifted by `lift`. */
+function v(deg: number, lift = 0): Float32Array {
+  const a = (deg * Math.PI) / 180;
+  const x = Math.cos(a);
+  const y = Math.sin(a);
+  const n = Math.hypot(x, y, lift);
+  return Float32Array.from([x / n, y / n, lift / n]);
+}
+const proto = (faceId: string, deg: number, source: 'art' | 'example' = 'example', lift = 0): FacePrototype => ({ faceId, source, embedding: v(deg, lift) });
+const kit: DiceKit = {
+  id: 'test',
+  name: 'Test',
+  faces: [
+    { id: 'a', label: 'A', value: 1, group: null },
+    { id: 'b', label: 'B', value: 2, group: null },
+    { id: 'c', label: 'C', value: 3, group: null },
+  ],
+};
+const rule = { threshold: 0.8, ambiguityMargin: 0.05 };
+
+describe('matchFace', () => {
+  const protos = [proto('a', 0), proto('a', 10), proto('b', 90), proto('c', 180)];
+  it('takes the face of the nearest prototype', () => {
+    const m = matchFace(protos, v(12), rule);
+    expect(m.faceId).toBe('a');
+    expect(m.similarity).toBeCloseTo(Math.cos((2 * Math.PI) / 180), 6);
+    expect(m.runnerUpFaceId).toBe('b');
+  });
+  it('reads unknown when nothing is near enough, but still says what was nearest', () => {
+    const m = matchFace(protos, v(52), rule);
+    expect(m.faceId).toBeNull();
+    expect(m.nearestFaceId).toBe('b');
+  });
+  it('reads unknown when two faces are too close to call', () => {
+    const close = [proto('a', 0), proto('b', 6)];
+    expect(matchFace(close, v(3), rule).faceId).toBeNull();
+    expect(matchFace(close, v(3), { threshold: 0.8, ambiguityMargin: 0 }).faceId).not.toBeNull();
+  });
+  it('with no prototypes reads unknown', () => {
+    expect(matchFace([], v(0), rule).faceId).toBeNull();
+  });
+});
+
+describe('selectPrototypes', () => {
+  it('uses art and photos together until every face has a photo, then photos only', () => {
+    const art = [proto('a', 0, 'art'), proto('b', 90, 'art'), proto('c', 180, 'art')];
+    const some = [...art, proto('a', 5), proto('b', 95)];
+    expect(selectPrototypes(kit, some)).toHaveLength(5);
+    const all = [...some, proto('c', 175)];
+    expect(selectPrototypes(kit, all).map((p) => p.source)).toEqual(['example', 'example', 'example']);
+  });
+  it('ignores prototypes of faces the kit does not have', () => {
+    expect(selectPrototypes(kit, [proto('zz', 0), proto('a', 0)]).map((p) => p.faceId)).toEqual(['a']);
+  });
+});
+
+describe('kitSeparation (the teach screen)', () => {
+  it('reports missing faces and is not ready before any photo', () => {
+    const s = kitSeparation(kit, [proto('a', 0, 'art')], rule);
+    expect(s.score).toBeNull();
+    expect(s.ready).toBe(false);
+    expect(s.faces.map((f) => f.status)).toEqual(['missing', 'missing', 'missing']);
+  });
+
+  it('is ready when each face has 3 photos that read right from the others', () => {
+    const photos = ['a', 'b', 'c'].flatMap((f, i) => [0, 3, 6].map((d) => proto(f, i * 120 + d)));
+    const s = kitSeparation(kit, photos, rule);
+    expect(s.ready).toBe(true);
+    expect(s.score).toBe(1);
+    expect(s.faces.every((f) => f.status === 'good' && f.examples === 3 && f.separated === 1)).toBe(true);
+    expect(s.closestPair?.similarity).toBeLessThan(0);
+  });
+
+  it('asks for more photos below three, and names the face a confusable one resembles', () => {
+    const photos = [proto('a', 0), proto('a', 4), proto('a', 8), proto('b', 90), proto('c', 2), proto('c', 6), proto('c', 180)];
+    const s = kitSeparation(kit, photos, rule);
+    const byId = Object.fromEntries(s.faces.map((f) => [f.faceId, f]));
+    expect(byId.b!.status).toBe('needs-more');
+    expect(byId.b!.separated).toBeNull();
+    expect(byId.c!.status).toBe('confusable');
+    expect(byId.c!.closestFaceId).toBe('a');
+    expect(s.ready).toBe(false);
+    expect(s.closestPair?.faceIds.sort()).toEqual(['a', 'c']);
+    expect(s.score).toBeLessThan(1);
+  });
+});
+
+describe('teachDie', () => {
+  const die = (x: number, side: number, score: number): Die => ({ value: null, box: { x, y: 0, w: side, h: side }, score, classIndex: 6 });
+  it('takes the only die, or the one clearly biggest and surest', () => {
+    expect(teachDie([die(0, 40, 0.9)]).box.x).toBe(0);
+    expect(teachDie([die(0, 10, 0.5), die(50, 60, 0.9)]).box.x).toBe(50);
+  });
+  it('refuses a photo with no die, or with two alike dice', () => {
+    expect(() => teachDie([])).toThrow(TeachError);
+    expect(() => teachDie([])).toThrow('no die found');
+    expect(() => teachDie([die(0, 40, 0.9), die(50, 38, 0.9)])).toThrow('2 dice found in this photo: show one die at a time');
+  });
+});
+
+describe('renderArtOnDice', () => {
+  // a 4×4 art: red face on a transparent corner
+  const art: RgbaImage = { width: 4, height: 4, data: new Uint8Array(4 * 4 * 4) };
+  for (let i = 0; i < 16; i++) art.data.set([200, 20, 20, 255], i * 4);
+  art.data.set([0, 0, 0, 0], 0);
+
+  it('renders one crop per view: the art in the middle, table at the corners', () => {
+    const k = 32;
+    const out = renderArtOnDice(art, k, 1.15);
+    expect(out.length).toBe(DEFAULT_ART_VIEWS.length * 3 * k * k);
+    const px = (view: number, c: number, x: number, y: number): number => out[view * 3 * k * k + c * k * k + y * k + x]!;
+    expect(px(0, 0, 16, 16)).toBeCloseTo(200 / 255, 2);
+    expect(px(0, 1, 16, 16)).toBeCloseTo(20 / 255, 2);
+    expect(px(0, 0, 0, 0)).toBeCloseTo(0.46, 2);
+    // the straight-down view fills about 1/1.15 of the crop with die
+    let onDie = 0;
+    for (let x = 0; x < k; x++) if (px(0, 0, x, 16) > 0.6) onDie++;
+    expect(onDie / k).toBeGreaterThan(0.8);
+    expect(onDie / k).toBeLessThan(0.92);
+  });
+});
