@@ -32,7 +32,9 @@ describe('Point Five with Corellian Spike dice', () => {
 
     await padRoll(page, ['burst'], '6');
     // the board stays on the table: the next throw is one die, the board's dice kept
-    expect(await page.locator('.kept .die').allTextContents()).toEqual(['Burst (6)']);
+    expect(await page.locator('.kept .die').evaluateAll((dice) => dice.map((d) => d.getAttribute('title')))).toEqual(['Burst (6)']);
+    // the kit's art, with the symbol's name under it
+    expect(await page.locator('.kept .die img').count()).toBe(1);
     await page.getByTestId('dice-pad').locator('button[data-face="circle"]').focus();
     await page.keyboard.type('2'); // digits enter symbols by value
     await page.keyboard.press('Enter');
