@@ -52,6 +52,9 @@ describe('5000 at the table', () => {
     await page.getByTestId('headline').waitFor();
     expect(await headline(page)).toBe(before);
     expect(await page.getByTestId('turn-total').textContent()).toBe('250');
+    // the table reopens camera-first; this headless browser has no camera, so the pad opens once
+    // the camera reports it is absent (asynchronously): wait for it rather than race it
+    await page.getByTestId('dice-pad').locator('.slot').first().waitFor();
     expect(await page.getByTestId('dice-pad').locator('.slot').count()).toBe(2);
     expect(await pot(page)).toBe(6);
   });
