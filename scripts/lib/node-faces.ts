@@ -195,7 +195,7 @@ export async function createNodeKitReader(
           dice: dice.map((d) => {
             const face = kit.faces.find((f) => f.value === d.value) ?? null;
             const s = face ? 1 : -1;
-            return { box: d.box, score: d.score, face, match: { faceId: face?.id ?? null, nearestFaceId: face?.id ?? null, similarity: s, runnerUpFaceId: null, runnerUpSimilarity: -1 } };
+            return { box: d.box, score: d.score, face, die: d, match: { faceId: face?.id ?? null, nearestFaceId: face?.id ?? null, similarity: s, runnerUpFaceId: null, runnerUpSimilarity: -1 } };
           }),
         };
       },

@@ -6,19 +6,23 @@ export type Screen =
   | { name: 'home' }
   | { name: 'new-game' }
   | { name: 'game'; gameId: string }
+  | { name: 'log'; gameId: string }
   | { name: 'history' }
   | { name: 'kits' }
+  | { name: 'teach'; setId: string }
+  | { name: 'new-kit' }
   | { name: 'settings' }
   | { name: 'camera-check' };
 
 const HOME: Screen = { name: 'home' };
-const NAMES = new Set<Screen['name']>(['home', 'new-game', 'game', 'history', 'kits', 'settings', 'camera-check']);
+const NAMES = new Set<Screen['name']>(['home', 'new-game', 'game', 'log', 'history', 'kits', 'teach', 'new-kit', 'settings', 'camera-check']);
 
 function isScreen(value: unknown): value is Screen {
   if (typeof value !== 'object' || value === null) return false;
-  const { name, gameId } = value as { name?: unknown; gameId?: unknown };
+  const { name, gameId, setId } = value as { name?: unknown; gameId?: unknown; setId?: unknown };
   if (typeof name !== 'string' || !NAMES.has(name as Screen['name'])) return false;
-  return name !== 'game' || typeof gameId === 'string';
+  if (name === 'teach') return typeof setId === 'string';
+  return (name !== 'game' && name !== 'log') || typeof gameId === 'string';
 }
 
 class Navigation {

@@ -77,7 +77,8 @@ describe('app shell', () => {
     expect(await layoutProblems(page)).toEqual([]);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: '5000 (bumps and gifts)' }).waitFor();
-    expect(await page.locator('dd').first().textContent()).toBe('Ann, Ben, Cy');
+    await page.getByTestId('slate').waitFor();
+    expect(await page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Ben', 'Cy']);
     await page.goBack();
     await page.getByTestId('game-list').locator('li').first().waitFor();
     expect(await page.getByTestId('game-list').locator('li').count()).toBe(1);

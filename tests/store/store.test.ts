@@ -218,6 +218,52 @@ describe('games and the action log', () => {
   });
 });
 
+describe('importing a whole game', () => {
+  it('writes the game, its log, new players and its ledger line in one go, reusing known players', async () => {
+    const s = await store();
+    const alice = await s.addPlayer('Alice');
+    const session = await s.startSession('Friday');
+    const log = [{ type: 'roll', dice: [5] }, { type: 'roll', dice: [2, 3] }];
+    const g = await s.importGame({
+      game: 'war',
+      playerNames: ['alice', 'Dan'],
+      options: { ante: 3 },
+      ante: 3,
+      dice: { kitId: 'standard', taughtSetId: null },
+      sessionId: session.id,
+      actions: log,
+      result: { winners: [1], payouts: [-3, 3] },
+    });
+    expect(g).toMatchObject({ status: 'finished', actionCount: 2 });
+    expect(g.players[0]).toEqual({ id: alice.id, name: 'alice' });
+    const dan = (await s.listPlayers()).find((p) => p.name === 'Dan');
+    expect(dan).toBeDefined();
+    expect(g.result).toEqual({ winners: [dan!.id], payouts: { [alice.id]: -3, [dan!.id]: 3 } });
+    expect((await s.loadGame(g.id)).actions).toEqual([{ type: 'roll', dice: [5] }, { type: 'roll', dice: [2, 3] }]);
+    expect(await s.sessionBalances(session.id)).toEqual({ [alice.id]: -3, [dan!.id]: 3 });
+    // the imported log goes on like any other: undo reopens it and drops its ledger line
+    await s.undoLastAction(g.id);
+    expect(await s.sessionBalances(session.id)).toEqual({});
+  });
+
+  it('an unfinished game is active; a refused import writes nothing, players included', async () => {
+    const s = await store();
+    const g = await s.importGame({ game: 'war', playerNames: ['Ann', 'Ben'], dice: { kitId: 'standard', taughtSetId: null }, actions: [], result: null });
+    expect(g.status).toBe('active');
+    const badLog = [{ type: 'roll', dice: [Number.NaN] }];
+    await expectStoreError(
+      s.importGame({ game: 'war', playerNames: ['Cy', 'Dee'], dice: { kitId: 'standard', taughtSetId: null }, actions: badLog, result: null }),
+      'invalid-input',
+    );
+    await expectStoreError(
+      s.importGame({ game: 'war', playerNames: ['Cy', 'Dee'], dice: { kitId: 'standard', taughtSetId: null }, sessionId: 'gone', actions: [], result: null }),
+      'not-found',
+    );
+    expect((await s.listPlayers()).map((p) => p.name).sort()).toEqual(['Ann', 'Ben']);
+    expect(await s.listGames()).toHaveLength(1);
+  });
+});
+
 describe('players', () => {
   it('adds, renames and refuses duplicate names', async () => {
     const s = await store();

@@ -5,7 +5,14 @@ const good = { inputSize: 512, classes: ['1', '2', '3', '4', '5', '6', 'other'],
 
 describe('parseDetectorConfig', () => {
   it('accepts the sidecar, defaulting maxDetections', () => {
-    expect(parseDetectorConfig({ ...good, extra: 'ignored' })).toEqual({ ...good, maxDetections: 100 });
+    expect(parseDetectorConfig({ ...good, extra: 'ignored' })).toEqual({ ...good, maxDetections: 100, symbolDice: null });
+  });
+
+  it('reads the symbol-dice rule when the sidecar has one (its notes ignored)', () => {
+    const symbolDice = { scoreThreshold: 0.75, containment: 0.4, chosenOn: 'notes' };
+    expect(parseDetectorConfig({ ...good, symbolDice }).symbolDice).toEqual({ scoreThreshold: 0.75, containment: 0.4 });
+    expect(() => parseDetectorConfig({ ...good, symbolDice: { scoreThreshold: 0.75 } })).toThrow(/"containment"/);
+    expect(() => parseDetectorConfig({ ...good, symbolDice: [0.75, 0.4] })).toThrow(/"symbolDice" must be an object/);
   });
 
   it.each([

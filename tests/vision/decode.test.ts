@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDetectorConfig } from '../../src/lib/vision/config.ts';
-import { decodeDetections, iou, nms } from '../../src/lib/vision/decode.ts';
+import { decodeDetections, dropContained, insideShare, iou, nms } from '../../src/lib/vision/decode.ts';
 import { letterboxGeometry } from '../../src/lib/vision/letterbox.ts';
 
 const box = (x: number, y: number, w: number, h: number) => ({ x, y, w, h });
@@ -46,6 +46,16 @@ describe('nms (class-agnostic)', () => {
   });
 });
 
+describe('insideShare and dropContained', () => {
+  it('measures how much of a box lies inside another, and keeps the better of nested boxes', () => {
+    expect(insideShare(box(0, 0, 10, 10), box(5, 0, 10, 10))).toBeCloseTo(0.5);
+    expect(insideShare(box(0, 0, 10, 10), box(2, 2, 2, 2))).toBe(1);
+    expect(insideShare(box(0, 0, 10, 10), box(20, 0, 5, 5))).toBe(0);
+    const items = [{ box: box(0, 0, 10, 10) }, { box: box(2, 2, 4, 4) }, { box: box(8, 0, 10, 10) }];
+    expect(dropContained(items, 0.3)).toEqual([items[0], items[2]]);
+  });
+});
+
 describe('decodeDetections', () => {
   const config = parseDetectorConfig({
     inputSize: 64,
@@ -85,6 +95,22 @@ describe('decodeDetections', () => {
     const out = new Float32Array(row(30, 30, 10, 10, 0.5, 0, 0.5));
     expect(decodeDetections(out, [1, 1, 12], config, g)).toHaveLength(0);
     expect(decodeDetections(out, [1, 1, 12], config, g, 0.2)).toHaveLength(1);
+  });
+
+  it('symbol dice: scores by objectness alone, and drops boxes lying mostly inside a better one', () => {
+    const out = new Float32Array([
+      ...row(20, 30, 10, 10, 0.9, 6, 0.4), // a symbol die: class score 0.36, objectness 0.9
+      ...row(22, 34, 8, 4, 0.8, 0, 0.5), // its side face: 66% inside the die's box, IoU 0.19 (NMS keeps it)
+      ...row(50, 40, 8, 8, 0.7, 6, 0.4), // another die, objectness 0.7
+    ]);
+    const byClass = decodeDetections(out, [1, 3, 12], config, g, { scoreThreshold: 0.6 });
+    expect(byClass).toHaveLength(0);
+    const byObjectness = decodeDetections(out, [1, 3, 12], config, g, { score: 'objectness', scoreThreshold: 0.6 });
+    expect(byObjectness.map((d) => d.score)).toEqual([0.8999999761581421, 0.800000011920929, 0.699999988079071]);
+    const symbols = decodeDetections(out, [1, 3, 12], config, g, { score: 'objectness', scoreThreshold: 0.6, containment: 0.4 });
+    expect(symbols.map((d) => d.score.toFixed(1))).toEqual(['0.9', '0.7']);
+    // a box at most `containment` inside is kept
+    expect(decodeDetections(out, [1, 3, 12], config, g, { score: 'objectness', scoreThreshold: 0.6, containment: 0.7 })).toHaveLength(3);
   });
 
   it('drops boxes that lie wholly in the padding', () => {

@@ -11,10 +11,13 @@ import { BackupError, StoreError } from './errors.ts';
 import { isJson } from './json.ts';
 import type { RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
+import { BUILT_IN_KITS } from '../dice/index.ts';
+import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
-export const BACKUP_VERSION = 1;
+/** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
+export const BACKUP_VERSION = 2;
 
 // ── the file's schema ────────────────────────────────────────────────────────────────────
 
@@ -32,6 +35,18 @@ const action = v.custom<{ type: string }>(
     typeof x === 'object' && x !== null && !Array.isArray(x) && typeof (x as { type?: unknown }).type === 'string' &&
     (x as { type: string }).type.length > 0 && isJson(x),
   'must be a JSON object with a `type`',
+);
+/** An own kit, checked by the kits' own validator (its messages name the field). */
+const ownKit = v.pipe(
+  v.unknown(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    try {
+      return parseKit(dataset.value, 'kit');
+    } catch (err) {
+      addIssue({ message: err instanceof KitError ? err.message : String(err) });
+      return NEVER;
+    }
+  }),
 );
 const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]+={0,2})$/;
 const imageDataUrl = v.pipe(v.string(), v.regex(DATA_URL, 'must be an image as a base64 data URL'));
@@ -55,7 +70,7 @@ const gameSchema = v.object({
 
 const backupSchema = v.object({
   format: v.literal(BACKUP_FORMAT),
-  version: v.literal(BACKUP_VERSION),
+  version: v.picklist([1, BACKUP_VERSION]),
   exportedAt: v.string(),
   games: v.array(gameSchema),
   players: v.array(v.object({ id, name, createdAt: time, lastPlayedAt: v.nullable(time) })),
@@ -63,13 +78,24 @@ const backupSchema = v.object({
   ledger: v.array(
     v.object({ id, sessionId: v.nullable(id), gameId: v.nullable(id), at: time, deltas: v.record(v.string(), amount), note: v.string() }),
   ),
-  taughtSets: v.array(v.object({ id, kitId: id, name, createdAt: time, updatedAt: time })),
+  taughtSets: v.array(
+    v.object({
+      id,
+      kitId: id,
+      name,
+      createdAt: time,
+      updatedAt: time,
+      kit: v.optional(v.nullable(ownKit), null),
+      art: v.optional(v.record(v.string(), imageDataUrl), {}),
+    }),
+  ),
   taughtFaces: v.array(
     v.object({
       id,
       setId: id,
       faceId: id,
       image: imageDataUrl,
+      box: v.optional(v.nullable(v.object({ x: amount, y: amount, w: v.pipe(amount, v.minValue(0)), h: v.pipe(amount, v.minValue(0)) })), null),
       embedding: v.nullable(v.array(amount)),
       embeddingModel: v.nullable(v.string()),
       createdAt: time,
@@ -252,9 +278,20 @@ export function parseBackup(text: string): ParsedBackup {
     if (l.gameId !== null && !gameIds.has(l.gameId)) throw corrupt(`ledger line "${l.id}" belongs to a missing game`);
     if (l.sessionId !== null && !sessionIds.has(l.sessionId)) throw corrupt(`ledger line "${l.id}" belongs to a missing session`);
   }
+  const setsById = new Map(file.taughtSets.map((s) => [s.id, s]));
+  for (const s of file.taughtSets) {
+    if (s.kit === null && !BUILT_IN_KITS[s.kitId]) throw corrupt(`dice set "${s.id}" is of an unknown kit "${s.kitId}"`);
+    if (s.kit !== null && (s.kit.id !== s.kitId || BUILT_IN_KITS[s.kitId])) throw corrupt(`dice set "${s.id}" has a kit that does not match its kit id`);
+    const faces = (s.kit ?? BUILT_IN_KITS[s.kitId])!.faces;
+    for (const faceId of Object.keys(s.art)) {
+      if (!faces.some((f) => f.id === faceId)) throw corrupt(`dice set "${s.id}" has art for a face its kit does not have`);
+    }
+  }
   const images = new Map<string, Blob>();
   for (const f of file.taughtFaces) {
     if (!setIds.has(f.setId)) throw corrupt(`taught face "${f.id}" belongs to a missing dice set`);
+    const set = setsById.get(f.setId)!;
+    if (!(set.kit ?? BUILT_IN_KITS[set.kitId])!.faces.some((face) => face.id === f.faceId)) throw corrupt(`taught face "${f.id}" is of a face its dice set does not have`);
     const blob = dataUrlToBlob(f.image);
     if (!blob) throw corrupt(`the picture of taught face "${f.id}" cannot be read`);
     images.set(f.id, blob);

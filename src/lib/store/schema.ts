@@ -16,7 +16,7 @@ import type {
 } from './types.ts';
 
 export const DB_NAME = 'rollcall';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export interface RollcallSchema extends DBSchema {
   games: {
@@ -121,6 +121,24 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
       cursor = await cursor.continue();
     }
     tx.objectStore('players').createIndex('by-last-played', 'lastPlayedAt');
+  },
+
+  /**
+   * v3: taught sets may carry a kit of the player's own (`kit`, `art`; null and {} for a built-in
+   * kit's dice), and taught faces where the die lies in their picture (`box`; null for pictures
+   * kept before, which are found again by the detector).
+   */
+  3: async (_db, tx) => {
+    let sets = await tx.objectStore('taughtSets').openCursor();
+    while (sets) {
+      await sets.update({ ...(sets.value as object), kit: null, art: {} });
+      sets = await sets.continue();
+    }
+    let faces = await tx.objectStore('taughtFaces').openCursor();
+    while (faces) {
+      await faces.update({ ...(faces.value as object), box: null });
+      faces = await faces.continue();
+    }
   },
 };
 

@@ -23,9 +23,13 @@ import {
   type PlayerRecord,
   type SessionRecord,
   type Settings,
+  type ImageBox,
   type TaughtFaceRecord,
   type TaughtSetRecord,
 } from './types.ts';
+import type { DiceKit } from '../dice/kit.ts';
+import { BUILT_IN_KITS } from '../dice/index.ts';
+import { KitError, parseKit } from '../dice/validate.ts';
 
 export type RollcallDb = IDBPDatabase<RollcallSchema>;
 type Tx<S extends StoreName[], M extends IDBTransactionMode> = IDBPTransaction<RollcallSchema, S, M>;
@@ -51,6 +55,23 @@ export interface NewGame {
   ante?: number;
   dice: GameDice;
   sessionId?: string | null;
+}
+
+/**
+ * A whole game brought in from a transcript: players by name (known players are reused, others
+ * added), the log, and its result when the log ends the game.
+ */
+export interface ImportedGame {
+  game: string;
+  /** Names in seating order. */
+  playerNames: string[];
+  options?: JsonObject;
+  ante?: number;
+  dice: GameDice;
+  sessionId?: string | null;
+  actions: ActionLike[];
+  /** Winners' seats and each seat's gain or loss, when the log ends the game; null otherwise. */
+  result: { winners: number[]; payouts: number[] } | null;
 }
 
 /** Optimistic check: the caller's view of the log length. Stops a double tap or a second tab from writing twice. */
@@ -146,6 +167,66 @@ function checkName(name: string, what: string): string {
   return trimmed;
 }
 
+/** The kit part of a new taught set: a built-in kit's id, or an own kit (validated). */
+function checkSetKit(kitId: string, own?: { kit: DiceKit; art?: Record<string, string> }): Pick<TaughtSetRecord, 'kitId' | 'kit' | 'art'> {
+  if (!own) {
+    if (!BUILT_IN_KITS[kitId]) throw new StoreError('invalid-input', `There is no built-in dice kit "${kitId}".`);
+    return { kitId, kit: null, art: {} };
+  }
+  let kit: DiceKit;
+  try {
+    kit = parseKit(own.kit, 'kit');
+  } catch (err) {
+    throw new StoreError('invalid-input', err instanceof KitError ? err.message : String(err));
+  }
+  if (kit.id !== kitId) throw new StoreError('invalid-input', `The kit's id "${kit.id}" does not match "${kitId}".`);
+  if (BUILT_IN_KITS[kit.id]) throw new StoreError('invalid-input', `"${kit.id}" is a built-in kit's id: give your kit another one.`);
+  const art: Record<string, string> = {};
+  for (const [faceId, url] of Object.entries(own.art ?? {})) {
+    if (!kit.faces.some((f) => f.id === faceId)) throw new StoreError('invalid-input', `There is art for a face "${faceId}" the kit does not have.`);
+    if (typeof url !== 'string' || !/^data:image\/[a-z0-9.+-]+;base64,/i.test(url)) throw new StoreError('invalid-input', `The art of "${faceId}" is not an image data URL.`);
+    art[faceId] = url;
+  }
+  return { kitId, kit, art };
+}
+
+/** The faces of a set's kit: its own, or the built-in kit's. */
+function setFaces(set: TaughtSetRecord): readonly { id: string }[] {
+  return (set.kit ?? BUILT_IN_KITS[set.kitId])?.faces ?? [];
+}
+
+function checkFaceOfSet(set: TaughtSetRecord, faceId: string): void {
+  if (!setFaces(set).some((f) => f.id === faceId)) throw new StoreError('invalid-input', `These dice have no face "${faceId}".`);
+}
+
+function checkEmbedding(embedding: { vector: ArrayLike<number>; model: string }): { embedding: number[]; embeddingModel: string } {
+  const vector = Array.from(embedding.vector);
+  if (vector.length === 0 || !vector.every(Number.isFinite)) throw new StoreError('invalid-input', 'The face embedding is not a list of numbers.');
+  if (typeof embedding.model !== 'string' || embedding.model.length === 0) throw new StoreError('invalid-input', 'The face embedding does not say which model made it.');
+  return { embedding: vector, embeddingModel: embedding.model };
+}
+
+function checkBox(box: ImageBox): ImageBox {
+  const { x, y, w, h } = box;
+  if (![x, y, w, h].every(Number.isFinite) || w <= 0 || h <= 0) throw new StoreError('invalid-input', 'Where the die lies in the picture is not a box.');
+  return { x, y, w, h };
+}
+
+function checkTaughtFace(
+  faceId: string,
+  image: Blob,
+  embedding: { vector: ArrayLike<number>; model: string } | null,
+  box: ImageBox | null,
+): Pick<TaughtFaceRecord, 'faceId' | 'image' | 'box' | 'embedding' | 'embeddingModel'> {
+  if (!(image instanceof Blob) || image.size === 0) throw new StoreError('invalid-input', 'A taught face needs its picture.');
+  return {
+    faceId,
+    image,
+    box: box ? checkBox(box) : null,
+    ...(embedding ? checkEmbedding(embedding) : { embedding: null, embeddingModel: null }),
+  };
+}
+
 function checkAction(action: unknown): void {
   if (typeof action !== 'object' || action === null || Array.isArray(action)) {
     throw new StoreError('invalid-input', 'An action must be a JSON object.');
@@ -229,6 +310,82 @@ export class RollcallStore {
       }
     });
     return game;
+  }
+
+  /**
+   * Writes a whole game — header, every action, its players, and when it ended its result and
+   * ledger line — in ONE transaction: a failure leaves nothing behind. The caller checks the
+   * log against the rules first; the store only checks that it is plain JSON.
+   */
+  async importGame(input: ImportedGame): Promise<GameRecord> {
+    if (typeof input.game !== 'string' || input.game.length === 0) throw new StoreError('invalid-input', 'Pick a game.');
+    if (input.playerNames.length === 0) throw new StoreError('invalid-input', 'A game needs players.');
+    const names = input.playerNames.map((n) => checkName(n, 'Every player'));
+    if (new Set(names.map(nameKey)).size !== names.length) throw new StoreError('invalid-input', 'Two players have the same name.');
+    const ante = input.ante ?? 0;
+    if (!Number.isFinite(ante) || ante < 0) throw new StoreError('invalid-input', 'The ante must be zero or more.');
+    const options = input.options ?? {};
+    const problem = jsonProblem(options, 'options');
+    if (problem) throw new StoreError('invalid-input', `Game options must be plain JSON: ${problem}.`);
+    input.actions.forEach(checkAction);
+    const result = input.result;
+    if (result) {
+      if (result.payouts.length !== names.length || !result.payouts.every(Number.isFinite)) {
+        throw new StoreError('invalid-input', 'The result needs one amount per player.');
+      }
+      if (!result.winners.every((w) => Number.isInteger(w) && w >= 0 && w < names.length)) {
+        throw new StoreError('invalid-input', 'A winner is not a player of this game.');
+      }
+    }
+    const t = this.now();
+    return inTx(this.db, ['games', 'actions', 'players', 'sessions', 'ledger'], 'readwrite', async (tx) => {
+      const sessionId = input.sessionId ?? null;
+      if (sessionId !== null && !(await tx.objectStore('sessions').get(sessionId))) {
+        throw new StoreError('not-found', 'That session no longer exists.');
+      }
+      const playerStore = tx.objectStore('players');
+      const players: GamePlayer[] = [];
+      for (const name of names) {
+        const knownId = await playerStore.index('by-name').getKey(nameKey(name));
+        const known = knownId === undefined ? undefined : await playerStore.get(knownId);
+        if (known) {
+          await playerStore.put({ ...known, lastPlayedAt: Math.max(known.lastPlayedAt ?? 0, t) });
+          players.push({ id: known.id, name });
+        } else {
+          const record: PlayerRecord = { id: this.newId(), name, nameKey: nameKey(name), createdAt: t, lastPlayedAt: t };
+          await playerStore.add(record);
+          players.push({ id: record.id, name });
+        }
+      }
+      const gameResult: GameResult | null = result
+        ? {
+            winners: result.winners.map((w) => players[w]!.id),
+            payouts: Object.fromEntries(result.payouts.map((amount, seat) => [players[seat]!.id, amount])),
+          }
+        : null;
+      const game: GameRecord = {
+        id: this.newId(),
+        game: input.game,
+        players,
+        options,
+        ante,
+        dice: { kitId: input.dice.kitId, taughtSetId: input.dice.taughtSetId },
+        sessionId,
+        createdAt: t,
+        updatedAt: t,
+        finishedAt: gameResult ? t : null,
+        status: gameResult ? 'finished' : 'active',
+        actionCount: input.actions.length,
+        result: gameResult,
+      };
+      await tx.objectStore('games').add(game);
+      const actions = tx.objectStore('actions');
+      for (const [seq, action] of input.actions.entries()) await actions.add({ gameId: game.id, seq, action, at: t });
+      if (gameResult && ante > 0) {
+        await tx.objectStore('ledger').add({ id: this.newId(), sessionId, gameId: game.id, at: t, deltas: { ...gameResult.payouts }, note: '' });
+      }
+      return game;
+    });
   }
 
   async getGame(id: string): Promise<GameRecord | undefined> {
@@ -474,13 +631,22 @@ export class RollcallStore {
 
   // ── taught sets and faces ──────────────────────────────────────────────────────────────
 
-  async createTaughtSet(kitId: string, name: string): Promise<TaughtSetRecord> {
+  /**
+   * A new taught set: the player's dice of the built-in kit `kitId`, or, with `own`, of a kit of
+   * their own (checked with `parseKit`; its id may not be a built-in kit's).
+   */
+  async createTaughtSet(kitId: string, name: string, own?: { kit: DiceKit; art?: Record<string, string> }): Promise<TaughtSetRecord> {
     const t = this.now();
-    const set: TaughtSetRecord = { id: this.newId(), kitId, name: checkName(name, 'A dice set'), createdAt: t, updatedAt: t };
+    const set: TaughtSetRecord = { id: this.newId(), ...checkSetKit(kitId, own), name: checkName(name, 'A dice set'), createdAt: t, updatedAt: t };
     await inTx(this.db, ['taughtSets'], 'readwrite', async (tx) => tx.objectStore('taughtSets').add(set));
     return set;
   }
 
+  async getTaughtSet(id: string): Promise<TaughtSetRecord | undefined> {
+    return this.db.get('taughtSets', id);
+  }
+
+  /** Taught sets, most recently changed first; with `kitId`, only the sets of that kit. */
   async listTaughtSets(kitId?: string): Promise<TaughtSetRecord[]> {
     const sets = kitId ? await this.db.getAllFromIndex('taughtSets', 'by-kit', kitId) : await this.db.getAll('taughtSets');
     return sets.sort((a, b) => b.updatedAt - a.updatedAt);
@@ -506,43 +672,61 @@ export class RollcallStore {
     });
   }
 
+  /**
+   * Adds one taught example: the picture, optionally its embedding (and the model that made it)
+   * and where the die lies in the picture. The face must be one of the set's kit.
+   */
   async addTaughtFace(
     setId: string,
     faceId: string,
     image: Blob,
-    embedding: { vector: number[]; model: string } | null = null,
+    embedding: { vector: ArrayLike<number>; model: string } | null = null,
+    box: ImageBox | null = null,
   ): Promise<TaughtFaceRecord> {
-    if (!(image instanceof Blob) || image.size === 0) throw new StoreError('invalid-input', 'A taught face needs its picture.');
-    if (embedding && !embedding.vector.every(Number.isFinite)) throw new StoreError('invalid-input', 'The face embedding is not a list of numbers.');
-    const face: TaughtFaceRecord = {
-      id: this.newId(),
-      setId,
-      faceId,
-      image,
-      embedding: embedding ? [...embedding.vector] : null,
-      embeddingModel: embedding ? embedding.model : null,
-      createdAt: this.now(),
-    };
+    const face: TaughtFaceRecord = { id: this.newId(), setId, ...checkTaughtFace(faceId, image, embedding, box), createdAt: this.now() };
     await inTx(this.db, ['taughtSets', 'taughtFaces'], 'readwrite', async (tx) => {
       const set = await tx.objectStore('taughtSets').get(setId);
       if (!set) throw new StoreError('not-found', 'That dice set is not on this device.');
+      checkFaceOfSet(set, faceId);
       await tx.objectStore('taughtFaces').add(face);
       await tx.objectStore('taughtSets').put({ ...set, updatedAt: face.createdAt });
     });
     return face;
   }
 
+  /**
+   * A whole taught set at once (an imported kit file): the set and every example in ONE
+   * transaction, so a failure leaves nothing behind.
+   */
+  async importTaughtSet(
+    input: { kitId: string; name: string; own?: { kit: DiceKit; art?: Record<string, string> } },
+    faces: ReadonlyArray<{ faceId: string; image: Blob; embedding: { vector: ArrayLike<number>; model: string } | null; box: ImageBox | null }>,
+  ): Promise<TaughtSetRecord> {
+    const t = this.now();
+    const set: TaughtSetRecord = { id: this.newId(), ...checkSetKit(input.kitId, input.own), name: checkName(input.name, 'A dice set'), createdAt: t, updatedAt: t };
+    const records = faces.map((f): TaughtFaceRecord => {
+      checkFaceOfSet(set, f.faceId);
+      return { id: this.newId(), setId: set.id, ...checkTaughtFace(f.faceId, f.image, f.embedding, f.box), createdAt: t };
+    });
+    await inTx(this.db, ['taughtSets', 'taughtFaces'], 'readwrite', async (tx) => {
+      await tx.objectStore('taughtSets').add(set);
+      for (const record of records) await tx.objectStore('taughtFaces').add(record);
+    });
+    return set;
+  }
+
   async listTaughtFaces(setId: string): Promise<TaughtFaceRecord[]> {
     return (await this.db.getAllFromIndex('taughtFaces', 'by-set', setId)).sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  /** Stores a face's embedding (computed later, or recomputed for a new model). */
-  async setFaceEmbedding(id: string, vector: number[], model: string): Promise<void> {
-    if (!vector.every(Number.isFinite)) throw new StoreError('invalid-input', 'The face embedding is not a list of numbers.');
+  /** Stores a face's embedding (computed later, or recomputed for a new model), and where its die lies when found again. */
+  async setFaceEmbedding(id: string, vector: ArrayLike<number>, model: string, box?: ImageBox): Promise<void> {
+    const embedding = checkEmbedding({ vector, model });
+    const where = box === undefined ? undefined : checkBox(box);
     await inTx(this.db, ['taughtFaces'], 'readwrite', async (tx) => {
       const face = await tx.objectStore('taughtFaces').get(id);
       if (!face) throw new StoreError('not-found', 'That taught face is not on this device.');
-      await tx.objectStore('taughtFaces').put({ ...face, embedding: [...vector], embeddingModel: model });
+      await tx.objectStore('taughtFaces').put({ ...face, ...embedding, ...(where ? { box: where } : {}) });
     });
   }
 

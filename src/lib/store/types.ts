@@ -5,6 +5,8 @@
  * The store knows nothing of the rules: an action is an opaque JSON object with a `type`.
  */
 
+import type { DiceKit } from '../dice/kit.ts';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
@@ -93,23 +95,41 @@ export interface LedgerEntry {
   note: string;
 }
 
-/** A taught set: a player's own dice of a built-in kit, read through faces they taught. */
+/**
+ * A taught set: a player's own dice, read through faces they taught. Either a copy of a built-in
+ * kit (`kit` null: the built-in kit `kitId` gives faces, labels, values and art) or a kit of
+ * their own (`kit` set, `kitId` = `kit.id`, art from an imported kit file).
+ */
 export interface TaughtSetRecord {
   id: string;
-  /** The built-in kit these dice are a copy of (its faces give ids, labels, values). */
+  /** The built-in kit these dice are a copy of, or the own kit's id. */
   kitId: string;
   name: string;
   createdAt: number;
   updatedAt: number;
+  /** The set's own kit (validated with `parseKit`), or null for a built-in kit's dice. */
+  kit: DiceKit | null;
+  /** An own kit's reference art by face id, as image data URLs; empty for a built-in kit's dice. */
+  art: Record<string, string>;
 }
 
-/** One taught example of a face: the crop the player showed, and its embedding when known. */
+/** Where a die lies in a picture, in its pixels. */
+export interface ImageBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** One taught example of a face: the picture of the die the player showed, and its embedding when known. */
 export interface TaughtFaceRecord {
   id: string;
   setId: string;
   faceId: string;
   image: Blob;
-  /** The face embedder's vector for this crop, and which model made it; null until computed. */
+  /** Where the die is in `image` (re-embedding for a new face model needs no detector); null when not known. */
+  box: ImageBox | null;
+  /** The face embedder's vector for this die, and which model made it; null until computed. */
   embedding: number[] | null;
   embeddingModel: string | null;
   createdAt: number;

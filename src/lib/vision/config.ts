@@ -17,6 +17,24 @@ export interface DetectorConfig {
   iouThreshold: number;
   /** At most this many dice per image (best first). */
   maxDetections: number;
+  /**
+   * How to find symbol dice, whose top face is no pip class, or null to use the rule above.
+   * Chosen for this model on symbol-only synthetic scenes (`npm run choose-symbol-rule`).
+   */
+  symbolDice: SymbolDiceRule | null;
+}
+
+/**
+ * Finding symbol dice: the class is ignored, so a die's score is its objectness alone (the class
+ * probabilities of a symbol face spread over `other` and the pip classes, which halves
+ * objectness × best class); and a box lying mostly inside a better one (a side face of the same
+ * die, or its symbol) is dropped.
+ */
+export interface SymbolDiceRule {
+  /** A candidate is kept when its objectness reaches this. */
+  scoreThreshold: number;
+  /** A box is dropped when more than this share of its area lies inside a better kept box. */
+  containment: number;
 }
 
 export const DEFAULT_MAX_DETECTIONS = 100;
@@ -52,6 +70,18 @@ export function parseDetectorConfig(json: unknown): DetectorConfig {
     throw new DetectorConfigError('detector sidecar: "classes" must be a non-empty array of strings');
   }
   const maxDetections = numberIn(obj, 'maxDetections', 1, 10_000, DEFAULT_MAX_DETECTIONS);
+  const symbols = field(obj, 'symbolDice');
+  let symbolDice: SymbolDiceRule | null = null;
+  if (symbols !== undefined && symbols !== null) {
+    if (typeof symbols !== 'object' || Array.isArray(symbols)) {
+      throw new DetectorConfigError('detector sidecar: "symbolDice" must be an object { scoreThreshold, containment } or absent');
+    }
+    const rule = symbols as Record<string, unknown>;
+    symbolDice = {
+      scoreThreshold: numberIn(rule, 'scoreThreshold', 0, 1),
+      containment: numberIn(rule, 'containment', 0, 1),
+    };
+  }
   return {
     inputSize,
     classes: classes as string[],
@@ -59,6 +89,7 @@ export function parseDetectorConfig(json: unknown): DetectorConfig {
     scoreThreshold: numberIn(obj, 'scoreThreshold', 0, 1),
     iouThreshold: numberIn(obj, 'iouThreshold', 0, 1),
     maxDetections: Math.floor(maxDetections),
+    symbolDice,
   };
 }
 

@@ -33,6 +33,36 @@ export function nms<T extends { box: Box; score: number }>(items: readonly T[], 
   return kept;
 }
 
+/** Share of `inner`'s area that lies inside `outer` (0 when `inner` is empty). */
+export function insideShare(outer: Box, inner: Box): number {
+  const ix = Math.min(outer.x + outer.w, inner.x + inner.w) - Math.max(outer.x, inner.x);
+  const iy = Math.min(outer.y + outer.h, inner.y + inner.h) - Math.max(outer.y, inner.y);
+  const area = inner.w * inner.h;
+  return ix <= 0 || iy <= 0 || area <= 0 ? 0 : (ix * iy) / area;
+}
+
+/**
+ * Drops every box that lies more than `maxShare` inside a better box kept before it (`items`
+ * best first, as `nms` returns them): the side face or the symbol of a die already found.
+ */
+export function dropContained<T extends { box: Box }>(items: readonly T[], maxShare: number): T[] {
+  const kept: T[] = [];
+  for (const item of items) if (kept.every((k) => insideShare(k.box, item.box) <= maxShare)) kept.push(item);
+  return kept;
+}
+
+export interface DecodeOptions {
+  /** Overrides the sidecar's score threshold. */
+  scoreThreshold?: number;
+  /**
+   * `class` (default): objectness × best class probability. `objectness`: the class is
+   * ignored (symbol dice, read by the face embedder).
+   */
+  score?: 'class' | 'objectness';
+  /** Drop boxes lying more than this share inside a better one (`dropContained`); default: keep all. */
+  containment?: number;
+}
+
 /**
  * Decodes the raw output `[1, N, 5 + C]` into dice in source pixels: score filter, box mapping
  * through the letterbox, class-agnostic NMS. `dims` are the output tensor's dims.
@@ -42,8 +72,9 @@ export function decodeDetections(
   dims: readonly number[],
   config: DetectorConfig,
   geometry: LetterboxGeometry,
-  scoreThreshold = config.scoreThreshold,
+  options: DecodeOptions | number = {},
 ): Die[] {
+  const { scoreThreshold = config.scoreThreshold, score: scoring = 'class', containment } = typeof options === 'number' ? { scoreThreshold: options } : options;
   const classCount = config.classes.length;
   const stride = 5 + classCount;
   if (dims.length !== 3 || dims[0] !== 1 || dims[2] !== stride) {
@@ -67,11 +98,12 @@ export function decodeDetections(
         best = c;
       }
     }
-    const score = objectness * bestP;
+    const score = scoring === 'objectness' ? objectness : objectness * bestP;
     if (score < scoreThreshold) continue;
     const box = inputBoxToSource(output[o]!, output[o + 1]!, output[o + 2]!, output[o + 3]!, geometry);
     if (!box) continue;
     candidates.push({ value: classValue(config.classes[best]!), box, score, classIndex: best });
   }
-  return nms(candidates, config.iouThreshold, config.maxDetections);
+  const kept = nms(candidates, config.iouThreshold, config.maxDetections);
+  return containment === undefined ? kept : dropContained(kept, containment);
 }

@@ -5,7 +5,7 @@
  */
 import type * as OrtTypes from 'onnxruntime-web';
 import type { DetectorConfig } from './config.ts';
-import { decodeDetections } from './decode.ts';
+import { decodeDetections, type DecodeOptions } from './decode.ts';
 import { letterbox } from './letterbox.ts';
 import type { Detection, RgbaImage } from './types.ts';
 
@@ -16,9 +16,17 @@ export type SessionOptions = OrtTypes.InferenceSession.SessionOptions;
 export const INPUT_NAME = 'images';
 export const OUTPUT_NAME = 'detections';
 
-export interface DetectOptions {
-  /** Overrides the sidecar's score threshold for this call (evaluation sweeps use it). */
-  scoreThreshold?: number;
+/** Per-call decoding: a score threshold for evaluation sweeps, or the symbol-dice rule (`symbolDetectOptions`). */
+export type DetectOptions = DecodeOptions;
+
+/**
+ * How to detect dice of a symbol kit with this model: its sidecar's `symbolDice` rule
+ * (objectness alone, boxes inside better ones dropped), or the pip rule when it has none.
+ */
+export function symbolDetectOptions(config: DetectorConfig): DetectOptions {
+  return config.symbolDice
+    ? { score: 'objectness', scoreThreshold: config.symbolDice.scoreThreshold, containment: config.symbolDice.containment }
+    : {};
 }
 
 export interface Detector {
@@ -66,7 +74,7 @@ export async function createDetector(
         const t2 = now();
         const out = outputs[OUTPUT_NAME];
         if (!out || out.type !== 'float32') throw new Error(`detector model: output "${OUTPUT_NAME}" missing or not float32`);
-        const dice = decodeDetections(out.data as Float32Array, out.dims, config, geometry, options.scoreThreshold);
+        const dice = decodeDetections(out.data as Float32Array, out.dims, config, geometry, options);
         for (const value of Object.values(outputs)) value.dispose();
         const t3 = now();
         return { dice, timing: { preprocessMs: t1 - t0, inferenceMs: t2 - t1, postprocessMs: t3 - t2 } };

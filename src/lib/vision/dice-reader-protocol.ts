@@ -1,5 +1,6 @@
 /** Messages between the dice reader client (main thread) and its Web Worker. */
-import type { Die, ReadTiming } from './types.ts';
+import type { DiceKit } from '../dice/kit.ts';
+import type { Box, Die, ReadTiming, RgbaImage } from './types.ts';
 
 export interface ReaderInitOptions {
   /**
@@ -36,10 +37,25 @@ export interface ReaderInfo {
 export interface WorkerReadTiming extends ReadTiming {
   /** Frame → RGBA pixels (drawing an ImageBitmap to a canvas and reading it back). */
   decodeMs: number;
+  /** Face embedder, crops included, for all dice of the frame (0 without a symbol kit). */
+  embedMs: number;
+}
+
+/** A symbol die's face, as the kit's prototypes read it. */
+export interface FaceRead {
+  /** The face read, or null for unknown (nothing near enough, or two faces too close to call). */
+  faceId: string | null;
+  /** Cosine similarity to the nearest face's best prototype (−1…1). */
+  similarity: number;
+  /** The nearest face even when it was not near enough to be read. */
+  nearestFaceId: string | null;
 }
 
 export interface DiceRead {
+  /** Every die found. With a symbol kit, found as symbol dice (the detector's class ignored). */
   dice: Die[];
+  /** With a symbol kit (`useKit`): each die's face, in the order of `dice`; otherwise null. */
+  faces: FaceRead[] | null;
   /** Frame size, the coordinate space of the boxes. */
   width: number;
   height: number;
@@ -49,11 +65,86 @@ export interface DiceRead {
   };
 }
 
+/** One prototype as it crosses to or from the worker. */
+export interface PrototypeData {
+  faceId: string;
+  embedding: Float32Array;
+}
+
+/**
+ * A symbol kit to read with: its faces, each face's art drawn as RGBA (on the main thread, where
+ * SVG can be decoded) and the embeddings of the examples a player taught, made by the face
+ * model named `embeddingModel` (those of another model are left out by the caller).
+ */
+export interface KitSpec {
+  kit: DiceKit;
+  art: Array<{ faceId: string; image: RgbaImage }>;
+  examples: PrototypeData[];
+  /** The art's prototypes from an earlier `useKit` of the same kit (`KitInfo.artPrototypes`): `art` is then not embedded again. */
+  artPrototypes?: PrototypeData[];
+}
+
+/** The face embedder the worker runs: what taught embeddings are keyed by, and its unknown rule. */
+export interface FaceModelInfo {
+  /** The face model's identity, `face-embed.onnx@sha256:<first 16 hex>`. */
+  embeddingModel: string;
+  threshold: number;
+  ambiguityMargin: number;
+  /** Loading the face model (0 when it was loaded already). */
+  loadMs: number;
+}
+
+/** What the worker says once a symbol kit is in use. */
+export interface KitInfo extends FaceModelInfo {
+  kitId: string;
+  /** The art prototypes (each face's art painted on dice at 12 views), for `kitSeparation`. */
+  artPrototypes: PrototypeData[];
+  /** Embedding the art (0 when `artPrototypes` were given). */
+  artMs: number;
+}
+
+/** One teach photo, embedded: where its die is, the vector, and a picture of the die to keep. */
+export interface TaughtExample {
+  ok: true;
+  box: Box;
+  embedding: Float32Array;
+  embeddingModel: string;
+  /**
+   * With `keep`: the photo scaled to at most 640 pixels on its long side (JPEG), and where the
+   * die lies in it. What the store keeps and a kit exports.
+   */
+  kept: { image: Blob; box: Box } | null;
+  ms: number;
+}
+
+export interface TeachRefusal {
+  ok: false;
+  problem: 'no-die' | 'several-dice';
+  message: string;
+  /** How many dice were found. */
+  found: number;
+}
+
+export type TeachOutcome = TaughtExample | TeachRefusal;
+
+export interface TeachRequest {
+  /** The die's box when known (a stored example): skips the detector. Otherwise the one die is found. */
+  box?: Box;
+  /** Also return the picture to keep (`TaughtExample.kept`). */
+  keep?: boolean;
+}
+
 export type ToWorker =
   | { type: 'init'; options: ReaderInitOptions }
-  | { type: 'read'; id: number; frame: ImageBitmap | ImageData };
+  | { type: 'read'; id: number; frame: ImageBitmap | ImageData }
+  | { type: 'kit'; id: number; spec: KitSpec | null }
+  | { type: 'face-model'; id: number }
+  | { type: 'teach'; id: number; frame: ImageBitmap | ImageData; request: TeachRequest };
 
 export type FromWorker =
   | { type: 'ready'; info: ReaderInfo }
-  | { type: 'result'; id: number; dice: Die[]; width: number; height: number; timing: WorkerReadTiming }
+  | { type: 'result'; id: number; dice: Die[]; faces: FaceRead[] | null; width: number; height: number; timing: WorkerReadTiming }
+  | { type: 'kit'; id: number; info: KitInfo | null }
+  | { type: 'face-model'; id: number; info: FaceModelInfo }
+  | { type: 'taught'; id: number; outcome: TeachOutcome }
   | { type: 'error'; id: number | null; message: string };

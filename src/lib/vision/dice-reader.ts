@@ -6,18 +6,56 @@
  *   const reader = createDiceReader();
  *   const { dice } = await reader.read(await createImageBitmap(video));
  *
+ * Symbol dice: `useKit(spec)` loads the face embedder (once) and the kit's prototypes; from then
+ * on every read also gives each die's face (`faces`). `teach(frame)` finds the one die of a
+ * teach photo and embeds it. The app's wrapper with the store is `src/app/kit-reader.ts`.
+ *
  * An ImageBitmap is transferred to the worker (closed for the caller); ImageData is copied.
- * Reads are answered in order; for a camera loop, await one read before sending the next.
+ * Requests are answered in order; for a camera loop, await one read before sending the next.
  */
-import type { DiceRead, FromWorker, ReaderInfo, ReaderInitOptions, ToWorker } from './dice-reader-protocol.ts';
+import type {
+  DiceRead,
+  FaceModelInfo,
+  FromWorker,
+  KitInfo,
+  KitSpec,
+  ReaderInfo,
+  ReaderInitOptions,
+  TeachOutcome,
+  TeachRequest,
+  ToWorker,
+} from './dice-reader-protocol.ts';
 
-export type { DiceRead, ReaderInfo, ReaderInitOptions } from './dice-reader-protocol.ts';
+export type {
+  DiceRead,
+  FaceModelInfo,
+  FaceRead,
+  KitInfo,
+  KitSpec,
+  PrototypeData,
+  ReaderInfo,
+  ReaderInitOptions,
+  TaughtExample,
+  TeachOutcome,
+  TeachRefusal,
+  TeachRequest,
+} from './dice-reader-protocol.ts';
 
 export interface DiceReader {
   /** Resolves when the model is loaded and warmed up (with timings), rejects if it cannot start. */
   readonly ready: Promise<ReaderInfo>;
   read(frame: ImageBitmap | ImageData): Promise<DiceRead>;
-  /** Stops the worker; pending reads reject. */
+  /**
+   * Reads symbol dice of this kit from now on (null: pips again). Resolves once the face model
+   * is loaded and the kit's art is embedded, with what `kitSeparation` needs.
+   */
+  useKit(spec: KitSpec): Promise<KitInfo>;
+  useKit(spec: null): Promise<null>;
+  /** Loads the face embedder (once): which model it is, for keying and refreshing taught embeddings. */
+  faceModel(): Promise<FaceModelInfo>;
+  /** One teach photo: its die found (or `request.box` used) and embedded; a refusal says why. */
+  teach(frame: ImageBitmap | ImageData, request?: TeachRequest): Promise<TeachOutcome>;
+  /** Stops the worker; pending requests reject. */
   close(): void;
 }
 
@@ -25,9 +63,11 @@ export class DiceReaderError extends Error {
   override name = 'DiceReaderError';
 }
 
+type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
+
 export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
   const worker = new Worker(new URL('./dice-reader.worker.ts', import.meta.url), { type: 'module', name: 'dice-reader' });
-  const pending = new Map<number, { resolve: (r: DiceRead) => void; reject: (e: Error) => void; sent: number }>();
+  const pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let closed: Error | null = null;
   let resolveReady!: (info: ReaderInfo) => void;
@@ -50,16 +90,18 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
     const msg = event.data;
     if (msg.type === 'ready') {
       resolveReady(msg.info);
-    } else if (msg.type === 'result') {
-      const p = pending.get(msg.id);
-      pending.delete(msg.id);
-      p?.resolve({ dice: msg.dice, width: msg.width, height: msg.height, timing: { ...msg.timing, roundTripMs: performance.now() - p.sent } });
-    } else if (msg.id === null) {
-      fail(new DiceReaderError(msg.message));
-    } else {
+    } else if (msg.type === 'error') {
+      if (msg.id === null) {
+        fail(new DiceReaderError(msg.message));
+        return;
+      }
       const p = pending.get(msg.id);
       pending.delete(msg.id);
       p?.reject(new DiceReaderError(msg.message));
+    } else {
+      const p = pending.get(msg.id);
+      pending.delete(msg.id);
+      p?.resolve(msg);
     }
   };
   worker.onerror = (event: ErrorEvent) => {
@@ -68,16 +110,47 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
   };
   worker.postMessage({ type: 'init', options } satisfies ToWorker);
 
+  const isBitmap = (frame: unknown): frame is ImageBitmap => typeof ImageBitmap !== 'undefined' && frame instanceof ImageBitmap;
+
+  function call(make: (id: number) => ToWorker, transfer: Transferable[] = []): Promise<Reply> {
+    if (closed) return Promise.reject(closed);
+    const id = nextId++;
+    return new Promise<Reply>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage(make(id), transfer);
+    });
+  }
+
+  function unexpected(reply: Reply): never {
+    throw new DiceReaderError(`dice reader: unexpected reply "${reply.type}"`);
+  }
+
+  function useKit(spec: KitSpec): Promise<KitInfo>;
+  function useKit(spec: null): Promise<null>;
+  async function useKit(spec: KitSpec | null): Promise<KitInfo | null> {
+    const reply = await call((id) => ({ type: 'kit', id, spec }));
+    if (reply.type !== 'kit') unexpected(reply);
+    return reply.info;
+  }
+
   return {
     ready,
-    read(frame) {
-      if (closed) return Promise.reject(closed);
-      const id = nextId++;
-      return new Promise<DiceRead>((resolve, reject) => {
-        pending.set(id, { resolve, reject, sent: performance.now() });
-        const message: ToWorker = { type: 'read', id, frame };
-        worker.postMessage(message, typeof ImageBitmap !== 'undefined' && frame instanceof ImageBitmap ? [frame] : []);
-      });
+    async read(frame) {
+      const sent = performance.now();
+      const reply = await call((id) => ({ type: 'read', id, frame }), isBitmap(frame) ? [frame] : []);
+      if (reply.type !== 'result') unexpected(reply);
+      return { dice: reply.dice, faces: reply.faces, width: reply.width, height: reply.height, timing: { ...reply.timing, roundTripMs: performance.now() - sent } };
+    },
+    useKit,
+    async faceModel() {
+      const reply = await call((id) => ({ type: 'face-model', id }));
+      if (reply.type !== 'face-model') unexpected(reply);
+      return reply.info;
+    },
+    async teach(frame, request = {}) {
+      const reply = await call((id) => ({ type: 'teach', id, frame, request }), isBitmap(frame) ? [frame] : []);
+      if (reply.type !== 'taught') unexpected(reply);
+      return reply.outcome;
     },
     close() {
       if (!closed) fail(new DiceReaderError('dice reader closed'));

@@ -1,20 +1,27 @@
 /// <reference lib="webworker" />
 /**
  * The dice reader's Web Worker: onnxruntime-web (wasm, SIMD; threads when the page is
- * cross-origin isolated) runs the shipped detector on frames sent by `createDiceReader`, and
- * the die-face reader's second pass over its dice when the build ships models/die-face.onnx.
- * ONNX Runtime is imported lazily here, so none of it lands in the app's main bundle; its
- * wasm files and the models are Vite assets served by the app itself, never a CDN.
+ * cross-origin isolated) runs the shipped detector on frames sent by `createDiceReader`, the
+ * die-face reader's second pass over its dice when the build ships models/die-face.onnx, and,
+ * once a symbol kit is in use, the face embedder on every die found (docs/symbol-dice.md).
+ * ONNX Runtime and the embedder are imported lazily here, so none of it lands in the app's main
+ * bundle and a game of pip dice never loads the embedder; the wasm files and the models are Vite
+ * assets served by the app itself, never a CDN.
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.mjs?url';
 import shippedModelUrl from '../../../models/dice-pips.onnx?url';
 import shippedConfig from '../../../models/dice-pips.json';
+import faceModelUrl from '../../../models/face-embed.onnx?url';
+import faceConfigJson from '../../../models/face-embed.json';
 import { parseDetectorConfig } from './config.ts';
-import { createDetector, type Detector, type OrtModule } from './detector.ts';
+import { createDetector, symbolDetectOptions, type Detector, type OrtModule } from './detector.ts';
 import { createDieFaceReader, parseDieFaceConfig, withDieFaceReader, type DieFaceReader } from './die-face-reader.ts';
-import type { FromWorker, ReaderInfo, ReaderInitOptions, ToWorker } from './dice-reader-protocol.ts';
-import type { RgbaImage } from './types.ts';
+import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from './face-embedder.ts';
+import { artPrototypes, findTeachDie, readFaces, TeachError, type FacePrototype } from './face-reader.ts';
+import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
+import type { Box, RgbaImage } from './types.ts';
+import type { DiceKit } from '../dice/kit.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -28,10 +35,23 @@ const shippedDieFace = shippedDieFaceUrl && shippedDieFaceConfig !== undefined ?
 const post = (message: FromWorker, transfer: Transferable[] = []): void => self.postMessage(message, transfer);
 const absolute = (url: string): string => new URL(url, self.location.href).href;
 
+type Ort = typeof import('onnxruntime-web/wasm');
+
+let ortModule: Promise<Ort> | null = null;
 let detector: Promise<Detector> | null = null;
-/** Reads run one at a time, in order. */
+let embedder: Promise<{ embedder: FaceEmbedder; model: string; loadMs: number }> | null = null;
+/** The symbol kit in use, or null to read pips. */
+let kitState: { kit: DiceKit; prototypes: FacePrototype[] } | null = null;
+/** Messages are handled one at a time, in order. */
 let queue: Promise<unknown> = Promise.resolve();
 let canvas: OffscreenCanvas | null = null;
+
+/**
+ * A kept teach picture is the whole frame at most KEEP_SIDE pixels on its long side (the
+ * detector sees 512): the die is found again in it when a kit file is imported, which a crop
+ * around the die would not allow (the detector misses dice that fill the picture).
+ */
+const KEEP_SIDE = 640;
 
 /** Fetches a model file of the app, with clear errors for a failed or missing download. */
 async function fetchModel(url: string): Promise<Uint8Array> {
@@ -44,12 +64,15 @@ async function fetchModel(url: string): Promise<Uint8Array> {
 
 async function start(options: ReaderInitOptions): Promise<Detector> {
   const t0 = performance.now();
-  const ort = await import('onnxruntime-web/wasm');
   const isolated = self.crossOriginIsolated === true;
   const threads = isolated ? Math.max(1, Math.floor(options.threads ?? Math.min(4, Math.ceil((navigator.hardwareConcurrency || 2) / 2)))) : 1;
-  ort.env.wasm.numThreads = threads;
-  // Explicit asset URLs: ORT loads its glue module and binary from the app's own origin.
-  ort.env.wasm.wasmPaths = { mjs: absolute(ortMjsUrl), wasm: absolute(ortWasmUrl) };
+  ortModule = import('onnxruntime-web/wasm').then((ort) => {
+    ort.env.wasm.numThreads = threads;
+    // Explicit asset URLs: ORT loads its glue module and binary from the app's own origin.
+    ort.env.wasm.wasmPaths = { mjs: absolute(ortMjsUrl), wasm: absolute(ortWasmUrl) };
+    return ort;
+  });
+  const ort = await ortModule;
   const config = parseDetectorConfig(options.model?.config ?? shippedConfig);
   const dieFaceFiles = options.dieFace === false ? null : (options.dieFace ?? shippedDieFace);
   const dieFaceConfig = dieFaceFiles ? parseDieFaceConfig(dieFaceFiles.config) : null;
@@ -86,7 +109,26 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
   return reader ? withDieFaceReader(first, reader) : first;
 }
 
-function pixels(frame: ImageBitmap | ImageData): RgbaImage {
+/** The face embedder, loaded on first use of a symbol kit; `model` names the file by its content. */
+function loadEmbedder(): Promise<{ embedder: FaceEmbedder; model: string; loadMs: number }> {
+  embedder ??= (async () => {
+    if (!ortModule) throw new Error('dice reader: kit before init');
+    const t0 = performance.now();
+    const ort = await ortModule;
+    const config = parseFaceEmbedderConfig(faceConfigJson);
+    const bytes = await fetchModel(absolute(faceModelUrl));
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+    const model = `face-embed.onnx@sha256:${[...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+    const created = await createFaceEmbedder(ort as unknown as OrtModule, bytes, config, { executionProviders: ['wasm'] });
+    // warm-up, as for the detector
+    await created.embedCrops(new Float32Array(3 * config.inputSize * config.inputSize), 1);
+    return { embedder: created, model, loadMs: performance.now() - t0 };
+  })();
+  embedder.catch(() => (embedder = null)); // a failed load may be retried by the next kit
+  return embedder;
+}
+
+function pixels(frame: ImageBitmap | ImageData): ImageData {
   if (!(typeof ImageBitmap !== 'undefined' && frame instanceof ImageBitmap)) return frame as ImageData;
   const { width, height } = frame;
   if (!canvas || canvas.width !== width || canvas.height !== height) canvas = new OffscreenCanvas(width, height);
@@ -103,8 +145,85 @@ async function read(id: number, frame: ImageBitmap | ImageData): Promise<void> {
   const t0 = performance.now();
   const image = pixels(frame);
   const decodeMs = performance.now() - t0;
-  const { dice, timing } = await ready.detect(image);
-  post({ type: 'result', id, dice, width: image.width, height: image.height, timing: { decodeMs, ...timing } });
+  if (!kitState) {
+    const { dice, timing } = await ready.detect(image);
+    post({ type: 'result', id, dice, faces: null, width: image.width, height: image.height, timing: { decodeMs, embedMs: 0, ...timing } });
+    return;
+  }
+  const { embedder: faces } = await loadEmbedder();
+  const read = await readFaces(ready, faces, kitState.kit, kitState.prototypes, image);
+  post({
+    type: 'result',
+    id,
+    // a symbol die has no pip value, whatever pip class the detector thought most likely
+    dice: read.dice.map((d) => ({ ...d.die, value: null })),
+    faces: read.dice.map((d): FaceRead => ({ faceId: d.match.faceId, similarity: d.match.similarity, nearestFaceId: d.match.nearestFaceId })),
+    width: image.width,
+    height: image.height,
+    timing: { decodeMs, embedMs: read.embedMs, ...read.detection },
+  });
+}
+
+async function faceModel(): Promise<FaceModelInfo> {
+  const loaded = embedder !== null;
+  const { embedder: faces, model, loadMs } = await loadEmbedder();
+  return { embeddingModel: model, threshold: faces.config.threshold, ambiguityMargin: faces.config.ambiguityMargin, loadMs: loaded ? 0 : loadMs };
+}
+
+async function useKit(id: number, spec: KitSpec | null): Promise<void> {
+  if (!spec) {
+    kitState = null;
+    post({ type: 'kit', id, info: null });
+    return;
+  }
+  const model = await faceModel();
+  const { embedder: faces } = await loadEmbedder();
+  const t0 = performance.now();
+  const art: FacePrototype[] = spec.artPrototypes
+    ? spec.artPrototypes.map((p) => ({ faceId: p.faceId, source: 'art', embedding: p.embedding }))
+    : await artPrototypes(faces, new Map(spec.art.map((a) => [a.faceId, a.image] as [string, RgbaImage])));
+  const artMs = spec.artPrototypes ? 0 : performance.now() - t0;
+  const examples: FacePrototype[] = spec.examples.map((e) => ({ faceId: e.faceId, source: 'example', embedding: e.embedding }));
+  kitState = { kit: spec.kit, prototypes: [...art, ...examples] };
+  const info: KitInfo = { ...model, kitId: spec.kit.id, artPrototypes: art.map((p) => ({ faceId: p.faceId, embedding: p.embedding })), artMs };
+  post({ type: 'kit', id, info });
+}
+
+/** The picture kept for a taught example: the frame, scaled down to KEEP_SIDE, as JPEG; and the die's box in it. */
+async function keepPicture(image: ImageData, box: Box): Promise<{ image: Blob; box: Box }> {
+  const scale = Math.min(1, KEEP_SIDE / Math.max(image.width, image.height));
+  const full = new OffscreenCanvas(image.width, image.height);
+  full.getContext('2d')!.putImageData(image, 0, 0);
+  const out = new OffscreenCanvas(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
+  const context = out.getContext('2d')!;
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(full, 0, 0, out.width, out.height);
+  const blob = await out.convertToBlob({ type: 'image/jpeg', quality: 0.85 });
+  const sx = out.width / image.width;
+  const sy = out.height / image.height;
+  return { image: blob, box: { x: box.x * sx, y: box.y * sy, w: box.w * sx, h: box.h * sy } };
+}
+
+async function teach(id: number, frame: ImageBitmap | ImageData, request: TeachRequest): Promise<void> {
+  if (!detector) throw new Error('dice reader: teach before init');
+  const ready = await detector;
+  const { embedder: faces, model } = await loadEmbedder();
+  const t0 = performance.now();
+  const image = pixels(frame);
+  let box = request.box;
+  if (!box) {
+    try {
+      box = (await findTeachDie(ready, image)).box;
+    } catch (e) {
+      if (!(e instanceof TeachError)) throw e;
+      post({ type: 'taught', id, outcome: { ok: false, problem: e.problem, message: e.message, found: e.found } });
+      return;
+    }
+  }
+  const [embedding] = await faces.embed(image, [box]);
+  const kept = request.keep ? await keepPicture(image, box) : null;
+  const outcome: TeachOutcome = { ok: true, box, embedding: embedding!, embeddingModel: model, kept, ms: performance.now() - t0 };
+  post({ type: 'taught', id, outcome });
 }
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -115,7 +234,16 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
     if (detector) return;
     detector = start(msg.options);
     detector.catch((e: unknown) => post({ type: 'error', id: null, message: `dice reader failed to start: ${message(e)}` }));
-  } else if (msg.type === 'read') {
-    queue = queue.then(() => read(msg.id, msg.frame)).catch((e: unknown) => post({ type: 'error', id: msg.id, message: message(e) }));
+    return;
   }
+  const run =
+    msg.type === 'read'
+      ? () => read(msg.id, msg.frame)
+      : msg.type === 'kit'
+        ? () => useKit(msg.id, msg.spec)
+        : msg.type === 'face-model'
+          ? async () => post({ type: 'face-model', id: msg.id, info: await faceModel() })
+          : () => teach(msg.id, msg.frame, msg.request);
+  const prefix = msg.type === 'kit' || msg.type === 'face-model' ? 'the face reader could not start: ' : '';
+  queue = queue.then(run).catch((e: unknown) => post({ type: 'error', id: msg.id, message: prefix + message(e) }));
 };

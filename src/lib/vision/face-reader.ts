@@ -6,11 +6,11 @@
  * how well the faces taught so far stand apart.
  */
 import type { DiceKit, DieFace } from '../dice/kit.ts';
-import type { Detector } from './detector.ts';
+import { symbolDetectOptions, type Detector } from './detector.ts';
 import { firstPass } from './die-face-reader.ts';
 import { renderArtOnDice, type ArtView, DEFAULT_ART_VIEWS } from './face-art.ts';
 import type { FaceEmbedder, FaceEmbedderConfig } from './face-embedder.ts';
-import type { Box, Die, RgbaImage } from './types.ts';
+import type { Box, Die, ReadTiming, RgbaImage } from './types.ts';
 
 export type PrototypeSource = 'art' | 'example';
 
@@ -33,8 +33,19 @@ export interface FaceMatch {
   runnerUpSimilarity: number;
 }
 
+export type TeachProblem = 'no-die' | 'several-dice';
+
 export class TeachError extends Error {
   override name = 'TeachError';
+  constructor(
+    message: string,
+    /** What was wrong with the photo, for callers that react differently to each. */
+    readonly problem: TeachProblem,
+    /** How many dice were found. */
+    readonly found = 0,
+  ) {
+    super(message);
+  }
 }
 
 export function cosine(a: Float32Array, b: Float32Array): number {
@@ -93,24 +104,102 @@ export async function artPrototypes(
 
 /** The die a teach photo shows: the single die found, or the one clearly best and biggest. */
 export function teachDie(dice: readonly Die[]): Die {
-  if (dice.length === 0) throw new TeachError('no die found in this photo: put one die in the middle of the view, face up, and try again');
+  if (dice.length === 0) throw new TeachError('no die found in this photo: put one die in the middle of the view, face up, and try again', 'no-die');
   if (dice.length === 1) return dice[0]!;
   const area = (b: Box): number => b.w * b.h;
   const sorted = [...dice].sort((a, b) => b.score * area(b.box) - a.score * area(a.box));
   const [top, next] = sorted;
   // Another die of similar size and confidence: we cannot know which one the player meant.
   if (next!.score * area(next!.box) > 0.5 * top!.score * area(top!.box)) {
-    throw new TeachError(`${dice.length} dice found in this photo: show one die at a time`);
+    throw new TeachError(`${dice.length} dice found in this photo: show one die at a time`, 'several-dice', dice.length);
   }
   return top!;
 }
 
-/** Embeds one teach photo of `faceId`: finds its die and returns the prototype and where the die was. */
+/**
+ * Scales at which a teach photo is searched for its die. A player shows a face close to the
+ * camera, and the detector, trained on dice at play distance, then finds a part of the die (its
+ * symbol, a side face) rather than the die; shrunk to half or a third, the whole die is found.
+ * Chosen on single-die dicegen scenes (models/training/render_symbol_scenes.py --teach): the
+ * largest die found at any of these scales is the whole die in 87% of them, against 28% at full
+ * size (docs/symbol-dice.md).
+ */
+export const TEACH_SCALES: readonly number[] = [1, 0.5, 0.3];
+
+/**
+ * `image` shrunk by `scale` (area average) and centred in a frame of its own size filled with
+ * `pad`: the die looks as far away as at play distance. Returns the frame and the way back to
+ * the image's coordinates.
+ */
+export function shrinkInFrame(image: RgbaImage, scale: number, pad: number): { frame: RgbaImage; toImage: (box: Box) => Box } {
+  const { width: W, height: H, data } = image;
+  const w = Math.max(1, Math.round(W * scale));
+  const h = Math.max(1, Math.round(H * scale));
+  const ox = Math.floor((W - w) / 2);
+  const oy = Math.floor((H - h) / 2);
+  const out = new Uint8ClampedArray(W * H * 4).fill(pad);
+  for (let i = 3; i < out.length; i += 4) out[i] = 255;
+  const x0s = new Int32Array(w + 1);
+  for (let x = 0; x <= w; x++) x0s[x] = Math.min(W, Math.floor((x * W) / w));
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.floor((y * H) / h);
+    const y1 = Math.max(y0 + 1, Math.min(H, Math.floor(((y + 1) * H) / h)));
+    for (let x = 0; x < w; x++) {
+      const x0 = x0s[x]!;
+      const x1 = Math.max(x0 + 1, x0s[x + 1]!);
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let yy = y0; yy < y1; yy++) {
+        for (let xx = x0; xx < x1; xx++) {
+          const p = (yy * W + xx) * 4;
+          r += data[p]!;
+          g += data[p + 1]!;
+          b += data[p + 2]!;
+        }
+      }
+      const n = (y1 - y0) * (x1 - x0);
+      const o = ((y + oy) * W + x + ox) * 4;
+      out[o] = r / n;
+      out[o + 1] = g / n;
+      out[o + 2] = b / n;
+    }
+  }
+  const sx = w / W;
+  const sy = h / H;
+  return { frame: { width: W, height: H, data: out }, toImage: (b) => ({ x: (b.x - ox) / sx, y: (b.y - oy) / sy, w: b.w / sx, h: b.h / sy }) };
+}
+
+/**
+ * The one die of a teach photo: searched at each of TEACH_SCALES, the largest die found alone
+ * (`teachDie`) wins. Throws a TeachError when no scale shows exactly one die: `several-dice`
+ * when some scale saw several, else `no-die`.
+ */
+export async function findTeachDie(detector: Detector, image: RgbaImage, scales: readonly number[] = TEACH_SCALES): Promise<Die> {
+  const options = symbolDetectOptions(detector.config);
+  // the detector's boxes only (see readFaces)
+  const first = firstPass(detector);
+  let best: Die | null = null;
+  let refusal: TeachError | null = null;
+  for (const scale of scales) {
+    const view = scale === 1 ? { frame: image, toImage: (b: Box) => b } : shrinkInFrame(image, scale, detector.config.padValue);
+    const { dice } = await first.detect(view.frame, options);
+    try {
+      const die = teachDie(dice);
+      const box = view.toImage(die.box);
+      if (!best || box.w * box.h > best.box.w * best.box.h) best = { ...die, box };
+    } catch (e) {
+      if (!(e instanceof TeachError)) throw e;
+      if (!refusal || e.found > refusal.found) refusal = e;
+    }
+  }
+  if (best) return best;
+  throw refusal ?? new TeachError('no die found in this photo', 'no-die');
+}
+
+/** Embeds one teach photo of `faceId`: finds its die (`findTeachDie`) and returns the prototype and where the die was. */
 export async function teachExample(detector: Detector, embedder: FaceEmbedder, image: RgbaImage, faceId: string): Promise<{ prototype: FacePrototype; box: Box }> {
-  // The detector's boxes only: the pip reader's second pass would call a symbol die `other`
-  // at best and drop it as `none` at worst, and the face embedder reads it anyway.
-  const { dice } = await firstPass(detector).detect(image);
-  const die = teachDie(dice);
+  const die = await findTeachDie(detector, image);
   const [embedding] = await embedder.embed(image, [die.box]);
   return { prototype: { faceId, source: 'example', embedding: embedding! }, box: die.box };
 }
@@ -188,9 +277,14 @@ export interface FaceDie {
   score: number;
   face: DieFace | null;
   match: FaceMatch;
+  /** The detector's die, as found. */
+  die: Die;
 }
 
-/** Finds the dice (any kind: the detector's class is ignored) and reads each face by its prototypes. */
+/**
+ * Finds the dice (any kind: the detector's class is ignored, `symbolDetectOptions`) and reads
+ * each face by its prototypes.
+ */
 export async function readFaces(
   detector: Detector,
   embedder: FaceEmbedder,
@@ -198,16 +292,18 @@ export async function readFaces(
   prototypes: readonly FacePrototype[],
   image: RgbaImage,
   rule: MatchRule = embedder.config,
-): Promise<{ dice: FaceDie[]; detectMs: number; embedMs: number }> {
+): Promise<{ dice: FaceDie[]; detectMs: number; embedMs: number; detection: ReadTiming }> {
   const t0 = performance.now();
-  const { dice } = await firstPass(detector).detect(image);
+  // The detector's boxes only: the pip reader's second pass would call a symbol die `other`
+  // at best and drop it as `none` at worst, and the face embedder reads it anyway.
+  const { dice, timing } = await firstPass(detector).detect(image, symbolDetectOptions(detector.config));
   const t1 = performance.now();
   const embeddings = await embedder.embed(image, dice.map((d) => d.box));
   const t2 = performance.now();
   const used = selectPrototypes(kit, prototypes);
   const out = dice.map((d, i): FaceDie => {
     const match = matchFace(used, embeddings[i]!, rule);
-    return { box: d.box, score: d.score, face: kit.faces.find((f) => f.id === match.faceId) ?? null, match };
+    return { box: d.box, score: d.score, face: kit.faces.find((f) => f.id === match.faceId) ?? null, match, die: d };
   });
-  return { dice: out, detectMs: t1 - t0, embedMs: t2 - t1 };
+  return { dice: out, detectMs: t1 - t0, embedMs: t2 - t1, detection: timing };
 }

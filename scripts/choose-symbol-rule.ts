@@ -1,0 +1,120 @@
+/**
+ * npm run choose-symbol-rule -- [--scenes cache/dicegen-symbols] [--model models/dice-pips.onnx] [--write]
+ *
+ * Chooses how the app finds symbol dice with a detector (its sidecar's `symbolDice` rule, see
+ * src/lib/vision/config.ts): the score (objectness alone, as symbol faces spread their class
+ * probabilities) and its threshold, and how much of a box may lie inside a better one before it
+ * is dropped (a die's side face, or its symbol, found as a die of its own).
+ *
+ * Measured on symbol-only scenes of the detector's own synthetic generator
+ * (`/usr/bin/python3 models/training/render_symbol_scenes.py`), never on the symbol evaluation
+ * set. The rule kept is the one under which most scenes have every die found and nothing else
+ * ("count right"), then the best per-die F1 (centre matching, docs: ../shared/data/README.md).
+ * `--write` stores it in the model's sidecar. Run it again after a new detector is exported.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { decodeDetections, type DecodeOptions } from '../src/lib/vision/decode.ts';
+import { letterbox } from '../src/lib/vision/letterbox.ts';
+import { matchByCentre } from '../src/lib/vision/metrics.ts';
+import type { Box } from '../src/lib/vision/types.ts';
+import { INPUT_NAME, OUTPUT_NAME } from '../src/lib/vision/detector.ts';
+import { loadModelFiles, readImageFile, REPO_ROOT, sidecarPath, SHIPPED_MODEL } from './lib/node-vision.ts';
+
+interface Scene {
+  file: string;
+  boxes: number[][];
+  ignore: number[][];
+}
+
+const toBox = (b: number[]): { box: Box } => ({ box: { x: b[0]!, y: b[1]!, w: b[2]! - b[0]!, h: b[3]! - b[1]! } });
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      scenes: { type: 'string', default: path.join(REPO_ROOT, 'cache/dicegen-symbols') },
+      model: { type: 'string', default: SHIPPED_MODEL },
+      write: { type: 'boolean', default: false },
+    },
+  });
+  const dir = path.resolve(values.scenes!);
+  const indexFile = path.join(dir, 'index.jsonl');
+  if (!existsSync(indexFile)) {
+    throw new Error(`no scenes at ${dir}: render them first with /usr/bin/python3 models/training/render_symbol_scenes.py --out ${path.relative(process.cwd(), dir)}`);
+  }
+  const scenes = (await readFile(indexFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Scene);
+  const files = await loadModelFiles(path.resolve(values.model!));
+  const ort = await import('onnxruntime-node');
+  const session = await ort.InferenceSession.create(files.model, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+  const size = files.config.inputSize;
+
+  const rules: Array<{ name: string; options: DecodeOptions }> = [{ name: `class score ≥ ${files.config.scoreThreshold} (pip rule)`, options: {} }];
+  for (const t of [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9]) {
+    for (const c of [0.2, 0.3, 0.4, 0.5, 0.6, 1]) {
+      rules.push({ name: `objectness ≥ ${t}, inside ≤ ${c}`, options: { score: 'objectness', scoreThreshold: t, containment: c } });
+    }
+  }
+  const tally = rules.map(() => ({ found: 0, extra: 0, truth: 0, countRight: 0 }));
+  const buffer = new Float32Array(3 * size * size);
+  for (const scene of scenes) {
+    const image = await readImageFile(path.join(dir, scene.file));
+    const { tensor, geometry } = letterbox(image, size, files.config.padValue, buffer);
+    const outputs = await session.run({ [INPUT_NAME]: new ort.Tensor('float32', tensor, [1, 3, size, size]) });
+    const out = outputs[OUTPUT_NAME]!;
+    const truth = scene.boxes.map(toBox);
+    const ignore = scene.ignore.map(toBox);
+    rules.forEach((rule, i) => {
+      const dice = decodeDetections(out.data as Float32Array, out.dims, files.config, geometry, rule.options);
+      const matched = matchByCentre(truth, dice);
+      const used = new Set(matched.map((m) => m.prediction));
+      // a die on a dice cut by the frame or mostly hidden is neither right nor wrong
+      const ignored = matchByCentre(ignore, dice.filter((_, j) => !used.has(j))).length;
+      const extra = dice.length - matched.length - ignored;
+      const t = tally[i]!;
+      t.found += matched.length;
+      t.extra += extra;
+      t.truth += truth.length;
+      if (matched.length === truth.length && extra === 0) t.countRight++;
+    });
+  }
+  const rows = rules.map((rule, i) => {
+    const t = tally[i]!;
+    const recall = t.found / t.truth;
+    const precision = t.found + t.extra > 0 ? t.found / (t.found + t.extra) : 0;
+    const f1 = recall + precision > 0 ? (2 * recall * precision) / (recall + precision) : 0;
+    return { rule, recall, precision, f1, countRight: t.countRight / scenes.length };
+  });
+  console.log(`${scenes.length} symbol-dice scenes (${path.relative(process.cwd(), dir) || dir}), model ${path.basename(files.modelPath)}\n`);
+  console.log('rule                                  count right  recall  precision  F1');
+  for (const r of rows) {
+    console.log(`${r.rule.name.padEnd(38)}${(100 * r.countRight).toFixed(1).padStart(10)}%${(100 * r.recall).toFixed(1).padStart(7)}%${(100 * r.precision).toFixed(1).padStart(10)}%${(100 * r.f1).toFixed(1).padStart(6)}%`);
+  }
+  const best = rows.slice(1).sort((a, b) => b.countRight - a.countRight || b.f1 - a.f1)[0]!;
+  console.log(`\nchosen: ${best.rule.name} (count right ${(100 * best.countRight).toFixed(1)}%, F1 ${(100 * best.f1).toFixed(1)}%)`);
+  if (values.write) {
+    const sidecar = sidecarPath(files.modelPath);
+    const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
+    const sha = createHash('sha256').update(files.model).digest('hex');
+    json.symbolDice = {
+      scoreThreshold: best.rule.options.scoreThreshold,
+      containment: best.rule.options.containment,
+      chosenOn: `${scenes.length} symbol-only dicegen scenes (models/training/render_symbol_scenes.py), npm run choose-symbol-rule`,
+      detectorSha256: sha,
+      figures: { countRight: round(best.countRight), recall: round(best.recall), precision: round(best.precision), f1: round(best.f1) },
+      pipRuleFigures: { countRight: round(rows[0]!.countRight), recall: round(rows[0]!.recall), precision: round(rows[0]!.precision), f1: round(rows[0]!.f1) },
+    };
+    await writeFile(sidecar, JSON.stringify(json, null, 2) + '\n');
+    console.log(`written to ${path.relative(process.cwd(), sidecar)}`);
+  }
+}
+
+const round = (v: number): number => Math.round(v * 10000) / 10000;
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+/**
+ * From the dice reader to a proposed roll: each camera frame's dice go to the settle tracker
+ * with their faces written as the kit's tokens; a settled read becomes a proposal unless it is
+ * only what was already on the table with some dice taken away (dice set aside or picked up
+ * are not a roll). Pure: no DOM, no worker, so it is tested in Node.
+ */
+import { BUILT_IN_KITS, faceForToken, type DiceKit, type DieToken } from '../lib/dice/index.ts';
+import type { Box, DetectionFrame, ProposedRoll, TrackedDie } from '../lib/vision/settle.ts';
+
+/** One die as the reader reports it (structurally the dice reader's `Die`). */
+export interface ReadDie {
+  box: Box;
+  /** Top-face value 1–6, or null when the face is not a pip face or could not be read. */
+  value: number | null;
+  score: number;
+}
+
+/** The kit's token for a read value, or null when the kit has no face of that value. */
+export function tokenForValue(kit: DiceKit, value: number | null): DieToken | null {
+  if (value === null) return null;
+  return faceForToken(kit, value) ? value : null;
+}
+
+/** Whether the pip reader can read this kit's faces (pip values); symbol kits need the face reader. */
+export function readsPips(kitId: string): boolean {
+  const kit = BUILT_IN_KITS[kitId];
+  return kit !== undefined && kit.faces.every((f, i) => f.value === i + 1 && f.id === String(i + 1));
+}
+
+/** A frame of the reader's dice, for the settle tracker. */
+export function settleFrame(t: number, dice: readonly ReadDie[], kit: DiceKit): DetectionFrame<DieToken> {
+  return { t, dice: dice.map((d) => ({ box: d.box, face: tokenForValue(kit, d.value), score: d.score })) };
+}
+
+const centre = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
+
+/**
+ * True when every die of `next` lies where a die of `previous` lay, showing the same face: the
+ * table only lost dice (set aside out of view, picked up to roll), nothing was thrown.
+ * `tolerance` is in die sizes.
+ */
+export function onlyDiceTakenAway(next: readonly TrackedDie<DieToken>[], previous: readonly TrackedDie<DieToken>[] | null, tolerance = 0.5): boolean {
+  if (!previous || next.length === 0 || next.length > previous.length) return false;
+  const free = [...previous];
+  for (const die of next) {
+    const c = centre(die.box);
+    const at = free.findIndex((p) => {
+      const pc = centre(p.box);
+      return p.face === die.face && Math.hypot(pc.x - c.x, pc.y - c.y) <= tolerance * Math.max(p.box.w, p.box.h, die.box.w, die.box.h);
+    });
+    if (at < 0) return false;
+    free.splice(at, 1);
+  }
+  return true;
+}
+
+/** What a settled read proposes: the faces read (left to right), and how many dice could not be read. */
+export function cameraProposal(roll: ProposedRoll<DieToken>): { seen: DieToken[]; unread: number } {
+  const seen = roll.dice.map((d) => d.face).filter((f): f is DieToken => f !== null);
+  return { seen, unread: roll.dice.length - seen.length };
+}

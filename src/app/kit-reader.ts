@@ -1,0 +1,241 @@
+/**
+ * Reading a game's dice, whatever they are: pips, a symbol kit's printed faces, or a player's
+ * taught set (docs/architecture.md, "Reading a game's dice"). Joins the store (taught sets and
+ * their examples), the kits' art (drawn here, on the main thread: a worker cannot decode SVG)
+ * and the dice reader's worker.
+ *
+ *   const reader = loadKitReader(game.dice);          // starts at once, loads in the background
+ *   await reader.ready;                                // what it reads with, and how long it took
+ *   const { dice } = await reader.read(bitmap, expect.kit);   // dice with faces as the game's tokens
+ *   reader.close();
+ */
+import { BUILT_IN_KITS, faceForToken, tokenForFace, type DiceKit, type DieToken } from '../lib/dice/index.ts';
+import { builtInArtUrl } from '../lib/dice/art.ts';
+import type { GameDice, RollcallStore, TaughtFaceRecord, TaughtSetRecord } from '../lib/store/index.ts';
+import { loadArtImage } from '../lib/vision/art-image.ts';
+import {
+  createDiceReader,
+  DiceReaderError,
+  type DiceRead,
+  type DiceReader,
+  type KitSpec,
+  type PrototypeData,
+  type ReaderInfo,
+  type ReaderInitOptions,
+} from '../lib/vision/dice-reader.ts';
+import type { Box } from '../lib/vision/types.ts';
+import { data } from './db.svelte.ts';
+import { kitOfSet, kitReadsPips, readableKits, type ReadableKit } from './kits.ts';
+
+export type { ReadableKit } from './kits.ts';
+
+/** One die read for the game. */
+export interface KitDie {
+  box: Box;
+  /** The detector's confidence, 0–1. */
+  score: number;
+  /** The face read, as an id of the kit read (`KitReader.kit`, or the roll's pip kit); null: not read. */
+  faceId: string | null;
+  /** The face as the game's actions write it (`tokenForFace`); null: not read. */
+  token: DieToken | null;
+  /** Symbol dice: similarity to the nearest face (−1…1); null for pips. */
+  similarity: number | null;
+}
+
+export interface KitRead {
+  dice: KitDie[];
+  width: number;
+  height: number;
+  timing: DiceRead['timing'];
+}
+
+export interface KitReaderInfo {
+  reader: ReaderInfo;
+  /** The faces read for the game's kit: the game's kit, or an own kit standing in for it. */
+  kit: DiceKit;
+  reads: ReadableKit['reads'];
+  /** Taught photos read with, and those that could not be used (no die found again for a new face model). */
+  examples: number;
+  unusable: number;
+  /** The face model's identity (null for pips). */
+  faceModel: string | null;
+  /** Art drawing, embedder load and prototypes, after the reader itself was ready. */
+  kitLoadMs: number;
+  /** Set when the game's taught set is gone and the printed faces are read instead. */
+  note: string | null;
+}
+
+export interface KitReader {
+  /** The game's kit (`GameDice.kitId`). */
+  readonly gameKit: DiceKit;
+  /** Resolves once the dice can be read; rejects (a DiceReaderError) if the reader cannot start. */
+  readonly ready: Promise<KitReaderInfo>;
+  /**
+   * Reads a frame (an ImageBitmap is transferred and closed). `kitId` is the kit of the roll
+   * awaited (`ExpectedRoll.kit`), default the game's: a Face Off roll-off thrown with a standard
+   * die is read as pips, the game's own rolls with its symbol kit.
+   */
+  read(frame: ImageBitmap | ImageData, kitId?: string): Promise<KitRead>;
+  close(): void;
+}
+
+/** The URLs of a kit's face art: a built-in kit's SVGs, or an own kit's imported data URLs. */
+export function artUrls(kit: DiceKit, set: Pick<TaughtSetRecord, 'kit' | 'art'> | null): Map<string, string> {
+  const urls = new Map<string, string>();
+  for (const face of kit.faces) {
+    const url = set?.kit ? set.art[face.id] : builtInArtUrl(kit.id, face.id);
+    if (url) urls.set(face.id, url);
+  }
+  return urls;
+}
+
+/** Draws face art for the worker (128 × 128 RGBA each). Art that cannot be drawn is left out. */
+export async function drawArt(urls: ReadonlyMap<string, string>): Promise<KitSpec['art']> {
+  const out: KitSpec['art'] = [];
+  for (const [faceId, url] of urls) {
+    try {
+      out.push({ faceId, image: await loadArtImage(url) });
+    } catch {
+      // a face without usable art reads only from taught photos
+    }
+  }
+  return out;
+}
+
+/**
+ * Brings a set's taught examples up to the face model the worker runs: an example embedded by
+ * another model (or never) is embedded again from its picture — at its stored box, or where the
+ * detector finds its die — and stored. Returns the examples usable now, and how many are not.
+ */
+export async function refreshEmbeddings(
+  store: RollcallStore,
+  reader: DiceReader,
+  faces: readonly TaughtFaceRecord[],
+  model: string,
+): Promise<{ usable: TaughtFaceRecord[]; unusable: number }> {
+  const usable: TaughtFaceRecord[] = [];
+  let unusable = 0;
+  for (const face of faces) {
+    if (face.embedding && face.embeddingModel === model) {
+      usable.push(face);
+      continue;
+    }
+    let bitmap: ImageBitmap;
+    try {
+      bitmap = await createImageBitmap(face.image);
+    } catch {
+      unusable++;
+      continue;
+    }
+    const outcome = await reader.teach(bitmap, face.box ? { box: face.box } : {});
+    if (!outcome.ok) {
+      unusable++;
+      continue;
+    }
+    const vector = Array.from(outcome.embedding);
+    await store.setFaceEmbedding(face.id, vector, outcome.embeddingModel, outcome.box);
+    usable.push({ ...face, embedding: vector, embeddingModel: outcome.embeddingModel, box: outcome.box });
+  }
+  return { usable, unusable };
+}
+
+/** Taught examples as the worker takes them. */
+export function examplePrototypes(faces: readonly TaughtFaceRecord[]): PrototypeData[] {
+  return faces.flatMap((f) => (f.embedding ? [{ faceId: f.faceId, embedding: Float32Array.from(f.embedding) }] : []));
+}
+
+/**
+ * The dice a game of `gameKitId` can be read with, for the new-game screen: the built-in kit
+ * (pips, or the printed faces), then the player's taught sets of it and own kits that stand in
+ * for it (`standsInFor`), each with a one-line note. Record the choice's `dice` in the game.
+ */
+export async function listReadableKits(gameKitId: string, store?: RollcallStore): Promise<ReadableKit[]> {
+  const db = store ?? (await data.store());
+  const sets = await db.listTaughtSets();
+  const examples = new Map<string, TaughtFaceRecord[]>();
+  for (const set of sets) examples.set(set.id, await db.listTaughtFaces(set.id));
+  return readableKits(gameKitId, sets, examples);
+}
+
+/**
+ * A reader for a game's dice (`GameRecord.dice`): pips with the detector's classes, a symbol kit
+ * by its printed art, a taught set by its photos (and art for faces not taught). Starts the
+ * worker at once; `ready` says when it can read. The face model loads only for symbol dice.
+ */
+export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOptions; store?: RollcallStore } = {}): KitReader {
+  const gameKit = BUILT_IN_KITS[dice.kitId];
+  const reader = createDiceReader(options.reader);
+  /** How to switch the worker back to the game's symbol kit after a roll of pips (art not embedded again). */
+  let symbolSpec: KitSpec | null = null;
+  let readKit: DiceKit = gameKit ?? { id: dice.kitId, name: dice.kitId, faces: [] };
+  let current: 'pips' | 'symbol' = 'pips';
+  /** Kit switches and reads, one at a time. */
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const ready = (async (): Promise<KitReaderInfo> => {
+    if (!gameKit) throw new DiceReaderError(`Rollcall has no dice kit "${dice.kitId}".`);
+    const readerInfo = await reader.ready;
+    const t0 = performance.now();
+    const store = options.store ?? (await data.store());
+    const set = dice.taughtSetId ? ((await store.getTaughtSet(dice.taughtSetId)) ?? null) : null;
+    const note = dice.taughtSetId && !set ? 'The taught dice of this game are no longer on this device: the printed faces are read instead.' : null;
+    readKit = set ? kitOfSet(set) : gameKit;
+    if (kitReadsPips(readKit)) {
+      return { reader: readerInfo, kit: readKit, reads: 'pips', examples: 0, unusable: 0, faceModel: null, kitLoadMs: performance.now() - t0, note };
+    }
+    const model = await reader.faceModel();
+    const { usable, unusable } = set ? await refreshEmbeddings(store, reader, await store.listTaughtFaces(set.id), model.embeddingModel) : { usable: [], unusable: 0 };
+    const examples = examplePrototypes(usable);
+    const info = await reader.useKit({ kit: readKit, art: await drawArt(artUrls(readKit, set)), examples });
+    symbolSpec = { kit: readKit, art: [], examples, artPrototypes: info.artPrototypes };
+    current = 'symbol';
+    return {
+      reader: readerInfo,
+      kit: readKit,
+      reads: examples.length > 0 ? 'taught' : 'art',
+      examples: examples.length,
+      unusable,
+      faceModel: model.embeddingModel,
+      kitLoadMs: performance.now() - t0,
+      note,
+    };
+  })();
+  ready.catch(() => undefined); // read() rejects with the same error
+
+  async function readNow(frame: ImageBitmap | ImageData, kitId: string): Promise<KitRead> {
+    await ready;
+    const rollKit = kitId === dice.kitId ? readKit : BUILT_IN_KITS[kitId];
+    if (!rollKit || (rollKit !== readKit && !kitReadsPips(rollKit))) {
+      if (frame instanceof ImageBitmap) frame.close();
+      throw new DiceReaderError(`These dice (${readKit.name}) cannot be read as ${rollKit?.name ?? kitId}.`);
+    }
+    const want = kitReadsPips(rollKit) ? 'pips' : 'symbol';
+    if (want !== current) {
+      if (want === 'pips') await reader.useKit(null);
+      else await reader.useKit(symbolSpec!);
+      current = want;
+    }
+    const read = await reader.read(frame);
+    const found = read.dice.map((die, i): KitDie => {
+      const faceRead = read.faces?.[i];
+      if (faceRead) {
+        const face = rollKit.faces.find((f) => f.id === faceRead.faceId);
+        return { box: die.box, score: die.score, faceId: face?.id ?? null, token: face ? tokenForFace(rollKit, face) : null, similarity: faceRead.similarity };
+      }
+      const face = die.value === null ? undefined : faceForToken(rollKit, die.value);
+      return { box: die.box, score: die.score, faceId: face?.id ?? null, token: face ? tokenForFace(rollKit, face) : null, similarity: null };
+    });
+    return { dice: found, width: read.width, height: read.height, timing: read.timing };
+  }
+
+  return {
+    gameKit: gameKit ?? readKit,
+    ready,
+    read(frame, kitId = dice.kitId) {
+      const next = queue.then(() => readNow(frame, kitId));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    close: () => reader.close(),
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * Dice kits as the app offers them: which dice can be read for a game (a built-in kit, a player's
+ * taught set of it, or a kit of their own whose faces stand in for it), what the teach screen
+ * says about how well a kit separates its faces, and a new kit made from a form. Pure: no DOM,
+ * no store, no worker (those are in `kit-reader.ts`), so it is tested in Node.
+ */
+import { BUILT_IN_KITS, KIT_ID_PATTERN, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
+import type { GameDice, TaughtSetRecord } from '../lib/store/types.ts';
+import { MIN_TEACH_EXAMPLES, type KitSeparation } from '../lib/vision/face-reader.ts';
+
+/** The kit a taught set's dice have: its own, or the built-in kit it copies. */
+export function kitOfSet(set: Pick<TaughtSetRecord, 'kitId' | 'kit'>): DiceKit {
+  const kit = set.kit ?? BUILT_IN_KITS[set.kitId];
+  if (!kit) throw new Error(`dice set of an unknown kit "${set.kitId}"`);
+  return kit;
+}
+
+/** Pip dice (the standard kit) are read by the detector's classes; every other kit by its faces. */
+export function kitReadsPips(kit: DiceKit): boolean {
+  return kit.faces.length === 6 && kit.faces.every((f, i) => f.value === i + 1 && f.id === String(i + 1));
+}
+
+/**
+ * Whether dice of `kit` can be played in a game of `gameKit`: every face is written in actions
+ * as a token of the game's kit and every token of the game's kit has a face (`tokenForFace`), so
+ * a read of these dice is a roll the game's rules accept. True for the game's kit itself.
+ */
+export function standsInFor(kit: DiceKit, gameKit: DiceKit): boolean {
+  if (kit.id === gameKit.id) return true;
+  if (kitUsesValues(kit) !== kitUsesValues(gameKit) || kit.faces.length !== gameKit.faces.length) return false;
+  const tokens = new Set<DieToken>(gameKit.faces.map((f) => tokenForFace(gameKit, f)));
+  const own = new Set<DieToken>(kit.faces.map((f) => tokenForFace(kit, f)));
+  return own.size === tokens.size && [...own].every((t) => tokens.has(t));
+}
+
+/** One choice of dice for a game, as the new-game screen lists it. */
+export interface ReadableKit {
+  /** What the game records (`GameDice`): the game's kit, and the taught set if any. */
+  dice: GameDice;
+  /** The faces the camera reads: the game's kit, or an own kit standing in for it. */
+  kit: DiceKit;
+  /** What to call this choice. */
+  name: string;
+  /** How it reads: pips, the printed art, or taught photos. */
+  reads: 'pips' | 'art' | 'taught';
+  /** Taught photos, and faces with at least one. */
+  examples: number;
+  facesTaught: number;
+  /** One line for the player, e.g. "taught: 18 photos, every face" or "reads the printed faces". */
+  note: string;
+}
+
+/**
+ * The dice a game of `gameKitId` can be read with: the built-in kit first, then taught sets of
+ * it and own kits that stand in for it, most recently changed first (`sets` in that order).
+ * `examples` gives each set's taught photos by face id.
+ */
+export function readableKits(
+  gameKitId: string,
+  sets: readonly TaughtSetRecord[],
+  examples: ReadonlyMap<string, readonly { faceId: string }[]>,
+): ReadableKit[] {
+  const gameKit = BUILT_IN_KITS[gameKitId];
+  if (!gameKit) return [];
+  const pips = kitReadsPips(gameKit);
+  const out: ReadableKit[] = [
+    {
+      dice: { kitId: gameKitId, taughtSetId: null },
+      kit: gameKit,
+      name: pips ? 'Standard dice' : 'Printed faces (built in)',
+      reads: pips ? 'pips' : 'art',
+      examples: 0,
+      facesTaught: 0,
+      note: pips ? 'reads the pips' : 'reads dice that look like the printed art',
+    },
+  ];
+  for (const set of sets) {
+    let kit: DiceKit;
+    try {
+      kit = kitOfSet(set);
+    } catch {
+      continue;
+    }
+    if (!standsInFor(kit, gameKit)) continue;
+    const photos = examples.get(set.id) ?? [];
+    const taught = new Set(photos.map((p) => p.faceId).filter((id) => kit.faces.some((f) => f.id === id)));
+    const every = taught.size === kit.faces.length;
+    // a built-in kit's dice have its printed art; an own kit only the art it was imported with
+    const art = set.kit === null || Object.keys(set.art).length > 0;
+    const untaught = art ? 'read like the printed faces' : 'cannot be read until taught';
+    out.push({
+      dice: { kitId: gameKitId, taughtSetId: set.id },
+      kit,
+      name: set.name,
+      reads: 'taught',
+      examples: photos.length,
+      facesTaught: taught.size,
+      note:
+        photos.length === 0
+          ? `not taught yet: its faces ${untaught}`
+          : every
+            ? `taught: ${plural(photos.length, 'photo')}, every face`
+            : `taught: ${taught.size} of ${kit.faces.length} faces (the others ${untaught})`,
+    });
+  }
+  return out;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "Show the Star (5) face up": what the teach screen asks for one face. */
+export function faceInstruction(face: DieFace, have: number, want = MIN_TEACH_EXAMPLES): string {
+  const more = Math.max(0, want - have);
+  const views = more > 0 ? `${plural(more, 'more view')} at least` : 'more views make it surer';
+  return `Show the ${face.label} face up, ${views}.`;
+}
+
+export interface SeparationVerdict {
+  tone: 'good' | 'warn' | 'todo';
+  /** One sentence a player understands. */
+  headline: string;
+  /** What to do next, or null when nothing is needed. */
+  advice: string | null;
+}
+
+/** The teach screen's figure in plain words: is the kit ready, and if not, what to do. */
+export function separationVerdict(kit: DiceKit, separation: KitSeparation): SeparationVerdict {
+  const label = (id: string): string => kit.faces.find((f) => f.id === id)?.label ?? id;
+  const missing = separation.faces.filter((f) => f.status === 'missing');
+  const confused = separation.faces.filter((f) => f.status === 'confusable');
+  if (separation.ready) {
+    const pair = separation.closestPair;
+    return {
+      tone: 'good',
+      headline: `Ready: every taught photo reads as its own face${separation.score !== null ? ` (${Math.round(separation.score * 100)}%)` : ''}.`,
+      advice: pair && pair.similarity > 0.85 ? `${label(pair.faceIds[0])} and ${label(pair.faceIds[1])} look most alike: a few more views of them make reads surer.` : null,
+    };
+  }
+  if (confused.length > 0) {
+    const f = confused[0]!;
+    const other = f.closestFaceId ? label(f.closestFaceId) : 'another face';
+    return {
+      tone: 'warn',
+      headline: `${label(f.faceId)} is taken for ${other}${confused.length > 1 ? `, and ${plural(confused.length - 1, 'more face')} too` : ''}.`,
+      advice: `Add views of ${label(f.faceId)} and ${other} in good light, or delete a blurred photo.`,
+    };
+  }
+  if (missing.length === kit.faces.length) {
+    return { tone: 'todo', headline: 'Nothing taught yet: dice are read by the printed faces.', advice: `Show each face at least ${MIN_TEACH_EXAMPLES} times.` };
+  }
+  const todo = separation.faces.filter((f) => f.status === 'missing' || f.status === 'needs-more');
+  const started = separation.faces.filter((f) => f.examples > 0).length;
+  return {
+    tone: 'todo',
+    headline: `${started} of ${kit.faces.length} faces have photos; ${
+      separation.score === null || separation.score === 1 ? 'each photo so far reads as its own face' : `${Math.round(separation.score * 100)}% of the photos so far read as their own face`
+    }.`,
+    advice: `Still to teach: ${todo.map((f) => `${label(f.faceId)} (${f.examples}/${MIN_TEACH_EXAMPLES})`).join(', ')}.`,
+  };
+}
+
+/** A face of the new-kit form, as typed. */
+export interface FaceDraft {
+  label: string;
+  /** A number, or empty for none. */
+  value: string;
+  /** A category such as "hero", or empty. */
+  group: string;
+}
+
+/** Lower-case letters, digits and dashes from any text ("Star (5)" → "star-5"). */
+function slug(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
+}
+
+/**
+ * A kit from the new-kit form: ids made from the name and the labels (unique, never a built-in
+ * kit's id), values and groups from the text typed; checked by `parseKit`, whose KitError says
+ * what is wrong ("a kit needs 2–24 faces", "faces[2].label … must be a non-empty string").
+ */
+export function kitFromForm(name: string, faces: readonly FaceDraft[]): DiceKit {
+  let id = slug(name) || 'my-dice';
+  if (BUILT_IN_KITS[id]) id = `${id}-own`;
+  if (!KIT_ID_PATTERN.test(id)) id = 'my-dice';
+  const used = new Set<string>();
+  const drafts = faces.map((f, i) => {
+    const base = slug(f.label) || `face-${i + 1}`;
+    let faceId = base;
+    for (let n = 2; used.has(faceId); n++) faceId = `${base}-${n}`;
+    used.add(faceId);
+    const valueText = f.value.trim();
+    const value: unknown = valueText === '' ? null : Number(valueText);
+    return { id: faceId, label: f.label.trim(), value: typeof value === 'number' && Number.isNaN(value) ? valueText : value, group: f.group.trim() || null };
+  });
+  return parseKit({ id, name: name.trim(), faces: drafts }, 'your kit');
+}
+
+/** The file a kit is exported to: `<kit id>.rollcall-kit.json`. */
+export function kitFileName(kit: DiceKit): string {
+  return `${kit.id}.rollcall-kit.json`;
+}
+
+/** A new taught set's name: "My Corellian Spike dice", numbered when the name is taken. */
+export function defaultSetName(kit: DiceKit, taken: readonly string[]): string {
+  const base = `My ${kit.name.replace(/\s*\(.*\)\s*$/, '')}`.slice(0, 36);
+  const used = new Set(taken.map((n) => n.trim().toLocaleLowerCase()));
+  let name = base;
+  for (let n = 2; used.has(name.toLocaleLowerCase()); n++) name = `${base} ${n}`;
+  return name;
+}
+
+/** One face's line on the teach screen: "good", "2 of 3 views", "taken for Han Solo". */
+export function faceStatusText(kit: DiceKit, face: KitSeparation['faces'][number]): string {
+  switch (face.status) {
+    case 'missing':
+      return 'not taught yet';
+    case 'needs-more':
+      return `${face.examples} of ${MIN_TEACH_EXAMPLES} views`;
+    case 'confusable':
+      return `taken for ${kit.faces.find((f) => f.id === face.closestFaceId)?.label ?? 'another face'}`;
+    case 'good':
+      return `good (${plural(face.examples, 'view')})`;
+  }
+}

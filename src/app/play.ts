@@ -1,0 +1,247 @@
+/**
+ * The table's questions to the rules engine, as plain functions (no DOM, no store), so that they
+ * are tested in Node: replaying a stored log, what a proposed roll would do, what is private to
+ * one player, the log step by step, and transcripts in and out (JSON and CSV).
+ *
+ * The app never scores anything itself: every figure here comes from the engine's views.
+ */
+import {
+  createMatch,
+  expectRoll,
+  parseTranscript,
+  replay,
+  ReplayError,
+  RuleError,
+  SetupError,
+  thrownDiceFromTable,
+  tryAction,
+  viewMatch,
+  type Action,
+  type DieToken,
+  type MatchState,
+  type MatchView,
+  type PlayerIndex,
+  type Transcript,
+} from '../lib/rules/index.ts';
+import { BUILT_IN_KITS, faceForToken, tokenForFace } from '../lib/dice/index.ts';
+
+/** What a game record holds that the rules need: the transcript header. */
+export interface GameHeader {
+  game: string;
+  players: readonly string[];
+  options: Record<string, unknown>;
+}
+
+export interface Replayed {
+  state: MatchState;
+  /** Set when the stored log could not be replayed to its end (the rules changed, a damaged log). */
+  stoppedAt: { index: number; message: string } | null;
+}
+
+/** The state of a stored game: its log folded from the start. */
+export function replayLog(header: GameHeader, actions: readonly Action[]): Replayed {
+  let state = createMatch(header);
+  for (const [index, action] of actions.entries()) {
+    const next = tryAction(state, action);
+    if (!next.ok) return { state, stoppedAt: { index, message: next.error.message } };
+    state = next.state;
+  }
+  return { state, stoppedAt: null };
+}
+
+/** The result the store keeps for a finished game: winners' seats, and each seat's gain or loss. */
+export function resultOf(state: MatchState): { winners: PlayerIndex[]; payouts: number[] } | null {
+  if (state.phase !== 'over' || !state.winners) return null;
+  return { winners: [...state.winners], payouts: state.players.map((_, seat) => (state.payouts?.[seat] ?? 0) - state.ante) };
+}
+
+// ── proposed rolls ────────────────────────────────────────────────────────────────────────
+
+export type Preview =
+  /** The roll is accepted: `action` would be appended and `headline` would be the next headline. */
+  | { ok: true; thrown: DieToken[]; action: Action; headline: string }
+  /** Refused: the message says why; nothing would change. */
+  | { ok: false; message: string };
+
+/**
+ * What a proposed roll would do: `seen` is every die the camera or the pad saw (only the dice
+ * thrown, or the whole table with the kept dice); the rules pick out the dice thrown and apply
+ * the roll to a copy of the state. `viewer` null: the table's headline; a seat: that player's.
+ */
+export function previewRoll(state: MatchState, seen: readonly DieToken[], viewer: PlayerIndex | null = null): Preview {
+  const expect = expectRoll(state);
+  if (!expect) return { ok: false, message: 'No roll is expected now.' };
+  let thrown: DieToken[];
+  try {
+    thrown = thrownDiceFromTable(expect, seen);
+  } catch (error) {
+    if (error instanceof RuleError) return { ok: false, message: error.message };
+    throw error;
+  }
+  const action: Action = { type: 'roll', dice: thrown };
+  const next = tryAction(state, action);
+  if (!next.ok) return { ok: false, message: next.error.message };
+  return { ok: true, thrown, action, headline: viewMatch(next.state, viewer).headline };
+}
+
+/** Two views differ (what one player sees that the table does not). */
+function sameView(a: MatchView, b: MatchView): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The seat that must look alone before the awaited roll is entered — a Face Off villain's secret
+ * re-roll — or null. Found without knowing the game: the roll is secret when, after it, the
+ * roller's own view shows what the table's does not.
+ */
+export function secretRoller(state: MatchState): PlayerIndex | null {
+  const expect = expectRoll(state);
+  if (!expect) return null;
+  const kit = BUILT_IN_KITS[expect.kit];
+  const face = kit?.faces[0];
+  if (!kit || !face) return null;
+  const probe = tryAction(state, { type: 'roll', dice: new Array<DieToken>(expect.count).fill(tokenForFace(kit, face)) });
+  if (!probe.ok) return null;
+  return sameView(viewMatch(probe.state, null), viewMatch(probe.state, expect.player)) ? null : expect.player;
+}
+
+/** The seats who may look at something hidden from the table now (a villain's secret dice). */
+export function seatsWithSecrets(state: MatchState): PlayerIndex[] {
+  if (state.phase === 'over') return [];
+  const table = viewMatch(state, null);
+  return state.players.map((_, seat) => seat).filter((seat) => !sameView(table, viewMatch(state, seat)));
+}
+
+// ── the log, step by step ─────────────────────────────────────────────────────────────────
+
+export interface LogStep {
+  index: number;
+  /** Who acted (the player whose move it was), or null. */
+  player: string | null;
+  /** What was done, in words: the legal move's label, or "rolled 1 1 4 5 6". */
+  text: string;
+  action: Action;
+  /** The dice of the action (its `dice`, or its `die`), as text. */
+  dice: string;
+  /** The table's headline after the action. */
+  headline: string;
+  /** The main slate figure per seat after the action. */
+  scores: number[];
+  /** A roll the table never saw (a secret re-roll): its dice are hidden unless asked for. */
+  secret: boolean;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function diceText(action: Action): string {
+  const dice = action.dice;
+  if (Array.isArray(dice)) return dice.map(String).join(' ');
+  if (typeof action.die === 'number' || typeof action.die === 'string') return String(action.die);
+  return '';
+}
+
+/** Words for one action, taken from what the table offered before it. */
+export function describeAction(before: MatchView, action: Action, kitId: string | null): string {
+  if (action.type === 'roll' && Array.isArray(action.dice)) {
+    const kit = kitId ? BUILT_IN_KITS[kitId] : undefined;
+    const words = (action.dice as DieToken[]).map((d) => {
+      const face = kit ? faceForToken(kit, d) : undefined;
+      return face && face.value === null ? face.label : String(d);
+    });
+    return `rolled ${words.join(' ')}`;
+  }
+  for (const move of before.legal) {
+    if (move.kind === 'action' && sameJson(move.action, action)) return move.label;
+    if (move.kind === 'choose-dice' && move.actionType === action.type) return `${move.label}: ${diceText(action)}`;
+  }
+  const rest = Object.entries(action).filter(([key]) => key !== 'type');
+  return rest.length === 0 ? action.type : `${action.type} ${rest.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ')}`;
+}
+
+/**
+ * Replays a log step by step: each action with who made it, its words, and the headline and
+ * scores after it. Stops at the first action the rules refuse (the steps before it are kept).
+ */
+export function logSteps(header: GameHeader, actions: readonly Action[]): { steps: LogStep[]; stoppedAt: Replayed['stoppedAt'] } {
+  let state = createMatch(header);
+  const steps: LogStep[] = [];
+  for (const [index, action] of actions.entries()) {
+    const before = viewMatch(state, null);
+    const kitId = before.expect?.kit ?? null;
+    const next = tryAction(state, action);
+    if (!next.ok) return { steps, stoppedAt: { index, message: next.error.message } };
+    state = next.state;
+    const after = viewMatch(state, null);
+    const player = before.current === null ? null : (state.players[before.current] ?? null);
+    const secret = action.type === 'roll' && typeof after.details.hiddenDice === 'number' && after.details.hiddenDice > 0;
+    steps.push({
+      index,
+      player,
+      text: describeAction(before, action, kitId),
+      action,
+      dice: diceText(action),
+      headline: after.headline,
+      scores: state.players.map((_, seat) => after.slate.rows.find((r) => r.player === seat)?.score ?? 0),
+      secret,
+    });
+  }
+  return { steps, stoppedAt: null };
+}
+
+// ── transcripts ───────────────────────────────────────────────────────────────────────────
+
+/** The game as a transcript: what `npm run replay` and the app's import read. */
+export function transcriptOf(header: GameHeader, actions: readonly Action[]): Transcript {
+  return { game: header.game, players: [...header.players], options: { ...header.options }, actions: actions.map((a) => ({ ...a })) };
+}
+
+/** One CSV field: quoted when needed; text that a spreadsheet would run as a formula is defused. */
+function csvField(value: string | number): string {
+  if (typeof value === 'number') return String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The log as CSV for spreadsheets: one row per action, with every player's score after it. */
+export function csvOf(players: readonly string[], steps: readonly LogStep[]): string {
+  const head = ['#', 'player', 'action', 'dice', ...players.map((p) => `${p} score`), 'after'];
+  const rows = steps.map((s) => [s.index + 1, s.player ?? '', s.text, s.dice, ...s.scores, s.headline]);
+  return [head, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+export class TranscriptImportError extends Error {
+  override name = 'TranscriptImportError';
+}
+
+/**
+ * Reads a transcript file: JSON, the right shape, a known game with valid players and options,
+ * and every action legal. Any problem is a TranscriptImportError whose message says what and
+ * where; nothing is written by this function.
+ */
+export function readTranscript(text: string): { transcript: Transcript; state: MatchState } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new TranscriptImportError('This file is not a transcript: it is not valid JSON. Nothing was imported.');
+  }
+  try {
+    const transcript = parseTranscript(json);
+    const state = replay(transcript);
+    return { transcript, state };
+  } catch (error) {
+    if (error instanceof ReplayError) {
+      throw new TranscriptImportError(`Action ${error.index + 1} of this transcript is not allowed: ${error.ruleError.message} Nothing was imported.`);
+    }
+    if (error instanceof SetupError) throw new TranscriptImportError(`${error.message} Nothing was imported.`);
+    throw error;
+  }
+}
+
+/** The options a new game records: every option resolved, so the log replays the same later. */
+export function resolvedHeader(header: GameHeader): GameHeader & { options: Record<string, unknown> } {
+  const state = createMatch(header);
+  return { game: state.game, players: state.players, options: { ...state.options } };
+}

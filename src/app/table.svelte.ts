@@ -1,0 +1,164 @@
+/**
+ * One game at the table: its record and log from the store, its state replayed from the log,
+ * and the two ways it changes — an action appended (checked by the rules first, written before
+ * it is shown) and undo (the last action dropped). Every screen of a game goes through this.
+ */
+import { StoreError, type GameRecord } from '../lib/store/index.ts';
+import { tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
+import { data } from './db.svelte.ts';
+import { announce } from './announce.svelte.ts';
+import { replayLog, resultOf, type GameHeader, type Replayed } from './play.ts';
+
+export function headerOf(record: GameRecord): GameHeader {
+  return { game: record.game, players: record.players.map((p) => p.name), options: record.options };
+}
+
+/** "Ann 600, Cy 500": the scores that changed between two views. */
+function scoreChanges(before: MatchView, after: MatchView): string {
+  const was = new Map(before.slate.rows.map((r) => [r.player, r.score]));
+  return after.slate.rows
+    .filter((r) => was.get(r.player) !== r.score)
+    .map((r) => `${r.name} ${r.score}`)
+    .join(', ');
+}
+
+export class TableGame {
+  record = $state.raw<GameRecord | null>(null);
+  actions = $state.raw<Action[]>([]);
+  state = $state.raw<MatchState | null>(null);
+  /** The table's view: what everyone may see. Private views are asked for where needed. */
+  readonly view = $derived(this.state ? viewMatch(this.state, null) : null);
+  /** The stored log could not be replayed past this action. */
+  stoppedAt = $state.raw<Replayed['stoppedAt']>(null);
+  /** The last refusal (a rule or the store), shown until the next action. */
+  problem = $state<string | null>(null);
+  /** The game could not be opened at all. */
+  loadError = $state<string | null>(null);
+  busy = $state(false);
+
+  constructor(readonly gameId: string) {}
+
+  async load(): Promise<void> {
+    try {
+      const store = await data.store();
+      const { game, actions } = await store.loadGame(this.gameId);
+      const replayed = replayLog(headerOf(game), actions as Action[]);
+      // The last action ended the game but the tab closed before the result was written.
+      const record = replayed.stoppedAt ? game : await this.recordResult(game, replayed.state);
+      this.record = record;
+      this.actions = actions as Action[];
+      this.state = replayed.state;
+      this.stoppedAt = replayed.stoppedAt;
+      this.loadError = null;
+    } catch (err) {
+      this.loadError = err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  /** Writes the result of a game its log has ended, if not written yet; returns the record. */
+  private async recordResult(record: GameRecord, state: MatchState): Promise<GameRecord> {
+    const result = resultOf(state);
+    if (record.status !== 'active' || !result) return record;
+    const store = await data.store();
+    return store.finishGame(record.id, {
+      winners: result.winners.map((seat) => record.players[seat]!.id),
+      payouts: record.ante > 0 ? Object.fromEntries(result.payouts.map((amount, seat) => [record.players[seat]!.id, amount])) : {},
+    });
+  }
+
+  /**
+   * Appends one action: the rules check it first (a refusal shows its message and changes
+   * nothing), then the store writes it, and only then does the screen change.
+   * `quiet`: announce on screen readers only (a private screen: nothing is spoken aloud).
+   */
+  async act(action: Action, options: { quiet?: boolean } = {}): Promise<boolean> {
+    const state = this.state;
+    const record = this.record;
+    if (!state || !record || this.busy) return false;
+    if (record.status !== 'active') {
+      this.refuse(record.status === 'finished' ? 'The game is over; undo the last action to go on playing.' : 'This game was abandoned; its log can no longer change.');
+      return false;
+    }
+    const next = tryAction(state, action);
+    if (!next.ok) {
+      this.refuse(next.error.message);
+      return false;
+    }
+    this.busy = true;
+    try {
+      const store = await data.store();
+      await store.appendAction(record.id, action, { expectedCount: this.actions.length });
+      // Written first, shown after: the end of a game shows once its result is written too
+      // (should that write fail, the next load writes it: the log already ends the game).
+      let updated: GameRecord = { ...record, actionCount: this.actions.length + 1 };
+      let resultProblem: unknown = null;
+      try {
+        updated = await this.recordResult(updated, next.state);
+      } catch (err) {
+        resultProblem = err;
+      }
+      const before = viewMatch(state, null);
+      this.record = updated;
+      this.actions = [...this.actions, action];
+      this.state = next.state;
+      this.problem = null;
+      const after = viewMatch(next.state, null);
+      const changes = scoreChanges(before, after);
+      announce(changes ? `${after.headline} Scores: ${changes}.` : after.headline, { speak: !options.quiet });
+      if (resultProblem) await this.storeProblem(resultProblem);
+      return true;
+    } catch (err) {
+      await this.storeProblem(err);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Drops the last action (reopening a finished game). */
+  async undo(): Promise<boolean> {
+    const record = this.record;
+    if (!record || this.busy || this.actions.length === 0) return false;
+    this.busy = true;
+    try {
+      const store = await data.store();
+      await store.undoLastAction(record.id, { expectedCount: this.actions.length });
+      const actions = this.actions.slice(0, -1);
+      const replayed = replayLog(headerOf(record), actions);
+      this.actions = actions;
+      this.state = replayed.state;
+      this.stoppedAt = replayed.stoppedAt;
+      this.record = (await store.getGame(record.id)) ?? record;
+      this.problem = null;
+      // Not the undone action's dice: it may have been a secret re-roll.
+      announce(`Last action undone. ${viewMatch(replayed.state, null).headline}`);
+      return true;
+    } catch (err) {
+      await this.storeProblem(err);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Forgets the last refusal (the player moved on). */
+  clearProblem(): void {
+    this.problem = null;
+  }
+
+  /** A refusal: shown and announced at once; nothing changed. */
+  refuse(message: string): void {
+    this.problem = message;
+    announce(message, { politeness: 'assertive' });
+  }
+
+  private async storeProblem(err: unknown): Promise<void> {
+    if (err instanceof StoreError && err.code === 'stale-log') {
+      // Another tab moved the game on: show the log as it is now.
+      await this.load();
+      this.refuse('This game changed in another tab; the table now shows the latest state. Nothing was added here.');
+      return;
+    }
+    this.refuse(err instanceof StoreError ? err.message : `Not saved: ${String(err)}`);
+  }
+}

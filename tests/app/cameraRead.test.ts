@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, STANDARD_KIT, type DieToken } from '../../src/lib/dice/index.ts';
+import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
+import { cameraProposal, onlyDiceTakenAway, readsPips, settleFrame, tokenForValue, type ReadDie } from '../../src/app/cameraRead.ts';
+
+const die = (x: number, y: number, value: number | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, value, score: 0.9 });
+
+/** Feeds the same dice for `ms` at 30 frames a second; returns the proposals made. */
+function hold(tracker: SettleTracker<DieToken>, from: number, ms: number, dice: ReadDie[]): { t: number; proposals: ProposedRoll<DieToken>[] } {
+  const proposals: ProposedRoll<DieToken>[] = [];
+  let t = from;
+  for (; t <= from + ms; t += 33) {
+    const update = tracker.update(settleFrame(t, dice, STANDARD_KIT));
+    if (update.proposal) proposals.push(update.proposal);
+  }
+  return { t, proposals };
+}
+
+describe('camera reads to proposals', () => {
+  it('writes read values as the kit’s tokens; the pip reader reads standard dice only', () => {
+    expect(tokenForValue(STANDARD_KIT, 4)).toBe(4);
+    expect(tokenForValue(STANDARD_KIT, null)).toBeNull();
+    expect(tokenForValue(FACE_OFF_KIT, 4)).toBeNull();
+    expect(readsPips('standard')).toBe(true);
+    expect(readsPips('corellian-spike')).toBe(false);
+    expect(readsPips('face-off')).toBe(false);
+    expect(tokenForValue(CORELLIAN_SPIKE_KIT, 7)).toBeNull();
+  });
+
+  it('proposes each roll once, ignores kept dice set aside, and proposes the re-roll', () => {
+    const tracker = new SettleTracker<DieToken>();
+    const first = [die(10, 10, 1), die(100, 10, 1), die(200, 10, 4), die(300, 10, 5), die(400, 10, 6)];
+    let step = hold(tracker, 0, 1000, first);
+    expect(step.proposals).toHaveLength(1);
+    const read = step.proposals[0]!;
+    expect(cameraProposal(read)).toEqual({ seen: [1, 1, 4, 5, 6], unread: 0 });
+
+    // 1 1 5 set aside out of view: the 4 and the 6 still lie where they were
+    // (the tracker proposes it: dice left the table; the app knows better)
+    step = hold(tracker, step.t, 1000, [die(200, 10, 4), die(400, 10, 6)]);
+    expect(step.proposals).toHaveLength(1);
+    expect(onlyDiceTakenAway(step.proposals[0]!.dice, read.dice)).toBe(true);
+
+    // the 4 and the 6 picked up and thrown: they land elsewhere
+    step = hold(tracker, step.t, 300, []);
+    step = hold(tracker, step.t, 1000, [die(150, 200, 3), die(260, 220, 2)]);
+    expect(step.proposals).toHaveLength(1);
+    expect(onlyDiceTakenAway(step.proposals[0]!.dice, read.dice)).toBe(false);
+    expect(cameraProposal(step.proposals[0]!)).toEqual({ seen: [3, 2], unread: 0 });
+  });
+
+  it('a die that lands where it lay but shows another face is a roll; unread dice are counted', () => {
+    const before = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 4 as DieToken, score: 1 }];
+    expect(onlyDiceTakenAway([{ ...before[0]!, face: 2 }], before)).toBe(false);
+    expect(onlyDiceTakenAway(before, null)).toBe(false);
+    expect(cameraProposal({ id: 1, t: 0, dice: [{ box: before[0]!.box, face: null, score: 0.4 }, before[0]!] })).toEqual({ seen: [4], unread: 1 });
+  });
+});

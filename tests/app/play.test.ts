@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createMatch, replay, summarize, viewMatch, type Action } from '../../src/lib/rules/index.ts';
+import {
+  csvOf,
+  logSteps,
+  previewRoll,
+  readTranscript,
+  replayLog,
+  resolvedHeader,
+  resultOf,
+  secretRoller,
+  seatsWithSecrets,
+  TranscriptImportError,
+  transcriptOf,
+} from '../../src/app/play.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const fiveThousand = { game: 'five-thousand', players: ['Ann', 'Bob', 'Cy'], options: { ante: 2 } };
+const villainBluff: Action[] = [
+  { type: 'roll', dice: ['vader', 'vader', 'luke', 'han', 'han'] },
+  { type: 'go-villain' },
+  { type: 'reroll', dice: ['luke', 'han', 'han'] },
+  { type: 'roll', dice: ['luke', 'stormtrooper', 'r2d2'] },
+  { type: 'declare', combo: 'four-of-a-villain' },
+  { type: 'challenge' },
+];
+const faceOff = { game: 'face-off', players: ['Ann', 'Bob'], options: {} };
+
+function played(header: typeof fiveThousand | typeof faceOff, actions: Action[]) {
+  const { state, stoppedAt } = replayLog(header, actions);
+  expect(stoppedAt).toBeNull();
+  return state;
+}
+
+describe('replaying a stored log', () => {
+  it('folds the log, and stops at an action the rules refuse, keeping the state before it', () => {
+    const log: Action[] = [{ type: 'roll', dice: [1, 1, 4, 5, 6] }, { type: 'bank' }, { type: 'roll', dice: [1, 3] }];
+    const { state, stoppedAt } = replayLog(fiveThousand, log);
+    expect(stoppedAt).toEqual({ index: 1, message: expect.stringMatching(/500 in one turn/) });
+    expect(state.actionCount).toBe(1);
+  });
+
+  it('resolves every option of a new game, so the log replays the same later', () => {
+    const header = resolvedHeader(fiveThousand);
+    expect(header.options).toMatchObject({ ante: 2, startingPlayer: 'first-listed', entryScore: 500, threeOnes: '1100' });
+    expect(summarize(createMatch(header))).toEqual(summarize(createMatch(fiveThousand)));
+  });
+
+  it('gives the result the store keeps: winners and each seat’s gain or loss', () => {
+    const tie = replay(JSON.parse(readFileSync(resolve(ROOT, 'tests/transcripts/big-roll-5000/final-round-tie.json'), 'utf8')));
+    expect(tie.phase).toBe('over');
+    // Ann and Bob share a pot of 9 (ante 3): 5 and 4
+    expect(resultOf(tie)).toEqual({ winners: [0, 1], payouts: [2, 1, -3] });
+    expect(resultOf(createMatch(fiveThousand))).toBeNull();
+  });
+});
+
+describe('a proposed roll', () => {
+  const afterFirst = played(fiveThousand, [{ type: 'roll', dice: [1, 1, 4, 5, 6] }]);
+
+  it('previews the next headline with the dice thrown picked out of the whole table', () => {
+    expect(previewRoll(afterFirst, [1, 3])).toMatchObject({ ok: true, thrown: [1, 3], action: { type: 'roll', dice: [1, 3] }, headline: expect.stringMatching(/^Ann rolled 1 3 = 100/) });
+    expect(previewRoll(afterFirst, [1, 5, 1, 3, 2])).toMatchObject({ ok: true, thrown: [3, 2] });
+  });
+
+  it('says what is wrong, and the state is untouched', () => {
+    expect(previewRoll(afterFirst, [1, 5, 1, 3])).toEqual({ ok: false, message: '4 dice seen, 2 were re-rolled and 3 kept.' });
+    expect(previewRoll(afterFirst, [6, 6, 6, 3, 2])).toEqual({ ok: false, message: expect.stringMatching(/kept dice \(1 1 5\) are not all on the table/) });
+    expect(previewRoll(afterFirst, [7, 1])).toEqual({ ok: false, message: expect.stringMatching(/7 is not a face/) });
+    expect(afterFirst.actionCount).toBe(1);
+  });
+});
+
+describe('what is private', () => {
+  it('finds the villain’s secret re-roll before it is entered, and no one else’s roll', () => {
+    expect(secretRoller(played(faceOff, villainBluff.slice(0, 3)))).toBe(0);
+    expect(secretRoller(createMatch(faceOff))).toBeNull();
+    expect(secretRoller(played(faceOff, [villainBluff[0]!, { type: 'go-hero' }, { type: 'reroll', dice: ['luke'] }]))).toBeNull();
+    expect(secretRoller(createMatch(fiveThousand))).toBeNull();
+  });
+
+  it('knows who may look at hidden dice, until they are revealed', () => {
+    expect(seatsWithSecrets(played(faceOff, villainBluff.slice(0, 3)))).toEqual([]);
+    expect(seatsWithSecrets(played(faceOff, villainBluff.slice(0, 4)))).toEqual([0]);
+    expect(seatsWithSecrets(played(faceOff, villainBluff.slice(0, 5)))).toEqual([0]);
+    const revealed = played(faceOff, [...villainBluff, { type: 'roll', dice: ['r2d2', 'luke', 'stormtrooper'] }]);
+    expect(seatsWithSecrets(revealed)).toEqual([]);
+    expect(viewMatch(revealed).headline).toMatch(/bluffing! Bob takes the 75/);
+  });
+});
+
+describe('the log step by step', () => {
+  it('names each action as the table offered it, with the headline and scores after it', () => {
+    const { steps, stoppedAt } = logSteps(fiveThousand, [
+      { type: 'roll', dice: [1, 1, 4, 5, 6] },
+      { type: 'roll', dice: [1, 3] },
+      { type: 'roll', dice: [5] },
+      { type: 'roll', dice: [2, 2, 2, 3, 6] },
+      { type: 'bank' },
+    ]);
+    expect(stoppedAt).toBeNull();
+    expect(steps.map((s) => [s.player, s.text])).toEqual([
+      ['Ann', 'rolled 1 1 4 5 6'],
+      ['Ann', 'rolled 1 3'],
+      ['Ann', 'rolled 5'],
+      ['Ann', 'rolled 2 2 2 3 6'],
+      ['Ann', 'Bank 600 (0 → 600)'],
+    ]);
+    expect(steps[4]).toMatchObject({ dice: '', scores: [600, 0, 0], headline: expect.stringMatching(/^Ann banks 600/) });
+  });
+
+  it('marks the secret re-roll, names Face Off dice by their faces, and the challenger as the one who acted', () => {
+    const { steps } = logSteps(faceOff, villainBluff);
+    expect(steps.map((s) => s.secret)).toEqual([false, false, false, true, false, false]);
+    expect(steps[0]!.text).toBe('rolled Darth Vader Darth Vader Luke Skywalker Han Solo Han Solo');
+    expect(steps[2]!.text).toMatch(/^Put 1 to 3 dice in the cup for a secret re-roll: luke han han$/);
+    expect(steps[3]!.headline).not.toMatch(/Luke|Stormtrooper|R2-D2/);
+    expect(steps[4]!.text).toBe('Declare 4 of Any Villain (75)');
+    expect(steps[5]).toMatchObject({ player: 'Bob', text: 'Bob challenges' });
+  });
+
+  it('exports CSV for spreadsheets: one row per action, quoted where needed, formulas defused', () => {
+    const header = { game: 'five-thousand', players: ['Ann, the first', '=HYPERLINK("x")'], options: {} };
+    const { steps } = logSteps(header, [{ type: 'roll', dice: [2, 3, 4, 6, 6] }]);
+    const lines = csvOf(header.players, steps).split('\r\n');
+    expect(lines[0]).toBe(`#,player,action,dice,"Ann, the first score","'=HYPERLINK(""x"") score",after`);
+    expect(lines[1]).toMatch(/^1,"Ann, the first",rolled 2 3 4 6 6,2 3 4 6 6,0,0,"?'?Ann, the first rolled 2 3 4 6 6/);
+    expect(lines).toHaveLength(3);
+  });
+});
+
+describe('transcripts', () => {
+  it('exports what the replay CLI and the import read, and imports it back', () => {
+    const log: Action[] = [{ type: 'roll', dice: [1, 1, 4, 5, 6] }];
+    const text = JSON.stringify(transcriptOf(resolvedHeader(fiveThousand), log));
+    const { transcript, state } = readTranscript(text);
+    expect(transcript.players).toEqual(['Ann', 'Bob', 'Cy']);
+    expect(summarize(state)).toEqual(summarize(played(fiveThousand, log)));
+  });
+
+  it('refuses a bad file with a message naming the problem', () => {
+    const refusal = (text: string) => {
+      try {
+        readTranscript(text);
+      } catch (err) {
+        expect(err).toBeInstanceOf(TranscriptImportError);
+        return (err as Error).message;
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(refusal('{"game":')).toMatch(/not valid JSON/);
+    expect(refusal('[]')).toMatch(/must be a JSON object/);
+    expect(refusal('{"game":"yahtzee","players":["A","B"]}')).toMatch(/Unknown game "yahtzee"/);
+    expect(refusal('{"game":"war","players":["A"]}')).toMatch(/for 2 players; 1 given/);
+    expect(refusal(JSON.stringify({ game: 'five-thousand', players: ['A', 'B'], actions: [{ type: 'roll', dice: [1, 1, 4, 5, 6] }, { type: 'roll', dice: [1, 2, 3] }] }))).toMatch(
+      /^Action 2 of this transcript is not allowed: 3 dice thrown, 2 expected\. Nothing was imported\.$/,
+    );
+  });
+});

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { headline, move, padEnter, padRoll, pot, scores, startGame } from './table-helpers.ts';
+
+let server: StaticServer;
+let session: BrowserSession;
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  session = await launch();
+  await session.page.goto(server.url);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+});
+
+/** A whole game of 5000 by the dice pad: three players, an ante of 2, played to Ann's win. */
+describe('5000 at the table', () => {
+  it('starts with three players and the ante in the pot', async () => {
+    const { page } = session;
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('5000 (bumps and gifts)');
+    expect(await headline(page)).toBe("Ann's turn: roll 5 dice (needs 500 in one turn to get on the slate).");
+    expect(await scores(page)).toEqual({ Ann: 0, Bob: 0, Cy: 0 });
+    expect(await pot(page)).toBe(6);
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+
+  it('reads a roll from the pad, previews what it is worth, and confirms it in one tap', async () => {
+    const { page } = session;
+    await padEnter(page, ['1', '1', '4', '5', '6']);
+    expect(await page.getByTestId('camera-read').textContent()).toBe('1 1 4 5 6');
+    expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann rolled 1 1 4 5 6 = 250 (1 1 5 set aside). Roll 2 dice — turn total 250, must reach 500 to enter');
+    // nothing is written before the tap
+    expect(await headline(page)).toMatch(/^Ann's turn: roll 5 dice/);
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    expect(await headline(page)).toBe('Ann rolled 1 1 4 5 6 = 250 (1 1 5 set aside). Roll 2 dice — turn total 250, must reach 500 to enter');
+    // said through the aria-live region (and aloud when speech is on)
+    expect(await page.getByTestId('announcer').textContent()).toBe(await headline(page));
+    expect(await page.getByTestId('turn-total').textContent()).toBe('250');
+    // the pad now asks for the 2 dice re-rolled
+    expect(await page.getByTestId('dice-pad').locator('.slot').count()).toBe(2);
+  });
+
+  it('resumes exactly where play was after a reload mid-turn', async () => {
+    const { page } = session;
+    const before = await headline(page);
+    await page.reload();
+    await page.getByTestId('headline').waitFor();
+    expect(await headline(page)).toBe(before);
+    expect(await page.getByTestId('turn-total').textContent()).toBe('250');
+    // the table reopens camera-first; this headless browser has no camera, so the pad opens once
+    // the camera reports it is absent (asynchronously): wait for it rather than race it
+    await page.getByTestId('dice-pad').locator('.slot').first().waitFor();
+    expect(await page.getByTestId('dice-pad').locator('.slot').count()).toBe(2);
+    expect(await pot(page)).toBe(6);
+  });
+
+  it('corrects a misread die with a tap, and enters rolls by keyboard', async () => {
+    const { page } = session;
+    await padEnter(page, ['6', '3']);
+    // the camera (or a slip on the pad) said 6; the die shows 1
+    await page.getByRole('button', { name: 'Die 1: 6. Correct it' }).click();
+    await page.locator('button[data-fix-face="1"]').click();
+    expect(await page.getByTestId('camera-read').textContent()).toBe('1 3');
+    expect(await page.getByTestId('roll-preview').textContent()).toMatch(/^Ann rolled 1 3 = 100/);
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    // keyboard: digits fill the pad, Enter submits it, Enter again confirms (focus moves to Confirm)
+    await page.getByTestId('dice-pad').locator('button[data-face="5"]').focus();
+    await page.keyboard.type('5');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('camera-read').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('confirm-roll');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    expect(await headline(page)).toMatch(/All five dice scored: roll all 5 again — turn total 400/);
+    await padRoll(page, ['2', '2', '2', '3', '6']);
+    await move(page, 'Bank 600 (0 → 600)');
+    expect(await scores(page)).toEqual({ Ann: 600, Bob: 0, Cy: 0 });
+    expect(await page.getByTestId('announcer').textContent()).toMatch(/^Ann banks 600: .* Scores: Ann 600\.$/);
+    expect(await headline(page)).toMatch(/^Ann banks 600: 0 → 600, on the slate\. Bob's turn/);
+  });
+
+  it('undo drops the last action', async () => {
+    const { page } = session;
+    await padRoll(page, ['2', '3', '4', '6', '6']);
+    expect(await headline(page)).toMatch(/^Bob rolled 2 3 4 6 6: nothing scores — bust\. Cy's turn/);
+    await page.getByTestId('undo').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="headline"]')?.textContent?.startsWith('Ann banks 600'));
+    expect(await page.getByTestId('current-player').textContent()).toBe('Bob to play');
+    await padRoll(page, ['2', '3', '4', '6', '6']);
+    expect(await page.getByTestId('current-player').textContent()).toBe('Cy to play');
+  });
+
+  it('an illegal roll shows its message and changes nothing', async () => {
+    const { page } = session;
+    await padRoll(page, ['2', '3', '5', '5', '5']);
+    const before = { headline: await headline(page), scores: await scores(page), pot: await pot(page) };
+    // the whole table entered, but a kept 5 now shows 6
+    await page.getByLabel(/Enter the kept dice too/).check();
+    await padEnter(page, ['5', '5', '6', '2', '4']);
+    const message = 'The kept dice (5 5 5) are not all on the table as they were: seen 5 5 6 2 4.';
+    expect(await page.getByTestId('roll-preview').textContent()).toBe(message);
+    await page.getByTestId('confirm-roll').click();
+    expect(await page.getByTestId('rule-error').textContent()).toBe(message);
+    expect({ headline: await headline(page), scores: await scores(page), pot: await pot(page) }).toEqual(before);
+    // a count that does not fit says how the table should look
+    await padEnter(page, ['5', '5', '5', '2', '4']);
+    await page.getByRole('button', { name: /Die 5: 4/ }).click();
+    await page.getByRole('button', { name: 'No die here' }).click();
+    expect(await page.getByTestId('roll-preview').textContent()).toBe('4 dice seen, 2 were re-rolled and 3 kept.');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await page.getByLabel(/Enter the kept dice too/).uncheck();
+    expect(await headline(page)).toBe(before.headline);
+    await move(page, 'Bank 500 (0 → 500)');
+    expect(await page.getByTestId('rule-error').count()).toBe(0);
+    expect(await scores(page)).toEqual({ Ann: 600, Bob: 0, Cy: 500 });
+  });
+
+  it('plays to the winner: the pot is paid out and the session ledger adds it up', async () => {
+    const { page } = session;
+    await padRoll(page, ['1', '1', '1', '1', '1']);
+    await move(page, 'Bank 4400 (600 → 5000: reaches 5000)');
+    const over = page.getByTestId('game-over');
+    await over.waitFor();
+    expect(await over.getByRole('heading').textContent()).toBe('Ann wins!');
+    expect(await page.getByTestId('payout').textContent()).toMatch(/^\s*Ann takes 6 from the pot of 6\.\s*$/);
+    expect(await pot(page)).toBe(0);
+    expect(await scores(page)).toEqual({ Ann: 5000, Bob: 0, Cy: 500 });
+    await page.getByTestId('session-ledger').waitFor();
+    const ledger = await page.getByTestId('session-ledger').locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-player'), r.querySelector('[data-testid="net"]')?.textContent]));
+    expect(ledger).toEqual([
+      ['Ann', '+4'],
+      ['Bob', '-2'],
+      ['Cy', '-2'],
+    ]);
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+
+  it('undoing the end of the game asks first, then reopens it and takes the payout back', async () => {
+    const { page } = session;
+    await page.getByTestId('undo').click();
+    expect(await page.getByTestId('game-over').count()).toBe(1);
+    await page.getByTestId('undo-confirm').click();
+    await page.getByTestId('game-over').waitFor({ state: 'detached' });
+    expect(await pot(page)).toBe(6);
+    expect(await headline(page)).toMatch(/Roll all 5 again or bank — turn total 4400 \(600 → 5000\)|All five dice scored/);
+    await move(page, 'Bank 4400 (600 → 5000: reaches 5000)');
+    await page.getByTestId('game-over').waitFor();
+    // Home shows the session's balances from the ledger: the game counts once
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('ledger').waitFor();
+    expect((await page.getByTestId('ledger').innerText()).replace(/\s+/g, ' ').trim()).toBe('Ann +4 Bob -2 Cy -2');
+  });
+
+  it('plays again with the same players', async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: /^View: 5000/ }).first().click();
+    await page.getByTestId('play-again').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="headline"]')?.textContent?.startsWith("Ann's turn: roll 5 dice"));
+    expect(await page.getByTestId('game-over').count()).toBe(0);
+    expect(await scores(page)).toEqual({ Ann: 0, Bob: 0, Cy: 0 });
+    expect(await pot(page)).toBe(6);
+  });
+});

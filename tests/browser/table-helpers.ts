@@ -1,0 +1,64 @@
+/** What a player does at the table, for the browser tests: start a game, enter rolls, read the slate. */
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+
+export async function startGame(page: Page, game: string, players: string[], ante?: number): Promise<void> {
+  await page.getByTestId('new-game').click();
+  await page.getByTestId('game-select').selectOption(game);
+  for (const name of players) {
+    await page.getByTestId('player-name').fill(name);
+    await page.getByTestId('add-player').click();
+  }
+  if (ante !== undefined) await page.getByTestId('ante').fill(String(ante));
+  await page.getByTestId('start-game').click();
+  await page.getByTestId('headline').waitFor();
+}
+
+export async function headline(page: Page): Promise<string> {
+  return (await page.getByTestId('headline').textContent()) ?? '';
+}
+
+/** Taps the faces on the dice pad (by face id) and submits them as the proposed roll. */
+export async function padEnter(page: Page, faces: string[]): Promise<void> {
+  const pad = page.getByTestId('dice-pad');
+  for (const face of faces) await pad.locator(`button[data-face="${face}"]`).click();
+  await page.getByTestId('dice-pad-done').click();
+  await page.getByTestId('camera-read').waitFor();
+}
+
+/**
+ * Enters a roll on the pad, checks the proposal reads as expected (the faces as actions write
+ * them: values for pips and Corellian Spike symbols, face ids for Face Off), and confirms it;
+ * resolves once the table moved on.
+ */
+export async function padRoll(page: Page, faces: string[], read = faces.join(' ')): Promise<void> {
+  const before = await headline(page);
+  await padEnter(page, faces);
+  expect(await page.getByTestId('camera-read').textContent()).toBe(read);
+  await page.getByTestId('confirm-roll').click();
+  await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+  await page.waitForFunction((h) => document.querySelector('[data-testid="headline"]')?.textContent !== h, before);
+}
+
+/** Taps one of the game's moves by its label and waits for the table to move on. */
+export async function move(page: Page, label: string | RegExp): Promise<void> {
+  const before = await headline(page);
+  await page.getByRole('button', { name: label }).click();
+  await page.waitForFunction((h) => document.querySelector('[data-testid="headline"]')?.textContent !== h, before);
+}
+
+/** Every player's score on the slate, by name. */
+export async function scores(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[data-testid="slate-row"]')].map((row) => [
+        row.getAttribute('data-player') ?? '',
+        Number(row.querySelector('[data-testid="score"]')?.textContent),
+      ]),
+    ),
+  );
+}
+
+export async function pot(page: Page): Promise<number> {
+  return Number(await page.getByTestId('pot').textContent());
+}

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { headline, move, padEnter, padRoll, pot, scores, startGame } from './table-helpers.ts';
+
+let server: StaticServer;
+let session: BrowserSession;
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  session = await launch();
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+});
+
+/** The symbol games by the dice pad: Corellian Spike symbols for Point Five, Face Off faces. */
+describe('Point Five with Corellian Spike dice', () => {
+  it('throws one symbol at a time onto the board, calls, and busts on a repeat', async () => {
+    const { page } = session;
+    await page.goto(server.url);
+    await startGame(page, 'point-five', ['Ann', 'Bob']);
+    expect(await pot(page)).toBe(2); // the sheet plays for a pot: ante 1
+    const faces = await page.getByTestId('dice-pad').locator('button[data-face]').allTextContents();
+    expect(faces.map((f) => f.trim())).toEqual(['Circle (1)', 'Triangle (2)', 'Square (3)', 'Diamond (4)', 'Star (5)', 'Burst (6)']);
+
+    await padRoll(page, ['star'], '5'); // dice are written by value: the read says 5
+    expect(await headline(page)).toBe('Ann: call for 3 or throw again.');
+    await move(page, 'Call for 3');
+    expect(await scores(page)).toEqual({ Ann: 3, Bob: 0 });
+
+    await padRoll(page, ['burst'], '6');
+    // the board stays on the table: the next throw is one die, the board's dice kept
+    expect(await page.locator('.kept .die').evaluateAll((dice) => dice.map((d) => d.getAttribute('title')))).toEqual(['Burst (6)']);
+    // the kit's art, with the symbol's name under it
+    expect(await page.locator('.kept .die img').count()).toBe(1);
+    await page.getByTestId('dice-pad').locator('button[data-face="circle"]').focus();
+    await page.keyboard.type('2'); // digits enter symbols by value
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('camera-read').textContent()).toBe('2');
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    expect(await headline(page)).toBe('Bob: call for 2 or throw again.');
+    expect(await page.getByLabel("This turn's board").locator('li.filled').count()).toBe(2);
+    await move(page, 'Call for 2');
+    expect(await scores(page)).toEqual({ Ann: 3, Bob: 2 });
+
+    await padRoll(page, ['square'], '3');
+    await padRoll(page, ['square'], '3');
+    expect(await headline(page)).toMatch(/bust/i);
+    expect(await scores(page)).toEqual({ Ann: 3, Bob: 2 });
+    expect(await page.getByTestId('current-player').textContent()).toBe('Bob to play');
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+});
+
+describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => {
+  it('keeps the secret re-roll off the table until the reveal', async () => {
+    // A page of its own: going to the same address again would reload the last screen.
+    const page = await session.context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(server.url);
+    await startGame(page, 'face-off', ['Ann', 'Bob'], 2);
+    expect(await pot(page)).toBe(4);
+    await page.getByTestId('dice-pad').locator('button[data-face="vader"]').focus();
+    await page.keyboard.type('vvlhh'); // letters: Vader, Vader, Luke, Han, Han
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('camera-read').textContent()).toBe('vader vader luke han han');
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    await move(page, 'Go Villain');
+
+    // the villain puts Luke and both Hans in the cup, in view of the table
+    await page.getByTestId('choose-dice-open').click();
+    const choose = page.getByTestId('choose-dice');
+    await choose.locator('button[data-token="luke"]').click();
+    await choose.locator('button[data-token="han"]').nth(0).click();
+    await choose.locator('button[data-token="han"]').nth(1).click();
+    await page.getByTestId('choose-dice-confirm').click();
+    await page.getByTestId('secret-roll').waitFor();
+    // the table offers no pad for a secret roll: the phone goes to Ann first
+    expect(await page.getByTestId('dice-pad').count()).toBe(0);
+
+    await page.getByTestId('pass-phone').click();
+    expect(await page.getByTestId('private-screen').getByRole('heading').textContent()).toBe('Only Ann should look');
+    await page.getByTestId('private-unlock').click();
+    await padEnter(page, ['luke', 'stormtrooper', 'r2d2']);
+    expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann re-rolled 3 dice in secret and peeked. Ann: declare a villain combo.');
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('secret-dice').waitFor();
+    expect(await page.getByTestId('secret-dice').innerText()).toMatch(/Luke Skywalker\s+Stormtrooper\s+R2-D2/);
+    expect(await page.getByTestId('claims-that-hold').textContent()).toBe('Your dice back no villain combo: any claim is a bluff.');
+    await page.getByRole('button', { name: 'Declare 4 of Any Villain (75)' }).click();
+
+    // back at the table: the claim, three dice under the cup, and nothing of what they show
+    await page.getByTestId('headline').waitFor();
+    expect(await headline(page)).toBe('Ann declares 4 of Any Villain (75). Bob: challenge or pass?');
+    const tableText = async () => `${await page.locator('main').innerText()} ${await page.getByTestId('announcer').textContent()}`;
+    expect(await tableText()).not.toMatch(/Stormtrooper|R2-D2/);
+    // a reload does not open the private screen again
+    await page.reload();
+    await page.getByTestId('headline').waitFor();
+    expect(await headline(page)).toBe('Ann declares 4 of Any Villain (75). Bob: challenge or pass?');
+    expect(await page.getByTestId('private-screen').count()).toBe(0);
+    expect(await tableText()).not.toMatch(/Stormtrooper|R2-D2/);
+    // the log hides the secret dice while the game goes on
+    await page.getByTestId('open-log').click();
+    await page.getByTestId('game-log').waitFor();
+    expect(await page.getByTestId('log-action').nth(3).textContent()).toBe('re-rolled 3 dice in secret');
+    expect(await page.locator('main').innerText()).not.toMatch(/Stormtrooper|R2-D2/);
+    await page.goBack();
+    await page.getByTestId('headline').waitFor();
+
+    await move(page, 'Bob challenges');
+    expect(await headline(page)).toBe('Bob challenges! Ann: show your dice.');
+    // shown wrongly: refused, nothing changes
+    await padEnter(page, ['luke', 'luke', 'r2d2']);
+    await page.getByTestId('confirm-roll').click();
+    expect(await page.getByTestId('rule-error').textContent()).toMatch(/^The dice shown \(Luke Skywalker, Luke Skywalker, R2-D2\) are not the dice recorded for Ann's secret re-roll/);
+    expect(await scores(page)).toEqual({ Ann: 0, Bob: 0 });
+    await padRoll(page, ['r2d2', 'stormtrooper', 'luke']);
+    expect(await headline(page)).toMatch(/^Bob challenges; the dice show .*: Ann was bluffing! Bob takes the 75 for 4 of Any Villain\. Bob's turn/);
+    expect(await scores(page)).toEqual({ Ann: 0, Bob: 75 });
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { move, padRoll, startGame } from './table-helpers.ts';
+
+let server: StaticServer;
+let session: BrowserSession;
+let dir: string;
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  session = await launch();
+  dir = await mkdtemp(join(tmpdir(), 'rollcall-transcripts-'));
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function download(page: Page, testId: string): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  return { name: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
+}
+
+async function logLines(page: Page): Promise<string[]> {
+  await page.getByTestId('game-log').waitFor();
+  return page.getByTestId('log-step').evaluateAll((steps) => steps.map((s) => (s as HTMLElement).innerText.replace(/\d{1,2}:\d{2}(:\d{2})?(\s?[AP]M)?/, '').replace(/\s+/g, ' ').trim()));
+}
+
+describe('transcripts', () => {
+  let exported = '';
+  let lines: string[] = [];
+
+  it('exports a game as a JSON transcript that the replay CLI reads, and as CSV', async () => {
+    const { page } = session;
+    await page.goto(server.url);
+    await startGame(page, 'five-thousand', ['Ann', 'Bob'], 3);
+    await padRoll(page, ['1', '1', '4', '5', '6']);
+    await padRoll(page, ['1', '3']);
+    await padRoll(page, ['5']);
+    await padRoll(page, ['2', '2', '2', '3', '6']);
+    await move(page, 'Bank 600 (0 → 600)');
+    await padRoll(page, ['2', '3', '4', '6', '6']);
+    await page.getByTestId('open-log').click();
+    lines = await logLines(page);
+    expect(lines[0]).toBe('Ann rolled 1 1 4 5 6 Ann rolled 1 1 4 5 6 = 250 (1 1 5 set aside). Roll 2 dice — turn total 250, must reach 500 to enter');
+    expect(lines[4]).toMatch(/^Ann Bank 600 \(0 → 600\) Ann banks 600: 0 → 600, on the slate\. Bob's turn/);
+    expect(lines).toHaveLength(6);
+    expect(await layoutProblems(page)).toEqual([]);
+
+    const json = await download(page, 'export-json');
+    expect(json.name).toMatch(/^rollcall-five-thousand-\d{4}-\d{2}-\d{2}-Ann-Bob\.json$/);
+    const transcript = JSON.parse(json.text) as { game: string; players: string[]; options: Record<string, unknown>; actions: unknown[] };
+    expect(transcript).toMatchObject({ game: 'five-thousand', players: ['Ann', 'Bob'], options: { ante: 3, entryScore: 500 } });
+    expect(transcript.actions).toEqual([
+      { type: 'roll', dice: [1, 1, 4, 5, 6] },
+      { type: 'roll', dice: [1, 3] },
+      { type: 'roll', dice: [5] },
+      { type: 'roll', dice: [2, 2, 2, 3, 6] },
+      { type: 'bank' },
+      { type: 'roll', dice: [2, 3, 4, 6, 6] },
+    ]);
+    exported = json.text;
+    const file = join(dir, json.name);
+    await writeFile(file, json.text);
+    const summary = JSON.parse(execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'replay.ts'), file], { encoding: 'utf8' })) as Record<string, unknown>;
+    expect(summary).toMatchObject({ scores: { Ann: 600, Bob: 0 }, pot: 6, current: 'Ann', actions: 6 });
+
+    const csv = await download(page, 'export-csv');
+    const rows = csv.text.trimEnd().split('\r\n');
+    expect(rows[0]).toBe('#,player,action,dice,Ann score,Bob score,after');
+    expect(rows[5]).toMatch(/^5,Ann,Bank 600 \(0 → 600\),,600,0,/);
+    expect(rows).toHaveLength(7);
+  });
+
+  it('imports the transcript on another device: the same log, the same export', async () => {
+    const other = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    try {
+      const page = await other.newPage();
+      await page.goto(server.url);
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByTestId('import-transcript').setInputFiles({ name: 't.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+      expect(await page.getByTestId('import-message').textContent()).toBe('Imported 5000 (bumps and gifts) with Ann, Bob (6 actions).');
+      await page.getByRole('button', { name: 'Log: 5000 (bumps and gifts) with Ann, Bob' }).click();
+      expect(await logLines(page)).toEqual(lines);
+      expect((await download(page, 'export-json')).text).toBe(exported);
+      // and play goes on from where the transcript ends
+      await page.getByTestId('open-table').click();
+      await page.getByTestId('headline').waitFor();
+      expect(await page.getByTestId('current-player').textContent()).toBe('Ann to play');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a bad transcript with a message, and changes nothing', async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByTestId('game-list').waitFor();
+    const games = await page.getByTestId('game-list').locator('li').count();
+    const bad = { game: 'five-thousand', players: ['Ann', 'Bob'], options: {}, actions: [{ type: 'roll', dice: [1, 1, 4, 5, 6] }, { type: 'bank' }] };
+    await page.getByTestId('import-transcript').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    expect(await page.getByTestId('import-message').textContent()).toBe(
+      'Action 2 of this transcript is not allowed: You need 500 in one turn to get on the slate (250 so far): roll again. Nothing was imported.',
+    );
+    await page.getByTestId('import-transcript').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"game": "five-thousand", "players": ') });
+    await page.getByTestId('import-message').getByText(/not valid JSON/).waitFor();
+    expect(await page.getByTestId('game-list').locator('li').count()).toBe(games);
+  });
+});

@@ -1,0 +1,263 @@
+/**
+ * Teach mode in the built app, in Chromium: a player teaches Rollcall their Face Off dice from
+ * photos (rendered symbol dice, tests/fixtures/symbol-photos), sees how well the faces separate
+ * after each one, is told clearly when a photo shows no die or several, deletes a view, exports
+ * the set as a kit file and imports it again; a corrupt kit file is refused and changes nothing.
+ * A second page teaches a view from the (fake) camera.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { createNodeDetector } from '../../scripts/lib/node-vision.ts';
+import { createNodeFaceEmbedder } from '../../scripts/lib/node-faces.ts';
+import { FACE_OFF_KIT } from '../../src/lib/dice/index.ts';
+import { kitSeparation, teachExample, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
+import { separationVerdict } from '../../src/app/kits.ts';
+
+const PHOTOS = path.join(ROOT, 'tests/fixtures/symbol-photos');
+const FACES = ['luke', 'r2d2', 'han', 'chewbacca', 'vader', 'stormtrooper'];
+const ROLLS = JSON.parse(readFileSync(path.join(PHOTOS, 'rolls/labels.json'), 'utf8')) as { images: Array<{ file: string }> };
+
+let server: StaticServer;
+let session: BrowserSession;
+
+/** A fixture photo as PNG (the browser and sharp then decode the very same pixels). */
+async function png(file: string): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  return { name: path.basename(file).replace(/\.\w+$/, '.png'), mimeType: 'image/png', buffer: await sharp(file).png().toBuffer() };
+}
+
+/** What the app's own library says of the kit taught with these photos (Node, onnxruntime-node). */
+let expected: { statuses: Record<string, string>; score: number; headline: string };
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  session = await launch(); // no camera: teaching from photo files
+  const detector = await createNodeDetector({ threads: 1 });
+  const embedder = await createNodeFaceEmbedder();
+  const prototypes: FacePrototype[] = [];
+  for (const face of FACES) {
+    for (let n = 1; n <= 3; n++) {
+      const { data, info } = await sharp((await png(path.join(PHOTOS, 'face-off-teach', `${face}-${n}.jpg`))).buffer).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      prototypes.push((await teachExample(detector, embedder, { width: info.width, height: info.height, data: new Uint8Array(data) }, face)).prototype);
+    }
+  }
+  const separation = kitSeparation(FACE_OFF_KIT, prototypes, embedder.config);
+  expected = {
+    statuses: Object.fromEntries(separation.faces.map((f) => [f.faceId, f.status])),
+    score: separation.score!,
+    headline: separationVerdict(FACE_OFF_KIT, separation).headline,
+  };
+  await detector.release();
+  await embedder.release();
+}, 120_000);
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+});
+
+async function openKits(page: Page): Promise<void> {
+  // a fresh history entry: the same address again would reopen the last screen
+  await page.goto('about:blank');
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Dice kits' }).click();
+  await page.getByTestId('own-kits').waitFor();
+}
+
+async function message(page: Page, before: string | null): Promise<string> {
+  await page.waitForFunction((b) => {
+    const el = document.querySelector('[data-testid="teach-message"]');
+    return el !== null && el.textContent !== b;
+  }, before);
+  return (await page.getByTestId('teach-message').textContent()) ?? '';
+}
+
+async function currentMessage(page: Page): Promise<string | null> {
+  return page.getByTestId('teach-message').count().then((n) => (n ? page.getByTestId('teach-message').textContent() : null));
+}
+
+async function faceStatus(page: Page): Promise<Record<string, string>> {
+  return page.locator('[data-testid="separation"] li[data-face]').evaluateAll((items) => Object.fromEntries(items.map((li) => [li.getAttribute('data-face'), li.getAttribute('data-status')])));
+}
+
+describe('teaching Face Off dice from photos', () => {
+  let exported: { name: string; text: string };
+  const addMs: number[] = [];
+
+  it('teaches every face three views, showing at once how well the faces separate', async () => {
+    const { page } = session;
+    await openKits(page);
+    await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
+    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Teach: My Star Wars Face Off dice');
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Nothing taught yet/);
+    expect(await page.getByTestId('camera-problem').textContent()).toMatch(/No camera was found/);
+    expect(await page.getByTestId('instruction').textContent()).toBe('Show the Luke Skywalker face up, 3 more views at least.');
+
+    for (const face of FACES) {
+      // the screen moves on to the next face by itself once one has its three views
+      expect(await page.locator('.faces button[aria-checked="true"]').getAttribute('data-face')).toBe(face);
+      for (let n = 1; n <= 3; n++) {
+        const before = await currentMessage(page);
+        const t0 = Date.now();
+        await page.getByTestId('photo-files').setInputFiles([await png(path.join(PHOTOS, 'face-off-teach', `${face}-${n}.jpg`))]);
+        const text = await message(page, before);
+        addMs.push(Date.now() - t0);
+        expect(text, `${face}-${n}`).toMatch(new RegExp(`^Added a view of .+\\. ${n === 3 ? '3 views' : `${n} of 3`}\\.$`));
+      }
+      expect((await faceStatus(page))[face]).not.toBe('missing');
+    }
+    // the browser (worker, wasm) agrees with the library in Node on every face
+    const separation = page.getByTestId('separation');
+    expect(await faceStatus(page)).toEqual(expected.statuses);
+    expect(Number(await separation.getAttribute('data-score'))).toBeCloseTo(expected.score, 6);
+    expect(await separation.getAttribute('data-ready')).toBe(String(Object.values(expected.statuses).every((st) => st === 'good')));
+    expect(await page.getByTestId('verdict').textContent()).toBe(expected.headline);
+    console.log(`teach: separation after 3 views per face: ${JSON.stringify(expected.statuses)}, score ${expected.score.toFixed(3)}: "${expected.headline}"`);
+    expect(await page.getByTestId('closest-pair').textContent()).toMatch(/^Most alike: .+ and .+ \(similarity 0\.\d\d; a die reads as unknown when no face reaches 0\.69\)\.$/);
+    expect(await layoutProblems(page), 'layout').toEqual([]);
+    addMs.sort((a, b) => a - b);
+    console.log(`teach: ${addMs.length} photos, median ${addMs[addMs.length >> 1]} ms per photo added (upload, detector, embedder, IndexedDB write, separation)`);
+  });
+
+  it('refuses a photo with no die or with several, saying which, and keeps nothing of it', async () => {
+    const { page } = session;
+    await page.locator('.faces button[data-face="vader"]').click();
+    const before = await page.getByTestId('example').count();
+    const table = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 120, g: 90, b: 60 } } }).png().toBuffer();
+    let text = await currentMessage(page);
+    await page.getByTestId('photo-files').setInputFiles([{ name: 'table.png', mimeType: 'image/png', buffer: table }]);
+    text = await message(page, text);
+    expect(text).toBe('No die found. Put one die with Darth Vader up in the middle of the picture, about as far away as when you play, and try again.');
+    expect(await page.getByTestId('teach-message').getAttribute('role')).toBe('alert');
+    await page.getByTestId('photo-files').setInputFiles([await png(path.join(PHOTOS, 'rolls', ROLLS.images.find((i) => i.file.startsWith('face-off'))!.file))]);
+    text = await message(page, text);
+    expect(text).toMatch(/^\d dice found: show one die at a time\.$/);
+    await page.getByTestId('photo-files').setInputFiles([{ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') }]);
+    expect(await message(page, text)).toBe('notes.png is not a picture Rollcall can read.');
+    expect(await page.getByTestId('example').count()).toBe(before);
+  });
+
+  it('deletes a view: the face needs another, and the figure says so', async () => {
+    const { page } = session;
+    await page.locator('.faces button[data-face="luke"]').click();
+    expect(await page.getByTestId('example').count()).toBe(3);
+    await page.getByRole('button', { name: 'Delete view 2 of Luke Skywalker' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="example"]').length === 2);
+    expect((await faceStatus(page)).luke).toBe('needs-more');
+    expect(await page.getByTestId('separation').getAttribute('data-ready')).toBe('false');
+    expect(await page.locator('li[data-face="luke"]').textContent()).toBe('Luke Skywalker: 2 of 3 views');
+    expect(await page.locator('.faces button[data-face="luke"] .count').textContent()).toBe('2/3');
+  });
+
+  it('keeps what was taught: reopening the set shows the same views and figure', async () => {
+    const { page } = session;
+    await page.reload();
+    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('.faces .count').allTextContents()).toEqual(['2/3', '3/3', '3/3', '3/3', '3/3', '3/3']);
+    expect((await faceStatus(page)).luke).toBe('needs-more');
+  });
+
+  it('exports the set as a kit file', async () => {
+    const { page } = session;
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-kit').click();
+    const file = await download;
+    const text = readFileSync((await file.path())!, 'utf8');
+    exported = { name: file.suggestedFilename(), text };
+    expect(exported.name).toBe('face-off.rollcall-kit.json');
+    const bundle = JSON.parse(text) as { format: string; version: number; kit: { id: string; name: string }; art: object; examples: Record<string, string[]> };
+    expect(bundle).toMatchObject({ format: 'rollcall-kit', version: 1, kit: { id: 'face-off', name: 'My Star Wars Face Off dice' }, art: {} });
+    expect(Object.fromEntries(Object.entries(bundle.examples).map(([f, list]) => [f, list.length]))).toEqual({ luke: 2, r2d2: 3, han: 3, chewbacca: 3, vader: 3, stormtrooper: 3 });
+    expect(Object.values(bundle.examples).flat().every((u) => u.startsWith('data:image/jpeg;base64,'))).toBe(true);
+  });
+
+  it('imports the kit file as a new set, finding the die in every picture again', async () => {
+    const { page } = session;
+    await openKits(page);
+    expect(await page.getByTestId('taught-set').count()).toBe(1);
+    await page.getByTestId('import-kit').setInputFiles([{ name: exported.name, mimeType: 'application/json', buffer: Buffer.from(exported.text) }]);
+    await page.getByTestId('kits-message').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('kits-message').textContent()).toBe('Imported My Star Wars Face Off dice with 17 taught pictures.');
+    expect(await page.locator('[data-kit-id="face-off"] [data-testid="taught-set"]').count()).toBe(2);
+  });
+
+  it('refuses a corrupt or foreign kit file with a message, and changes nothing', async () => {
+    const { page } = session;
+    const bad = JSON.parse(exported.text) as { examples: Record<string, string[]>; kit: { faces: Array<{ id: string }> } };
+    const cases: Array<[string, string, RegExp]> = [
+      ['broken.rollcall-kit.json', exported.text.slice(0, 200), /^This kit file was not imported: broken\.rollcall-kit\.json: not valid JSON .*Nothing was changed\.$/],
+      ['other.json', JSON.stringify({ format: 'rollcall-backup', version: 1 }), /not a Rollcall kit/],
+      ['face.rollcall-kit.json', JSON.stringify({ ...bad, examples: { ...bad.examples, yoda: bad.examples.luke } }), /no face "yoda" in kit "face-off"/],
+      ['picture.rollcall-kit.json', JSON.stringify({ ...bad, examples: { ...bad.examples, luke: ['data:image/png;base64,AAAA'] } }), /examples\.luke\[0\] is not a picture Rollcall can read/],
+      ['faces.rollcall-kit.json', JSON.stringify({ ...bad, kit: { ...bad.kit, faces: bad.kit.faces.slice(0, 5) }, examples: {} }), /uses the id of the built-in kit "face-off" but not its faces/],
+    ];
+    for (const [name, text, expected] of cases) {
+      const before = await page.getByTestId('kits-message').textContent();
+      await page.getByTestId('import-kit').setInputFiles([{ name, mimeType: 'application/json', buffer: Buffer.from(text) }]);
+      await page.waitForFunction((b) => document.querySelector('[data-testid="kits-message"]')?.textContent !== b, before, { timeout: 60_000 });
+      const shown = page.getByTestId('kits-message');
+      expect(await shown.textContent(), name).toMatch(expected);
+      expect(await shown.getAttribute('role')).toBe('alert');
+      expect(await page.getByTestId('taught-set').count()).toBe(2);
+    }
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+});
+
+describe('a kit of your own', () => {
+  it('is made from a form checked by the kit validator, then taught', async () => {
+    const { page } = session;
+    await openKits(page);
+    await page.getByTestId('new-kit').click();
+    await page.getByTestId('kit-name').fill('Rune dice');
+    const labels = page.getByTestId('face-label');
+    await labels.nth(0).fill('Sun');
+    await page.getByTestId('face-value').nth(0).fill('one');
+    await page.getByTestId('create-kit').click();
+    expect(await page.getByTestId('new-kit-problem').textContent()).toBe('faces[0].value (sun): must be a number or null, got "one"');
+    await page.getByTestId('face-value').nth(0).fill('1');
+    await page.getByTestId('create-kit').click();
+    expect(await page.getByTestId('new-kit-problem').textContent()).toBe('faces[1].label (face-2): must be a non-empty string, got ""');
+    for (const [i, label] of ['Moon', 'Star', 'Tree', 'Wave', 'Fire'].entries()) await labels.nth(i + 1).fill(label);
+    await page.getByTestId('create-kit').click();
+    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Teach: Rune dice');
+    expect(await page.getByTestId('instruction').textContent()).toBe('Show the Sun face up, 3 more views at least.');
+    await openKits(page);
+    expect(await page.getByTestId('own-kits').getByTestId('taught-set').locator('strong').allTextContents()).toEqual(['Rune dice']);
+  });
+});
+
+describe('teaching from the camera', () => {
+  let camera: BrowserSession;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    const file = await fakeCameraFile(readFileSync(path.join(PHOTOS, 'face-off-teach', 'luke-2.jpg')));
+    cleanup = file.cleanup;
+    camera = await launch({ camera: file.path });
+  }, 60_000);
+
+  afterAll(async () => {
+    await camera?.close();
+    await cleanup?.();
+  });
+
+  it('takes a still from the camera, finds its one die and keeps the view', async () => {
+    const { page } = camera;
+    await openKits(page);
+    await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
+    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="camera-view"][data-state="live"]').waitFor();
+    await page.waitForFunction(() => (document.querySelector('video')?.videoWidth ?? 0) > 0);
+    await page.getByTestId('capture').click();
+    expect(await message(page, null)).toBe('Added a view of Luke Skywalker. 1 of 3.');
+    expect(await page.getByTestId('example').count()).toBe(1);
+    expect((await faceStatus(page)).luke).toBe('needs-more');
+    expect(readdirSync(path.join(PHOTOS, 'face-off-teach')).length).toBe(18);
+  });
+});
