@@ -36,7 +36,12 @@ describe('die-face sidecar', () => {
   const good = { inputSize: 48, cropMargin: 1.2, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], training: { anything: true } };
 
   it('keeps what the reader needs and ignores the rest', () => {
-    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes });
+    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null });
+    const firstPass = { score: 'class', scoreThreshold: 0.2, containment: 0.5 };
+    expect(parseDieFaceConfig({ ...good, firstPass }).firstPass).toEqual(firstPass);
+    expect(() => parseDieFaceConfig({ ...good, firstPass: { ...firstPass, score: 'best' } })).toThrow(/"firstPass" must be/);
+    expect(() => parseDieFaceConfig({ ...good, firstPass: { score: 'class', scoreThreshold: 2, containment: 0.5 } })).toThrow(/"firstPass" must be/);
+    expect(() => parseDieFaceConfig({ ...good, firstPass: 0.2 })).toThrow(/"firstPass" must be/);
     expect(parseDieFaceConfig({ ...good, classes: ['other', '6', '5', '4', '3', '2', '1'] }).classes).toHaveLength(7); // `none` is optional
   });
 
@@ -63,7 +68,7 @@ describe('reading the classes', () => {
   });
 
   it('sets values, reads `other` as no value, drops `none`, keeps boxes and scores', () => {
-    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'] };
+    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null };
     const dice = [die(1, 0), die(5, 30), die(null, 60, 6), die(2, 90)];
     const reads = [5, 7, 3, 6].map((classIndex) => ({ classIndex, probability: 0.9 }));
     const out = applyDieFaceReads(dice, reads, config);

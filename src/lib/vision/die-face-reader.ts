@@ -11,7 +11,7 @@
  * presence (docs/vision.md). Symbol dice are read by the face embedder from the first pass
  * (`firstPass`), never through this one.
  */
-import type { Detector, OrtModule, SessionOptions } from './detector.ts';
+import type { DetectOptions, Detector, OrtModule, SessionOptions } from './detector.ts';
 import { cropForEmbedder } from './face-embedder.ts';
 import type { Detection, Die, RgbaImage } from './types.ts';
 
@@ -28,6 +28,23 @@ export interface DieFaceConfig {
   cropMargin: number;
   /** The model's output classes in order: '1'…'6', 'other', optionally 'none'. */
   classes: string[];
+  /**
+   * How the detector finds dice for this reader, or null for the detector's own rule. With the
+   * reader behind it, the detector only has to find dice (the reader reads them and drops what
+   * it calls `none`), so it keeps dice at a lower score than alone, and a box mostly inside a
+   * better one (a face, a pip group) is dropped. Chosen on the held-out slice of the train
+   * splits, never on val (models/MODEL_CARD.md).
+   */
+  firstPass: DieFaceFirstPass | null;
+}
+
+export interface DieFaceFirstPass {
+  /** How a candidate is scored (`DecodeOptions.score`): objectness × best class, or objectness alone. */
+  score: 'class' | 'objectness';
+  /** A candidate die is kept when its score reaches this. */
+  scoreThreshold: number;
+  /** A box is dropped when more than this share of its area lies inside a better kept box. */
+  containment: number;
 }
 
 export class DieFaceConfigError extends Error {
@@ -60,7 +77,22 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
   for (const v of ['1', '2', '3', '4', '5', '6', 'other']) {
     if (!classes.includes(v)) throw new DieFaceConfigError(`die-face sidecar: "classes" lacks "${v}"`);
   }
-  return { inputSize, cropMargin, classes: [...classes] };
+  const rule = obj.firstPass;
+  let firstPass: DieFaceFirstPass | null = null;
+  if (rule !== undefined && rule !== null) {
+    const r = rule as Record<string, unknown>;
+    const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1;
+    if (typeof rule !== 'object' || Array.isArray(rule) || !ok(r.scoreThreshold) || !ok(r.containment) || (r.score !== 'class' && r.score !== 'objectness')) {
+      throw new DieFaceConfigError('die-face sidecar: "firstPass" must be { score: "class" | "objectness", scoreThreshold, containment } with numbers in [0, 1], or absent');
+    }
+    firstPass = { score: r.score, scoreThreshold: r.scoreThreshold, containment: r.containment };
+  }
+  return { inputSize, cropMargin, classes: [...classes], firstPass };
+}
+
+/** The detector's options for a read with the reader behind it (`DieFaceConfig.firstPass`). */
+export function firstPassOptions(config: DieFaceConfig): DetectOptions {
+  return config.firstPass ? { ...config.firstPass } : {};
 }
 
 /** One die's read: the best class and its probability. */
@@ -177,7 +209,8 @@ export function withDieFaceReader(detector: Detector, reader: DieFaceReader): Tw
     firstPass: detector,
     dieFaceReader: reader,
     async detect(image, options): Promise<Detection> {
-      const first = await detector.detect(image, options);
+      // a caller's own options (an evaluation sweep) win over the reader's first-pass rule
+      const first = await detector.detect(image, options ?? firstPassOptions(reader.config));
       const t0 = performance.now();
       const dice = await reader.read(image, first.dice);
       return { dice, timing: { ...first.timing, faceReadMs: performance.now() - t0 } };
