@@ -163,7 +163,7 @@ async function main(): Promise<number> {
     };
     const dieFace =
       dieFaceReader && detector.dieFacePath
-        ? { file: path.relative(process.cwd(), detector.dieFacePath) || detector.dieFacePath, bytes: statSync(detector.dieFacePath).size, inputSize: dieFaceReader.config.inputSize, cropMargin: dieFaceReader.config.cropMargin }
+        ? { file: path.relative(process.cwd(), detector.dieFacePath) || detector.dieFacePath, bytes: statSync(detector.dieFacePath).size, inputSize: dieFaceReader.config.inputSize, cropMargin: dieFaceReader.config.cropMargin, firstPass: dieFaceReader.config.firstPass }
         : null;
     const boxes = truthBoxes ? 'truth' : 'detector';
     const runtime = { name: 'onnxruntime-node', provider: 'cpu', intraOpThreads: threads, cpu: os.cpus()[0]?.model ?? 'unknown' };
@@ -183,7 +183,11 @@ async function main(): Promise<number> {
         `model ${model.file} (${(model.bytes / 1e6).toFixed(2)} MB, input ${c.inputSize}, score ≥ ${c.scoreThreshold}, NMS IoU ${c.iouThreshold})\n` +
         `runtime ${runtime.name} (native CPU, ${threads} intra-op thread${threads > 1 ? 's' : ''}, ${runtime.cpu}); latencies are this machine's, not a phone's\n` +
         (dieFace
-          ? `die-face reader ${dieFace.file} (${(dieFace.bytes / 1e6).toFixed(2)} MB, crop ${dieFace.inputSize}, margin ${dieFace.cropMargin}): second pass over the dice${kit && kitReader?.embedder ? ' (not used for symbol kits)' : ''}`
+          ? `die-face reader ${dieFace.file} (${(dieFace.bytes / 1e6).toFixed(2)} MB, crop ${dieFace.inputSize}, margin ${dieFace.cropMargin}): second pass over the dice${kit && kitReader?.embedder ? ' (not used for symbol kits)' : ''}` +
+            (dieFace.firstPass && !truthBoxes && !(kit && kitReader?.embedder)
+              ? `
+  the detector finds dice for it by its first-pass rule: ${dieFace.firstPass.score} score ≥ ${dieFace.firstPass.scoreThreshold}, boxes > ${dieFace.firstPass.containment} inside a better one dropped`
+              : '')
           : 'die-face reader: none (the detector\'s own values)') +
         (truthBoxes ? '\nboxes: the LABELLED boxes as perfect detections (reading only; detR < 100% only where the reader said `none`)' : '');
       if (kit) {
