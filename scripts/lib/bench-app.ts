@@ -200,7 +200,13 @@ export async function measureSettleToShown(browser: Browser, url: string, count:
     }, DICE_SETTLED_MARK);
     await page.goto(url);
     await startFiveThousand(page);
-    await page.waitForFunction((n) => (window as unknown as { __settles: unknown[] }).__settles.length >= n, count + warmup, { timeout: (count + warmup) * 20_000 + 60_000, polling: 500 });
+    await page
+      .waitForFunction((n) => (window as unknown as { __settles: unknown[] }).__settles.length >= n, count + warmup, { timeout: (count + warmup) * 20_000 + 60_000, polling: 500 })
+      .catch(async (e: unknown) => {
+        const done = await page.evaluate(() => (window as unknown as { __settles: unknown[] }).__settles.length);
+        const status = await page.getByTestId('camera-status').textContent().catch(() => null);
+        throw new Error(`settle-to-read: ${done} of ${count + warmup} throws reached the screen (camera says: ${status ?? 'nothing'})`, { cause: e });
+      });
     const timings = (await page.evaluate(() => (window as unknown as { __settles: SettleTiming[] }).__settles)).slice(warmup, warmup + count);
     // A fresh profile: the table settles on the default settle time.
     return { timings, settleMs: DEFAULT_SETTINGS.settleMs };
