@@ -7,6 +7,19 @@
 import { BUILT_IN_KITS, faceForToken, type DiceKit, type DieToken } from '../lib/dice/index.ts';
 import type { Box, DetectionFrame, ProposedRoll, TrackedDie } from '../lib/vision/settle.ts';
 
+/**
+ * The performance mark made when the settle tracker settles a read (`npm run bench` times the
+ * read's way onto the screen from it). Its detail is a `SettledMarkDetail`.
+ */
+export const DICE_SETTLED_MARK = 'rollcall:dice-settled';
+
+export interface SettledMarkDetail {
+  /** Capture time of the frame that settled the read (performance.now() clock). */
+  frameTime: number;
+  /** Whether the read goes to the table as a proposal (not a repeat, not dice set aside, a roll awaited). */
+  proposed: boolean;
+}
+
 /** One die as the reader reports it (structurally the dice reader's `Die`). */
 export interface ReadDie {
   box: Box;
