@@ -4,7 +4,8 @@
  * (worker: detector + face embedder + prototypes) reads it, the settle tracker proposes it, and
  * one tap confirms it. The proposal must be what the app's own library reads from the very same
  * picture in Node (onnxruntime-node, computed in beforeAll from the frame the fake camera shows),
- * with the kit's printed art and with a set the players taught; how many dice match the labels
+ * with the kit's printed art and with a set the players taught — die by die, where Node's call was
+ * a near tie either side of it (`TIE`; the test prints how many); how many dice match the labels
  * is printed, not asserted (the fixtures are rolls the shipped models read right from the art,
  * chosen by make-symbol-photos.ts, so they say nothing of accuracy: see docs/symbol-dice.md).
  */
@@ -33,6 +34,13 @@ const SPIKE_PHOTO = LABELS.images.find((i) => i.file.startsWith('corellian-spike
 /** What the table should propose: the faces read left to right (as the settle tracker lists them), and the dice not read. */
 interface Expected {
   tokens: Array<DieToken | null>;
+  /**
+   * Per die, what the browser may read: the Node read, and where Node's call was a near tie (the
+   * runner-up within TIE of the best, or the best within TIE of the unknown threshold) the other
+   * side too: the browser draws the art with Chromium rather than librsvg and decodes the camera's
+   * 4:2:0 frame itself, so similarities differ in the second decimal.
+   */
+  allowed: Array<Array<DieToken | null>>;
   seen: DieToken[];
   unread: number;
   /** The labelled faces, left to right, as tokens. */
@@ -41,10 +49,49 @@ interface Expected {
 
 const centreX = (b: { x: number; w: number }) => b.x + b.w / 2;
 
+const TIE = 0.03;
+const THRESHOLD = (JSON.parse(readFileSync(path.join(ROOT, 'models/face-embed.json'), 'utf8')) as { threshold: number }).threshold;
+
+function readTokens(kit: DiceKit, dice: readonly FaceDie[]): Pick<Expected, 'tokens' | 'allowed'> {
+  const sorted = [...dice].sort((a, b) => centreX(a.box) - centreX(b.box));
+  const token = (faceId: string | null) => {
+    const face = kit.faces.find((f) => f.id === faceId);
+    return face ? tokenForFace(kit, face) : null;
+  };
+  const tokens = sorted.map((d) => token(d.match.faceId));
+  const allowed = sorted.map((d, i) => {
+    const also = new Set<DieToken | null>([tokens[i]!]);
+    if (d.match.similarity - d.match.runnerUpSimilarity < TIE) also.add(token(d.match.runnerUpFaceId));
+    if (Math.abs(d.match.similarity - THRESHOLD) < TIE) [null, token(d.match.nearestFaceId)].forEach((t) => also.add(t));
+    return [...also];
+  });
+  return { tokens, allowed };
+}
+
 function expectedRead(kit: DiceKit, dice: readonly FaceDie[], image: (typeof LABELS.images)[number]): Expected {
-  const tokens = [...dice].sort((a, b) => centreX(a.box) - centreX(b.box)).map((d) => (d.face ? tokenForFace(kit, d.face) : null));
+  const { tokens, allowed } = readTokens(kit, dice);
   const truth = [...image.dice].sort((a, b) => centreX(a) - centreX(b)).map((d) => tokenForFace(kit, kit.faces.find((f) => f.id === d.face)!));
-  return { tokens, seen: tokens.filter((t): t is DieToken => t !== null), unread: tokens.filter((t) => t === null).length, truth };
+  return { tokens, allowed, seen: tokens.filter((t): t is DieToken => t !== null), unread: tokens.filter((t) => t === null).length, truth };
+}
+
+/**
+ * The camera's read on the page — each die's face as drawn over the picture, left to right, and
+ * the proposal — checked against the Node read: every die within what Node allows, the proposal
+ * the faces read (left to right) with a ? slot per die not read. Returns the dice the browser read.
+ */
+async function checkCameraRead(page: Page, kit: DiceKit, expected: Pick<Expected, 'tokens' | 'allowed'>): Promise<Array<DieToken | null>> {
+  const { read, unread } = await cameraRead(page);
+  const drawn = (await page.getByTestId('camera-view').locator('svg text').allTextContents()).map((label) => {
+    const face = kit.faces.find((f) => f.label === label);
+    return face ? tokenForFace(kit, face) : null;
+  });
+  const ties = expected.allowed.filter((a) => a.length > 1).length;
+  console.log(`symbol camera, browser: ${drawn.map((t) => t ?? '?').join(' ')} (Node: ${expected.tokens.map((t) => t ?? '?').join(' ')}; ${ties} near ties)`);
+  expect(drawn).toHaveLength(expected.tokens.length);
+  drawn.forEach((token, i) => expect(expected.allowed[i], `die ${i + 1} read as ${token}`).toContain(token));
+  expect(read).toBe(drawn.filter((t) => t !== null).join(' '));
+  expect(unread).toBe(drawn.filter((t) => t === null).length);
+  return drawn;
 }
 
 /** Dice read right against the labels, die by die left to right (only when as many dice were found). */
@@ -69,6 +116,8 @@ let server: StaticServer;
 let faceOffArt: Expected;
 let faceOffTaught: Expected;
 let spikeArt: Expected;
+/** Face Off dice read as Corellian Spike dice (the wrong dice for the game): tokens left to right, null for unknown. */
+let foreignRead: Pick<Expected, 'tokens' | 'allowed'>;
 /** A kit file of the Face Off teach photos (3 per face), as the Kits screen imports it. */
 let taughtKitFile: string;
 
@@ -80,6 +129,7 @@ beforeAll(async () => {
   const faceOffFrame = await cameraFrame(FACE_OFF_PHOTO.file);
   faceOffArt = expectedRead(FACE_OFF_KIT, (await faceOff.read(faceOffFrame)).dice, FACE_OFF_PHOTO);
   spikeArt = expectedRead(CORELLIAN_SPIKE_KIT, (await spike.read(await cameraFrame(SPIKE_PHOTO.file))).dice, SPIKE_PHOTO);
+  foreignRead = readTokens(CORELLIAN_SPIKE_KIT, (await spike.read(faceOffFrame)).dice);
   await faceOff.release();
   await spike.release();
 
@@ -100,6 +150,7 @@ beforeAll(async () => {
   console.log(`symbol camera, Node: Face Off by the printed art: ${matching(faceOffArt)}`);
   console.log(`symbol camera, Node: Face Off by 18 taught photos: ${matching(faceOffTaught)}`);
   console.log(`symbol camera, Node: Corellian Spike by the printed art: ${matching(spikeArt)}`);
+  console.log(`symbol camera, Node: the Face Off roll read as Corellian Spike dice (wrong dice): ${foreignRead.tokens.map((t) => t ?? '?').join(' ')}`);
 }, 180_000);
 
 afterAll(async () => {
@@ -143,20 +194,15 @@ describe('Star Wars Face Off read by the camera', () => {
     // no taught set yet: nothing to choose, the printed faces read the dice; the pad is folded away
     expect(await page.getByTestId('dice-pad').count()).toBe(0);
     const t0 = Date.now();
-    const { read, unread } = await cameraRead(page);
-    console.log(`symbol camera, browser: Face Off read in ${Date.now() - t0} ms from the table opening (reader, face model, art prototypes, settle): ${read}`);
+    const drawn = await checkCameraRead(page, FACE_OFF_KIT, faceOffArt);
+    console.log(`symbol camera, browser: Face Off read in ${Date.now() - t0} ms from the table opening (reader, face model, art prototypes, settle)`);
     expect(await page.getByTestId('table-camera').getAttribute('data-reads')).toBe('art');
     expect(await page.getByTestId('camera-reads').textContent()).toBe('Reading Star Wars Face Off dice by the printed faces.');
-    expect(read).toBe(faceOffArt.seen.join(' '));
-    expect(unread).toBe(faceOffArt.unread);
     expect(await page.getByTestId('camera-view').locator('svg rect').count()).toBe(faceOffArt.tokens.length);
-    // the faces' names are drawn over the picture
-    const labels = await page.getByTestId('camera-view').locator('svg text').allTextContents();
-    expect(labels.sort()).toEqual(faceOffArt.tokens.map((t) => (t === null ? '?' : FACE_OFF_KIT.faces.find((f) => f.id === t)!.label)).sort());
 
     // a die read as unknown is a slot the player fills with its face (the labelled one), as at a real table
-    const filled = [...faceOffArt.seen];
-    for (const [i, token] of faceOffArt.tokens.entries()) {
+    const filled = drawn.filter((t): t is DieToken => t !== null);
+    for (const [i, token] of drawn.entries()) {
       if (token !== null) continue;
       await page.getByTestId('unread-die').first().click();
       await page.locator(`button[data-fix-face="${faceOffArt.truth[i]}"]`).click();
@@ -230,11 +276,42 @@ describe('Star Wars Face Off read by the camera', () => {
     await page.getByTestId('start-game').click();
     await page.getByTestId('headline').waitFor();
 
-    const { read, unread } = await cameraRead(page);
+    await checkCameraRead(page, FACE_OFF_KIT, faceOffTaught);
     expect(await page.getByTestId('table-camera').getAttribute('data-reads')).toBe('taught');
     expect(await page.getByTestId('camera-reads').textContent()).toBe('Reading Our Face Off dice as taught (18 photos).');
-    expect(read).toBe(faceOffTaught.seen.join(' '));
-    expect(unread).toBe(faceOffTaught.unread);
+  });
+
+  it('dice it cannot read are ? slots the player fills or drops (Face Off dice on a Point Five table)', async () => {
+    const { page, errors } = session;
+    await page.goto('about:blank');
+    await page.goto(server.url);
+    await startGame(page, 'point-five', ['Ann', 'Bob']);
+    const headlineBefore = await headline(page);
+    const drawn = await checkCameraRead(page, CORELLIAN_SPIKE_KIT, foreignRead);
+    const seen = drawn.filter((t): t is DieToken => t !== null);
+    const unknown = drawn.length - seen.length;
+    // (the shipped models read 2 of these 5 foreign dice as unknown, and 3 confidently as symbols: a finding)
+    expect(unknown, 'this case needs dice the reader cannot read').toBeGreaterThan(0);
+    expect(await page.getByTestId('unread').textContent()).toBe(`${unknown === 1 ? '1 die' : `${unknown} dice`} could not be read: tap ${unknown === 1 ? 'its ?' : 'each ?'} and pick the face.`);
+    // one is filled with a face ...
+    await page.getByTestId('unread-die').first().click();
+    await page.locator('button[data-fix-face="circle"]').click();
+    expect(await page.getByTestId('camera-read').textContent()).toBe([...seen, 1].join(' '));
+    expect(await page.getByTestId('unread-die').count()).toBe(unknown - 1);
+    // ... the rest were no dice at all
+    for (let i = 1; i < unknown; i++) {
+      await page.getByTestId('unread-die').first().click();
+      await page.getByRole('button', { name: 'No die here' }).click();
+    }
+    expect(await page.getByTestId('unread-die').count()).toBe(0);
+    expect(await page.getByTestId('unread').count()).toBe(0);
+    expect(await page.getByTestId('roll-preview').textContent()).toBe(`${seen.length + 1} dice seen, 1 expected.`);
+    // the rules refuse it: nothing is written
+    await page.getByTestId('confirm-roll').click();
+    expect(await page.getByTestId('rule-error').textContent()).toBe(`${seen.length + 1} dice seen, 1 expected.`);
+    expect(await headline(page)).toBe(headlineBefore);
+    await page.getByRole('button', { name: 'Discard' }).click();
+    expect(errors).toEqual([]);
   });
 });
 
@@ -257,21 +334,20 @@ describe('Point Five (Corellian Spike) read by the camera', () => {
     const { page, errors } = session;
     await page.goto(server.url);
     await startGame(page, 'point-five', ['Ann', 'Bob']);
-    const { read, unread } = await cameraRead(page);
+    const drawn = await checkCameraRead(page, CORELLIAN_SPIKE_KIT, spikeArt); // Corellian Spike dice are written by value
     expect(await page.getByTestId('table-camera').getAttribute('data-reads')).toBe('art');
-    expect(read).toBe(spikeArt.seen.join(' ')); // Corellian Spike dice are written by value
-    expect(unread).toBe(spikeArt.unread);
+    const seen = drawn.filter((t): t is DieToken => t !== null);
     // Point Five throws one die at a time: the five in view are refused by the rules until fixed
-    expect(await page.getByTestId('roll-preview').textContent()).toBe(`${spikeArt.tokens.length} dice seen, 1 expected.`);
-    for (let i = 1; i < spikeArt.seen.length; i++) {
+    expect(await page.getByTestId('roll-preview').textContent()).toBe(`${drawn.length} dice seen, 1 expected.`);
+    for (let i = 1; i < seen.length; i++) {
       await page.getByRole('button', { name: /^Die 2: / }).click();
       await page.getByRole('button', { name: 'No die here' }).click();
     }
-    for (let i = 0; i < spikeArt.unread; i++) {
+    for (let i = seen.length; i < drawn.length; i++) {
       await page.getByTestId('unread-die').first().click();
       await page.getByRole('button', { name: 'No die here' }).click();
     }
-    const first = spikeArt.seen[0]!;
+    const first = seen[0]!;
     expect(await page.getByTestId('camera-read').textContent()).toBe(String(first));
     const after = headlineAfter('point-five', ['Ann', 'Bob'], {}, [first]);
     expect(await page.getByTestId('roll-preview').textContent()).toBe(after);
