@@ -73,6 +73,39 @@ function rgbToI420(data: Buffer, width: number, height: number): Buffer {
   return Buffer.concat([y, u, v]);
 }
 
+/**
+ * The first frame of a Y4M written by `imageToY4m`, back to RGBA (the inverse BT.601 full-range
+ * conversion, chroma repeated over each 2×2 block): the picture the fake camera shows, for
+ * computing in Node what the app should read from it.
+ */
+export function y4mToRgba(y4m: Buffer): { width: number; height: number; data: Uint8Array } {
+  const headerEnd = y4m.indexOf(0x0a);
+  const header = y4m.subarray(0, headerEnd).toString('ascii');
+  const width = Number(/ W(\d+)/.exec(header)?.[1]);
+  const height = Number(/ H(\d+)/.exec(header)?.[1]);
+  if (!header.startsWith('YUV4MPEG2') || !(width > 0 && height > 0)) throw new Error('y4m: not a YUV4MPEG2 stream');
+  const frameStart = y4m.indexOf(0x0a, headerEnd + 1) + 1; // after "FRAME\n"
+  const y = y4m.subarray(frameStart, frameStart + width * height);
+  const u = y4m.subarray(frameStart + width * height, frameStart + width * height + (width / 2) * (height / 2));
+  const v = y4m.subarray(frameStart + width * height + (width / 2) * (height / 2));
+  const data = new Uint8Array(width * height * 4);
+  const clamp = (x: number) => Math.max(0, Math.min(255, Math.round(x)));
+  for (let row = 0; row < height; row++) {
+    for (let col = 0; col < width; col++) {
+      const k = (row >> 1) * (width / 2) + (col >> 1);
+      const luma = y[row * width + col]!;
+      const cb = u[k]! - 128;
+      const cr = v[k]! - 128;
+      const i = (row * width + col) * 4;
+      data[i] = clamp(luma + 1.402 * cr);
+      data[i + 1] = clamp(luma - 0.344136 * cb - 0.714136 * cr);
+      data[i + 2] = clamp(luma + 1.772 * cb);
+      data[i + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [input, output, size] = process.argv.slice(2);
   if (!input || !output) {
