@@ -1,20 +1,21 @@
 /**
- * npm run bench -- [--json] [--frames N] [--only SECTION,...]
+ * npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--only SECTION,...]
  *
  * Performance figures of what ships, printed clearly (tests check correctness, not timings).
- * Each section measures one thing and says how; sections share one production build of the
- * app (with the harness page beside it), served by `vite preview` with cross-origin isolation
- * and driven in headless Chromium — the closest stand-in for a phone browser here: the same
- * V8 wasm engine, the app's real Web Worker, SIMD, and wasm threads (which need isolation).
- * Absolute figures are this machine's CPU, not a phone's.
+ * Each section measures one thing and says how. The reader's sections share one production
+ * build with the harness page beside it; the app's sections (`initial-js`, `settle-to-read`)
+ * share a build of the app alone, as `npm run build` makes it. Both are served by `vite
+ * preview` with cross-origin isolation and driven in headless Chromium — the closest stand-in
+ * for a phone browser here: the same V8 wasm engine, the app's real Web Worker, SIMD, and wasm
+ * threads (which need isolation). Absolute figures are this machine's CPU, not a phone's.
  *
- * Adding a figure: append a `BenchSection` to SECTIONS (e.g. the symbol embedder's time per
- * die, the app's initial JS size, camera-to-read latency); `ctx.build()` gives the built
- * files' folder, `ctx.browser()` the served build and a Chromium page on the harness.
+ * Adding a figure: append a `BenchSection` to SECTIONS; `ctx.build()` gives the harness
+ * build's folder, `ctx.browser()` the served build and a Chromium page on the harness,
+ * `ctx.app()` the app alone served, `ctx.launch()` a Chromium of the section's own.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -23,7 +24,8 @@ import { percentile } from '../src/lib/vision/metrics.ts';
 import type { VisionHarness } from './browser/vision.ts';
 import { benchFaceEmbedder } from './lib/bench-face.ts';
 import { benchDieFaceReader } from './lib/bench-die-face.ts';
-import { buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
+import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
+import { measureFirstLoad, measureSettleToShown, SETTLE_CAMERA, settlingDiceY4m } from './lib/bench-app.ts';
 import { REPO_ROOT, SHIPPED_MODEL, UsageError } from './lib/node-vision.ts';
 
 export interface Figure {
@@ -44,6 +46,8 @@ export interface BenchSection {
 export interface BenchOptions {
   frames: number;
   warmup: number;
+  /** Throws the camera section times (after one discarded). */
+  settles: number;
 }
 
 /** Shared, lazily created resources: one build, one preview server, one browser. */
@@ -51,7 +55,25 @@ export class BenchContext {
   readonly outDir = mkdtempSync(path.join(tmpdir(), 'rollcall-bench-'));
   private built: Promise<string> | null = null;
   private served: Promise<{ url: string; page: Page; browser: Browser; close: () => Promise<void> }> | null = null;
+  /** The app alone, built as `npm run build` does (no harness page, so its chunks and precache are the shipped ones). */
+  readonly appDir = mkdtempSync(path.join(tmpdir(), 'rollcall-bench-app-'));
+  private appServed: Promise<{ url: string; close: () => Promise<void> }> | null = null;
+  /** Chromium's version, once a section has launched it. */
+  chromiumVersion: string | null = null;
   constructor(readonly options: BenchOptions) {}
+
+  /** The production build of the app alone, served by `vite preview` (cross-origin isolated). */
+  app(): Promise<{ url: string; dir: string }> {
+    this.appServed ??= buildApp(this.appDir).then(() => servePreview(this.appDir));
+    return this.appServed.then(({ url }) => ({ url, dir: this.appDir }));
+  }
+
+  /** Headless Chromium with the team's flags and `extraArgs`; the section closes it. */
+  async launch(extraArgs: readonly string[] = []): Promise<Browser> {
+    const browser = await launchChromium(extraArgs);
+    this.chromiumVersion = browser.version();
+    return browser;
+  }
 
   /** The production build (app + harness page); resolves to its folder. */
   build(): Promise<string> {
@@ -64,7 +86,7 @@ export class BenchContext {
     this.served ??= (async () => {
       await this.build();
       const server = await servePreview(this.outDir);
-      const browser = await launchChromium();
+      const browser = await this.launch();
       const page = await browser.newPage();
       await page.goto(new URL(HARNESS_PAGE, server.url).href);
       await page.waitForSelector('body[data-ready="true"]');
@@ -73,13 +95,11 @@ export class BenchContext {
     return this.served;
   }
 
-  get started(): boolean {
-    return this.served !== null;
-  }
-
   async close(): Promise<void> {
     if (this.served) await (await this.served).close();
+    if (this.appServed) await (await this.appServed.catch(() => null))?.close();
     rmSync(this.outDir, { recursive: true, force: true });
+    rmSync(this.appDir, { recursive: true, force: true });
   }
 }
 
@@ -151,11 +171,69 @@ const dieFaceSection: BenchSection = {
   run: (ctx) => benchDieFaceReader(ctx.options.frames, ctx.options.warmup),
 };
 
-export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection, dieFaceSection];
+const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+
+const firstLoadSection: BenchSection = {
+  id: 'initial-js',
+  title: 'first load — the JavaScript the first screen needs, and the precache (production build, vite preview, headless Chromium, fresh profile)',
+  method: 'every script response the page gets before Home\'s "New game" button is in the document, each gzipped here (level 9); then the service worker\'s precache as the Cache API holds it',
+  async run(ctx) {
+    const { url, dir } = await ctx.app();
+    const browser = await ctx.launch();
+    try {
+      const load = await measureFirstLoad(browser, url, dir);
+      const sum = (list: { bytes: number; gzip: number }[], key: 'bytes' | 'gzip') => list.reduce((n, s) => n + s[key], 0);
+      const names = (list: { path: string; gzip: number }[]) => list.map((s) => `${s.path.replace(/^\/assets\//, '')} ${kib(s.gzip)}`).join(', ');
+      const { precache } = load;
+      return [
+        { label: 'initial JS, gzipped', value: sum(load.initial, 'gzip'), unit: 'bytes', note: `${load.initial.length} script${load.initial.length > 1 ? 's' : ''}: ${names(load.initial)}; budget 150 KB` },
+        { label: 'initial JS, uncompressed', value: sum(load.initial, 'bytes'), unit: 'bytes' },
+        { label: 'first screen interactive', value: load.interactiveMs, unit: 'ms', note: 'navigation start → "New game" in the document; local server, no network throttling' },
+        { label: 'JS loaded after it, gzipped', value: sum(load.later, 'gzip'), unit: 'bytes', note: load.later.length ? `until the network is quiet: ${names(load.later)}` : 'none' },
+        { label: 'service worker script, gzipped', value: load.serviceWorker.gzip, unit: 'bytes', note: `sw.js, ${kib(load.serviceWorker.bytes)} uncompressed` },
+        { label: 'precache, total', value: precache.bytes, unit: 'bytes', note: `${precache.entries} files, what a first visit downloads to work offline` },
+        { label: 'precache, gzipped', value: precache.gzip, unit: 'bytes', note: 'the same files, each gzipped (level 9)' },
+        ...precache.largest.map((f) => ({ label: `  of which ${f.path.replace(/^\/(assets|models)\//, '').replace(/-[\w-]{8}\./, '.')}`, value: f.bytes, unit: 'bytes' as const, note: f.path })),
+      ];
+    } finally {
+      await browser.close();
+    }
+  },
+};
+
+const settleSection: BenchSection = {
+  id: 'settle-to-read',
+  title: 'read shown after the dice settle — the built app at a 5000 table, a fake camera of dice thrown that come to rest, headless Chromium',
+  method: `from the frame the settle tracker settles on (the app's rollcall:dice-settled mark carries its capture time) to the proposed roll on screen (in the document, then the next animation frame); ${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps, a matteop65 photo and its mirror image in turn; the first throw discarded; target ≤ 300 ms on a mid-range phone`,
+  async run(ctx) {
+    const { url } = await ctx.app();
+    const video = path.join(ctx.appDir, '..', `${path.basename(ctx.appDir)}-camera.y4m`);
+    writeFileSync(video, await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)));
+    const browser = await ctx.launch(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
+    try {
+      const { timings, settleMs } = await measureSettleToShown(browser, url, ctx.options.settles, 1);
+      const n = `n=${timings.length} throws, dice still for ${settleMs} ms first`;
+      const reads = [...new Set(timings.map((t) => t.read))].join(' | ');
+      const of = (key: 'frameToShown' | 'settledToShown' | 'frameToSettled') => timings.map((t) => t[key]);
+      return [
+        { label: 'settling frame → read on screen, median', value: median(of('frameToShown')), unit: 'ms', note: n },
+        { label: 'settling frame → read on screen, p95', value: p95(of('frameToShown')), unit: 'ms', note: `max ${Math.max(...of('frameToShown')).toFixed(0)} ms` },
+        { label: '  of which that frame\'s read, median', value: median(of('frameToSettled')), unit: 'ms', note: 'frame capture → the tracker\'s decision: grab, worker round trip, tracker' },
+        { label: '  of which decision → on screen, median', value: median(of('settledToShown')), unit: 'ms', note: 'rules preview, render, paint' },
+        { label: '  decision → on screen, p95', value: p95(of('settledToShown')), unit: 'ms', note: `reads: ${reads}` },
+      ];
+    } finally {
+      await browser.close();
+      rmSync(video, { force: true });
+    }
+  },
+};
+
+export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection, dieFaceSection, firstLoadSection, settleSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
-  if (unit === 'bytes') return `${value.toLocaleString('en')} B (${(value / 1024 / 1024).toFixed(2)} MiB)`;
+  if (unit === 'bytes') return `${value.toLocaleString('en')} B (${value < 1024 * 1024 ? kib(value) : `${(value / 1024 / 1024).toFixed(2)} MiB`})`;
   return String(value);
 }
 
@@ -166,26 +244,30 @@ async function main(): Promise<number> {
       json: { type: 'boolean', default: false },
       frames: { type: 'string', default: '40' },
       warmup: { type: 'string', default: '5' },
+      settles: { type: 'string', default: '20' },
       only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const usage = `usage: npm run bench -- [--json] [--frames N] [--warmup N] [--only ${SECTIONS.map((s) => s.id).join(',')}]`;
+  const usage = `usage: npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--only ${SECTIONS.map((s) => s.id).join(',')}]`;
   if (values.help) throw new UsageError(usage);
   const frames = Number(values.frames);
   const warmup = Number(values.warmup);
-  if (!Number.isInteger(frames) || frames < 1 || !Number.isInteger(warmup) || warmup < 0) throw new UsageError(`--frames and --warmup must be whole numbers\n${usage}`);
+  const settles = Number(values.settles);
+  if (!Number.isInteger(frames) || frames < 1 || !Number.isInteger(warmup) || warmup < 0 || !Number.isInteger(settles) || settles < 1) {
+    throw new UsageError(`--frames, --warmup and --settles must be whole numbers\n${usage}`);
+  }
   const only = values.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((id) => !SECTIONS.some((s) => s.id === id)) ?? [];
   if (unknown.length) throw new UsageError(`unknown section ${unknown.join(', ')}\n${usage}`);
   const sections = SECTIONS.filter((s) => !only || only.includes(s.id));
 
   const loadAtStart = loadavg()[0]!;
-  const ctx = new BenchContext({ frames, warmup });
+  const ctx = new BenchContext({ frames, warmup, settles });
   const results: Array<{ id: string; title: string; method: string; figures: Figure[] }> = [];
   try {
     for (const s of sections) results.push({ id: s.id, title: s.title, method: s.method, figures: await s.run(ctx) });
-    const chromium = ctx.started ? (await ctx.browser()).browser.version() : null;
+    const chromium = ctx.chromiumVersion;
     const ortVersion = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/onnxruntime-web/package.json'), 'utf8')) as { version: string }).version;
     const machine = {
       chromium,

@@ -48,7 +48,13 @@ export async function servePreview(outDir: string): Promise<{ url: string; close
   return { url, close: () => server.close() };
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** Headless Chromium with the team's flags; `extraArgs` adds more (a fake camera, say). */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+/** The production build alone (`npm run build`, no harness page), into `outDir`. */
+export async function buildApp(outDir: string): Promise<void> {
+  await build({ configFile: path.join(REPO_ROOT, 'vite.config.ts'), root: REPO_ROOT, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
 }

@@ -1,35 +1,36 @@
 /**
- * From the dice reader to a proposed roll: each camera frame's dice go to the settle tracker
- * with their faces written as the kit's tokens; a settled read becomes a proposal unless it is
- * only what was already on the table with some dice taken away (dice set aside or picked up
- * are not a roll). Pure: no DOM, no worker, so it is tested in Node.
+ * From the kit reader (`kit-reader.ts`: pips and symbol dice alike) to a proposed roll: each
+ * camera frame's dice go to the settle tracker with their faces written as the game's tokens;
+ * a settled read becomes a proposal unless it is only what was already on the table with some
+ * dice taken away (dice set aside or picked up are not a roll). Pure: no DOM, no worker, so it is tested in Node.
  */
-import { BUILT_IN_KITS, faceForToken, type DiceKit, type DieToken } from '../lib/dice/index.ts';
+import type { DieToken } from '../lib/dice/index.ts';
 import type { Box, DetectionFrame, ProposedRoll, TrackedDie } from '../lib/vision/settle.ts';
 
-/** One die as the reader reports it (structurally the dice reader's `Die`). */
+/**
+ * The performance mark made when the settle tracker settles a read (`npm run bench` times the
+ * read's way onto the screen from it). Its detail is a `SettledMarkDetail`.
+ */
+export const DICE_SETTLED_MARK = 'rollcall:dice-settled';
+
+export interface SettledMarkDetail {
+  /** Capture time of the frame that settled the read (performance.now() clock). */
+  frameTime: number;
+  /** Whether the read goes to the table as a proposal (not a repeat, not dice set aside, a roll awaited). */
+  proposed: boolean;
+}
+
+/** One die as the kit reader reports it (structurally `KitDie` of `kit-reader.ts`). */
 export interface ReadDie {
   box: Box;
-  /** Top-face value 1–6, or null when the face is not a pip face or could not be read. */
-  value: number | null;
+  /** The face read, as the game's actions write it; null when it could not be read. */
+  token: DieToken | null;
   score: number;
 }
 
-/** The kit's token for a read value, or null when the kit has no face of that value. */
-export function tokenForValue(kit: DiceKit, value: number | null): DieToken | null {
-  if (value === null) return null;
-  return faceForToken(kit, value) ? value : null;
-}
-
-/** Whether the pip reader can read this kit's faces (pip values); symbol kits need the face reader. */
-export function readsPips(kitId: string): boolean {
-  const kit = BUILT_IN_KITS[kitId];
-  return kit !== undefined && kit.faces.every((f, i) => f.value === i + 1 && f.id === String(i + 1));
-}
-
 /** A frame of the reader's dice, for the settle tracker. */
-export function settleFrame(t: number, dice: readonly ReadDie[], kit: DiceKit): DetectionFrame<DieToken> {
-  return { t, dice: dice.map((d) => ({ box: d.box, face: tokenForValue(kit, d.value), score: d.score })) };
+export function settleFrame(t: number, dice: readonly ReadDie[]): DetectionFrame<DieToken> {
+  return { t, dice: dice.map((d) => ({ box: d.box, face: d.token, score: d.score })) };
 }
 
 const centre = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });

@@ -27,8 +27,16 @@ export interface FramePump {
   stats(): FramePumpStats;
 }
 
+/** What requestVideoFrameCallback reports of a frame (the fields used here). */
+interface VideoFrameMetadata {
+  /** When the camera captured it (local and remote streams), performance.now() clock. */
+  captureTime?: number;
+  /** When it was handed to the compositor. */
+  presentationTime?: number;
+}
+
 type VideoWithFrameCallback = HTMLVideoElement & {
-  requestVideoFrameCallback?: (cb: (now: number, meta: { expectedDisplayTime?: number }) => void) => number;
+  requestVideoFrameCallback?: (cb: (now: number, meta: VideoFrameMetadata) => void) => number;
   cancelVideoFrameCallback?: (handle: number) => void;
 };
 
@@ -74,7 +82,8 @@ export function startFramePump(
     if (stopped) return;
     if (useFrameCallback) {
       handle = v.requestVideoFrameCallback!((now, meta) => {
-        void grab(meta.expectedDisplayTime ?? now);
+        // Not expectedDisplayTime: that is a vsync up to a frame period ahead, not when the picture was taken.
+        void grab(meta.captureTime ?? meta.presentationTime ?? now);
         schedule();
       });
     } else {

@@ -54,6 +54,8 @@ export interface KitReaderInfo {
   /** The faces read for the game's kit: the game's kit, or an own kit standing in for it. */
   kit: DiceKit;
   reads: ReadableKit['reads'];
+  /** The taught set read with (its name as the player gave it), or null for the built-in kit. */
+  setName: string | null;
   /** Taught photos read with, and those that could not be used (no die found again for a new face model). */
   examples: number;
   unusable: number;
@@ -181,7 +183,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
     const note = dice.taughtSetId && !set ? 'The taught dice of this game are no longer on this device: the printed faces are read instead.' : null;
     readKit = set ? kitOfSet(set) : gameKit;
     if (kitReadsPips(readKit)) {
-      return { reader: readerInfo, kit: readKit, reads: 'pips', examples: 0, unusable: 0, faceModel: null, kitLoadMs: performance.now() - t0, note };
+      return { reader: readerInfo, kit: readKit, reads: 'pips', setName: set?.name ?? null, examples: 0, unusable: 0, faceModel: null, kitLoadMs: performance.now() - t0, note };
     }
     const model = await reader.faceModel();
     const { usable, unusable } = set ? await refreshEmbeddings(store, reader, await store.listTaughtFaces(set.id), model.embeddingModel) : { usable: [], unusable: 0 };
@@ -193,6 +195,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
       reader: readerInfo,
       kit: readKit,
       reads: examples.length > 0 ? 'taught' : 'art',
+      setName: set?.name ?? null,
       examples: examples.length,
       unusable,
       faceModel: model.embeddingModel,

@@ -1,30 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, STANDARD_KIT, type DieToken } from '../../src/lib/dice/index.ts';
+import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { cameraProposal, onlyDiceTakenAway, readsPips, settleFrame, tokenForValue, type ReadDie } from '../../src/app/cameraRead.ts';
+import { cameraProposal, onlyDiceTakenAway, settleFrame, type ReadDie } from '../../src/app/cameraRead.ts';
 
-const die = (x: number, y: number, value: number | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, value, score: 0.9 });
+const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
 /** Feeds the same dice for `ms` at 30 frames a second; returns the proposals made. */
 function hold(tracker: SettleTracker<DieToken>, from: number, ms: number, dice: ReadDie[]): { t: number; proposals: ProposedRoll<DieToken>[] } {
   const proposals: ProposedRoll<DieToken>[] = [];
   let t = from;
   for (; t <= from + ms; t += 33) {
-    const update = tracker.update(settleFrame(t, dice, STANDARD_KIT));
+    const update = tracker.update(settleFrame(t, dice));
     if (update.proposal) proposals.push(update.proposal);
   }
   return { t, proposals };
 }
 
 describe('camera reads to proposals', () => {
-  it('writes read values as the kit’s tokens; the pip reader reads standard dice only', () => {
-    expect(tokenForValue(STANDARD_KIT, 4)).toBe(4);
-    expect(tokenForValue(STANDARD_KIT, null)).toBeNull();
-    expect(tokenForValue(FACE_OFF_KIT, 4)).toBeNull();
-    expect(readsPips('standard')).toBe(true);
-    expect(readsPips('corellian-spike')).toBe(false);
-    expect(readsPips('face-off')).toBe(false);
-    expect(tokenForValue(CORELLIAN_SPIKE_KIT, 7)).toBeNull();
+  it('tracks the kit reader’s tokens, pips and symbol faces alike; an unread die has none', () => {
+    const frame = settleFrame(5, [die(0, 0, 4), die(50, 0, 'vader'), die(100, 0, null)]);
+    expect(frame).toEqual({ t: 5, dice: [die(0, 0, 4), die(50, 0, 'vader'), die(100, 0, null)].map((d) => ({ box: d.box, face: d.token, score: d.score })) });
   });
 
   it('proposes each roll once, ignores kept dice set aside, and proposes the re-roll', () => {
@@ -54,5 +49,8 @@ describe('camera reads to proposals', () => {
     expect(onlyDiceTakenAway([{ ...before[0]!, face: 2 }], before)).toBe(false);
     expect(onlyDiceTakenAway(before, null)).toBe(false);
     expect(cameraProposal({ id: 1, t: 0, dice: [{ box: before[0]!.box, face: null, score: 0.4 }, before[0]!] })).toEqual({ seen: [4], unread: 1 });
+    // symbol dice: Face Off faces are written by id
+    const faces = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 'luke' as DieToken, score: 1 }, { box: { x: 60, y: 0, w: 40, h: 40 }, face: null, score: 0.8 }];
+    expect(cameraProposal({ id: 2, t: 0, dice: faces })).toEqual({ seen: ['luke'], unread: 1 });
   });
 });

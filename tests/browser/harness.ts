@@ -39,14 +39,28 @@ export interface StaticServer {
   url: string;
   /** Serves another folder from now on (a new version of the app being deployed). */
   setRoot(dir: string): void;
+  /**
+   * Every request that reached the server, in order (path, and whether the network was down).
+   * A test that takes the network away checks that nothing more arrives.
+   */
+  readonly requests: { path: string; networkDown: boolean }[];
+  /** Down: every request is logged and its connection dropped unanswered, as with no network. */
+  setNetworkDown(down: boolean): void;
   stop(): Promise<void>;
 }
 
 /** Serves `dir` on 127.0.0.1 (a free port) with COOP/COEP, falling back to index.html for app URLs. */
 export async function serve(dir: string): Promise<StaticServer> {
   let root = resolve(dir);
+  let networkDown = false;
+  const requests: StaticServer['requests'] = [];
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    requests.push({ path, networkDown });
+    if (networkDown) {
+      req.socket.destroy();
+      return;
+    }
     let file = normalize(join(root, path));
     if (!file.startsWith(root)) {
       res.writeHead(403).end();
@@ -75,6 +89,10 @@ export async function serve(dir: string): Promise<StaticServer> {
     url: `http://127.0.0.1:${port}/`,
     setRoot: (next) => {
       root = resolve(next);
+    },
+    requests,
+    setNetworkDown: (down) => {
+      networkDown = down;
     },
     stop: () =>
       new Promise<void>((ok) => {

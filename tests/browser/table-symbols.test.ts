@@ -15,13 +15,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The symbol games by the dice pad: Corellian Spike symbols for Point Five, Face Off faces. */
+/** The symbol games by the dice pad (no camera here): Corellian Spike symbols for Point Five, Face Off faces. */
 describe('Point Five with Corellian Spike dice', () => {
   it('throws one symbol at a time onto the board, calls, and busts on a repeat', async () => {
     const { page } = session;
     await page.goto(server.url);
     await startGame(page, 'point-five', ['Ann', 'Bob']);
     expect(await pot(page)).toBe(2); // the sheet plays for a pot: ante 1
+    // symbol games start camera-first too; without a camera the pad opens once the camera reports absent
+    await page.getByTestId('dice-pad').waitFor();
     const faces = await page.getByTestId('dice-pad').locator('button[data-face]').allTextContents();
     expect(faces.map((f) => f.trim())).toEqual(['Circle (1)', 'Triangle (2)', 'Square (3)', 'Diamond (4)', 'Star (5)', 'Burst (6)']);
 

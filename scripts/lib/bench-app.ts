@@ -1,0 +1,228 @@
+/**
+ * Figures of the app as a player meets it, for `npm run bench` (scripts/bench.ts): the
+ * JavaScript the first screen loads and the precache a first visit fills (`measureFirstLoad`),
+ * and how long a settled camera read takes to reach the screen (`measureSettleToShown`).
+ * Both drive the production build (no harness page) in headless Chromium.
+ */
+import { gzipSync } from 'node:zlib';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Browser, Page } from 'playwright-core';
+import { DICE_SETTLED_MARK, type SettledMarkDetail } from '../../src/app/cameraRead.ts';
+import { DEFAULT_SETTINGS } from '../../src/lib/store/types.ts';
+import { framesToY4m } from '../y4m.ts';
+
+/** A phone-sized page, as the browser tests use. */
+const PHONE = { viewport: { width: 412, height: 860 }, deviceScaleFactor: 1 } as const;
+
+const gzipSize = (bytes: Buffer): number => gzipSync(bytes, { level: 9 }).byteLength;
+
+export interface ScriptLoad {
+  path: string;
+  bytes: number;
+  gzip: number;
+}
+
+export interface FirstLoad {
+  /** Scripts the page requested before Home's "New game" button was on the page. */
+  initial: ScriptLoad[];
+  /** Scripts the page requested after that, until the network went quiet (loaded lazily). */
+  later: ScriptLoad[];
+  /** Navigation start to the first screen being interactive (ms). */
+  interactiveMs: number;
+  /** The service worker's own script. */
+  serviceWorker: ScriptLoad;
+  /** What the service worker precached on install, as the Cache API holds it. */
+  precache: { entries: number; bytes: number; gzip: number; largest: { path: string; bytes: number }[] };
+}
+
+/**
+ * Loads the app once in a fresh profile, as a first visit: every script response the page gets
+ * before the first screen is interactive (Home's "New game" button in the document) is summed,
+ * gzip-compressed here (level 9) since the servers' compression varies; then waits for the
+ * service worker to take control and sums what it precached.
+ */
+export async function measureFirstLoad(browser: Browser, url: string, distDir: string): Promise<FirstLoad> {
+  const context = await browser.newContext(PHONE);
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      // (No named inner functions here or below: tsx would wrap them in a helper the page lacks.)
+      const w = window as unknown as { __interactiveAt?: number };
+      const observer = new MutationObserver(() => {
+        if (w.__interactiveAt !== undefined || !document.querySelector('[data-testid="new-game"]')) return;
+        w.__interactiveAt = performance.timeOrigin + performance.now();
+        observer.disconnect();
+      });
+      observer.observe(document, { childList: true, subtree: true });
+    });
+    const scripts: { path: string; startedAt: number; body: Promise<Buffer> }[] = [];
+    page.on('response', (response) => {
+      const request = response.request();
+      if (request.resourceType() !== 'script' || request.frame() !== page.mainFrame()) return;
+      scripts.push({ path: new URL(response.url()).pathname, startedAt: request.timing().startTime, body: response.body() });
+    });
+    await page.goto(url, { waitUntil: 'networkidle' });
+    await page.getByTestId('new-game').waitFor();
+    const { interactiveAt, navigationStart } = await page.evaluate(() => ({
+      interactiveAt: (window as unknown as { __interactiveAt: number }).__interactiveAt,
+      navigationStart: performance.timeOrigin,
+    }));
+    const load = async (s: (typeof scripts)[number]): Promise<ScriptLoad> => {
+      const body = await s.body;
+      return { path: s.path, bytes: body.byteLength, gzip: gzipSize(body) };
+    };
+    const initial = await Promise.all(scripts.filter((s) => s.startedAt <= interactiveAt).map(load));
+    const later = await Promise.all(scripts.filter((s) => s.startedAt > interactiveAt).map(load));
+    if (initial.length === 0) throw new Error('no script was loaded before the first screen: is this the app?');
+
+    const cached = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) {
+        await new Promise<void>((ok) => navigator.serviceWorker.addEventListener('controllerchange', () => ok(), { once: true }));
+      }
+      const files: { path: string; bytes: number }[] = [];
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+          const response = await cache.match(request);
+          files.push({ path: new URL(request.url).pathname, bytes: response ? (await response.arrayBuffer()).byteLength : 0 });
+        }
+      }
+      return files;
+    });
+    let gzip = 0;
+    for (const file of cached) gzip += gzipSize(await readFile(path.join(distDir, file.path)));
+    const sw = await readFile(path.join(distDir, 'sw.js'));
+    return {
+      initial,
+      later,
+      interactiveMs: interactiveAt - navigationStart,
+      serviceWorker: { path: '/sw.js', bytes: sw.byteLength, gzip: gzipSize(sw) },
+      precache: {
+        entries: cached.length,
+        bytes: cached.reduce((sum, f) => sum + f.bytes, 0),
+        gzip,
+        largest: [...cached].sort((a, b) => b.bytes - a.bytes).slice(0, 3),
+      },
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The fake camera's picture, its size and frame rate, and how the scene plays. */
+export const SETTLE_CAMERA = {
+  photo: 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg',
+  width: 640,
+  height: 480,
+  fps: 10,
+  /** Frames of the bare table, of dice rolling (shifting, then still), per throw. */
+  emptyFrames: 5,
+  rollingShifts: [96, 64, 36, 16, 6],
+  stillFrames: 30,
+} as const;
+
+/**
+ * A looping camera scene of throws that settle: the bare table, then the photo's dice sliding
+ * to a stop and lying still; the next throw lands mirrored (another layout, so the settle
+ * tracker proposes it as a new roll rather than the same dice again).
+ */
+export async function settlingDiceY4m(photoPath: string): Promise<Buffer> {
+  const { width, height, fps, emptyFrames, rollingShifts, stillFrames } = SETTLE_CAMERA;
+  const base = await sharp(photoPath).rotate().resize(width, height, { fit: 'cover' }).removeAlpha().png().toBuffer();
+  const { dominant } = await sharp(base).stats();
+  const table = await sharp({ create: { width, height, channels: 3, background: dominant } }).png().toBuffer();
+  const pad = Math.max(...rollingShifts);
+  // Two pipelines: within one, sharp would crop before it pads.
+  const shifted = async (picture: Buffer, dx: number): Promise<Buffer> => {
+    const padded = await sharp(picture).extend({ left: pad, right: pad, top: 0, bottom: 0, background: dominant }).png().toBuffer();
+    return sharp(padded).extract({ left: pad - dx, top: 0, width, height }).png().toBuffer();
+  };
+  const frames: Buffer[] = [];
+  for (const picture of [base, await sharp(base).flop().png().toBuffer()]) {
+    for (let i = 0; i < emptyFrames; i++) frames.push(table);
+    for (const dx of rollingShifts) frames.push(await shifted(picture, dx));
+    for (let i = 0; i < stillFrames; i++) frames.push(picture);
+  }
+  return framesToY4m(frames, { width, height, fps });
+}
+
+export interface SettleTiming {
+  /** The settling frame's capture time → the proposed roll painted (ms). */
+  frameToShown: number;
+  /** The settle tracker's decision (the mark) → painted (ms). */
+  settledToShown: number;
+  /** The settling frame's capture → the decision: that frame's trip through the reader (ms). */
+  frameToSettled: number;
+  read: string;
+}
+
+/**
+ * In the built app at a 5000 table with the fake camera playing `settlingDiceY4m`: for each
+ * throw, from the frame the settle tracker settled on (the `rollcall:dice-settled` mark the app
+ * makes, with that frame's time) to the proposed roll on screen — the proposal in the document,
+ * then the next animation frame painted. Each proposal is discarded at once, as a player would
+ * who throws again. Waits for `count` settles after `warmup` discarded ones.
+ */
+export async function measureSettleToShown(browser: Browser, url: string, count: number, warmup: number): Promise<{ timings: SettleTiming[]; settleMs: number }> {
+  const context = await browser.newContext(PHONE);
+  await context.grantPermissions(['camera']);
+  try {
+    const page = await context.newPage();
+    await page.addInitScript((markName: string) => {
+      const w = window as unknown as { __settles: SettleTiming[] };
+      w.__settles = [];
+      let lastMark: PerformanceEntry | null = null;
+      const observer = new MutationObserver(() => {
+        const read = document.querySelector('[data-testid="camera-read"][data-source="camera"]');
+        if (!read) return;
+        const marks = performance.getEntriesByName(markName, 'mark') as PerformanceMark[];
+        const mark = marks.at(-1);
+        if (!mark || mark === lastMark || !(mark.detail as SettledMarkDetail).proposed) return;
+        lastMark = mark;
+        const { frameTime } = mark.detail as SettledMarkDetail;
+        requestAnimationFrame(() => {
+          // A task queued from the animation frame runs once that frame has been produced.
+          const channel = new MessageChannel();
+          channel.port1.addEventListener('message', () => {
+            const shown = performance.now();
+            w.__settles.push({ frameToShown: shown - frameTime, settledToShown: shown - mark.startTime, frameToSettled: mark.startTime - frameTime, read: read.textContent ?? '' });
+            const discard = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Discard');
+            discard?.click();
+          });
+          channel.port1.start();
+          channel.port2.postMessage(null);
+        });
+      });
+      observer.observe(document, { childList: true, subtree: true, characterData: true });
+    }, DICE_SETTLED_MARK);
+    await page.goto(url);
+    await startFiveThousand(page);
+    await page
+      .waitForFunction((n) => (window as unknown as { __settles: unknown[] }).__settles.length >= n, count + warmup, { timeout: (count + warmup) * 20_000 + 60_000, polling: 500 })
+      .catch(async (e: unknown) => {
+        const done = await page.evaluate(() => (window as unknown as { __settles: unknown[] }).__settles.length);
+        const status = await page.getByTestId('camera-status').textContent().catch(() => null);
+        throw new Error(`settle-to-read: ${done} of ${count + warmup} throws reached the screen (camera says: ${status ?? 'nothing'})`, { cause: e });
+      });
+    const timings = (await page.evaluate(() => (window as unknown as { __settles: SettleTiming[] }).__settles)).slice(warmup, warmup + count);
+    // A fresh profile: the table settles on the default settle time.
+    return { timings, settleMs: DEFAULT_SETTINGS.settleMs };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Home → New game → 5000, two players → the table, waiting for a roll. */
+async function startFiveThousand(page: Page): Promise<void> {
+  await page.getByTestId('new-game').click();
+  await page.getByTestId('game-select').selectOption('five-thousand');
+  for (const name of ['Ann', 'Bob']) {
+    await page.getByTestId('player-name').fill(name);
+    await page.getByTestId('add-player').click();
+  }
+  await page.getByTestId('start-game').click();
+  await page.getByTestId('table-camera').waitFor();
+}
