@@ -146,19 +146,22 @@ def main() -> None:
     if notes.exists():
         lines += [notes.read_text().strip(), ""]
     card = MODELS / "MODEL_CARD.md"
-    # The face embedder's section (issue 4) is written from its own benchmark, `npm run
-    # eval:symbols`; regenerating the detector's card keeps it.
-    kept = ""
-    if card.exists():
-        old = card.read_text()
-        at = old.find(FACE_EMBEDDER_SECTION)
-        if at >= 0:
-            kept = "\n" + old[at:]
-    card.write_text("\n".join(lines) + "\n" + kept)
+    # The card covers three models; this run rewrites only the detector's part, between the
+    # markers (the die-face reader's and the face embedder's parts come from their own runs).
+    body = [("#" + l) if l.startswith("## ") else l for l in lines[1:]]
+    section = "\n".join([DETECTOR_BEGIN, "## Detector — `models/dice-pips.onnx` (written by `models/training/model_card.py`)", *body, DETECTOR_END])
+    old = card.read_text() if card.exists() else ""
+    if DETECTOR_BEGIN in old and DETECTOR_END in old:
+        text = old[: old.index(DETECTOR_BEGIN)] + section + old[old.index(DETECTOR_END) + len(DETECTOR_END):]
+    else:
+        text = old.rstrip() + "\n\n" + section + "\n"
+    card.write_text(text)
     print("wrote", card)
 
 
-FACE_EMBEDDER_SECTION = "## Face embedder"
+DETECTOR_BEGIN = "<!-- detector:begin (models/training/model_card.py rewrites this part) -->"
+DETECTOR_END = "<!-- detector:end -->"
+
 
 
 if __name__ == "__main__":
