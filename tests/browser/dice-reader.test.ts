@@ -134,14 +134,16 @@ describe('dice reader worker in Chromium (built app)', () => {
     expect(missing).toMatch(/dice reader failed to start: no model at http:.*\/no-such-model\.onnx \(the server answered with a web page\)/);
   });
 
-  it('fetched everything from the app itself: ORT wasm, its loader and the model are build assets', () => {
+  it('fetched everything from the app itself: ORT wasm and its loader are build assets, the models are at models/', () => {
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.filter((u) => new URL(u).origin !== origin)).toEqual([]);
     const assets = requests.map((u) => new URL(u).pathname);
     expect(assets.some((p) => /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/.test(p))).toBe(true);
     expect(assets.some((p) => /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.mjs$/.test(p))).toBe(true);
-    expect(assets.some((p) => /^\/assets\/dice-pips-[\w-]+\.onnx$/.test(p))).toBe(true);
-    if (existsSync(path.join(REPO_ROOT, 'models/die-face.onnx'))) expect(assets.some((p) => /^\/assets\/die-face-[\w-]+\.onnx$/.test(p))).toBe(true);
+    expect(assets).toContain('/models/dice-pips.onnx');
+    if (existsSync(path.join(REPO_ROOT, 'models/die-face.onnx'))) expect(assets).toContain('/models/die-face.onnx');
+    // one copy of each model in the build: no hashed duplicate under assets/
+    expect(readdirSync(path.join(outDir, 'assets')).filter((f) => f.endsWith('.onnx'))).toEqual([]);
   });
 
   it('keeps ONNX Runtime out of the pages\' bundles (it loads inside the worker)', () => {

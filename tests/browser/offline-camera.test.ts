@@ -80,7 +80,7 @@ describe('offline after the first load', () => {
 
     // The reader's worker, onnxruntime-web (.mjs and .wasm) and the model: all from the cache.
     const paths = responses.map((r) => new URL(r.url()).pathname);
-    for (const file of [/^\/assets\/dice-reader\.worker-.*\.js$/, /^\/assets\/ort-wasm-.*\.mjs$/, /^\/assets\/ort-wasm-.*\.wasm$/, /^\/assets\/dice-pips-.*\.onnx$/]) {
+    for (const file of [/^\/assets\/dice-reader\.worker-.*\.js$/, /^\/assets\/ort-wasm-.*\.mjs$/, /^\/assets\/ort-wasm-.*\.wasm$/, /^\/models\/dice-pips\.onnx$/]) {
       expect(paths.some((p) => file.test(p)), String(file)).toBe(true);
     }
     expect(responses.filter((r) => !r.fromServiceWorker()).map((r) => r.url())).toEqual([]);

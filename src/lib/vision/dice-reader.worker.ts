@@ -10,9 +10,7 @@
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.mjs?url';
-import shippedModelUrl from '../../../models/dice-pips.onnx?url';
 import shippedConfig from '../../../models/dice-pips.json';
-import faceModelUrl from '../../../models/face-embed.onnx?url';
 import faceConfigJson from '../../../models/face-embed.json';
 import { parseDetectorConfig } from './config.ts';
 import { createDetector, symbolDetectOptions, type Detector, type OrtModule } from './detector.ts';
@@ -25,12 +23,19 @@ import type { DiceKit } from '../dice/kit.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-// The die-face reader ships when its files are in models/ at build time (globs match nothing otherwise).
-const dieFaceUrls = import.meta.glob<string>('../../../models/die-face.onnx', { eager: true, query: '?url', import: 'default' });
+/**
+ * A shipped model's URL: the build serves models/ at `<base>models/<file>` (scripts/vite/
+ * shipped-models.ts) and the service worker precaches it there. Not a `?url` import, which
+ * would ship every model a second time as a hashed asset (docs/architecture.md, "Models at run time").
+ */
+const shippedModel = (file: string): string => new URL(`${import.meta.env.BASE_URL}models/${file}`, self.location.href).href;
+const shippedModelUrl = shippedModel('dice-pips.onnx');
+const faceModelUrl = shippedModel('face-embed.onnx');
+
+// The die-face reader ships when its files are in models/ at build time (the glob matches nothing otherwise).
 const dieFaceConfigs = import.meta.glob<unknown>('../../../models/die-face.json', { eager: true, import: 'default' });
-const shippedDieFaceUrl = Object.values(dieFaceUrls)[0];
 const shippedDieFaceConfig = Object.values(dieFaceConfigs)[0];
-const shippedDieFace = shippedDieFaceUrl && shippedDieFaceConfig !== undefined ? { url: shippedDieFaceUrl, config: shippedDieFaceConfig } : null;
+const shippedDieFace = shippedDieFaceConfig !== undefined ? { url: shippedModel('die-face.onnx'), config: shippedDieFaceConfig } : null;
 
 const post = (message: FromWorker, transfer: Transferable[] = []): void => self.postMessage(message, transfer);
 const absolute = (url: string): string => new URL(url, self.location.href).href;
