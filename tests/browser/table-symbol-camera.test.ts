@@ -15,13 +15,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
-import { headline, move, startGame } from './table-helpers.ts';
+import { headline, move, scores, startGame } from './table-helpers.ts';
 import { createNodeDetector } from '../../scripts/lib/node-vision.ts';
 import { createNodeFaceEmbedder, createNodeKitReader } from '../../scripts/lib/node-faces.ts';
 import { imageToY4m, y4mToRgba } from '../../scripts/y4m.ts';
 import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, tokenForFace, type DiceKit, type DieToken } from '../../src/lib/dice/index.ts';
 import { readFaces, teachExample, type FaceDie, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
-import { createMatch } from '../../src/lib/rules/index.ts';
+import { applyAction, createMatch, viewMatch, type Action, type MatchState } from '../../src/lib/rules/index.ts';
 import { previewRoll } from '../../src/app/play.ts';
 
 const PHOTOS = path.join(ROOT, 'tests/fixtures/symbol-photos');
@@ -165,6 +165,42 @@ async function cameraRead(page: Page): Promise<{ read: string; unread: number }>
   return { read: (await read.textContent()) ?? '', unread: await page.getByTestId('unread-die').count() };
 }
 
+/**
+ * Fills each ? slot of the camera's proposal with the labelled face (the player naming a die the
+ * reader could not), as at a real table; returns the roll as proposed then.
+ */
+async function fillUnread(page: Page, drawn: Array<DieToken | null>, truth: DieToken[]): Promise<DieToken[]> {
+  const filled = drawn.filter((t): t is DieToken => t !== null);
+  for (const [i, token] of drawn.entries()) {
+    if (token !== null) continue;
+    await page.getByTestId('unread-die').first().click();
+    await page.locator(`button[data-fix-face="${truth[i]}"]`).click();
+    filled.push(truth[i]!);
+  }
+  expect(await page.getByTestId('camera-read').textContent()).toBe(filled.join(' '));
+  return filled;
+}
+
+/**
+ * Waits for the camera's proposal. The fake camera's picture never changes, so dice that lie as
+ * the last camera read them are not proposed by themselves (not a new throw); "Read again" does.
+ */
+async function cameraProposes(page: Page, scope: Page | ReturnType<Page['getByTestId']> = page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid="camera-read"]') !== null ||
+      document.querySelector('[data-testid="camera-status"]')?.textContent?.includes('These dice were read already') === true,
+    null,
+    { timeout: 120_000 },
+  );
+  if ((await page.getByTestId('camera-read').count()) === 0) await scope.getByTestId('read-again').click();
+}
+
+/** A Face Off match for Ann and Bob (ante 2) after these actions, in Node. */
+function faceOffAfter(actions: Action[]): MatchState {
+  return actions.reduce((state, action) => applyAction(state, action), createMatch({ game: 'face-off', players: ['Ann', 'Bob'], options: { ante: 2 } }));
+}
+
 /** The rules' headline after this roll, from a fresh match in Node: what the table must preview and show. */
 function headlineAfter(game: string, players: string[], options: Record<string, unknown>, seen: DieToken[]): string {
   const preview = previewRoll(createMatch({ game, players, options }), seen);
@@ -187,6 +223,9 @@ describe('Star Wars Face Off read by the camera', () => {
     await cleanup?.();
   });
 
+  /** The opening roll confirmed in the first case (the next case plays on from it). */
+  let openingRoll: DieToken[] = [];
+
   it('starts camera-first, reads the roll by the printed faces as the library does, and one tap confirms it', async () => {
     const { page, errors } = session;
     await page.goto(server.url);
@@ -201,14 +240,8 @@ describe('Star Wars Face Off read by the camera', () => {
     expect(await page.getByTestId('camera-view').locator('svg rect').count()).toBe(faceOffArt.tokens.length);
 
     // a die read as unknown is a slot the player fills with its face (the labelled one), as at a real table
-    const filled = drawn.filter((t): t is DieToken => t !== null);
-    for (const [i, token] of drawn.entries()) {
-      if (token !== null) continue;
-      await page.getByTestId('unread-die').first().click();
-      await page.locator(`button[data-fix-face="${faceOffArt.truth[i]}"]`).click();
-      filled.push(faceOffArt.truth[i]!);
-    }
-    expect(await page.getByTestId('camera-read').textContent()).toBe(filled.join(' '));
+    const filled = await fillUnread(page, drawn, faceOffArt.truth);
+    openingRoll = filled;
     const after = headlineAfter('face-off', ['Ann', 'Bob'], { ante: 2 }, filled);
     expect(await page.getByTestId('roll-preview').textContent()).toBe(after);
     await page.getByTestId('confirm-roll').click();
@@ -221,11 +254,32 @@ describe('Star Wars Face Off read by the camera', () => {
     expect(errors).toEqual([]);
   });
 
-  it('keeps a villain’s secret re-roll off the camera: boxes only, no faces, nothing proposed', async () => {
+  it('reads a villain’s secret re-roll on the private screen only; the shared table shows no faces until the reveal, which its camera reads', async () => {
     const { page, errors } = session;
+    expect(openingRoll, 'the first case confirmed the opening roll').toHaveLength(5);
+    // Every face the shared table's camera draws, and every proposal it makes, while the villain's
+    // dice are secret is recorded here, frame by frame (the private screen is not the table)
+    await page.evaluate(() => {
+      const w = window as unknown as { tableLeaks: string[] };
+      w.tableLeaks = [];
+      const secretPhases = ['villain-reroll', 'declare', 'challenge'];
+      new MutationObserver(() => {
+        const table = document.querySelector('.table');
+        const phase = table?.getAttribute('data-phase') ?? '';
+        if (!table || !secretPhases.includes(phase)) return;
+        const faces = [...table.querySelectorAll('[data-testid="camera-view"] svg text')].map((t) => t.textContent ?? '').filter((t) => t !== '');
+        if (faces.length > 0) w.tableLeaks.push(`${phase}: faces drawn ${faces.join(' ')}`);
+        const read = table.querySelector('[data-testid="camera-read"]');
+        if (read) w.tableLeaks.push(`${phase}: proposed ${read.textContent}`);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    const tableLeaks = () => page.evaluate(() => (window as unknown as { tableLeaks: string[] }).tableLeaks);
+
     await move(page, 'Go Villain');
     await page.getByTestId('choose-dice-open').click();
-    await page.getByTestId('choose-dice').locator('button[data-token]').first().click();
+    const cupped = page.getByTestId('choose-dice').locator('button[data-token]').first();
+    const picked = (await cupped.getAttribute('data-token'))!;
+    await cupped.click();
     await page.getByTestId('choose-dice-confirm').click();
     await page.getByTestId('secret-roll').waitFor();
     const status = page.getByTestId('camera-status');
@@ -238,13 +292,73 @@ describe('Star Wars Face Off read by the camera', () => {
     );
     expect(await page.getByTestId('camera-read').count()).toBe(0);
     expect(await page.getByTestId('dice-pad').count()).toBe(0);
-    // the re-roll itself is entered on the private screen's pad, as before
+
+    // the phone goes to Ann: behind the gate, no camera yet
     await page.getByTestId('pass-phone').click();
-    await page.getByTestId('private-unlock').click();
+    const privateScreen = page.getByTestId('private-screen');
+    await privateScreen.waitFor();
     expect(await page.getByTestId('table-camera').count()).toBe(0);
-    await page.getByTestId('dice-pad').waitFor();
+    await page.getByTestId('private-unlock').click();
+    // Ann's screen reads the re-roll with the table's camera (the table's own is gone: one camera session); the pad is one tap away
+    await privateScreen.getByTestId('table-camera').waitFor();
+    expect(await page.getByTestId('table-camera').count()).toBe(1);
+    expect(await page.getByTestId('dice-pad').count()).toBe(0);
+    expect(await privateScreen.getByTestId('dice-pad-toggle').textContent()).toContain('Dice pad');
+    await cameraProposes(page, privateScreen);
+    const drawn = await checkCameraRead(page, FACE_OFF_KIT, faceOffArt);
+    expect(await privateScreen.getByTestId('camera-read').count()).toBe(1);
+    // the camera sees the whole table (the four dice left out and the one from the cup): the rules take the thrown die from it
+    const seen = await fillUnread(page, drawn, faceOffArt.truth);
+    const beforeSecret = faceOffAfter([{ type: 'roll', dice: openingRoll }, { type: 'go-villain' }, { type: 'reroll', dice: [picked] }]);
+    const secret = previewRoll(beforeSecret, seen, 0);
+    if (!secret.ok) throw new Error(`the rules refuse the secret re-roll ${seen.join(' ')}: ${secret.message}`);
+    expect(secret.action).toEqual({ type: 'roll', dice: [picked] }); // the same still picture: the cupped die shows what it showed
+    expect(await page.getByTestId('roll-preview').textContent()).toBe(secret.headline);
+    expect(secret.headline).toBe('Ann re-rolled 1 die in secret and peeked. Ann: declare a villain combo.');
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('secret-dice').waitFor();
+    // read and confirmed: the private camera goes (no roll awaited), Ann sees her dice and declares
+    expect(await page.getByTestId('table-camera').count()).toBe(0);
+    const afterSecret = applyAction(beforeSecret, secret.action);
+    const declare = viewMatch(afterSecret, 0).legal.find((m) => m.kind === 'action' && m.action.type === 'declare');
+    if (!declare || declare.kind !== 'action') throw new Error('no villain combo to declare');
+    await privateScreen.getByRole('button', { name: declare.label, exact: true }).click();
+
+    // back at the table: the claim, the dice hidden; the table's camera boxes them without faces
+    await page.getByTestId('headline').waitFor();
+    const declared = applyAction(afterSecret, declare.action);
+    expect(await headline(page)).toBe(viewMatch(declared, null).headline);
+    await status.getByText('Dice are hidden in this game now: the camera shows no faces.').waitFor({ timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="camera-view"] svg rect').length > 0);
+    await page.waitForTimeout(1_500);
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+
+    // Bob challenges: Ann lifts the cup, and the table's camera reads the dice shown
+    await move(page, 'Bob challenges');
+    const challenged = applyAction(declared, { type: 'challenge' });
+    expect(await headline(page)).toBe(viewMatch(challenged, null).headline);
+    expect(await headline(page)).toBe('Bob challenges! Ann: show your dice.');
+    await cameraProposes(page);
+    const shownDrawn = await checkCameraRead(page, FACE_OFF_KIT, faceOffArt);
+    const shown = await fillUnread(page, shownDrawn, faceOffArt.truth);
+    const reveal = previewRoll(challenged, shown);
+    if (!reveal.ok) throw new Error(`the rules refuse the reveal ${shown.join(' ')}: ${reveal.message}`);
+    expect(reveal.action).toEqual({ type: 'roll', dice: [picked] });
+    expect(await page.getByTestId('roll-preview').textContent()).toBe(reveal.headline);
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    expect(await headline(page)).toBe(reveal.headline);
+    expect(reveal.headline).toMatch(/^Bob challenges; the dice show .*: Ann (told the truth and scores double|was bluffing! Bob takes)/);
+    const resolved = viewMatch(applyAction(challenged, reveal.action), null);
+    console.log(`symbol camera: Ann declared ${declare.label}; ${reveal.headline}`);
+    expect(await scores(page)).toEqual(Object.fromEntries(resolved.slate.rows.map((r) => [r.name, r.score])));
+    expect(Object.values(await scores(page)).some((score) => score > 0)).toBe(true);
+
+    // the shared table never drew a face nor proposed a roll while the dice were secret
+    expect(await tableLeaks()).toEqual([]);
+    expect(await layoutProblems(page)).toEqual([]);
     expect(errors).toEqual([]);
-  });
+  }, 300_000);
 
   it('reads with the set the players taught when they pick it for a new game', async () => {
     const { page } = session;
