@@ -1,5 +1,5 @@
 /**
- * npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--write]
+ * npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--write]
  *
  * Chooses how the detector finds standard dice when the die-face reader reads them (the reader's
  * sidecar `firstPass`, src/lib/vision/die-face-reader.ts): the score (objectness × best class, or
@@ -40,7 +40,7 @@ for (const score of ['class', 'objectness'] as const) {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { 'die-face': { type: 'string', default: SHIPPED_DIE_FACE_MODEL }, write: { type: 'boolean', default: false } },
+    options: { 'die-face': { type: 'string', default: SHIPPED_DIE_FACE_MODEL }, model: { type: 'string' }, write: { type: 'boolean', default: false } },
   });
   const data = dataRoot();
   const sets: Dataset[] = [];
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     });
     sets.push({ ...dataset, name: split.replace('-train', '-holdout'), images: dataset.images.filter((im) => isHoldout(split, im.file)) });
   }
-  const detector = await createNodeDetector({ dieFace: values['die-face'] });
+  const detector = await createNodeDetector({ dieFace: values['die-face'], ...(values.model ? { modelPath: values.model } : {}) });
   if (!('dieFaceReader' in detector)) throw new UsageError(`no die-face reader at ${values['die-face']}`);
   const twoPass = detector as unknown as TwoPassDetector;
   console.log(`held-out slice: ${sets.map((s) => `${s.name} ${s.images.length} photos`).join(', ')}`);
