@@ -119,7 +119,8 @@ describe('teaching Face Off dice from photos', () => {
     expect(await separation.getAttribute('data-ready')).toBe(String(Object.values(expected.statuses).every((st) => st === 'good')));
     expect(await page.getByTestId('verdict').textContent()).toBe(expected.headline);
     console.log(`teach: separation after 3 views per face: ${JSON.stringify(expected.statuses)}, score ${expected.score.toFixed(3)}: "${expected.headline}"`);
-    expect(await page.getByTestId('closest-pair').textContent()).toMatch(/^Most alike: .+ and .+ \(similarity 0\.\d\d; a die reads as unknown when no face reaches 0\.69\)\.$/);
+    const threshold = (JSON.parse(readFileSync(path.join(ROOT, 'models/face-embed.json'), 'utf8')) as { threshold: number }).threshold.toFixed(2);
+    expect(await page.getByTestId('closest-pair').textContent()).toMatch(new RegExp(`^Most alike: .+ and .+ \\(similarity 0\\.\\d\\d; a die reads as unknown when no face reaches ${threshold.replace('.', '\\.')}\\)\\.$`));
     expect(await layoutProblems(page), 'layout').toEqual([]);
     addMs.sort((a, b) => a - b);
     console.log(`teach: ${addMs.length} photos, median ${addMs[addMs.length >> 1]} ms per photo added (upload, detector, embedder, IndexedDB write, separation)`);
