@@ -8,18 +8,8 @@ import { BUILT_IN_KITS, KitError, makeKitBundle, parseKitBundleText, type DiceKi
 import type { ImageBox, RollcallStore, TaughtSetRecord } from '../lib/store/index.ts';
 import type { DiceReader } from '../lib/vision/dice-reader.ts';
 import { kitFileName, kitOfSet } from './kits.ts';
+import { blobToDataUrl } from '../lib/store/data-url.ts';
 
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  return btoa(binary);
-}
-
-async function blobToDataUrl(blob: Blob): Promise<string> {
-  const type = blob.type.startsWith('image/') ? blob.type : 'image/jpeg';
-  return `data:${type};base64,${bytesToBase64(new Uint8Array(await blob.arrayBuffer()))}`;
-}
 
 /** A base64 data URL (already checked by `parseKitBundle`) as a Blob. */
 function dataUrlToBlob(url: string): Blob {
@@ -40,7 +30,7 @@ export async function exportKitFile(store: RollcallStore, setId: string): Promis
   if (!set) throw new KitError('That dice set is not on this device.');
   const kit: DiceKit = set.kit ?? { ...kitOfSet(set), name: set.name };
   const examples: Record<string, string[]> = {};
-  for (const face of await store.listTaughtFaces(setId)) (examples[face.faceId] ??= []).push(await blobToDataUrl(face.image));
+  for (const face of await store.listTaughtFaces(setId)) (examples[face.faceId] ??= []).push(await blobToDataUrl(face.image, 'image/jpeg'));
   const bundle = makeKitBundle(kit, set.kit ? set.art : {}, examples);
   return { fileName: kitFileName(kit), text: JSON.stringify(bundle) };
 }

@@ -14,6 +14,7 @@ import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
+import { blobToDataUrl } from './data-url.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
@@ -129,18 +130,6 @@ export interface ImportSummary {
 
 // ── pictures ─────────────────────────────────────────────────────────────────────────────
 
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  return btoa(binary);
-}
-
-async function blobToDataUrl(blob: Blob): Promise<string> {
-  const type = blob.type.startsWith('image/') ? blob.type : 'image/png';
-  return `data:${type};base64,${bytesToBase64(new Uint8Array(await blob.arrayBuffer()))}`;
-}
-
 function dataUrlToBlob(url: string): Blob | null {
   const match = DATA_URL.exec(url);
   if (!match) return null;
@@ -190,7 +179,7 @@ export async function exportBackup(store: RollcallStore, now: Date = new Date())
     sessions,
     ledger,
     taughtSets,
-    taughtFaces: await Promise.all(taughtFaces.map(async (f) => ({ ...f, image: await blobToDataUrl(f.image) }))),
+    taughtFaces: await Promise.all(taughtFaces.map(async (f) => ({ ...f, image: await blobToDataUrl(f.image, 'image/png') }))),
     settings: { ...DEFAULT_SETTINGS, ...settings },
   };
 }
