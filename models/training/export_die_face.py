@@ -22,7 +22,7 @@ def main():
     args = ap.parse_args()
     torch.set_num_threads(1)
     ck = torch.load(args.checkpoint)
-    net = DieFaceNet()
+    net = DieFaceNet(tuple(ck.get('widths', (16, 32, 64, 96))))
     net.load_state_dict(ck.get('ema', ck['model']))
     meta = {'inputSize': K, 'classes': list(CLASSES), 'cropMargin': CROP_MARGIN, 'input': 'crops', 'output': 'probs',
             'training': {'step': ck.get('step'), 'checkpoint': os.path.basename(args.checkpoint)}}

@@ -24,6 +24,7 @@ from torch.utils.data import DataLoader, Dataset
 import datasets as ds
 from augment import make_crop
 from evaluate import evaluate
+from from_onnx import calibrate, load_onnx_weights
 from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_params, flatten_levels
 
 # Which level learns which die: by the longer side of its box, in input pixels.
@@ -221,6 +222,7 @@ def main() -> None:
     ap.add_argument("--eval-every", type=int, default=1000)
     ap.add_argument("--focus", type=float, default=0.0, help="share of die-centric crops (small crops read many dice per step)")
     ap.add_argument("--init", default=None, help="start from this checkpoint")
+    ap.add_argument("--init-onnx", default=None, help="start from this export's weights (from_onnx.py), e.g. models/dice-pips.onnx")
     ap.add_argument("--widths", default="16,24,48,96,160")
     ap.add_argument("--depths", default="1,2,3,3,2")
     ap.add_argument("--fpn", type=int, default=64)
@@ -238,6 +240,8 @@ def main() -> None:
     net = DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"])
     if args.init:
         net.load_state_dict(torch.load(args.init)["model"])
+    elif args.init_onnx:
+        load_onnx_weights(net, args.init_onnx, torch.rand(1, 3, args.size, args.size))
     net = net.to(memory_format=torch.channels_last)  # ~1.5x faster depthwise convs on CPU
     ema = copy.deepcopy(net).eval()
     for p in ema.parameters():
@@ -250,6 +254,11 @@ def main() -> None:
     sampler = WeightedSampler(weights, args.steps * args.batch, args.seed)
     loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate,
                         num_workers=args.workers, persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers else None)
+    if args.init_onnx:
+        # BatchNorm statistics from a few training batches, so train mode starts where the export stands
+        calib = DataLoader(data, batch_size=args.batch, sampler=WeightedSampler(weights, 8 * args.batch, args.seed + 1000), collate_fn=collate)
+        calibrate(net, ((b["images"].float() / 255.0).contiguous(memory_format=torch.channels_last) for b in calib))
+        ema.load_state_dict(net.state_dict())
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     warm = min(500, args.steps // 10)
     sched = torch.optim.lr_scheduler.LambdaLR(

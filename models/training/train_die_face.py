@@ -24,6 +24,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from die_face_data import CROP_MARGIN, K, NONE, Mixer, RealCrops, holdout_set  # noqa: E402
 from die_face_model import CLASSES, DieFaceNet, WithSoftmax  # noqa: E402
+from from_onnx import calibrate, load_onnx_weights  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 SPLIT_NAMES = ('byler-train', 'matteop65-train', 'epanemu-train')
@@ -77,6 +78,8 @@ def main():
     ap.add_argument('--out', default=os.path.join(ROOT, 'models'))
     ap.add_argument('--run', default=os.path.join(ROOT, 'models', 'training', 'runs', 'die-face'))
     ap.add_argument('--resume', help='a checkpoint (last.pt) to continue from')
+    ap.add_argument('--widths', default='16,32,64,96', help='channels of the four stages (die_face_model.DieFaceNet)')
+    ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/die-face.onnx")
     args = ap.parse_args()
     if os.environ.get('CI'):
         sys.exit('train_die_face.py does not run in CI (hours on a CPU); the app ships models/die-face.onnx')
@@ -94,11 +97,18 @@ def main():
     mixer = Mixer(real, args.seed, scenes=args.scenes, log=log)
     log(f'{args.scenes} synthetic scenes rendered')
 
-    net = DieFaceNet()
-    ema = DieFaceNet()
+    widths = tuple(int(w) for w in args.widths.split(','))
+    net = DieFaceNet(widths)
+    ema = DieFaceNet(widths)
     ema.load_state_dict(net.state_dict())
     for p in ema.parameters():
         p.requires_grad_(False)
+    if args.init_onnx and not args.resume:
+        load_onnx_weights(net, args.init_onnx, torch.rand(1, 3, K, K))
+        # BatchNorm statistics from a few training batches, so train mode starts where the export stands
+        calibrate(net, (to_tensor(mixer.batch(args.batch)[0]) for _ in range(8)))
+        ema.load_state_dict(net.state_dict())
+        log(f'started from {args.init_onnx}')
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     step, best, history = 0, None, []
     if args.resume:
@@ -137,12 +147,12 @@ def main():
                 f", background→none {r['background']['readNone']:.3f}, score {r['score']:.4f}")
             if best is None or r['score'] > best['score']:
                 best = r
-                torch.save({'model': ema.state_dict(), 'step': step}, os.path.join(args.run, 'best.pt'))
-            torch.save({'model': net.state_dict(), 'ema': ema.state_dict(), 'opt': opt.state_dict(), 'step': step,
+                torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths}, os.path.join(args.run, 'best.pt'))
+            torch.save({'model': net.state_dict(), 'ema': ema.state_dict(), 'opt': opt.state_dict(), 'step': step, 'widths': widths,
                         'best': best, 'history': history}, os.path.join(args.run, 'last.pt'))
 
     ck = torch.load(os.path.join(args.run, 'best.pt'))
-    final = DieFaceNet()
+    final = DieFaceNet(widths)
     final.load_state_dict(ck['model'])
     meta = {
         'inputSize': K,
