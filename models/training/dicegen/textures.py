@@ -15,7 +15,9 @@ import numpy as np
 
 from .noise import fractal, hsv_colour, random_colour, value_noise
 
-FONT_GLOBS = ("/usr/share/fonts/truetype/**/*.ttf",)
+# DejaVu only: renders stay the same whatever other fonts a machine has, and the symbol-dice
+# evaluation set (scripts/symbol-eval) draws Liberation glyphs that training must never see.
+FONT_GLOBS = ("/usr/share/fonts/truetype/dejavu/*.ttf",)
 ICON_GLOB = "/usr/share/icons/Adwaita/96x96/**/*.png"
 
 
