@@ -25,6 +25,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from die_crops import embedder_crop, jitter_box, paint_die  # noqa: E402
 from face_embed_model import FaceEmbedder  # noqa: E402
+from from_onnx import calibrate, load_onnx_weights  # noqa: E402
 from symbol_faces import class_specs, draw_face, face_colours, font_glyphs  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
@@ -147,6 +148,8 @@ def main():
     ap.add_argument('--run', default=os.path.join(ROOT, 'models', 'training', 'runs', 'face-embed'))
     ap.add_argument('--seed', type=int, default=7)
     ap.add_argument('--resume', help='checkpoint (last.pt) whose model weights to start from')
+    ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/face-embed.onnx")
+    ap.add_argument('--steps-before', type=int, default=0, help='with --init-onnx: the steps that export was trained for')
     ap.add_argument('--lr', type=float, default=2e-3)
     args = ap.parse_args()
     torch.set_num_threads(1)
@@ -184,6 +187,12 @@ def main():
         model.load_state_dict(ck['model'])
         step0 = ck.get('step', 0)
         print(f'resumed from {args.resume} at step {step0}', flush=True)
+    elif args.init_onnx:
+        load_onnx_weights(model, args.init_onnx, torch.rand(1, 3, K, K))
+        # BatchNorm statistics from pool crops, so train mode starts where the export stands
+        calibrate(model, (to_tensor(list(pool_x[rng.choice(len(pool_x), 144)])) for _ in range(8)))
+        step0 = args.steps_before
+        print(f'started from {args.init_onnx} (step {step0})', flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     class_pos = {c: i for i, c in enumerate(train_classes)}
     gen = torch.Generator().manual_seed(args.seed)
