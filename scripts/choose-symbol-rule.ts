@@ -59,11 +59,10 @@ async function main(): Promise<void> {
     }
   }
   const tally = rules.map(() => ({ found: 0, extra: 0, truth: 0, countRight: 0 }));
-  const buffer = new Float32Array(3 * size * size);
   for (const scene of scenes) {
     const image = await readImageFile(path.join(dir, scene.file));
-    const { tensor, geometry } = letterbox(image, size, files.config.padValue, buffer);
-    const outputs = await session.run({ [INPUT_NAME]: new ort.Tensor('float32', tensor, [1, 3, size, size]) });
+    const { tensor, geometry } = letterbox(image, size, files.config.padValue, undefined, files.config.inputStride);
+    const outputs = await session.run({ [INPUT_NAME]: new ort.Tensor('float32', tensor, [1, 3, geometry.inputHeight, geometry.inputWidth]) });
     const out = outputs[OUTPUT_NAME]!;
     const truth = scene.boxes.map(toBox);
     const ignore = scene.ignore.map(toBox);

@@ -56,6 +56,7 @@ def main() -> None:
     t, nms, per = choose_thresholds(net, size)
     sidecar = {
         "inputSize": size,
+        "inputStride": 32,  # dynamic input sides (export.py): frames padded only to a multiple of 32
         "classes": CLASS_NAMES,
         "padValue": 114,
         "scoreThreshold": t,

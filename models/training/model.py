@@ -87,49 +87,42 @@ class DiceDetector(nn.Module):
         return [pred(head(p)) for p, head, pred in zip((p8, p16, p32), self.heads, self.preds)]
 
 
-def make_grid(size: int, stride: int) -> torch.Tensor:
-    """Cell centres [H*W, 2] (x, y) in input pixels, row-major."""
-    n = size // stride
-    ys, xs = torch.meshgrid(torch.arange(n), torch.arange(n), indexing="ij")
-    return (torch.stack([xs, ys], -1).reshape(-1, 2).float() + 0.5) * stride
-
-
 def flatten_levels(maps: list[torch.Tensor]) -> torch.Tensor:
     """[B, 12, H, W] per level -> [B, N, 12]."""
     return torch.cat([m.flatten(2).transpose(1, 2) for m in maps], 1)
 
 
-def decode_boxes(raw: torch.Tensor, centres: torch.Tensor, strides: torch.Tensor) -> torch.Tensor:
-    """raw[..., :4] log-distances (l, t, r, b) / stride -> boxes x1, y1, x2, y2 in input pixels."""
-    d = torch.exp(raw[..., :4].clamp(-6.0, 6.0)) * strides
-    x1 = centres[..., 0] - d[..., 0]
-    y1 = centres[..., 1] - d[..., 1]
-    x2 = centres[..., 0] + d[..., 2]
-    y2 = centres[..., 1] + d[..., 3]
-    return torch.stack([x1, y1, x2, y2], -1)
-
-
-def anchor_points(size: int) -> tuple[torch.Tensor, torch.Tensor]:
-    centres = torch.cat([make_grid(size, s) for s in STRIDES], 0)
-    strides = torch.cat([torch.full(((size // s) ** 2, 1), float(s)) for s in STRIDES], 0)
-    return centres, strides
-
-
 class DetectorWithDecode(nn.Module):
-    """Export wrapper: [1, 3, S, S] in [0, 1] -> detections [1, N, 5 + C] per the contract."""
+    """Export wrapper: [1, 3, H, W] in [0, 1] -> detections [1, N, 5 + C] per the contract.
 
-    def __init__(self, net: DiceDetector, size: int):
+    H and W are any multiples of 32 (not only the training size): every level's cell grid is
+    made from its feature map's shape, so one export reads a square photo at S x S and a 16:9
+    camera frame at S x 9S/16 without paying for letterbox padding. `size` is kept for callers
+    that build the wrapper for one input size; the decoding does not depend on it.
+    """
+
+    def __init__(self, net: DiceDetector, size: int = 512):
         super().__init__()
         self.net = net
-        centres, strides = anchor_points(size)
-        self.register_buffer("centres", centres)
-        self.register_buffer("strides", strides)
+        self.size = size
 
     def forward(self, images: torch.Tensor) -> torch.Tensor:
-        raw = flatten_levels(self.net(images))
-        d = torch.exp(raw[..., :4].clamp(-6.0, 6.0)) * self.strides
-        cx = self.centres[:, 0:1] + (d[..., 2:3] - d[..., 0:1]) * 0.5
-        cy = self.centres[:, 1:2] + (d[..., 3:4] - d[..., 1:2]) * 0.5
+        maps = self.net(images)
+        centres, strides = [], []
+        for m, s in zip(maps, STRIDES):
+            h, w = m.shape[2], m.shape[3]
+            ys = (torch.arange(h, dtype=torch.float32) + 0.5) * s
+            xs = (torch.arange(w, dtype=torch.float32) + 0.5) * s
+            cy = ys[:, None].expand(h, w).reshape(-1, 1)
+            cx = xs[None, :].expand(h, w).reshape(-1, 1)
+            centres.append(torch.cat([cx, cy], 1))
+            strides.append(torch.full_like(cx, float(s)))
+        centres_t = torch.cat(centres, 0)
+        strides_t = torch.cat(strides, 0)
+        raw = flatten_levels(maps)
+        d = torch.exp(raw[..., :4].clamp(-6.0, 6.0)) * strides_t
+        cx = centres_t[:, 0:1] + (d[..., 2:3] - d[..., 0:1]) * 0.5
+        cy = centres_t[:, 1:2] + (d[..., 3:4] - d[..., 1:2]) * 0.5
         w = d[..., 0:1] + d[..., 2:3]
         h = d[..., 1:2] + d[..., 3:4]
         obj = torch.sigmoid(raw[..., 4:5])

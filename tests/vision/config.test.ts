@@ -5,7 +5,13 @@ const good = { inputSize: 512, classes: ['1', '2', '3', '4', '5', '6', 'other'],
 
 describe('parseDetectorConfig', () => {
   it('accepts the sidecar, defaulting maxDetections', () => {
-    expect(parseDetectorConfig({ ...good, extra: 'ignored' })).toEqual({ ...good, maxDetections: 100, symbolDice: null });
+    expect(parseDetectorConfig({ ...good, extra: 'ignored' })).toEqual({ ...good, inputStride: 0, maxDetections: 100, symbolDice: null });
+  });
+
+  it('reads the input stride of a model with dynamic input sides (0, a square input, when absent)', () => {
+    expect(parseDetectorConfig({ ...good, inputStride: 32 }).inputStride).toBe(32);
+    expect(() => parseDetectorConfig({ ...good, inputStride: 48 })).toThrow(/"inputStride"/);
+    expect(() => parseDetectorConfig({ ...good, inputStride: 2.5 })).toThrow(/"inputStride"/);
   });
 
   it('reads the symbol-dice rule when the sidecar has one (its notes ignored)', () => {

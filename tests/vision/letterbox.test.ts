@@ -21,8 +21,25 @@ describe('letterboxGeometry', () => {
   it('fits a landscape frame to the width and centres it vertically', () => {
     // 640×480 into 512: scale 0.8 → 512×384, (512 − 384) / 2 = 64 above and below
     expect(letterboxGeometry(640, 480, 512)).toEqual({
-      size: 512, newWidth: 512, newHeight: 384, padX: 0, padY: 64, scaleX: 0.8, scaleY: 0.8, width: 640, height: 480,
+      size: 512, inputWidth: 512, inputHeight: 512, newWidth: 512, newHeight: 384, padX: 0, padY: 64, scaleX: 0.8, scaleY: 0.8, width: 640, height: 480,
     });
+  });
+
+  it('with a stride, pads only up to the next multiple of it (a model with dynamic input sides)', () => {
+    // 1280×720 into 512: 512×288, already a multiple of 32: no padding at all
+    expect(letterboxGeometry(1280, 720, 512, 32)).toMatchObject({ inputWidth: 512, inputHeight: 288, newWidth: 512, newHeight: 288, padX: 0, padY: 0 });
+    // 640×480 → 512×384; a portrait 720×1280 → 288×512
+    expect(letterboxGeometry(640, 480, 512, 32)).toMatchObject({ inputWidth: 512, inputHeight: 384, padY: 0 });
+    expect(letterboxGeometry(720, 1280, 512, 32)).toMatchObject({ inputWidth: 288, inputHeight: 512, padX: 0 });
+    // 1000×333 → 512×170, padded to 192: 11 above, 11 below
+    expect(letterboxGeometry(1000, 333, 512, 32)).toMatchObject({ inputWidth: 512, inputHeight: 192, newHeight: 170, padY: 11 });
+    // a square frame is the square input
+    expect(letterboxGeometry(640, 640, 512, 32)).toMatchObject({ inputWidth: 512, inputHeight: 512, padX: 0, padY: 0 });
+  });
+
+  it('rejects a stride that does not divide the size', () => {
+    expect(() => letterboxGeometry(640, 480, 512, 48)).toThrow(/stride/);
+    expect(() => letterboxGeometry(640, 480, 512, -32)).toThrow(/stride/);
   });
 
   it('fits a portrait frame to the height and centres it horizontally', () => {
@@ -95,6 +112,24 @@ describe('letterbox tensor', () => {
     }
     // OpenCV rounds to 8 bits (and uses fixed point for bilinear); we keep floats
     expect(worst).toBeLessThanOrEqual(1.01);
+  });
+
+  it('with a stride, lays the tensor out at the input\'s own width and height', () => {
+    // 200×100 into 64 with stride 32: 64×32, no padding
+    const { tensor, geometry } = letterbox(solid(200, 100, [255, 0, 51]), 64, 114, undefined, 32);
+    expect([geometry.inputWidth, geometry.inputHeight]).toEqual([64, 32]);
+    expect(tensor.length).toBe(3 * 64 * 32);
+    for (let i = 0; i < 64 * 32; i++) {
+      expect(tensor[i]).toBeCloseTo(1, 6);
+      expect(tensor[2 * 64 * 32 + i]).toBeCloseTo(0.2, 6);
+    }
+    // 200×90 → 64×29 (28.8 rounds up), padded to 32: 1 row above, 2 below
+    const padded = letterbox(solid(200, 90, [0, 0, 0]), 64, 114, undefined, 32);
+    expect([padded.geometry.newHeight, padded.geometry.padY]).toEqual([29, 1]);
+    expect(padded.tensor[0]).toBeCloseTo(114 / 255, 6);
+    expect(padded.tensor[64]).toBeCloseTo(0, 6);
+    expect(padded.tensor[29 * 64]).toBeCloseTo(0, 6);
+    expect(padded.tensor[30 * 64]).toBeCloseTo(114 / 255, 6);
   });
 
   it('reuses a given output buffer and checks its size', () => {

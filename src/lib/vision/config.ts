@@ -5,8 +5,14 @@
  */
 
 export interface DetectorConfig {
-  /** S: the model's square input side, in pixels. */
+  /** S: the model's input side, in pixels (the frame's longer side is scaled to it). */
   inputSize: number;
+  /**
+   * 0: the model takes S × S (frames are letterboxed into a square). Otherwise the model's
+   * input height and width are dynamic, any multiples of this stride, and a frame is padded
+   * only up to the next multiple (`letterboxGeometry`): a 16:9 camera frame is read at S × 9S/16.
+   */
+  inputStride: number;
   /** Class names in output order: "1"…"6" read as values, anything else (e.g. "other") as null. */
   classes: string[];
   /** Letterbox fill, 0–255 (114 for Ultralytics-style models). */
@@ -65,6 +71,10 @@ export function parseDetectorConfig(json: unknown): DetectorConfig {
   if (!Number.isInteger(inputSize) || inputSize % 32 !== 0) {
     throw new DetectorConfigError(`detector sidecar: "inputSize" must be a multiple of 32, got ${inputSize}`);
   }
+  const inputStride = numberIn(obj, 'inputStride', 0, inputSize, 0);
+  if (!Number.isInteger(inputStride) || (inputStride > 0 && inputSize % inputStride !== 0)) {
+    throw new DetectorConfigError(`detector sidecar: "inputStride" must be 0 or an integer dividing inputSize ${inputSize}, got ${inputStride}`);
+  }
   const classes = field(obj, 'classes');
   if (!Array.isArray(classes) || classes.length === 0 || !classes.every((c) => typeof c === 'string')) {
     throw new DetectorConfigError('detector sidecar: "classes" must be a non-empty array of strings');
@@ -84,6 +94,7 @@ export function parseDetectorConfig(json: unknown): DetectorConfig {
   }
   return {
     inputSize,
+    inputStride,
     classes: classes as string[],
     padValue: numberIn(obj, 'padValue', 0, 255),
     scoreThreshold: numberIn(obj, 'scoreThreshold', 0, 1),

@@ -6,7 +6,7 @@
 import type * as OrtTypes from 'onnxruntime-web';
 import type { DetectorConfig } from './config.ts';
 import { decodeDetections, type DecodeOptions } from './decode.ts';
-import { letterbox } from './letterbox.ts';
+import { letterbox, letterboxGeometry } from './letterbox.ts';
 import type { Detection, RgbaImage } from './types.ts';
 
 /** What the detector needs of an ONNX Runtime module (onnxruntime-web and onnxruntime-node both fit). */
@@ -57,18 +57,21 @@ export async function createDetector(
     );
   }
   const size = config.inputSize;
-  let spare: Float32Array | null = new Float32Array(3 * size * size);
+  // One input buffer, reused while frames keep their size (a camera's do).
+  let spare: Float32Array | null = null;
 
   return {
     config,
     async detect(image: RgbaImage, options: DetectOptions = {}): Promise<Detection> {
       const t0 = now();
-      // Reuse one input buffer for sequential calls; a concurrent call gets its own.
-      const buffer = spare ?? new Float32Array(3 * size * size);
+      // Reuse the input buffer for sequential calls; a concurrent call or a new frame size gets its own.
+      const { inputWidth, inputHeight } = letterboxGeometry(image.width, image.height, size, config.inputStride);
+      const length = 3 * inputWidth * inputHeight;
+      const buffer = spare?.length === length ? spare : new Float32Array(length);
       spare = null;
       try {
-        const { tensor, geometry } = letterbox(image, size, config.padValue, buffer);
-        const input = new ort.Tensor('float32', tensor, [1, 3, size, size]);
+        const { tensor, geometry } = letterbox(image, size, config.padValue, buffer, config.inputStride);
+        const input = new ort.Tensor('float32', tensor, [1, 3, inputHeight, inputWidth]);
         const t1 = now();
         const outputs = await session.run({ [INPUT_NAME]: input });
         const t2 = now();

@@ -24,6 +24,8 @@ export interface ReaderInfo {
   threads: number;
   crossOriginIsolated: boolean;
   inputSize: number;
+  /** The detector's input stride (`DetectorConfig.inputStride`): 0 for a square input. */
+  inputStride: number;
   modelBytes: number;
   /** The die-face reader's crop size and model size, or null when dice are read by the detector alone. */
   dieFace: { inputSize: number; modelBytes: number } | null;

@@ -104,6 +104,7 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
     threads,
     crossOriginIsolated: isolated,
     inputSize: config.inputSize,
+    inputStride: config.inputStride,
     modelBytes: model.byteLength,
     dieFace: reader ? { inputSize: reader.config.inputSize, modelBytes: dieFaceBytes } : null,
     runtimeLoadMs: t1 - t0,

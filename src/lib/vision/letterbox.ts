@@ -1,7 +1,10 @@
 /**
  * Letterbox pre-processing (Ultralytics style): scale the frame by S / max(width, height),
- * centre it in an S × S square filled with the pad value, and lay it out as a float32 CHW
- * tensor, RGB in [0, 1]. The same code runs in the browser worker and in Node.
+ * centre it in a frame filled with the pad value, and lay it out as a float32 CHW tensor, RGB
+ * in [0, 1]. The frame is S × S, or, with a `stride` (a model whose input height and width are
+ * dynamic), only padded up to the next multiple of the stride on each side (Ultralytics'
+ * minimal-padding "rect" letterbox): a 1280×720 camera frame becomes 512×288, not 512×512, and
+ * costs the network about 56% as much. The same code runs in the browser worker and in Node.
  *
  * Resampling matches the training code's letterbox (models/training/evaluate.py, OpenCV):
  * area averaging when shrinking (cv2.INTER_AREA: a 4000-pixel phone photo loses no pips to
@@ -10,9 +13,12 @@
 import type { Box, RgbaImage } from './types.ts';
 
 export interface LetterboxGeometry {
-  /** Side of the square model input. */
+  /** The longer side of the resized frame (the model's input size S). */
   size: number;
-  /** Size of the resized frame inside the square. */
+  /** The model input's width and height: S × S, or the resized frame padded up to the stride. */
+  inputWidth: number;
+  inputHeight: number;
+  /** Size of the resized frame inside the input. */
   newWidth: number;
   newHeight: number;
   /** Left and top padding, in input pixels. */
@@ -26,19 +32,30 @@ export interface LetterboxGeometry {
   height: number;
 }
 
-export function letterboxGeometry(width: number, height: number, size: number): LetterboxGeometry {
+/**
+ * Where a `width` × `height` frame lands in the model input: `stride` 0 for a square S × S
+ * input, or the stride the input's sides must be multiples of (`DetectorConfig.inputStride`).
+ */
+export function letterboxGeometry(width: number, height: number, size: number, stride = 0): LetterboxGeometry {
   if (!(width > 0 && height > 0 && Number.isInteger(width) && Number.isInteger(height))) {
     throw new RangeError(`letterbox: image size must be positive integers, got ${width}×${height}`);
+  }
+  if (!(Number.isInteger(stride) && stride >= 0 && (stride === 0 || size % stride === 0))) {
+    throw new RangeError(`letterbox: stride must be 0 or an integer dividing the size ${size}, got ${stride}`);
   }
   const scale = size / Math.max(width, height);
   const newWidth = Math.min(size, Math.max(1, Math.round(width * scale)));
   const newHeight = Math.min(size, Math.max(1, Math.round(height * scale)));
+  const inputWidth = stride ? Math.ceil(newWidth / stride) * stride : size;
+  const inputHeight = stride ? Math.ceil(newHeight / stride) * stride : size;
   return {
     size,
+    inputWidth,
+    inputHeight,
     newWidth,
     newHeight,
-    padX: Math.floor((size - newWidth) / 2),
-    padY: Math.floor((size - newHeight) / 2),
+    padX: Math.floor((inputWidth - newWidth) / 2),
+    padY: Math.floor((inputHeight - newHeight) / 2),
     scaleX: newWidth / width,
     scaleY: newHeight / height,
     width,
@@ -114,21 +131,23 @@ function scratch(length: number): Float32Array {
 }
 
 /**
- * Writes the letterboxed frame into `out` (length 3·S·S, CHW, RGB in [0, 1]); allocates it
- * when not given. Alpha is ignored.
+ * Writes the letterboxed frame into `out` (length 3 × inputHeight × inputWidth, CHW, RGB in
+ * [0, 1]; see `letterboxGeometry` for `stride`); allocates it when not given. Alpha is ignored.
  */
 export function letterbox(
   image: RgbaImage,
   size: number,
   padValue: number,
   out?: Float32Array,
+  stride = 0,
 ): { tensor: Float32Array; geometry: LetterboxGeometry } {
   const { width, height, data } = image;
   if (data.length !== width * height * 4) {
     throw new RangeError(`letterbox: expected ${width * height * 4} RGBA bytes for ${width}×${height}, got ${data.length}`);
   }
-  const g = letterboxGeometry(width, height, size);
-  const plane = size * size;
+  const g = letterboxGeometry(width, height, size, stride);
+  const rowLength = g.inputWidth;
+  const plane = g.inputWidth * g.inputHeight;
   const tensor = out ?? new Float32Array(3 * plane);
   if (tensor.length !== 3 * plane) throw new RangeError(`letterbox: output must hold ${3 * plane} floats`);
   tensor.fill(padValue / 255);
@@ -168,7 +187,7 @@ export function letterbox(
     const s0 = vy.start[j]!;
     const n = vy.count[j]!;
     const w0 = j * vy.taps;
-    const outRow = (g.padY + j) * size + g.padX;
+    const outRow = (g.padY + j) * rowLength + g.padX;
     for (let i = 0; i < g.newWidth; i++) {
       let r = 0;
       let gr = 0;
