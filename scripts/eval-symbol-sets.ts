@@ -20,7 +20,7 @@ import { evaluate, type KitEvaluation } from './lib/evaluate.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, readArt, type KitFolder } from './lib/node-faces.ts';
 import { createNodeDetector, readImageFile, REPO_ROOT, UsageError } from './lib/node-vision.ts';
-import { artPrototypes, matchFace, selectPrototypes, type FacePrototype } from '../src/lib/vision/face-reader.ts';
+import { artPrototypes, embedTaughtFace, matchFace, selectPrototypes, type FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import type { Box } from '../src/lib/vision/types.ts';
 
@@ -46,8 +46,7 @@ async function truthPrototypes(folder: KitFolder, setDir: string, embedder: Face
       const key = `${faceId}/${path.basename(file)}`;
       const box = boxes[key];
       if (!box) throw new UsageError(`${setDir}/teach-boxes.json: no box for ${key}`);
-      const [embedding] = await embedder.embed(await readImageFile(file), [box]);
-      out.push({ faceId, source: 'example', embedding: embedding! });
+      out.push({ faceId, source: 'example', embedding: await embedTaughtFace(embedder, await readImageFile(file), box) });
     }
   }
   return out;

@@ -293,6 +293,9 @@ def main() -> None:
         if step % args.eval_every == 0 or step == args.steps:
             ckpt = {"model": ema.state_dict(), "arch": arch, "size": args.size, "step": step}
             torch.save(ckpt, out / "last.pt")
+            # every evaluated step is kept: the reading path (detector + die-face reader) is chosen
+            # afterwards on the same held-out slice (npm run choose-die-face-rule -- --model ...)
+            torch.save(ckpt, out / f"step{step:06d}.pt")
             res, _ = evaluate(DetectorWithDecode(ema, args.size), holdout, args.size)
             per_source = {}
             for src in ds.TRAIN_SPLITS:

@@ -86,10 +86,26 @@ def photometric(x, gen):
     return (x * gain * bright).clamp(0, 1)
 
 
+def turned_embedding(model, crops):
+    """One prototype per taught photo: the mean of the crop's embeddings at its four quarter
+    turns, normalised (src/lib/vision/face-reader.ts `embedTaughtFace`). A die lands any way
+    round, so a photo stands for its face at every turn."""
+    views = [np.rot90(c, k).copy() for c in crops for k in range(4)]
+    e = model(to_tensor(views)).view(len(crops), 4, -1).mean(1)
+    return F.normalize(e, dim=1)
+
+
+def face_centroids(protos):
+    """A face's score is the similarity to the normalised mean of its prototypes
+    (face-reader.ts `faceSimilarities`); protos: one [n, D] tensor per face."""
+    return torch.stack([F.normalize(p.mean(0), dim=0) for p in protos])
+
+
 @torch.no_grad()
 def few_shot(model, sets, set_ids, shots, queries, seed):
-    """Per-die accuracy with `shots` prototypes per face, and the similarity statistics used to
-    choose the unknown threshold: best similarity of correct reads, runner-up gaps, and the best
+    """Per-die accuracy with `shots` taught photos per face, read as the app reads them (turned
+    prototypes, faces scored by their centroid), and the similarity statistics used to choose
+    the unknown threshold: best similarity of correct reads, runner-up gaps, and the best
     similarity of faces that are not in the kit (open set)."""
     model.eval()
     rng = np.random.default_rng(seed)
@@ -97,17 +113,13 @@ def few_shot(model, sets, set_ids, shots, queries, seed):
     best_ok, gap_ok, best_wrong, open_best = [], [], [], []
     for si in set_ids:
         ids = sets.members[si]
-        protos = []
-        for c in ids:
-            e = model(to_tensor([sets.render(c, rng) for _ in range(shots)]))
-            protos.append(e)
+        protos = [turned_embedding(model, [sets.render(c, rng) for _ in range(shots)]) for c in ids]
         q_imgs, q_lab = [], []
         for j, c in enumerate(ids):
             for _ in range(queries):
                 q_imgs.append(sets.render(c, rng)); q_lab.append(j)
         q = model(to_tensor(q_imgs))
-        # a face's score: its best-matching prototype
-        sims = torch.stack([(q @ p.t()).max(1).values for p in protos], 1)
+        sims = q @ face_centroids(protos).t()
         top2 = sims.topk(2, dim=1)
         pred = top2.indices[:, 0]
         lab = torch.tensor(q_lab)
@@ -122,6 +134,28 @@ def few_shot(model, sets, set_ids, shots, queries, seed):
         open_best += sims[open_q][:, keep].max(1).values.tolist()
     model.train()
     return correct / max(1, total), np.array(best_ok), np.array(gap_ok), np.array(best_wrong), np.array(open_best)
+
+
+def unknown_rule(model, sets, val_sets):
+    """The unknown rule, chosen on held-out synthetic sets (never on the evaluation set): a read is
+    kept when its best similarity is at least the 0.5th percentile of correct reads' best
+    similarity, and its lead over the runner-up face is at least the 0.5th percentile of correct
+    reads' lead; so about 1% of correct reads become "unknown". Returns (threshold, margin, stats)."""
+    acc, best_ok, gap_ok, best_wrong, open_best = few_shot(model, sets, val_sets, 5, 20, 321)
+    threshold = float(np.percentile(best_ok, 0.5))
+    margin = float(np.percentile(gap_ok, 0.5))
+    kept_wrong = float(np.mean([b >= threshold for b in best_wrong])) if len(best_wrong) else 0.0
+    open_rejected = float(np.mean(open_best < threshold))
+    stats = {
+        'heldOutSets': len(val_sets), 'fiveShotAccuracy': acc,
+        'prototypes': 'each taught photo at its four quarter turns, averaged; a face scores by the centroid of its prototypes',
+        'correctBestSimilarity': {p: float(np.percentile(best_ok, p)) for p in (0.5, 1, 5, 50)},
+        'correctLead': {p: float(np.percentile(gap_ok, p)) for p in (0.5, 1, 5, 50)},
+        'wrongBestSimilarityMedian': float(np.median(best_wrong)) if len(best_wrong) else None,
+        'openSetBestSimilarity': {p: float(np.percentile(open_best, p)) for p in (50, 95, 99)},
+        'openSetRejectedAtThreshold': open_rejected, 'wrongReadsAboveThreshold': kept_wrong,
+    }
+    return threshold, margin, stats
 
 
 def export(model, path_onnx, path_json, meta):
@@ -151,6 +185,8 @@ def main():
     ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/face-embed.onnx")
     ap.add_argument('--steps-before', type=int, default=0, help='with --init-onnx: the steps that export was trained for')
     ap.add_argument('--lr', type=float, default=2e-3)
+    ap.add_argument('--rule-only', action='store_true',
+                    help='with --init-onnx: train nothing, choose the unknown rule for that export on the held-out sets and rewrite its sidecar\'s rule')
     args = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -173,6 +209,24 @@ def main():
     n_train = len(train_classes)
     print(f'{len(sets.faces)} classes in {n_sets} sets; training on {n_train}, holding out {len(val_sets)} sets; '
           f'{time.time() - t0:.0f}s', flush=True)
+
+    if args.rule_only:
+        if not args.init_onnx:
+            sys.exit('--rule-only needs --init-onnx (the export whose rule to choose)')
+        model = FaceEmbedder(dim=DIM)
+        load_onnx_weights(model, args.init_onnx, torch.rand(1, 3, K, K))  # eval mode computes the export exactly
+        threshold, margin, stats = unknown_rule(model, sets, val_sets)
+        sidecar = os.path.splitext(args.init_onnx)[0] + '.json'
+        with open(sidecar) as f:
+            meta = json.load(f)
+        meta['threshold'], meta['ambiguityMargin'] = round(threshold, 4), round(margin, 4)
+        meta['heldOut'] = {'steps': meta.get('training', {}).get('steps'), **stats}
+        with open(sidecar, 'w') as f:
+            json.dump(meta, f, indent=2)
+            f.write('\n')
+        print(json.dumps(meta['heldOut'], indent=2), flush=True)
+        print(f'rule written to {sidecar}: threshold {threshold:.4f}, margin {margin:.4f}', flush=True)
+        return
 
     pool_x = np.zeros((n_train * args.pool_views, K, K, 3), np.uint8)
     pool_y = np.repeat(np.arange(n_train), args.pool_views)
@@ -235,23 +289,8 @@ def main():
 
     torch.save({'model': model.state_dict(), 'step': step0 + step}, os.path.join(args.run, 'last.pt'))
     step += step0
-    acc, best_ok, gap_ok, best_wrong, open_best = few_shot(model, sets, val_sets, 5, 20, 321)
-    # Unknown rule, chosen on held-out synthetic sets (never on the evaluation set): a read is kept
-    # when its best similarity is at least the 0.5th percentile of correct reads' best similarity,
-    # and its lead over the runner-up face is at least the 0.5th percentile of correct reads' lead;
-    # so about 1% of correct reads become "unknown".
-    threshold = float(np.percentile(best_ok, 0.5))
-    margin = float(np.percentile(gap_ok, 0.5))
-    kept_wrong = float(np.mean([b >= threshold for b in best_wrong])) if len(best_wrong) else 0.0
-    open_rejected = float(np.mean(open_best < threshold))
-    stats = {
-        'steps': step, 'heldOutSets': len(val_sets), 'fiveShotAccuracy': acc,
-        'correctBestSimilarity': {p: float(np.percentile(best_ok, p)) for p in (0.5, 1, 5, 50)},
-        'correctLead': {p: float(np.percentile(gap_ok, p)) for p in (0.5, 1, 5, 50)},
-        'wrongBestSimilarityMedian': float(np.median(best_wrong)) if len(best_wrong) else None,
-        'openSetBestSimilarity': {p: float(np.percentile(open_best, p)) for p in (50, 95, 99)},
-        'openSetRejectedAtThreshold': open_rejected, 'wrongReadsAboveThreshold': kept_wrong,
-    }
+    threshold, margin, stats = unknown_rule(model, sets, val_sets)
+    stats = {'steps': step, **stats}
     print(json.dumps(stats, indent=2), flush=True)
     meta = {
         'inputSize': K, 'dim': DIM, 'cropMargin': CROP_MARGIN,

@@ -6,6 +6,7 @@ import {
   embedderCropSquare,
   FaceEmbedderConfigError,
   parseFaceEmbedderConfig,
+  quarterTurnCrop,
 } from '../../src/lib/vision/face-embedder.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
 
@@ -61,5 +62,18 @@ describe('embedder crop', () => {
     expect(Array.from(out.subarray(1, 5))).toEqual([1, 1, 1, 1]);
     expect(Array.from(out.subarray(5))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
     expect(() => cropForEmbedder(image, { x: 0, y: 0, w: 2, h: 1 }, 2, 1, new Float32Array(11))).toThrow(RangeError);
+  });
+});
+
+describe('quarterTurnCrop', () => {
+  it('turns a crop a quarter counter-clockwise, every channel, and four turns give it back', () => {
+    // k = 2, one channel pattern per plane: [a b / c d] turned a quarter counter-clockwise is [b d / a c]
+    const k = 2;
+    const crop = Float32Array.from([1, 2, 3, 4, 10, 20, 30, 40, 100, 200, 300, 400]);
+    const buf = new Float32Array(5 * 12);
+    buf.set(crop, 0);
+    for (let t = 1; t <= 4; t++) quarterTurnCrop(buf, (t - 1) * 12, t * 12, k);
+    expect(Array.from(buf.subarray(12, 24))).toEqual([2, 4, 1, 3, 20, 40, 10, 30, 200, 400, 100, 300]);
+    expect(Array.from(buf.subarray(48, 60))).toEqual(Array.from(crop));
   });
 });

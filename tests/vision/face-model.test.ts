@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { readArt, createNodeFaceEmbedder, loadKitFolder } from '../../scripts/lib/node-faces.ts';
 import type { FaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
-import { artPrototypes, matchFace, type FacePrototype, type MatchRule } from '../../src/lib/vision/face-reader.ts';
+import { artPrototypes, embedTaughtFace, matchFace, type FacePrototype, type MatchRule } from '../../src/lib/vision/face-reader.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
 
 // The shipped face embedder on a fixture of symbol dice rendered by the evaluation renderer
@@ -15,6 +15,8 @@ const index = JSON.parse(readFileSync(new URL('index.json', dir), 'utf8')) as { 
 let embedder: FaceEmbedder;
 let sheet: RgbaImage;
 let embeddings: Float32Array[];
+/** Teach cells as taught photos are embedded (`embedTaughtFace`), by cell index. */
+let taughtEmbeddings: Map<number, Float32Array>;
 
 function cellBox(i: number): Box {
   // the box whose embedder square is exactly the cell
@@ -29,6 +31,8 @@ beforeAll(async () => {
   const { data, info } = await sharp(readFileSync(new URL('sheet.jpg', dir))).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   sheet = { width: info.width, height: info.height, data: new Uint8Array(data) };
   embeddings = await embedder.embed(sheet, index.cells.map((_, i) => cellBox(i)));
+  taughtEmbeddings = new Map();
+  for (const [i, c] of index.cells.entries()) if (c.role === 'teach') taughtEmbeddings.set(i, await embedTaughtFace(embedder, sheet, cellBox(i)));
 });
 afterAll(() => embedder?.release());
 
@@ -38,7 +42,7 @@ function accuracy(set: string, prototypes: FacePrototype[], rule: MatchRule = em
 }
 
 const taught = (set: string): FacePrototype[] =>
-  index.cells.flatMap((c, i) => (c.set === set && c.role === 'teach' ? [{ faceId: c.face, source: 'example' as const, embedding: embeddings[i]! }] : []));
+  index.cells.flatMap((c, i) => (c.set === set && c.role === 'teach' ? [{ faceId: c.face, source: 'example' as const, embedding: taughtEmbeddings.get(i)! }] : []));
 
 describe('face embedder (models/face-embed.onnx)', () => {
   it('gives L2-normalised vectors of the sidecar dimension, the same alone or in a batch', async () => {

@@ -33,11 +33,18 @@ const rule = { threshold: 0.8, ambiguityMargin: 0.05 };
 
 describe('matchFace', () => {
   const protos = [proto('a', 0), proto('a', 10), proto('b', 90), proto('c', 180)];
-  it('takes the face of the nearest prototype', () => {
+  it('takes the face whose prototypes\' centroid is nearest', () => {
     const m = matchFace(protos, v(12), rule);
     expect(m.faceId).toBe('a');
-    expect(m.similarity).toBeCloseTo(Math.cos((2 * Math.PI) / 180), 6);
+    // a's prototypes at 0° and 10°: their centroid lies at 5°, 7° from the die
+    expect(m.similarity).toBeCloseTo(Math.cos((7 * Math.PI) / 180), 6);
     expect(m.runnerUpFaceId).toBe('b');
+  });
+  it('scores a face by the middle of its prototypes, not by its single nearest one', () => {
+    // a taught in two far-apart looks (0° and 120°: centroid at 60°); b at 40°. A die at 15° lies
+    // nearest one of a's prototypes, but nearer b than the middle of a.
+    const spread = [proto('a', 0), proto('a', 120), proto('b', 40)];
+    expect(matchFace(spread, v(15), { threshold: 0, ambiguityMargin: 0 }).faceId).toBe('b');
   });
   it('reads unknown when nothing is near enough, but still says what was nearest', () => {
     const m = matchFace(protos, v(52), rule);

@@ -16,7 +16,7 @@ import { parseDetectorConfig } from './config.ts';
 import { createDetector, symbolDetectOptions, type Detector, type OrtModule } from './detector.ts';
 import { createDieFaceReader, parseDieFaceConfig, withDieFaceReader, type DieFaceReader } from './die-face-reader.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from './face-embedder.ts';
-import { artPrototypes, findTeachDie, readFaces, TeachError, type FacePrototype } from './face-reader.ts';
+import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, TAUGHT_EMBEDDING_RECIPE, TeachError, type FacePrototype } from './face-reader.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
 import type { Box, RgbaImage } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
@@ -124,7 +124,8 @@ function loadEmbedder(): Promise<{ embedder: FaceEmbedder; model: string; loadMs
     const config = parseFaceEmbedderConfig(faceConfigJson);
     const bytes = await fetchModel(absolute(faceModelUrl));
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-    const model = `face-embed.onnx@sha256:${[...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+    const hex = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const model = `face-embed.onnx@sha256:${hex}/${TAUGHT_EMBEDDING_RECIPE}`;
     const created = await createFaceEmbedder(ort as unknown as OrtModule, bytes, config, { executionProviders: ['wasm'] });
     // warm-up, as for the detector
     await created.embedCrops(new Float32Array(3 * config.inputSize * config.inputSize), 1);
@@ -226,9 +227,9 @@ async function teach(id: number, frame: ImageBitmap | ImageData, request: TeachR
       return;
     }
   }
-  const [embedding] = await faces.embed(image, [box]);
+  const embedding = await embedTaughtFace(faces, image, box);
   const kept = request.keep ? await keepPicture(image, box) : null;
-  const outcome: TeachOutcome = { ok: true, box, embedding: embedding!, embeddingModel: model, kept, ms: performance.now() - t0 };
+  const outcome: TeachOutcome = { ok: true, box, embedding, embeddingModel: model, kept, ms: performance.now() - t0 };
   post({ type: 'taught', id, outcome });
 }
 

@@ -129,6 +129,21 @@ export function cropForEmbedder(image: RgbaImage, box: Box, k: number, margin: n
   }
 }
 
+/**
+ * A crop (3 × k × k floats of `crops` at `from`, as `cropForEmbedder` writes it) turned a
+ * quarter counter-clockwise, written at `to` (numpy's rot90 of the picture).
+ */
+export function quarterTurnCrop(crops: Float32Array, from: number, to: number, k: number): void {
+  const plane = k * k;
+  for (let c = 0; c < 3; c++) {
+    const src = from + c * plane;
+    const dst = to + c * plane;
+    for (let y = 0; y < k; y++) {
+      for (let x = 0; x < k; x++) crops[dst + y * k + x] = crops[src + x * k + (k - 1 - y)]!;
+    }
+  }
+}
+
 export interface FaceEmbedder {
   readonly config: FaceEmbedderConfig;
   /** One embedding per box (same order), from crops of `image`. */

@@ -9,7 +9,7 @@ import type { DiceKit, DieFace } from '../dice/kit.ts';
 import { symbolDetectOptions, type Detector } from './detector.ts';
 import { firstPass } from './die-face-reader.ts';
 import { renderArtOnDice, type ArtView, DEFAULT_ART_VIEWS } from './face-art.ts';
-import type { FaceEmbedder, FaceEmbedderConfig } from './face-embedder.ts';
+import { cropForEmbedder, quarterTurnCrop, type FaceEmbedder, type FaceEmbedderConfig } from './face-embedder.ts';
 import type { Box, Die, ReadTiming, RgbaImage } from './types.ts';
 
 export type PrototypeSource = 'art' | 'example';
@@ -66,15 +66,26 @@ export function selectPrototypes(kit: DiceKit, prototypes: readonly FacePrototyp
   return taughtEveryFace ? usable.filter((p) => p.source === 'example') : usable;
 }
 
-/** Each face's best similarity to `embedding` (faces without prototypes are absent). */
+/**
+ * Each face's similarity to `embedding`: the cosine to the centroid (normalised mean) of the
+ * face's prototypes, `skip` left out; faces without prototypes are absent. On the embedder's
+ * held-out synthetic sets with 5 taught photos per face the centroid reads 94.9% of dice right
+ * against 94.0% for the single nearest prototype (models/MODEL_CARD.md, "Face embedder").
+ */
 export function faceSimilarities(prototypes: readonly FacePrototype[], embedding: Float32Array, skip?: FacePrototype): Map<string, number> {
-  const best = new Map<string, number>();
+  const sums = new Map<string, Float32Array>();
   for (const p of prototypes) {
     if (p === skip) continue;
-    const s = cosine(p.embedding, embedding);
-    if (s > (best.get(p.faceId) ?? -Infinity)) best.set(p.faceId, s);
+    let sum = sums.get(p.faceId);
+    if (!sum) sums.set(p.faceId, (sum = new Float32Array(p.embedding.length)));
+    for (let i = 0; i < sum.length; i++) sum[i]! += p.embedding[i]!;
   }
-  return best;
+  const out = new Map<string, number>();
+  for (const [faceId, sum] of sums) {
+    const norm = Math.hypot(...sum);
+    out.set(faceId, norm > 0 ? cosine(sum, embedding) / norm : -1);
+  }
+  return out;
 }
 
 /** Nearest face by cosine similarity, with the unknown rule applied. */
@@ -197,11 +208,37 @@ export async function findTeachDie(detector: Detector, image: RgbaImage, scales:
   throw refusal ?? new TeachError('no die found in this photo', 'no-die');
 }
 
+/**
+ * How taught photos become prototypes; part of a stored embedding's model identity, so that
+ * embeddings made another way are made again.
+ */
+export const TAUGHT_EMBEDDING_RECIPE = 'quarter-turns';
+
+/**
+ * A taught photo's prototype: the die's crop embedded at its four quarter turns, averaged and
+ * normalised. A die lands any way round, so one photo stands for its face at every turn; on the
+ * embedder's held-out sets this reads 95.2% of dice right against 94.9% for the photo as taken
+ * (centroid scoring both; models/MODEL_CARD.md).
+ */
+export async function embedTaughtFace(embedder: FaceEmbedder, image: RgbaImage, box: Box): Promise<Float32Array> {
+  const k = embedder.config.inputSize;
+  const per = 3 * k * k;
+  const crops = new Float32Array(4 * per);
+  cropForEmbedder(image, box, k, embedder.config.cropMargin, crops, 0);
+  for (let t = 1; t < 4; t++) quarterTurnCrop(crops, (t - 1) * per, t * per, k);
+  const turns = await embedder.embedCrops(crops, 4);
+  const mean = new Float32Array(turns[0]!.length);
+  for (const e of turns) for (let i = 0; i < mean.length; i++) mean[i]! += e[i]!;
+  const norm = Math.hypot(...mean);
+  for (let i = 0; i < mean.length; i++) mean[i]! /= norm || 1;
+  return mean;
+}
+
 /** Embeds one teach photo of `faceId`: finds its die (`findTeachDie`) and returns the prototype and where the die was. */
 export async function teachExample(detector: Detector, embedder: FaceEmbedder, image: RgbaImage, faceId: string): Promise<{ prototype: FacePrototype; box: Box }> {
   const die = await findTeachDie(detector, image);
-  const [embedding] = await embedder.embed(image, [die.box]);
-  return { prototype: { faceId, source: 'example', embedding: embedding! }, box: die.box };
+  const embedding = await embedTaughtFace(embedder, image, die.box);
+  return { prototype: { faceId, source: 'example', embedding }, box: die.box };
 }
 
 /** What the teach screen shows for one face. */
