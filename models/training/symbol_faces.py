@@ -1,9 +1,12 @@
 """Random symbol faces for training the face embedder: thousands of classes of glyphs, icons,
 letters and pictures in many colours, each drawn once as a square die-face texture.
 
-Sources are kept apart from the evaluation set on purpose: training uses the DejaVu fonts and
-the procedural families below; the evaluation set (scripts/make-symbol-eval.ts) draws with other
-fonts, another procedural family, and the kits' own art, none of which appear here.
+Sources are kept apart from the evaluation set on purpose: training uses the DejaVu fonts, the
+procedural families below, and "font sets" (six characters of one font, from the other fonts
+installed from Debian's packages, see models/training/README.md); the evaluation set
+(scripts/make-symbol-eval.ts) draws with the Liberation fonts, another procedural family, and the
+kits' own art, none of which appear here (nor Croscore's Arimo, Tinos and Cousine, which
+Liberation 2 was made from).
 """
 import glob
 import hashlib
@@ -14,6 +17,10 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 FONT_GLOB = '/usr/share/fonts/truetype/dejavu/DejaVu*.ttf'
+# Font sets: every other font installed, never the evaluation set's (Liberation) or its sources.
+SET_FONT_GLOBS = ('/usr/share/fonts/truetype/**/*.ttf', '/usr/share/fonts/opentype/**/*.otf')
+SET_FONT_EXCLUDED = ('liberation', 'dejavu', 'arimo', 'tinos', 'cousine')
+SET_CHARS = [chr(c) for c in range(0x21, 0x7F)]  # printable ASCII: accented twins would differ by a few pixels on a die
 
 # Unicode blocks with many distinct, printable shapes (letters, symbols, dingbats, braille dots).
 RANGES = [
@@ -56,6 +63,73 @@ def font_glyphs(size=64):
                     continue
                 seen.add(key)
                 out.append((path, ch))
+    return out
+
+
+def set_fonts():
+    """The fonts font sets draw from (sorted paths); empty when none is installed."""
+    paths = set()
+    for pattern in SET_FONT_GLOBS:
+        paths.update(glob.glob(pattern, recursive=True))
+    return sorted(p for p in paths if not any(x in p.lower() for x in SET_FONT_EXCLUDED))
+
+
+def _turns(m):
+    """A glyph mask centred on its ink and thickened (thin strokes a pixel apart still overlap),
+    at its four quarter turns."""
+    ys, xs = np.nonzero(m)
+    dy, dx = m.shape[0] // 2 - int(ys.mean()), m.shape[1] // 2 - int(xs.mean())
+    c = cv2.dilate(np.roll(np.roll(m, dy, 0), dx, 1).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    return [np.rot90(c, k) for k in range(4)]
+
+
+def font_sets(n_sets, seed, set_size=6, size=64):
+    """`n_sets` sets of `set_size` characters of one font each: (font path, character) lists.
+
+    Characters are drawn from printable ASCII; one is refused when its glyph is
+    missing, nearly empty or nearly full, or when at some quarter turn it looks like a character
+    already in the set (ink IoU > 0.5: 6/9, n/u, M/W, a letter and its small capital...), since a
+    die can land at any angle. Fonts that cannot fill a set are skipped."""
+    fonts = set_fonts()
+    if not fonts:
+        return []
+    rng = np.random.default_rng(seed)
+    masks_of = {}
+    out = []
+    tries = 0
+    while len(out) < n_sets and tries < n_sets * 5:
+        tries += 1
+        path = fonts[int(rng.integers(len(fonts)))]
+        if path not in masks_of:
+            try:
+                font = ImageFont.truetype(path, int(size * 0.7))
+                notdef = _mask(font, '\uffff', size)
+            except OSError:
+                masks_of[path] = {}
+                continue
+            masks = {}
+            for ch in SET_CHARS:
+                m = _mask(font, ch, size) > 127
+                ink = m.mean()
+                if ink < 0.02 or ink > 0.6 or np.array_equal(m, notdef > 127):
+                    continue
+                ys, xs = np.nonzero(m)
+                if max(ys.max() - ys.min(), xs.max() - xs.min()) < size * 0.25:
+                    continue
+                masks[ch] = m
+            masks_of[path] = masks
+        masks = masks_of[path]
+        chosen, turned = [], []
+        for ch in rng.permutation(sorted(masks)):
+            t = _turns(masks[ch])
+            if any(max((a & b).sum() / max(1, (a | b).sum()) for b in t) > 0.5 for a in turned):
+                continue
+            chosen.append(str(ch))
+            turned.append(t[0])
+            if len(chosen) == set_size:
+                break
+        if len(chosen) == set_size:
+            out.append([(path, ch) for ch in chosen])
     return out
 
 

@@ -193,6 +193,11 @@ def compute_loss(maps, batch, layout, size):
 def build_samples(args) -> tuple[list[dict], np.ndarray, list[dict]]:
     train, weights, holdout = [], [], []
     real_w = {"byler-train": 1.0, "matteop65-train": 0.6, "epanemu-train": 1.3}
+    for item in args.split_weights.split(",") if args.split_weights else []:
+        split, w = item.split("=")
+        if split not in real_w:
+            raise SystemExit(f"--split-weights: unknown split {split!r} (one of {', '.join(real_w)})")
+        real_w[split] = float(w)
     for split in ds.TRAIN_SPLITS:
         part = ds.load_split(split, "train")
         train += part
@@ -219,6 +224,7 @@ def main() -> None:
     ap.add_argument("--synthetic", nargs="*", default=[])
     ap.add_argument("--synthetic-weight", type=float, default=1.0)
     ap.add_argument("--real-weight", type=float, default=1.0)
+    ap.add_argument("--split-weights", default="", help="e.g. epanemu-train=1.8: a real split's share (default byler 1, matteop65 0.6, epanemu 1.3)")
     ap.add_argument("--eval-every", type=int, default=1000)
     ap.add_argument("--focus", type=float, default=0.0, help="share of die-centric crops (small crops read many dice per step)")
     ap.add_argument("--init", default=None, help="start from this checkpoint")

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from die_crops import embedder_crop, jitter_box, paint_die  # noqa: E402
 from face_embed_model import FaceEmbedder  # noqa: E402
 from from_onnx import calibrate, load_onnx_weights  # noqa: E402
-from symbol_faces import class_specs, draw_face, face_colours, font_glyphs  # noqa: E402
+from symbol_faces import class_specs, draw_face, face_colours, font_glyphs, font_sets, set_fonts  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 K = 64            # crop size
@@ -35,13 +35,14 @@ CROP_MARGIN = 1.15  # the die's box, squared, times this
 
 
 class Sets:
-    """Face textures for every class, and each class's set (which gives its side faces)."""
+    """Face textures for every class, and each class's set (which gives its side faces): `specs`
+    taken six at a time, then the ready-made `groups` (font sets), one set each."""
 
-    def __init__(self, specs, seed, set_size=6):
+    def __init__(self, specs, seed, set_size=6, groups=()):
         rng = np.random.default_rng(seed)
         self.faces, self.set_of, self.members = [], [], []
-        for start in range(0, len(specs) - set_size + 1, set_size):
-            group = specs[start:start + set_size]
+        chunks = [specs[start:start + set_size] for start in range(0, len(specs) - set_size + 1, set_size)]
+        for group in chunks + list(groups):
             colours = face_colours(rng) if rng.random() < 0.85 else None
             ids = []
             for spec in group:
@@ -176,6 +177,8 @@ def main():
     ap.add_argument('--views', type=int, default=3, help='views of each face per batch')
     ap.add_argument('--shapes', type=int, default=2600)
     ap.add_argument('--pictures', type=int, default=1200)
+    ap.add_argument('--font-sets', type=int, default=1200,
+                    help='sets of six characters of one font (symbol_faces.font_sets); a tenth held out')
     ap.add_argument('--pool-views', type=int, default=4)
     ap.add_argument('--fresh', type=int, default=48, help='new renders per step replacing pool entries')
     ap.add_argument('--out', default=os.path.join(ROOT, 'models'))
@@ -201,10 +204,17 @@ def main():
         by_char.setdefault(ch, []).append(path)
     glyphs = [(paths[int(rng.integers(len(paths)))], ch) for ch, paths in sorted(by_char.items())]
     specs = class_specs(args.shapes, args.pictures, glyphs, args.seed)
-    sets = Sets(specs, args.seed)
+    if args.font_sets and not set_fonts():
+        sys.exit('--font-sets: no fonts found beside DejaVu and Liberation; install the font packages listed in models/training/README.md')
+    font_rng = np.random.default_rng((args.seed, 77))
+    groups = [[('glyph', int(font_rng.integers(1 << 31)), path, ch) for path, ch in g] for g in font_sets(args.font_sets, args.seed)]
+    sets = Sets(specs, args.seed, groups=groups)
     n_sets = len(sets.members)
-    val_sets = list(range(n_sets - n_sets // 10, n_sets))
-    train_sets = list(range(0, n_sets - n_sets // 10))
+    # held out: the last tenth of the mixed sets (the unknown rule is chosen on them) and of the font sets
+    n_mixed = n_sets - len(groups)
+    val_sets = list(range(n_mixed - n_mixed // 10, n_mixed))
+    font_val_sets = list(range(n_sets - len(groups) // 10, n_sets))
+    train_sets = list(range(0, n_mixed - n_mixed // 10)) + list(range(n_mixed, n_sets - len(groups) // 10))
     train_classes = [c for s in train_sets for c in sets.members[s]]
     n_train = len(train_classes)
     print(f'{len(sets.faces)} classes in {n_sets} sets; training on {n_train}, holding out {len(val_sets)} sets; '
@@ -284,13 +294,16 @@ def main():
             print(f'step {step} loss {np.mean(losses[-50:]):.3f} lr {lr:.2e} {elapsed / 60:.1f} min', flush=True)
         if step % 250 == 0:
             acc = few_shot(model, sets, val_sets[:16], 5, 6, 123)[0]
-            print(f'  held-out 5-shot per-die accuracy {acc:.4f}', flush=True)
+            font_acc = few_shot(model, sets, font_val_sets[:16], 5, 6, 123)[0] if font_val_sets else float('nan')
+            print(f'  held-out 5-shot per-die accuracy {acc:.4f} (font sets {font_acc:.4f})', flush=True)
             torch.save({'model': model.state_dict(), 'step': step0 + step}, os.path.join(args.run, 'last.pt'))
 
     torch.save({'model': model.state_dict(), 'step': step0 + step}, os.path.join(args.run, 'last.pt'))
     step += step0
     threshold, margin, stats = unknown_rule(model, sets, val_sets)
     stats = {'steps': step, **stats}
+    if font_val_sets:
+        stats['fontSetsFiveShotAccuracy'] = few_shot(model, sets, font_val_sets, 5, 20, 321)[0]
     print(json.dumps(stats, indent=2), flush=True)
     meta = {
         'inputSize': K, 'dim': DIM, 'cropMargin': CROP_MARGIN,
