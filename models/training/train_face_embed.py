@@ -173,6 +173,7 @@ def export(model, path_onnx, path_json, meta):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--minutes', type=float, default=70)
+    ap.add_argument('--steps', type=int, default=0, help='train this many steps (the schedule follows steps, not --minutes); 0: --minutes')
     ap.add_argument('--sets-per-batch', type=int, default=8)
     ap.add_argument('--views', type=int, default=3, help='views of each face per batch')
     ap.add_argument('--shapes', type=int, default=2600)
@@ -265,9 +266,9 @@ def main():
     lr0 = args.lr
     while True:
         elapsed = time.time() - t_train
-        if elapsed > budget:
+        if (args.steps and step >= args.steps) or (not args.steps and elapsed > budget):
             break
-        frac = elapsed / budget
+        frac = step / args.steps if args.steps else elapsed / budget
         warm = min(1.0, (step + 1) / 100)
         lr = lr0 * warm * (0.5 * (1 + math.cos(math.pi * frac)) * 0.98 + 0.02)
         for g in opt.param_groups:
