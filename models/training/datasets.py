@@ -50,6 +50,13 @@ def read_rgb(path: Path) -> np.ndarray:
     return cv2.cvtColor(im, cv2.COLOR_BGR2RGB)
 
 
+def read_size(path: str | Path) -> tuple[int, int]:
+    """(width, height) of an image file, from its header."""
+    from PIL import Image
+    with Image.open(path) as im:
+        return im.size
+
+
 def _estimate_die_boxes(dice: list[dict], split_median: float) -> np.ndarray:
     """Whole-die boxes centred on matteop65's pip-pattern boxes, sized from the image's 4/5/6 faces."""
     sizes = [max(d["w"], d["h"]) for d in dice if d["value"] >= 4]

@@ -29,7 +29,8 @@ from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_
 
 # Which level learns which die: by the longer side of its box, in input pixels.
 LEVEL_RANGES = {8: (0.0, 64.0), 16: (44.0, 160.0), 32: (120.0, 1e9)}
-CENTRE_RADIUS = 1.5  # positives: cells within this many strides of the die's centre (and inside its box)
+CENTRE_RADIUS = 1.5
+SMALL_DIE = 0.045  # --small-dice-boost: a photo whose median die side is under this share of its longer side  # positives: cells within this many strides of the die's centre (and inside its box)
 
 
 class CropDataset(Dataset):
@@ -201,7 +202,15 @@ def build_samples(args) -> tuple[list[dict], np.ndarray, list[dict]]:
     for split in ds.TRAIN_SPLITS:
         part = ds.load_split(split, "train")
         train += part
-        weights += [args.real_weight * real_w[split] / len(part)] * len(part)
+        w = np.array([args.real_weight * real_w[split] / len(part)] * len(part))
+        if args.small_dice_boost != 1.0:
+            # photos whose dice are small in the frame (a board game seen from across the table)
+            # are where the detector still misses dice: drawn this many times more often
+            small = np.array([len(s["boxes"]) > 0 and float(np.median(np.maximum(s["boxes"][:, 2] - s["boxes"][:, 0], s["boxes"][:, 3] - s["boxes"][:, 1])))
+                              < SMALL_DIE * max(ds.read_size(s["file"])) for s in part])
+            w = w * np.where(small, args.small_dice_boost, 1.0)
+            w *= args.real_weight * real_w[split] / w.sum()
+        weights += list(w)
         holdout += ds.load_split(split, "holdout")
     for folder in args.synthetic:
         syn = ds.load_synthetic(Path(folder))
@@ -224,6 +233,7 @@ def main() -> None:
     ap.add_argument("--synthetic", nargs="*", default=[])
     ap.add_argument("--synthetic-weight", type=float, default=1.0)
     ap.add_argument("--real-weight", type=float, default=1.0)
+    ap.add_argument("--small-dice-boost", type=float, default=1.0, help="draw photos of small dice (median side < 4.5%% of the frame) this many times more often, within their split's share")
     ap.add_argument("--split-weights", default="", help="e.g. epanemu-train=1.8: a real split's share (default byler 1, matteop65 0.6, epanemu 1.3)")
     ap.add_argument("--eval-every", type=int, default=1000)
     ap.add_argument("--focus", type=float, default=0.0, help="share of die-centric crops (small crops read many dice per step)")
