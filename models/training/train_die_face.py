@@ -171,6 +171,7 @@ def main():
         'heldOut': {k: v for k, v in best.items() if k != 'confusion'},
         'heldOutConfusion': {'rows': 'truth', 'columns': 'read', 'classes': list(CLASSES), 'counts': best['confusion']},
     }
+    os.makedirs(args.out, exist_ok=True)
     export(final, os.path.join(args.out, 'die-face.onnx'), os.path.join(args.out, 'die-face.json'), meta)
     log(f"wrote {os.path.join(args.out, 'die-face.onnx')} (step {ck['step']}, held-out score {best['score']:.4f})")
 
