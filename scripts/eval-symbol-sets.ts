@@ -20,7 +20,7 @@ import { evaluate, type KitEvaluation } from './lib/evaluate.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, readArt, type KitFolder } from './lib/node-faces.ts';
 import { createNodeDetector, readImageFile, REPO_ROOT, UsageError } from './lib/node-vision.ts';
-import { artPrototypes, embedTaughtFace, matchFace, selectPrototypes, type FacePrototype } from '../src/lib/vision/face-reader.ts';
+import { artPrototypes, embedForReading, embedTaughtFace, matchFace, selectPrototypes, type FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import type { Box } from '../src/lib/vision/types.ts';
 
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
           const protos = selectPrototypes(folder.kit, [...(await artPrototypes(embedder, art)), ...(await truthPrototypes(folder, setDir, embedder))]);
           for (const im of dataset.images) {
             const image = await readImageFile(path.join(dataset.dir, im.file));
-            const embs = await embedder.embed(image, im.dice.map((d) => d.box));
+            const embs = await embedForReading(embedder, protos, image, im.dice.map((d) => d.box));
             let allRight = true;
             im.dice.forEach((d, i) => {
               const m = matchFace(protos, embs[i]!, embedder.config);

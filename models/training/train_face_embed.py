@@ -103,15 +103,12 @@ def face_centroids(protos):
 
 
 @torch.no_grad()
-def few_shot(model, sets, set_ids, shots, queries, seed):
-    """Per-die accuracy with `shots` taught photos per face, read as the app reads them (turned
-    prototypes, faces scored by their centroid), and the similarity statistics used to choose
-    the unknown threshold: best similarity of correct reads, runner-up gaps, and the best
-    similarity of faces that are not in the kit (open set)."""
+def few_shot_embeddings(model, sets, set_ids, shots, queries, seed):
+    """For each held-out set: its faces' centroids of `shots` taught photos (turned prototypes),
+    and queries embedded as taken and at their four quarter turns, with their faces."""
     model.eval()
     rng = np.random.default_rng(seed)
-    correct, total = 0, 0
-    best_ok, gap_ok, best_wrong, open_best = [], [], [], []
+    out = []
     for si in set_ids:
         ids = sets.members[si]
         protos = [turned_embedding(model, [sets.render(c, rng) for _ in range(shots)]) for c in ids]
@@ -119,44 +116,84 @@ def few_shot(model, sets, set_ids, shots, queries, seed):
         for j, c in enumerate(ids):
             for _ in range(queries):
                 q_imgs.append(sets.render(c, rng)); q_lab.append(j)
-        q = model(to_tensor(q_imgs))
-        sims = q @ face_centroids(protos).t()
+        out.append((face_centroids(protos), model(to_tensor(q_imgs)), turned_embedding(model, q_imgs), torch.tensor(q_lab)))
+    model.train()
+    return out
+
+
+def second_look(centroids, single, turned, gap):
+    """The app's reading (face-reader.ts `embedForReading`): a die whose two nearest faces are
+    within `gap` is looked at again, its embedding replaced by its four quarter turns' mean."""
+    if gap <= 0:
+        return single, torch.zeros(len(single), dtype=torch.bool)
+    top2 = (single @ centroids.t()).topk(2, dim=1).values
+    look = (top2[:, 0] - top2[:, 1]) < gap
+    return torch.where(look[:, None], turned, single), look
+
+
+def score_reads(data, gap):
+    """Per-die accuracy with the second look at `gap`, the share of dice looked at twice, and the
+    similarity statistics used to choose the unknown rule: best similarity of correct reads,
+    runner-up leads, and the best similarity of faces that are not in the kit (open set)."""
+    correct, total, looked = 0, 0, 0
+    best_ok, gap_ok, best_wrong, open_best = [], [], [], []
+    for centroids, single, turned, lab in data:
+        q, look = second_look(centroids, single, turned, gap)
+        looked += int(look.sum())
+        sims = q @ centroids.t()
         top2 = sims.topk(2, dim=1)
-        pred = top2.indices[:, 0]
-        lab = torch.tensor(q_lab)
-        ok = pred == lab
+        ok = top2.indices[:, 0] == lab
         correct += int(ok.sum()); total += len(lab)
         best_ok += top2.values[ok, 0].tolist()
         gap_ok += (top2.values[ok, 0] - top2.values[ok, 1]).tolist()
         best_wrong += top2.values[~ok, 0].tolist()
-        # open set: the first face left out of the kit, its queries read against the other five
-        keep = [k for k in range(len(ids)) if k != 0]
-        open_q = lab == 0
-        open_best += sims[open_q][:, keep].max(1).values.tolist()
-    model.train()
-    return correct / max(1, total), np.array(best_ok), np.array(gap_ok), np.array(best_wrong), np.array(open_best)
+        # open set: the first face left out of the kit, its dice read against the other five
+        keep = [k for k in range(len(centroids)) if k != 0]
+        open_q, _ = second_look(centroids[keep], single[lab == 0], turned[lab == 0], gap)
+        open_best += (open_q @ centroids[keep].t()).max(1).values.tolist()
+    return {'accuracy': correct / max(1, total), 'lookedTwice': looked / max(1, total),
+            'best_ok': np.array(best_ok), 'gap_ok': np.array(gap_ok), 'best_wrong': np.array(best_wrong),
+            'open_best': np.array(open_best)}
+
+
+def few_shot(model, sets, set_ids, shots, queries, seed, gap=0.0):
+    """Per-die accuracy with `shots` taught photos per face, read as the app reads them (turned
+    prototypes, faces scored by their centroid, the second look at `gap`)."""
+    return score_reads(few_shot_embeddings(model, sets, set_ids, shots, queries, seed), gap)['accuracy']
+
+
+SECOND_LOOK_GAPS = (0.0, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 2.0)
 
 
 def unknown_rule(model, sets, val_sets):
-    """The unknown rule, chosen on held-out synthetic sets (never on the evaluation set): a read is
-    kept when its best similarity is at least the 0.5th percentile of correct reads' best
-    similarity, and its lead over the runner-up face is at least the 0.5th percentile of correct
-    reads' lead; so about 1% of correct reads become "unknown". Returns (threshold, margin, stats)."""
-    acc, best_ok, gap_ok, best_wrong, open_best = few_shot(model, sets, val_sets, 5, 20, 321)
-    threshold = float(np.percentile(best_ok, 0.5))
-    margin = float(np.percentile(gap_ok, 0.5))
-    kept_wrong = float(np.mean([b >= threshold for b in best_wrong])) if len(best_wrong) else 0.0
-    open_rejected = float(np.mean(open_best < threshold))
+    """The second look and the unknown rule, chosen on held-out synthetic sets (never on the
+    evaluation set). The second look's gap is the smallest of SECOND_LOOK_GAPS whose accuracy is
+    within 0.1 point of looking twice at every die (gap 2): most dice are read from one look.
+    Then a read is kept when its best similarity is at least the 0.5th percentile of correct
+    reads' best similarity, and its lead over the runner-up face at least the 0.5th percentile of
+    correct reads' lead; so about 1% of correct reads become "unknown".
+    Returns (threshold, margin, gap, stats)."""
+    data = few_shot_embeddings(model, sets, val_sets, 5, 20, 321)
+    by_gap = {g: score_reads(data, g) for g in SECOND_LOOK_GAPS}
+    always = by_gap[SECOND_LOOK_GAPS[-1]]['accuracy']
+    gap = next(g for g in SECOND_LOOK_GAPS if by_gap[g]['accuracy'] >= always - 0.001)
+    r = by_gap[gap]
+    threshold = float(np.percentile(r['best_ok'], 0.5))
+    margin = float(np.percentile(r['gap_ok'], 0.5))
+    kept_wrong = float(np.mean(r['best_wrong'] >= threshold)) if len(r['best_wrong']) else 0.0
     stats = {
-        'heldOutSets': len(val_sets), 'fiveShotAccuracy': acc,
+        'heldOutSets': len(val_sets), 'fiveShotAccuracy': r['accuracy'],
         'prototypes': 'each taught photo at its four quarter turns, averaged; a face scores by the centroid of its prototypes',
-        'correctBestSimilarity': {p: float(np.percentile(best_ok, p)) for p in (0.5, 1, 5, 50)},
-        'correctLead': {p: float(np.percentile(gap_ok, p)) for p in (0.5, 1, 5, 50)},
-        'wrongBestSimilarityMedian': float(np.median(best_wrong)) if len(best_wrong) else None,
-        'openSetBestSimilarity': {p: float(np.percentile(open_best, p)) for p in (50, 95, 99)},
-        'openSetRejectedAtThreshold': open_rejected, 'wrongReadsAboveThreshold': kept_wrong,
+        'secondLook': {'gap': gap, 'lookedTwice': r['lookedTwice'],
+                       'byGap': {str(g): {'accuracy': round(v['accuracy'], 4), 'lookedTwice': round(v['lookedTwice'], 4)}
+                                 for g, v in by_gap.items()}},
+        'correctBestSimilarity': {p: float(np.percentile(r['best_ok'], p)) for p in (0.5, 1, 5, 50)},
+        'correctLead': {p: float(np.percentile(r['gap_ok'], p)) for p in (0.5, 1, 5, 50)},
+        'wrongBestSimilarityMedian': float(np.median(r['best_wrong'])) if len(r['best_wrong']) else None,
+        'openSetBestSimilarity': {p: float(np.percentile(r['open_best'], p)) for p in (50, 95, 99)},
+        'openSetRejectedAtThreshold': float(np.mean(r['open_best'] < threshold)), 'wrongReadsAboveThreshold': kept_wrong,
     }
-    return threshold, margin, stats
+    return threshold, margin, gap, stats
 
 
 def export(model, path_onnx, path_json, meta):
@@ -226,11 +263,11 @@ def main():
             sys.exit('--rule-only needs --init-onnx (the export whose rule to choose)')
         model = FaceEmbedder(dim=DIM)
         load_onnx_weights(model, args.init_onnx, torch.rand(1, 3, K, K))  # eval mode computes the export exactly
-        threshold, margin, stats = unknown_rule(model, sets, val_sets)
+        threshold, margin, gap, stats = unknown_rule(model, sets, val_sets)
         sidecar = os.path.splitext(args.init_onnx)[0] + '.json'
         with open(sidecar) as f:
             meta = json.load(f)
-        meta['threshold'], meta['ambiguityMargin'] = round(threshold, 4), round(margin, 4)
+        meta['threshold'], meta['ambiguityMargin'], meta['secondLookGap'] = round(threshold, 4), round(margin, 4), gap
         meta['heldOut'] = {'steps': meta.get('training', {}).get('steps'), **stats}
         with open(sidecar, 'w') as f:
             json.dump(meta, f, indent=2)
@@ -294,22 +331,22 @@ def main():
         if step % 50 == 0:
             print(f'step {step} loss {np.mean(losses[-50:]):.3f} lr {lr:.2e} {elapsed / 60:.1f} min', flush=True)
         if step % 250 == 0:
-            acc = few_shot(model, sets, val_sets[:16], 5, 6, 123)[0]
-            font_acc = few_shot(model, sets, font_val_sets[:16], 5, 6, 123)[0] if font_val_sets else float('nan')
+            acc = few_shot(model, sets, val_sets[:16], 5, 6, 123)
+            font_acc = few_shot(model, sets, font_val_sets[:16], 5, 6, 123) if font_val_sets else float('nan')
             print(f'  held-out 5-shot per-die accuracy {acc:.4f} (font sets {font_acc:.4f})', flush=True)
             torch.save({'model': model.state_dict(), 'step': step0 + step}, os.path.join(args.run, 'last.pt'))
 
     torch.save({'model': model.state_dict(), 'step': step0 + step}, os.path.join(args.run, 'last.pt'))
     step += step0
-    threshold, margin, stats = unknown_rule(model, sets, val_sets)
+    threshold, margin, gap, stats = unknown_rule(model, sets, val_sets)
     stats = {'steps': step, **stats}
     if font_val_sets:
-        stats['fontSetsFiveShotAccuracy'] = few_shot(model, sets, font_val_sets, 5, 20, 321)[0]
+        stats['fontSetsFiveShotAccuracy'] = few_shot(model, sets, font_val_sets, 5, 20, 321, gap)
     print(json.dumps(stats, indent=2), flush=True)
     meta = {
         'inputSize': K, 'dim': DIM, 'cropMargin': CROP_MARGIN,
         'input': 'crops', 'output': 'embeddings',
-        'threshold': round(threshold, 4), 'ambiguityMargin': round(margin, 4),
+        'threshold': round(threshold, 4), 'ambiguityMargin': round(margin, 4), 'secondLookGap': gap,
         'training': {'classes': n_train, 'loss': 'SupCon t=0.1', 'steps': step,
                      'batch': f'{args.sets_per_batch} sets x 6 faces x {args.views} views',
                      'minutes': round((time.time() - t0) / 60, 1)},

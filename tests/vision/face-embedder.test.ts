@@ -17,11 +17,15 @@ async function rgba(url: URL): Promise<RgbaImage> {
   return { width: info.width, height: info.height, data: new Uint8Array(data) };
 }
 
-const good = { inputSize: 64, dim: 64, cropMargin: 1.15, threshold: 0.5, ambiguityMargin: 0.05 };
+const good = { inputSize: 64, dim: 64, cropMargin: 1.15, threshold: 0.5, ambiguityMargin: 0.05, secondLookGap: 0.1 };
 
 describe('face embedder sidecar', () => {
   it('accepts the contract and ignores extra fields (training notes)', () => {
     expect(parseFaceEmbedderConfig({ ...good, training: { steps: 3 } })).toEqual(good);
+  });
+  it('reads a sidecar without a second look as never looking twice', () => {
+    const { secondLookGap: _, ...older } = good;
+    expect(parseFaceEmbedderConfig(older).secondLookGap).toBe(0);
   });
   it.each([
     [{ ...good, inputSize: 0 }, '"inputSize"'],
@@ -29,6 +33,7 @@ describe('face embedder sidecar', () => {
     [{ ...good, cropMargin: 0.5 }, '"cropMargin"'],
     [{ ...good, threshold: 2 }, '"threshold"'],
     [{ ...good, ambiguityMargin: -1 }, '"ambiguityMargin"'],
+    [{ ...good, secondLookGap: -0.1 }, '"secondLookGap"'],
     [{ ...good, inputSize: 64.5 }, 'integers'],
     [[], 'JSON object'],
   ])('rejects %j naming the field', (json, what) => {

@@ -22,6 +22,11 @@ export interface FaceEmbedderConfig {
   threshold: number;
   /** …and so does one whose best face leads the runner-up face by less than this. */
   ambiguityMargin: number;
+  /**
+   * A die whose two nearest faces are within this (cosine) is looked at again, at its four
+   * quarter turns (face-reader.ts `embedForReading`); 0: never. Optional in the sidecar.
+   */
+  secondLookGap: number;
 }
 
 export class FaceEmbedderConfigError extends Error {
@@ -49,6 +54,7 @@ export function parseFaceEmbedderConfig(json: unknown): FaceEmbedderConfig {
     cropMargin: num(obj, 'cropMargin', 1, 4),
     threshold: num(obj, 'threshold', -1, 1),
     ambiguityMargin: num(obj, 'ambiguityMargin', 0, 2),
+    secondLookGap: obj.secondLookGap === undefined ? 0 : num(obj, 'secondLookGap', 0, 2),
   };
 }
 

@@ -215,23 +215,63 @@ export async function findTeachDie(detector: Detector, image: RgbaImage, scales:
 export const TAUGHT_EMBEDDING_RECIPE = 'quarter-turns';
 
 /**
- * A taught photo's prototype: the die's crop embedded at its four quarter turns, averaged and
- * normalised. A die lands any way round, so one photo stands for its face at every turn; on the
- * embedder's held-out sets this reads 95.2% of dice right against 94.9% for the photo as taken
- * (centroid scoring both; models/MODEL_CARD.md).
+ * Dice embedded at their four quarter turns, averaged and normalised: one batch for all of them.
+ * A die lands any way round, so the mean stands for its face at every turn.
  */
-export async function embedTaughtFace(embedder: FaceEmbedder, image: RgbaImage, box: Box): Promise<Float32Array> {
+export async function embedQuarterTurns(embedder: FaceEmbedder, image: RgbaImage, boxes: readonly Box[]): Promise<Float32Array[]> {
+  if (boxes.length === 0) return [];
   const k = embedder.config.inputSize;
   const per = 3 * k * k;
-  const crops = new Float32Array(4 * per);
-  cropForEmbedder(image, box, k, embedder.config.cropMargin, crops, 0);
-  for (let t = 1; t < 4; t++) quarterTurnCrop(crops, (t - 1) * per, t * per, k);
-  const turns = await embedder.embedCrops(crops, 4);
-  const mean = new Float32Array(turns[0]!.length);
-  for (const e of turns) for (let i = 0; i < mean.length; i++) mean[i]! += e[i]!;
-  const norm = Math.hypot(...mean);
-  for (let i = 0; i < mean.length; i++) mean[i]! /= norm || 1;
-  return mean;
+  const crops = new Float32Array(4 * boxes.length * per);
+  boxes.forEach((box, i) => {
+    const base = 4 * i * per;
+    cropForEmbedder(image, box, k, embedder.config.cropMargin, crops, base);
+    for (let t = 1; t < 4; t++) quarterTurnCrop(crops, base + (t - 1) * per, base + t * per, k);
+  });
+  const turns = await embedder.embedCrops(crops, 4 * boxes.length);
+  return boxes.map((_, i) => {
+    const mean = new Float32Array(turns[0]!.length);
+    for (let t = 0; t < 4; t++) {
+      const e = turns[4 * i + t]!;
+      for (let j = 0; j < mean.length; j++) mean[j]! += e[j]!;
+    }
+    const norm = Math.hypot(...mean);
+    for (let j = 0; j < mean.length; j++) mean[j]! /= norm || 1;
+    return mean;
+  });
+}
+
+/**
+ * A taught photo's prototype: the die's crop at its four quarter turns (`embedQuarterTurns`), so
+ * one photo stands for its face at every turn; on the embedder's held-out sets this reads 95.2%
+ * of dice right against 94.9% for the photo as taken (centroid scoring both; models/MODEL_CARD.md).
+ */
+export async function embedTaughtFace(embedder: FaceEmbedder, image: RgbaImage, box: Box): Promise<Float32Array> {
+  return (await embedQuarterTurns(embedder, image, [box]))[0]!;
+}
+
+/**
+ * The embeddings dice are read by: each die as taken, and a second look, at its four quarter
+ * turns, for a die whose two nearest faces are within `gap` (the sidecar's `secondLookGap`,
+ * chosen on the embedder's held-out sets: the fewest second looks that read as well as looking
+ * twice at every die). Dice clearly one face cost one embedding; close calls four more.
+ */
+export async function embedForReading(
+  embedder: FaceEmbedder,
+  prototypes: readonly FacePrototype[],
+  image: RgbaImage,
+  boxes: readonly Box[],
+  gap: number = embedder.config.secondLookGap,
+): Promise<Float32Array[]> {
+  const embeddings = await embedder.embed(image, boxes);
+  if (gap <= 0) return embeddings;
+  const closeCalls = embeddings.flatMap((e, i) => {
+    const m = matchFace(prototypes, e, { threshold: -1, ambiguityMargin: 0 });
+    return m.nearestFaceId !== null && m.similarity - m.runnerUpSimilarity < gap ? [i] : [];
+  });
+  const again = await embedQuarterTurns(embedder, image, closeCalls.map((i) => boxes[i]!));
+  closeCalls.forEach((i, j) => (embeddings[i] = again[j]!));
+  return embeddings;
 }
 
 /** Embeds one teach photo of `faceId`: finds its die (`findTeachDie`) and returns the prototype and where the die was. */
@@ -335,9 +375,9 @@ export async function readFaces(
   // at best and drop it as `none` at worst, and the face embedder reads it anyway.
   const { dice, timing } = await firstPass(detector).detect(image, symbolDetectOptions(detector.config));
   const t1 = performance.now();
-  const embeddings = await embedder.embed(image, dice.map((d) => d.box));
-  const t2 = performance.now();
   const used = selectPrototypes(kit, prototypes);
+  const embeddings = await embedForReading(embedder, used, image, dice.map((d) => d.box));
+  const t2 = performance.now();
   const out = dice.map((d, i): FaceDie => {
     const match = matchFace(used, embeddings[i]!, rule);
     return { box: d.box, score: d.score, face: kit.faces.find((f) => f.id === match.faceId) ?? null, match, die: d };
