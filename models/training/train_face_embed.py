@@ -269,6 +269,8 @@ def main():
             meta = json.load(f)
         meta['threshold'], meta['ambiguityMargin'], meta['secondLookGap'] = round(threshold, 4), round(margin, 4), gap
         meta['heldOut'] = {'steps': meta.get('training', {}).get('steps'), **stats}
+        if font_val_sets:
+            meta['heldOut']['fontSetsFiveShotAccuracy'] = few_shot(model, sets, font_val_sets, 5, 20, 321, gap)
         with open(sidecar, 'w') as f:
             json.dump(meta, f, indent=2)
             f.write('\n')

@@ -75,7 +75,7 @@ describe('face embedder (models/face-embed.onnx)', () => {
   // (letters of fonts it never saw) are its weak point (models/MODEL_CARD.md, "Face embedder").
   it.each([
     ['emblems-1', 0.88],
-    ['glyphs-2', 0.4],
+    ['glyphs-2', 0.83],
     ['face-off', 0.88],
   ] as const)('tells the faces of %s apart from 3 taught photos each (≥ %s)', async (set, floor) => {
     const a = await accuracy(set, taught(set));
@@ -91,6 +91,6 @@ describe('face embedder (models/face-embed.onnx)', () => {
     expect(prototypes).toHaveLength(6 * 12);
     const a = await accuracy('face-off', prototypes);
     console.log(`face-off: ${(a * 100).toFixed(0)}% of its 18 rolled dice read right from the shipped art`);
-    expect(a).toBeGreaterThanOrEqual(0.8);
+    expect(a).toBeGreaterThanOrEqual(0.88);
   });
 });
