@@ -221,7 +221,8 @@ def main():
     ap.add_argument('--fresh', type=int, default=48, help='new renders per step replacing pool entries')
     ap.add_argument('--out', default=os.path.join(ROOT, 'models'))
     ap.add_argument('--run', default=os.path.join(ROOT, 'models', 'training', 'runs', 'face-embed'))
-    ap.add_argument('--seed', type=int, default=7)
+    ap.add_argument('--seed', type=int, default=7, help='the classes, their sets and the held-out split follow it: keep it when resuming')
+    ap.add_argument('--sample-seed', type=int, default=0, help='when resuming: other renders and batches than the first run drew (same classes)')
     ap.add_argument('--resume', help='checkpoint (last.pt) whose model weights to start from')
     ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/face-embed.onnx")
     ap.add_argument('--steps-before', type=int, default=0, help='with --init-onnx: the steps that export was trained for')
@@ -278,6 +279,8 @@ def main():
         print(f'rule written to {sidecar}: threshold {threshold:.4f}, margin {margin:.4f}', flush=True)
         return
 
+    if args.sample_seed:
+        rng = np.random.default_rng((args.seed, args.sample_seed))
     pool_x = np.zeros((n_train * args.pool_views, K, K, 3), np.uint8)
     pool_y = np.repeat(np.arange(n_train), args.pool_views)
     for i in range(len(pool_y)):
@@ -299,7 +302,7 @@ def main():
         print(f'started from {args.init_onnx} (step {step0})', flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     class_pos = {c: i for i, c in enumerate(train_classes)}
-    gen = torch.Generator().manual_seed(args.seed)
+    gen = torch.Generator().manual_seed(args.seed * 1000 + args.sample_seed if args.sample_seed else args.seed)
     budget = args.minutes * 60 - (time.time() - t0)
     step, t_train, losses = 0, time.time(), []
     lr0 = args.lr
