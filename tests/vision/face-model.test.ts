@@ -75,7 +75,7 @@ describe('face embedder (models/face-embed.onnx)', () => {
   // (letters of fonts it never saw) are its weak point (models/MODEL_CARD.md, "Face embedder").
   it.each([
     ['emblems-1', 0.88],
-    ['glyphs-2', 0.83],
+    ['glyphs-2', 0.77],
     ['face-off', 0.88],
   ] as const)('tells the faces of %s apart from 3 taught photos each (≥ %s)', async (set, floor) => {
     const a = await accuracy(set, taught(set));
