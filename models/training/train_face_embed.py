@@ -276,7 +276,7 @@ def main():
             json.dump(meta, f, indent=2)
             f.write('\n')
         print(json.dumps(meta['heldOut'], indent=2), flush=True)
-        print(f'rule written to {sidecar}: threshold {threshold:.4f}, margin {margin:.4f}', flush=True)
+        print(f'rule written to {sidecar}: second look below a lead of {gap}, threshold {threshold:.4f}, margin {margin:.4f}', flush=True)
         return
 
     if args.sample_seed:

@@ -76,10 +76,10 @@ export async function benchFaceEmbedder(frames: number, warmup: number): Promise
         note: files.config.secondLookGap > 0 ? `dice whose two nearest faces are within ${files.config.secondLookGap}` : 'off in this sidecar',
       },
       {
-        label: 'mean per die, second looks included',
+        label: 'expected per die, second looks included',
         value: percentile(whole, 50) + share * percentile(secondLook, 50),
         unit: 'ms',
-        note: `${(100 * share).toFixed(0)}% of dice looked at twice (held-out sets, models/face-embed.json)`,
+        note: `the medians above, ${(100 * share).toFixed(0)}% of dice looked at twice (held-out sets, models/face-embed.json)`,
       },
     ];
   } finally {
