@@ -32,7 +32,7 @@ function isHoldout(split: string, file: string): boolean {
 
 const CANDIDATES: DieFaceFirstPass[] = [];
 for (const score of ['class', 'objectness'] as const) {
-  for (const scoreThreshold of score === 'class' ? [0.15, 0.2, 0.25, 0.3, 0.375] : [0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9]) {
+  for (const scoreThreshold of score === 'class' ? [0.15, 0.2, 0.25, 0.3, 0.375] : [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9]) {
     for (const containment of [0.4, 0.7]) CANDIDATES.push({ score, scoreThreshold, containment });
   }
 }

@@ -141,9 +141,11 @@ def _blob_points(img, side):
 class RealCrops:
     """The labelled photos of the train splits, decoded once, with their dice and table spots."""
 
-    def __init__(self, part='train', splits=TRAIN_SPLITS):
+    def __init__(self, part='train', splits=TRAIN_SPLITS, hard_negatives=None):
+        """hard_negatives: {photo path: [[x, y, w, h, objectness], ...]} (hard_negatives.mine)."""
         self.images, self.dice, self.spots, self.median_side = [], [], [], []
         self.items = []   # (image index, box x y w h, class, split)
+        self.hard = []    # (image index, box x y w h): the detector's boxes where there is no die
         # photos taken from the side (epanemu): the table's up is the frame's up
         self.oblique = {'epanemu-train'}
         for split in splits:
@@ -156,6 +158,8 @@ class RealCrops:
                 side = float(np.median([max(b[2], b[3]) for b in boxes])) if boxes else 40.0
                 self.median_side.append(side)
                 self.spots.append(self._free(_blob_points(img, side), boxes, side))
+                for x, y, w, h, _ in (hard_negatives or {}).get(s['file'], []):
+                    self.hard.append((i, (x, y, w, h)))
                 for b, c in zip(boxes, s['classes']):
                     self.items.append((i, b, int(c), split))
 
@@ -205,12 +209,15 @@ class Mixer:
     each use cuts its own crop (box error, rotation, mirror, perspective) and colour."""
 
     SHARES = {'real': 0.42, 'synthetic': 0.30, 'other': 0.10, 'none_real': 0.14, 'none_synthetic': 0.04}
+    # with the detector's own false boxes (hard_negatives.py): part of the table patches give way to them
+    SHARES_WITH_HARD = {'real': 0.40, 'synthetic': 0.28, 'other': 0.10, 'none_real': 0.10, 'none_hard': 0.08, 'none_synthetic': 0.04}
 
     def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print):
         self.real = real
         self.rng = np.random.default_rng(seed)
-        self.kinds = list(self.SHARES)
-        self.p = np.array([self.SHARES[k] for k in self.kinds])
+        shares = self.SHARES_WITH_HARD if real.hard else self.SHARES
+        self.kinds = list(shares)
+        self.p = np.array([shares[k] for k in self.kinds])
         self.p /= self.p.sum()
         self.faces = FacePool(self.rng)
         self.refresh = refresh
@@ -238,6 +245,9 @@ class Mixer:
         elif kind == 'none_real':
             img, box = self.real.background_box(rng)
             crop, cls = warp_crop(img, box, rng, jitter=False), NONE
+        elif kind == 'none_hard':
+            i, box = self.real.hard[int(rng.integers(len(self.real.hard)))]
+            crop, cls = warp_crop(self.real.images[i], box, rng), NONE
         else:
             cls = NONE
             if rng.random() < 0.5:
@@ -258,7 +268,8 @@ class Mixer:
 def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3):
     """The fixed model-selection set from the held-out slice, cut by the app's crop
     (die_crops.embedder_crop): every die from its labelled box and `jittered` times from a box
-    moved like a detector's (no rotation, no colour change), and table patches labelled `none`.
+    moved like a detector's (no rotation, no colour change), table patches labelled `none`, and
+    the detector's false boxes (`real.hard`, when mined) labelled `none`.
     Returns crops, classes, split names."""
     rng = np.random.default_rng(seed)
     xs, ys, src = [], [], []
@@ -271,4 +282,6 @@ def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3):
         for _ in range(backgrounds_per_image):
             img, box = real.background_box(rng, i)
             xs.append(embedder_crop(img, box, K, CROP_MARGIN)); ys.append(NONE); src.append('background')
+    for i, box in real.hard:
+        xs.append(embedder_crop(real.images[i], box, K, CROP_MARGIN)); ys.append(NONE); src.append('hard')
     return np.stack(xs), np.array(ys, np.int64), np.array(src)

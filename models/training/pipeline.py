@@ -3,7 +3,8 @@
   1. check the labelled photographs (../shared/data or $ROLLCALL_DATA) are there;
   2. render the synthetic sets into models/training/cache/ (resumable);
   3. train the stages of RECIPE in models/training/runs/<name>/ (each stage starts from the last);
-  4. train the die-face reader (second pass, train_die_face.py → models/die-face.onnx);
+  4. train the die-face reader (second pass, train_die_face.py → models/die-face.onnx), then a
+     short stage that teaches it the detector's false boxes as `none` (hard_negatives.py);
   5. choose the detector: every checkpoint the last stage kept is exported and measured with the
      die-face reader behind it on the held-out slice (npm run choose-die-face-rule -- --model), the
      best two-pass F1 (then exact rolls) is exported as models/dice-pips.onnx + .json, its first-pass
@@ -53,6 +54,10 @@ RECIPE = {
     # the die-face reader (train_die_face.py; the shipped one's runs are in models/die-face.json)
     "die_face_steps": 19000,
     "die_face_widths": "32,64,96,160",
+    # then a short stage that also teaches the detector's own false boxes on the train photos as
+    # `none` (hard_negatives.py, mined with the last stage's last.pt), so the first pass can keep
+    # weaker dice
+    "die_face_hard_negatives": {"steps": 4000, "lr": 5e-4, "seed": 41},
 }
 
 
@@ -140,11 +145,17 @@ def main() -> None:
         timings["train_s"] = round(time.time() - t0)
         timings_path.write_text(json.dumps(timings, indent=1))
 
+    last_stage = run_dir / f"stage{len(r['stages']) - 1}"
     if a.from_step <= 4:
-        run([PY, "train_die_face.py", "--steps", str(r["die_face_steps"]), "--widths", r["die_face_widths"]], log=run_dir / "die-face.log")
+        base = run_dir / "die-face"
+        run([PY, "train_die_face.py", "--steps", str(r["die_face_steps"]), "--widths", r["die_face_widths"],
+             "--run", str(base), "--out", str(base / "export")], log=run_dir / "die-face.log")
+        hard = r["die_face_hard_negatives"]
+        run([PY, "train_die_face.py", "--init-onnx", str(base / "export" / "die-face.onnx"), "--widths", r["die_face_widths"],
+             "--steps", str(hard["steps"]), "--lr", str(hard["lr"]), "--seed", str(hard["seed"]), "--eval-every", "500",
+             "--hard-negatives", str(last_stage / "last.pt"), "--run", str(run_dir / "die-face-hard")], log=run_dir / "die-face-hard.log")
 
     if a.from_step <= 5:
-        last_stage = run_dir / f"stage{len(r['stages']) - 1}"
         ckpt = choose_checkpoint(sorted(last_stage.glob("step*.pt")), run_dir / "candidates")
         run([PY, "export_model.py", "--checkpoint", str(ckpt)])
         run(["npm", "run", "--silent", "choose-die-face-rule", "--", "--write"], cwd=REPO)

@@ -16,6 +16,7 @@ import math
 import os
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -25,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from die_face_data import CROP_MARGIN, K, NONE, Mixer, RealCrops, holdout_set  # noqa: E402
 from die_face_model import CLASSES, DieFaceNet, WithSoftmax  # noqa: E402
 from from_onnx import calibrate, load_onnx_weights  # noqa: E402
+from hard_negatives import mine  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 SPLIT_NAMES = ('byler-train', 'matteop65-train', 'epanemu-train')
@@ -51,7 +53,13 @@ def evaluate(model, hx, hy, hsrc):
     out['background'] = {'patches': int(m.sum()), 'readNone': float((pred[m] == NONE).mean())}
     dice_acc = float(np.mean([out[s]['right'] for s in SPLIT_NAMES if s in out]))
     out['meanDiceRight'] = dice_acc
-    out['score'] = 0.8 * dice_acc + 0.2 * out['background']['readNone']
+    m = hsrc == 'hard'
+    if m.any():
+        # the detector's own false boxes on the held-out photos (hard_negatives.py)
+        out['hard'] = {'boxes': int(m.sum()), 'readNone': float((pred[m] == NONE).mean())}
+        out['score'] = 0.8 * dice_acc + 0.1 * out['background']['readNone'] + 0.1 * out['hard']['readNone']
+    else:
+        out['score'] = 0.8 * dice_acc + 0.2 * out['background']['readNone']
     conf = np.zeros((len(CLASSES), len(CLASSES)), int)
     np.add.at(conf, (hy, pred), 1)
     out['confusion'] = conf.tolist()
@@ -79,6 +87,7 @@ def main():
     ap.add_argument('--run', default=os.path.join(ROOT, 'models', 'training', 'runs', 'die-face'))
     ap.add_argument('--resume', help='a checkpoint (last.pt) to continue from')
     ap.add_argument('--widths', default='16,32,64,96', help='channels of the four stages (die_face_model.DieFaceNet)')
+    ap.add_argument('--hard-negatives', help="a detector checkpoint (.pt) whose false boxes on the train photos are taught as `none` (hard_negatives.py)")
     ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/die-face.onnx")
     args = ap.parse_args()
     if os.environ.get('CI'):
@@ -89,11 +98,14 @@ def main():
     t0 = time.time()
     log = lambda s: print(f'[{(time.time() - t0) / 60:6.1f} min] {s}', flush=True)  # noqa: E731
 
-    real = RealCrops('train')
-    held = RealCrops('holdout')
+    hard = {part: None for part in ('train', 'holdout')}
+    if args.hard_negatives:
+        hard = {part: mine(Path(args.hard_negatives), part, log=log) for part in hard}
+    real = RealCrops('train', hard_negatives=hard['train'])
+    held = RealCrops('holdout', hard_negatives=hard['holdout'])
     hx, hy, hsrc = holdout_set(held)
-    log(f'train: {len(real.items)} dice in {len(real.images)} photos; held out: {len(held.items)} dice in '
-        f'{len(held.images)} photos ({len(hx)} crops with table patches)')
+    log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives; held out: '
+        f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches and {len(held.hard)} hard negatives)')
     mixer = Mixer(real, args.seed, scenes=args.scenes, log=log)
     log(f'{args.scenes} synthetic scenes rendered')
 
@@ -144,7 +156,8 @@ def main():
             r['step'] = step
             history.append({k: v for k, v in r.items() if k != 'confusion'})
             log('held out: ' + ', '.join(f"{s} {r[s]['right']:.3f}" for s in SPLIT_NAMES if s in r) +
-                f", background→none {r['background']['readNone']:.3f}, score {r['score']:.4f}")
+                f", background→none {r['background']['readNone']:.3f}" +
+                (f", hard→none {r['hard']['readNone']:.3f}" if 'hard' in r else '') + f", score {r['score']:.4f}")
             if best is None or r['score'] > best['score']:
                 best = r
                 torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths}, os.path.join(args.run, 'best.pt'))
@@ -171,6 +184,11 @@ def main():
         'heldOut': {k: v for k, v in best.items() if k != 'confusion'},
         'heldOutConfusion': {'rows': 'truth', 'columns': 'read', 'classes': list(CLASSES), 'counts': best['confusion']},
     }
+    init_sidecar = args.init_onnx and os.path.splitext(args.init_onnx)[0] + '.json'
+    if init_sidecar and not args.resume and os.path.exists(init_sidecar):
+        # what this run started from, so the shipped sidecar tells the whole training
+        with open(init_sidecar) as f:
+            meta['training']['startedFrom'] = json.load(f).get('training')
     os.makedirs(args.out, exist_ok=True)
     export(final, os.path.join(args.out, 'die-face.onnx'), os.path.join(args.out, 'die-face.json'), meta)
     log(f"wrote {os.path.join(args.out, 'die-face.onnx')} (step {ck['step']}, held-out score {best['score']:.4f})")

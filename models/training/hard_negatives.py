@@ -1,0 +1,138 @@
+"""Hard negatives for the die-face reader: boxes the detector finds on the train photos where no
+die is labelled (tray dimples, pip-like specks, shadows, board pieces).
+
+Behind the reader the detector only has to find dice (die-face-reader.ts `firstPass`), so the
+lower its score threshold the more real dice it finds, but the more of these boxes the reader
+must call `none`. Table patches chosen by blob filters (die_face_data._blob_points) are not the
+boxes the detector actually makes; these are.
+
+    /usr/bin/python3 models/training/hard_negatives.py --checkpoint runs/.../last.pt --show /tmp/hard.png
+
+Mined once per detector checkpoint and part (train / holdout) and cached in
+models/training/cache/hard-negatives/.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torchvision
+
+from datasets import TRAIN_SPLITS, load_split, read_rgb
+from evaluate import letterbox
+from export_model import load_checkpoint
+from model import DetectorWithDecode
+
+HERE = Path(__file__).resolve().parent
+CACHE = HERE / "cache" / "hard-negatives"
+MIN_OBJECTNESS = 0.1
+# above this the detector is nearly always right and the "negative" is a die the labels missed
+MAX_OBJECTNESS = 0.9
+# the app's first pass drops a box mostly inside a better one (die-face.json firstPass.containment)
+CONTAINMENT = 0.4
+
+
+@torch.no_grad()
+def _candidates(wrapper: DetectorWithDecode, img: np.ndarray, size: int) -> np.ndarray:
+    """The first pass's boxes (x1 y1 x2 y2, objectness), by objectness as the app scores them."""
+    lb, scale, dx, dy = letterbox(img, size)
+    det = wrapper(torch.from_numpy(lb).permute(2, 0, 1)[None].float() / 255.0)[0]
+    obj = det[:, 4]
+    keep = obj >= MIN_OBJECTNESS
+    d, obj = det[keep], obj[keep]
+    boxes = torch.stack([d[:, 0] - d[:, 2] / 2, d[:, 1] - d[:, 3] / 2, d[:, 0] + d[:, 2] / 2, d[:, 1] + d[:, 3] / 2], 1)
+    k = torchvision.ops.nms(boxes, obj, 0.45)
+    boxes, obj = boxes[k].numpy(), obj[k].numpy()
+    boxes[:, [0, 2]] = (boxes[:, [0, 2]] - dx) / scale
+    boxes[:, [1, 3]] = (boxes[:, [1, 3]] - dy) / scale
+    kept: list[int] = []
+    for i, b in enumerate(boxes):
+        area = max((b[2] - b[0]) * (b[3] - b[1]), 1e-6)
+        inside = max((_overlap(b, boxes[j]) / area for j in kept), default=0.0)
+        if inside <= CONTAINMENT:
+            kept.append(i)
+    return np.concatenate([boxes[kept], obj[kept, None]], 1)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def is_clear_of_dice(box: np.ndarray, dice: np.ndarray) -> bool:
+    """No labelled die's centre in the box, the box's centre in no die, and little overlap with any:
+    a box that could be a loose detection of a real die is never taught as `none`."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    for d in dice:
+        dcx, dcy = (d[0] + d[2]) / 2, (d[1] + d[3]) / 2
+        if box[0] <= dcx <= box[2] and box[1] <= dcy <= box[3]:
+            return False
+        if d[0] <= cx <= d[2] and d[1] <= cy <= d[3]:
+            return False
+        inter = _overlap(box, d)
+        if inter / max(area + (d[2] - d[0]) * (d[3] - d[1]) - inter, 1e-6) > 0.1:
+            return False
+    return True
+
+
+def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> dict[str, list[list[float]]]:
+    """{photo path: [[x, y, w, h, objectness], ...]} for every photo of `part`; cached per checkpoint."""
+    digest = hashlib.sha1(checkpoint.read_bytes()).hexdigest()[:12]
+    cache = CACHE / f"{digest}-{part}-{MIN_OBJECTNESS}-{MAX_OBJECTNESS}.json"
+    if cache.exists():
+        return json.loads(cache.read_text())
+    net, ck = load_checkpoint(checkpoint)
+    size = int(ck["size"])
+    wrapper = DetectorWithDecode(net, size).eval()
+    out: dict[str, list[list[float]]] = {}
+    found = 0
+    for split in splits:
+        for s in load_split(split, part):
+            dice = np.concatenate([s["boxes"], s["label_boxes"]], 0)
+            negs = [b for b in _candidates(wrapper, read_rgb(s["file"]), size) if b[4] <= MAX_OBJECTNESS and is_clear_of_dice(b, dice)]
+            out[s["file"]] = [[float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1]), float(b[4])] for b in negs]
+            found += len(negs)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(out))
+    if log:
+        log(f"hard negatives ({part}): {found} boxes in {len(out)} photos, detector {checkpoint.name} ({digest})")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--checkpoint", required=True, type=Path)
+    ap.add_argument("--part", default="train")
+    ap.add_argument("--show", help="write a sheet of the mined boxes (most confident first) to this PNG")
+    a = ap.parse_args()
+    negs = mine(a.checkpoint, a.part)
+    by_split: dict[str, int] = {}
+    for f, boxes in negs.items():
+        split = Path(f).parent.name
+        by_split[split] = by_split.get(split, 0) + len(boxes)
+    print(json.dumps(by_split))
+    if a.show:
+        rows = sorted(((b[4], f, b) for f, bs in negs.items() for b in bs), reverse=True)[:96]
+        tiles = []
+        for score, f, (x, y, w, h, _) in rows:
+            img = read_rgb(f)
+            side = max(w, h) * 1.6
+            cx, cy = x + w / 2, y + h / 2
+            x0, y0 = int(max(0, cx - side / 2)), int(max(0, cy - side / 2))
+            crop = img[y0:int(cy + side / 2), x0:int(cx + side / 2)]
+            tile = cv2.resize(crop, (96, 96)) if crop.size else np.zeros((96, 96, 3), np.uint8)
+            cv2.putText(tile, f"{score:.2f}", (2, 12), 0, 0.4, (255, 0, 0), 1)
+            tiles.append(tile)
+        while len(tiles) % 12:
+            tiles.append(np.zeros((96, 96, 3), np.uint8))
+        sheet = np.vstack([np.hstack(tiles[i:i + 12]) for i in range(0, len(tiles), 12)])
+        cv2.imwrite(a.show, sheet[..., ::-1])
+
+
+if __name__ == "__main__":
+    main()
