@@ -24,7 +24,7 @@ import torch
 import torchvision
 
 from datasets import TRAIN_SPLITS, load_split, read_rgb
-from evaluate import letterbox
+from evaluate import _iou, letterbox
 from export_model import load_checkpoint
 from model import DetectorWithDecode
 
@@ -67,15 +67,13 @@ def is_clear_of_dice(box: np.ndarray, dice: np.ndarray) -> bool:
     """No labelled die's centre in the box, the box's centre in no die, and little overlap with any:
     a box that could be a loose detection of a real die is never taught as `none`."""
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    area = (box[2] - box[0]) * (box[3] - box[1])
     for d in dice:
         dcx, dcy = (d[0] + d[2]) / 2, (d[1] + d[3]) / 2
         if box[0] <= dcx <= box[2] and box[1] <= dcy <= box[3]:
             return False
         if d[0] <= cx <= d[2] and d[1] <= cy <= d[3]:
             return False
-        inter = _overlap(box, d)
-        if inter / max(area + (d[2] - d[0]) * (d[3] - d[1]) - inter, 1e-6) > 0.1:
+        if _iou(box, d) > 0.1:
             return False
     return True
 

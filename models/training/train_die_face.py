@@ -98,9 +98,7 @@ def main():
     t0 = time.time()
     log = lambda s: print(f'[{(time.time() - t0) / 60:6.1f} min] {s}', flush=True)  # noqa: E731
 
-    hard = {part: None for part in ('train', 'holdout')}
-    if args.hard_negatives:
-        hard = {part: mine(Path(args.hard_negatives), part, log=log) for part in hard}
+    hard = {part: mine(Path(args.hard_negatives), part, log=log) if args.hard_negatives else None for part in ('train', 'holdout')}
     real = RealCrops('train', hard_negatives=hard['train'])
     held = RealCrops('holdout', hard_negatives=hard['holdout'])
     hx, hy, hsrc = holdout_set(held)
