@@ -33,7 +33,7 @@ def predict(wrapper: DetectorWithDecode, img: np.ndarray, size: int, min_score: 
     """Rows of x1, y1, x2, y2 (original image pixels), score, class index, class prob."""
     lb, scale, dx, dy = letterbox(img, size)
     x = torch.from_numpy(lb).permute(2, 0, 1)[None].float() / 255.0
-    det = wrapper(x)[0]
+    det = wrapper(x.to(next(wrapper.parameters()).device))[0].cpu()
     cls_p, cls_i = det[:, 5:].max(1)
     score = det[:, 4] * cls_p
     keep = score > min_score

@@ -111,8 +111,8 @@ class DetectorWithDecode(nn.Module):
         centres, strides = [], []
         for m, s in zip(maps, STRIDES):
             h, w = m.shape[2], m.shape[3]
-            ys = (torch.arange(h, dtype=torch.float32) + 0.5) * s
-            xs = (torch.arange(w, dtype=torch.float32) + 0.5) * s
+            ys = (torch.arange(h, dtype=torch.float32, device=m.device) + 0.5) * s
+            xs = (torch.arange(w, dtype=torch.float32, device=m.device) + 0.5) * s
             cy = ys[:, None].expand(h, w).reshape(-1, 1)
             cx = xs[None, :].expand(h, w).reshape(-1, 1)
             centres.append(torch.cat([cx, cy], 1))

@@ -1,5 +1,6 @@
 """Train the dice detector on the real train splits (minus a held-out slice) and synthetic
-renders. CPU only. Usage: see models/training/README.md (normally run through `npm run train`).
+renders. Runs on this CPU (`npm run train`); `--device cuda --minutes M` trains on a lent GPU.
+Usage: see models/training/README.md.
 """
 from __future__ import annotations
 
@@ -243,6 +244,9 @@ def main() -> None:
     ap.add_argument("--depths", default="1,2,3,3,2")
     ap.add_argument("--fpn", type=int, default=64)
     ap.add_argument("--head-depth", type=int, default=2)
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda on a lent GPU machine")
+    ap.add_argument("--minutes", type=float, default=0.0,
+                    help="train for this long, the schedule following the time (--steps then caps the steps); 0: --steps")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -255,10 +259,19 @@ def main() -> None:
             "fpn": args.fpn, "head_depth": args.head_depth}
     net = DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"])
     if args.init:
-        net.load_state_dict(torch.load(args.init)["model"])
+        init = torch.load(args.init, map_location="cpu")
+        if init.get("arch", arch) == arch:
+            net.load_state_dict(init["model"])
+        else:
+            # another shape of the same network: the tensors whose shapes agree start trained
+            own = net.state_dict()
+            same = {k: v for k, v in init["model"].items() if k in own and own[k].shape == v.shape}
+            net.load_state_dict(same, strict=False)
+            print(f"--init: arch differs, {len(same)} of {len(own)} tensors loaded", flush=True)
     elif args.init_onnx:
         load_onnx_weights(net, args.init_onnx, torch.rand(1, 3, args.size, args.size))
-    net = net.to(memory_format=torch.channels_last)  # ~1.5x faster depthwise convs on CPU
+    device = torch.device(args.device)
+    net = net.to(device, memory_format=torch.channels_last)  # ~1.5x faster depthwise convs on CPU
     ema = copy.deepcopy(net).eval()
     for p in ema.parameters():
         p.requires_grad_(False)
@@ -268,24 +281,30 @@ def main() -> None:
     print(f"train samples {len(train)}, holdout {len(holdout)}", flush=True)
     data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus)
     sampler = WeightedSampler(weights, args.steps * args.batch, args.seed)
-    loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate,
+    loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate, pin_memory=device.type == "cuda",
                         num_workers=args.workers, persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers else None)
     if args.init_onnx:
         # BatchNorm statistics from a few training batches, so train mode starts where the export stands
         calib = DataLoader(data, batch_size=args.batch, sampler=WeightedSampler(weights, 8 * args.batch, args.seed + 1000), collate_fn=collate)
-        calibrate(net, ((b["images"].float() / 255.0).contiguous(memory_format=torch.channels_last) for b in calib))
+        calibrate(net, ((b["images"].to(device).float() / 255.0).contiguous(memory_format=torch.channels_last) for b in calib))
         ema.load_state_dict(net.state_dict())
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     warm = min(500, args.steps // 10)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min(1.0, (s + 1) / warm) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(s, args.steps) / args.steps))))
-    layout = cell_layout(args.crop)
-    log = open(out / "log.jsonl", "a")
     t0 = time.time()
+
+    def progress(s: int) -> float:
+        """Share of the schedule done: by steps, or by time with --minutes."""
+        return min(1.0, max(s / args.steps, (time.time() - t0) / (60 * args.minutes) if args.minutes else 0.0))
+
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / warm) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * progress(s)))))
+    layout = tuple(t.to(device) for t in cell_layout(args.crop))
+    log = open(out / "log.jsonl", "a")
     best = -1.0
     step = 0
     for batch in loader:
         net.train()
+        batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
         x = (batch["images"].float() / 255.0).contiguous(memory_format=torch.channels_last)
         loss, parts = compute_loss(net(x), batch, layout, args.crop)
         opt.zero_grad(set_to_none=True)
@@ -306,8 +325,9 @@ def main() -> None:
             print(json.dumps(rec), flush=True)
             log.write(json.dumps(rec) + "\n")
             log.flush()
-        if step % args.eval_every == 0 or step == args.steps:
-            ckpt = {"model": ema.state_dict(), "arch": arch, "size": args.size, "step": step}
+        done = progress(step) >= 1.0
+        if step % args.eval_every == 0 or done:
+            ckpt = {"model": {k: v.cpu() for k, v in ema.state_dict().items()}, "arch": arch, "size": args.size, "step": step}
             torch.save(ckpt, out / "last.pt")
             # every evaluated step is kept: the reading path (detector + die-face reader) is chosen
             # afterwards on the same held-out slice (npm run choose-die-face-rule -- --model ...)
@@ -327,7 +347,7 @@ def main() -> None:
             if score > best:
                 best = score
                 torch.save(ckpt, out / "best.pt")
-        if step >= args.steps:
+        if done:
             break
 
 
