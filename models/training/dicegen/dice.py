@@ -28,6 +28,7 @@ class Die:
     marble_colour: np.ndarray | None = None
     marble_seed: int = 0
     kind: str = "pips"                            # pips | symbol
+    face_ids: list[str] | None = None             # a kit die's face id per local face (labels only)
 
     def label_for(self, face_index: int) -> int:
         """Detector class of a face on top: value - 1 for pip faces, 6 (`other`) otherwise."""

@@ -468,7 +468,8 @@ def render_scene(rng: np.random.Generator, config: SceneConfig | None = None) ->
 
     Returns (image [H, W, 3] uint8 RGB, annotations) where annotations = {
       "dice": [{"box": [x1, y1, x2, y2], "class": 0..6, "value": 1..6 | None, "top_face": i,
-                "visible": fraction of the top face visible, "top_centre": [x, y], "kind": "pips"|"symbol"}],
+                "visible": fraction of the top face visible, "top_centre": [x, y], "kind": "pips"|"symbol",
+                "face_id": a kit die's top face id (Die.face_ids) or None}],
       "boxes": [K, 4] float32, "classes": [K] int64   (dice that should be detected),
       "ignore": [M, 4] float32                        (dice mostly hidden or cut by the frame),
       "surface": table kind }
@@ -552,7 +553,8 @@ def render_scene(rng: np.random.Generator, config: SceneConfig | None = None) ->
         cls = p.die.label_for(p.top)
         value = p.die.values[p.top]
         dice_ann.append({"box": box.tolist(), "class": int(cls), "value": value, "top_face": p.top, "visible": round(visible, 3),
-                         "top_centre": tc.tolist(), "kind": p.die.kind})
+                         "top_centre": tc.tolist(), "kind": p.die.kind,
+                         "face_id": p.die.face_ids[p.top] if p.die.face_ids else None})
         inside = 0 <= tc[0] < W and 0 <= tc[1] < H
         if visible >= 0.6 and inside:
             boxes.append(box)
