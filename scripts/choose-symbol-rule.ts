@@ -11,6 +11,11 @@
  * set. The rule kept is the one under which most scenes have every die found and nothing else
  * ("count right"), then the best per-die F1 (centre matching, docs: ../shared/data/README.md).
  * `--write` stores it in the model's sidecar. Run it again after a new detector is exported.
+ *
+ * It also prints how far the chosen rule's boxes lie from the labelled ones, in the terms of
+ * the face embedder's training crops (`models/training/die_crops.py` `jitter_box`: the centre's
+ * error in box sides, the log of the size ratio), so that the embedder can be taught crops as
+ * loose as the detector's (`train_face_embed.py --box-shift --box-scale`).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -58,7 +63,7 @@ async function main(): Promise<void> {
       rules.push({ name: `objectness ≥ ${t}, inside ≤ ${c}`, options: { score: 'objectness', scoreThreshold: t, containment: c } });
     }
   }
-  const tally = rules.map(() => ({ found: 0, extra: 0, truth: 0, countRight: 0 }));
+  const tally = rules.map(() => ({ found: 0, extra: 0, truth: 0, countRight: 0, shift: [] as number[], scale: [] as number[] }));
   for (const scene of scenes) {
     const image = await readImageFile(path.join(dir, scene.file));
     const { tensor, geometry } = letterbox(image, size, files.config.padValue, undefined, files.config.inputStride);
@@ -78,6 +83,12 @@ async function main(): Promise<void> {
       t.extra += extra;
       t.truth += truth.length;
       if (matched.length === truth.length && extra === 0) t.countRight++;
+      for (const m of matched) {
+        const a = truth[m.truth]!.box;
+        const b = dice[m.prediction]!.box;
+        t.shift.push((b.x + b.w / 2 - (a.x + a.w / 2)) / a.w, (b.y + b.h / 2 - (a.y + a.h / 2)) / a.h);
+        t.scale.push(Math.log(b.w / a.w), Math.log(b.h / a.h));
+      }
     });
   }
   const rows = rules.map((rule, i) => {
@@ -85,7 +96,7 @@ async function main(): Promise<void> {
     const recall = t.found / t.truth;
     const precision = t.found + t.extra > 0 ? t.found / (t.found + t.extra) : 0;
     const f1 = recall + precision > 0 ? (2 * recall * precision) / (recall + precision) : 0;
-    return { rule, recall, precision, f1, countRight: t.countRight / scenes.length };
+    return { rule, recall, precision, f1, countRight: t.countRight / scenes.length, shiftSd: rms(t.shift), scaleSd: rms(t.scale) };
   });
   console.log(`${scenes.length} symbol-dice scenes (${path.relative(process.cwd(), dir) || dir}), model ${path.basename(files.modelPath)}\n`);
   console.log('rule                                  count right  recall  precision  F1');
@@ -94,6 +105,7 @@ async function main(): Promise<void> {
   }
   const best = rows.slice(1).sort((a, b) => b.countRight - a.countRight || b.f1 - a.f1)[0]!;
   console.log(`\nchosen: ${best.rule.name} (count right ${(100 * best.countRight).toFixed(1)}%, F1 ${(100 * best.f1).toFixed(1)}%)`);
+  console.log(`its boxes against the labels: centre error ${best.shiftSd.toFixed(3)} box sides, log size error ${best.scaleSd.toFixed(3)} (root mean square; train_face_embed.py --box-shift, --box-scale)`);
   if (values.write) {
     const sidecar = sidecarPath(files.modelPath);
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
@@ -112,6 +124,8 @@ async function main(): Promise<void> {
 }
 
 const round = (v: number): number => Math.round(v * 10000) / 10000;
+/** Root mean square: the standard deviation about zero, the spread `jitter_box` draws with. */
+const rms = (v: readonly number[]): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0) / Math.max(1, v.length));
 
 main().catch((e: unknown) => {
   console.error(e instanceof Error ? e.message : String(e));

@@ -38,8 +38,9 @@ class Sets:
     """Face textures for every class, and each class's set (which gives its side faces): `specs`
     taken six at a time, then the ready-made `groups` (font sets), one set each."""
 
-    def __init__(self, specs, seed, set_size=6, groups=()):
+    def __init__(self, specs, seed, set_size=6, groups=(), box_error=(0.06, 0.1)):
         rng = np.random.default_rng(seed)
+        self.box_error = box_error
         self.faces, self.set_of, self.members = [], [], []
         chunks = [specs[start:start + set_size] for start in range(0, len(specs) - set_size + 1, set_size)]
         for group in chunks + list(groups):
@@ -54,7 +55,7 @@ class Sets:
     def render(self, cls, rng):
         sides = [self.faces[i] for i in self.members[self.set_of[cls]] if i != cls]
         img, box = paint_die(self.faces[cls], rng, side_faces=sides)
-        return embedder_crop(img, jitter_box(box, rng), K, CROP_MARGIN)
+        return embedder_crop(img, jitter_box(box, rng, *self.box_error), K, CROP_MARGIN)
 
 
 def supcon_loss(emb, labels, temperature=0.1):
@@ -227,6 +228,9 @@ def main():
     ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/face-embed.onnx")
     ap.add_argument('--steps-before', type=int, default=0, help='with --init-onnx: the steps that export was trained for')
     ap.add_argument('--lr', type=float, default=2e-3)
+    ap.add_argument('--box-shift', type=float, default=0.06,
+                    help="sd of the crop box's centre error, in box sides (training and held-out crops alike)")
+    ap.add_argument('--box-scale', type=float, default=0.1, help="sd of the crop box's log size error")
     ap.add_argument('--rule-only', action='store_true',
                     help='with --init-onnx: train nothing, choose the unknown rule for that export on the held-out sets and rewrite its sidecar\'s rule')
     args = ap.parse_args()
@@ -247,7 +251,7 @@ def main():
         sys.exit('--font-sets: no fonts found beside DejaVu and Liberation; install the font packages listed in models/training/README.md')
     font_rng = np.random.default_rng((args.seed, 77))
     groups = [[('glyph', int(font_rng.integers(1 << 31)), path, ch) for path, ch in g] for g in font_sets(args.font_sets, args.seed)]
-    sets = Sets(specs, args.seed, groups=groups)
+    sets = Sets(specs, args.seed, groups=groups, box_error=(args.box_shift, args.box_scale))
     n_sets = len(sets.members)
     # held out: the last tenth of the mixed sets (the unknown rule is chosen on them) and of the font sets
     n_mixed = n_sets - len(groups)
@@ -354,6 +358,7 @@ def main():
         'threshold': round(threshold, 4), 'ambiguityMargin': round(margin, 4), 'secondLookGap': gap,
         'training': {'classes': n_train, 'loss': 'SupCon t=0.1', 'steps': step,
                      'batch': f'{args.sets_per_batch} sets x 6 faces x {args.views} views',
+                     'boxError': {'shift': args.box_shift, 'scale': args.box_scale},
                      'minutes': round((time.time() - t0) / 60, 1)},
         'heldOut': stats,
     }
