@@ -208,6 +208,20 @@ def export(model, path_onnx, path_json, meta):
         f.write('\n')
 
 
+def box_error(args):
+    """The crops' box errors: as given, else those the --init-onnx export was trained with (so that
+    --rule-only and resumed runs crop as it did), else the first runs' 0.06 and 0.1."""
+    trained = {}
+    if args.init_onnx:
+        sidecar = os.path.splitext(args.init_onnx)[0] + '.json'
+        if os.path.exists(sidecar):
+            with open(sidecar) as f:
+                trained = json.load(f).get('training', {}).get('boxError', {})
+    shift = args.box_shift if args.box_shift is not None else trained.get('shift', 0.06)
+    scale = args.box_scale if args.box_scale is not None else trained.get('scale', 0.1)
+    return shift, scale
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--minutes', type=float, default=70)
@@ -228,12 +242,14 @@ def main():
     ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/face-embed.onnx")
     ap.add_argument('--steps-before', type=int, default=0, help='with --init-onnx: the steps that export was trained for')
     ap.add_argument('--lr', type=float, default=2e-3)
-    ap.add_argument('--box-shift', type=float, default=0.06,
-                    help="sd of the crop box's centre error, in box sides (training and held-out crops alike)")
-    ap.add_argument('--box-scale', type=float, default=0.1, help="sd of the crop box's log size error")
+    ap.add_argument('--box-shift', type=float,
+                    help="sd of the crop box's centre error, in box sides (training and held-out crops alike); "
+                         "default: the --init-onnx sidecar's training.boxError, else 0.06")
+    ap.add_argument('--box-scale', type=float, help="sd of the crop box's log size error; default as --box-shift, else 0.1")
     ap.add_argument('--rule-only', action='store_true',
                     help='with --init-onnx: train nothing, choose the unknown rule for that export on the held-out sets and rewrite its sidecar\'s rule')
     args = ap.parse_args()
+    args.box_shift, args.box_scale = box_error(args)
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     os.makedirs(args.run, exist_ok=True)
