@@ -253,6 +253,7 @@ def main():
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     os.makedirs(args.run, exist_ok=True)
+    os.makedirs(args.out, exist_ok=True)  # now, not after the run: the export is its last step
     t0 = time.time()
 
     glyphs = font_glyphs()
