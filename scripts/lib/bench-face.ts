@@ -8,13 +8,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import type { OrtModule } from '../../src/lib/vision/detector.ts';
+import { createDetector, type OrtModule } from '../../src/lib/vision/detector.ts';
 import { createFaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
-import { embedQuarterTurns } from '../../src/lib/vision/face-reader.ts';
+import { detectSymbolDice, embedQuarterTurns } from '../../src/lib/vision/face-reader.ts';
 import { percentile } from '../../src/lib/vision/metrics.ts';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
 import { loadFaceModelFiles } from './node-faces.ts';
-import { REPO_ROOT } from './node-vision.ts';
+import { loadModelFiles, REPO_ROOT } from './node-vision.ts';
 
 export interface FaceBenchFigure {
   label: string;
@@ -81,8 +81,36 @@ export async function benchFaceEmbedder(frames: number, warmup: number): Promise
         unit: 'ms',
         note: `the medians above, ${(100 * share).toFixed(0)}% of dice looked at twice (held-out sets, models/face-embed.json)`,
       },
+      ...(await benchSymbolDetection(ort, frames, warmup)),
     ];
   } finally {
     await embedder.release();
+  }
+}
+
+/**
+ * Finding the symbol dice of a 1280×720 frame (the sheet fixture stretched to it): the
+ * detector at each of its symbol rule's input sizes, the surest read kept (`detectSymbolDice`).
+ */
+async function benchSymbolDetection(ort: OrtModule, frames: number, warmup: number): Promise<FaceBenchFigure[]> {
+  const files = await loadModelFiles();
+  const detector = await createDetector(ort, files.model, files.config, { executionProviders: ['wasm'] });
+  try {
+    const sheet = path.join(REPO_ROOT, 'tests/fixtures/symbol-dice/sheet.jpg');
+    const { data, info } = await sharp(readFileSync(sheet)).resize(1280, 720, { fit: 'fill' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const frame: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data) };
+    const times: number[] = [];
+    for (let i = 0; i < warmup + frames; i++) {
+      const a = performance.now();
+      await detectSymbolDice(detector, frame);
+      if (i >= warmup) times.push(performance.now() - a);
+    }
+    const sizes = files.config.symbolDice?.inputSizes ?? [files.config.inputSize];
+    return [
+      { label: 'symbol dice found per frame, 1 thread, median', value: percentile(times, 50), unit: 'ms', note: `n=${frames}, 1280×720 frame read at ${sizes.join(', ')} (long side), the surest read kept; before the embeddings` },
+      { label: 'symbol dice found per frame, 1 thread, p95', value: percentile(times, 95), unit: 'ms' },
+    ];
+  } finally {
+    await detector.release();
   }
 }

@@ -16,7 +16,11 @@ describe('parseDetectorConfig', () => {
 
   it('reads the symbol-dice rule when the sidecar has one (its notes ignored)', () => {
     const symbolDice = { scoreThreshold: 0.75, containment: 0.4, chosenOn: 'notes' };
-    expect(parseDetectorConfig({ ...good, symbolDice }).symbolDice).toEqual({ scoreThreshold: 0.75, containment: 0.4 });
+    expect(parseDetectorConfig({ ...good, symbolDice }).symbolDice).toEqual({ scoreThreshold: 0.75, containment: 0.4, inputSizes: [512] });
+    expect(parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes: [512, 320, 224] } }).symbolDice?.inputSizes).toEqual([512, 320, 224]);
+    for (const inputSizes of [[], [500], [1024], '512', [512, 0]]) {
+      expect(() => parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes } })).toThrow(/"symbolDice.inputSizes" must be a non-empty array of multiples of 32 up to inputSize 512/);
+    }
     expect(() => parseDetectorConfig({ ...good, symbolDice: { scoreThreshold: 0.75 } })).toThrow(/"containment"/);
     expect(() => parseDetectorConfig({ ...good, symbolDice: [0.75, 0.4] })).toThrow(/"symbolDice" must be an object/);
   });

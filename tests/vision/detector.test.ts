@@ -66,6 +66,35 @@ describe.each(runtimes)('detector on %s', (_name, load) => {
       await detector.release();
     }
   });
+
+  it('refuses an input size the model cannot take', async () => {
+    const detector = await createDetector(await load(), model, config);
+    try {
+      await expect(detector.detect(frame, { inputSize: 100 })).rejects.toThrow(/input size must be a multiple of 32 up to 320, got 100/);
+      await expect(detector.detect(frame, { inputSize: 640 })).rejects.toThrow(/input size/);
+    } finally {
+      await detector.release();
+    }
+  });
+
+  it('reads a frame at a smaller input size with the shipped model (dynamic input sides)', async () => {
+    const shippedPath = fileURLToPath(new URL('../../models/dice-pips.onnx', import.meta.url));
+    const shipped = parseDetectorConfig(JSON.parse(readFileSync(shippedPath.replace(/\.onnx$/, '.json'), 'utf8')));
+    const detector = await createDetector(await load(), new Uint8Array(readFileSync(shippedPath)), shipped);
+    try {
+      const big = scene(640, 360, [[200, 120, 120, [250, 250, 250]]]);
+      for (const inputSize of [shipped.inputSize, 224, shipped.inputSize]) {
+        // sizes taking turns keep their own input buffers; boxes come back in source pixels
+        const { dice } = await detector.detect(big, { inputSize, score: 'objectness', scoreThreshold: 0 });
+        for (const d of dice) {
+          expect(d.box.x).toBeGreaterThanOrEqual(-1);
+          expect(d.box.x + d.box.w).toBeLessThanOrEqual(641);
+        }
+      }
+    } finally {
+      await detector.release();
+    }
+  });
 });
 
 describe('createDetector', () => {

@@ -41,6 +41,13 @@ export interface SymbolDiceRule {
   scoreThreshold: number;
   /** A box is dropped when more than this share of its area lies inside a better kept box. */
   containment: number;
+  /**
+   * The input sizes (long side) a frame is read at, the read whose dice are surest kept
+   * (face-reader.ts `surestRead`). Symbol dice are read from nearer than pip dice, and a die
+   * much larger at the input than the dice the detector learnt on is found as its top face and
+   * a side face; read smaller, it is found whole. Defaults to `[inputSize]`.
+   */
+  inputSizes: number[];
 }
 
 export const DEFAULT_MAX_DETECTIONS = 100;
@@ -87,9 +94,15 @@ export function parseDetectorConfig(json: unknown): DetectorConfig {
       throw new DetectorConfigError('detector sidecar: "symbolDice" must be an object { scoreThreshold, containment } or absent');
     }
     const rule = symbols as Record<string, unknown>;
+    const sizes = field(rule, 'inputSizes') ?? [inputSize];
+    const step = inputStride || 32;
+    if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 32 && v <= inputSize && v % step === 0)) {
+      throw new DetectorConfigError(`detector sidecar: "symbolDice.inputSizes" must be a non-empty array of multiples of ${step} up to inputSize ${inputSize}, got ${JSON.stringify(sizes)}`);
+    }
     symbolDice = {
       scoreThreshold: numberIn(rule, 'scoreThreshold', 0, 1),
       containment: numberIn(rule, 'containment', 0, 1),
+      inputSizes: sizes as number[],
     };
   }
   return {

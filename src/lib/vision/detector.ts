@@ -16,8 +16,12 @@ export type SessionOptions = OrtTypes.InferenceSession.SessionOptions;
 export const INPUT_NAME = 'images';
 export const OUTPUT_NAME = 'detections';
 
-/** Per-call decoding: a score threshold for evaluation sweeps, or the symbol-dice rule (`symbolDetectOptions`). */
-export type DetectOptions = DecodeOptions;
+/**
+ * Per call: decoding (a score threshold for evaluation sweeps, or the symbol-dice rule,
+ * `symbolDetectOptions`) and the input size (long side) to read the frame at, a multiple of
+ * the sidecar's stride no larger than its `inputSize` (the default).
+ */
+export type DetectOptions = DecodeOptions & { inputSize?: number };
 
 /**
  * How to detect dice of a symbol kit with this model: its sidecar's `symbolDice` rule
@@ -56,19 +60,22 @@ export async function createDetector(
         `found inputs [${session.inputNames.join(', ')}] and outputs [${session.outputNames.join(', ')}]`,
     );
   }
-  const size = config.inputSize;
-  // One input buffer, reused while frames keep their size (a camera's do).
-  let spare: Float32Array | null = null;
+  // One input buffer per input shape, reused while frames keep their size (a camera's do).
+  const spares = new Map<number, Float32Array>();
 
   return {
     config,
     async detect(image: RgbaImage, options: DetectOptions = {}): Promise<Detection> {
       const t0 = now();
+      const size = options.inputSize ?? config.inputSize;
+      if (!(Number.isInteger(size) && size >= 32 && size <= config.inputSize && size % (config.inputStride || 32) === 0)) {
+        throw new RangeError(`detector: input size must be a multiple of ${config.inputStride || 32} up to ${config.inputSize}, got ${size}`);
+      }
       // Reuse the input buffer for sequential calls; a concurrent call or a new frame size gets its own.
       const { inputWidth, inputHeight } = letterboxGeometry(image.width, image.height, size, config.inputStride);
       const length = 3 * inputWidth * inputHeight;
-      const buffer = spare?.length === length ? spare : new Float32Array(length);
-      spare = null;
+      const buffer = spares.get(length) ?? new Float32Array(length);
+      spares.delete(length);
       try {
         const { tensor, geometry } = letterbox(image, size, config.padValue, buffer, config.inputStride);
         const input = new ort.Tensor('float32', tensor, [1, 3, inputHeight, inputWidth]);
@@ -82,7 +89,7 @@ export async function createDetector(
         const t3 = now();
         return { dice, timing: { preprocessMs: t1 - t0, inferenceMs: t2 - t1, postprocessMs: t3 - t2 } };
       } finally {
-        spare = buffer;
+        spares.set(length, buffer);
       }
     },
     release: () => session.release(),

@@ -10,7 +10,7 @@ import { symbolDetectOptions, type Detector } from './detector.ts';
 import { firstPass } from './die-face-reader.ts';
 import { renderArtOnDice, type ArtView, DEFAULT_ART_VIEWS } from './face-art.ts';
 import { cropForEmbedder, quarterTurnCrop, type FaceEmbedder, type FaceEmbedderConfig } from './face-embedder.ts';
-import type { Box, Die, ReadTiming, RgbaImage } from './types.ts';
+import type { Box, Detection, Die, ReadTiming, RgbaImage } from './types.ts';
 
 export type PrototypeSource = 'art' | 'example';
 
@@ -359,7 +359,40 @@ export interface FaceDie {
 }
 
 /**
- * Finds the dice (any kind: the detector's class is ignored, `symbolDetectOptions`) and reads
+ * Of reads of one frame at several input sizes, the one whose dice are surest: the highest
+ * median score (the first on a tie; a read with no dice scores 0). Read too large, a die is
+ * found as two or three pieces (its top face, a side face) that the detector is unsure of; read
+ * too small, a far die is missed or found weakly. Chosen over reading at one size on dicegen
+ * scenes of kit-art dice (`npm run choose-symbol-rule`).
+ */
+export function surestRead<T extends { dice: readonly { score: number }[] }>(reads: readonly T[]): T {
+  const median = (r: T): number => {
+    const s = r.dice.map((d) => d.score).sort((a, b) => a - b);
+    return s.length ? s[Math.floor(s.length / 2)]! : 0;
+  };
+  if (reads.length === 0) throw new RangeError('surestRead: no reads');
+  return reads.reduce((best, r) => (median(r) > median(best) ? r : best));
+}
+
+/**
+ * The symbol dice of a frame: read at each of the symbol rule's `inputSizes`
+ * (`symbolDetectOptions`), the surest read kept (`surestRead`). Times add up over the reads.
+ */
+export async function detectSymbolDice(detector: Detector, image: RgbaImage): Promise<Detection> {
+  // The detector's boxes only: the pip reader's second pass would call a symbol die `other`
+  // at best and drop it as `none` at worst, and the face embedder reads it anyway.
+  const first = firstPass(detector);
+  const options = symbolDetectOptions(detector.config);
+  const reads: Detection[] = [];
+  for (const inputSize of detector.config.symbolDice?.inputSizes ?? [detector.config.inputSize]) {
+    reads.push(await first.detect(image, { ...options, inputSize }));
+  }
+  const sum = (key: keyof ReadTiming): number => reads.reduce((a, r) => a + (r.timing[key] ?? 0), 0);
+  return { dice: surestRead(reads).dice, timing: { preprocessMs: sum('preprocessMs'), inferenceMs: sum('inferenceMs'), postprocessMs: sum('postprocessMs') } };
+}
+
+/**
+ * Finds the dice (any kind: the detector's class is ignored, `detectSymbolDice`) and reads
  * each face by its prototypes.
  */
 export async function readFaces(
@@ -371,9 +404,7 @@ export async function readFaces(
   rule: MatchRule = embedder.config,
 ): Promise<{ dice: FaceDie[]; detectMs: number; embedMs: number; detection: ReadTiming }> {
   const t0 = performance.now();
-  // The detector's boxes only: the pip reader's second pass would call a symbol die `other`
-  // at best and drop it as `none` at worst, and the face embedder reads it anyway.
-  const { dice, timing } = await firstPass(detector).detect(image, symbolDetectOptions(detector.config));
+  const { dice, timing } = await detectSymbolDice(detector, image);
   const t1 = performance.now();
   const used = selectPrototypes(kit, prototypes);
   const embeddings = await embedForReading(embedder, used, image, dice.map((d) => d.box));
