@@ -57,6 +57,10 @@ def main() -> None:
         "  (input pixels), objectness (sigmoid), then 7 class probabilities (softmax): `1`…`6`, `other`.",
         f"- Sidecar `dice-pips.json`: score threshold {sidecar['scoreThreshold']}, class-agnostic NMS IoU {sidecar['iouThreshold']},",
         "  chosen on the held-out slice of the train splits (never on val).",
+        *([f"- Symbol dice (`symbolDice`, `npm run choose-symbol-rule`, on dicegen scenes): objectness ≥ {sidecar['symbolDice']['scoreThreshold']}, "
+           f"boxes > {sidecar['symbolDice']['containment']} inside a better one dropped; the frame read at "
+           f"{', '.join(str(v) for v in sidecar['symbolDice'].get('inputSizes', [S]))} (long side), the surest read kept."]
+          if sidecar.get('symbolDice') else []),
         f"- ONNX opset 13, {onnx_bytes / 1e6:.2f} MB, {params:,} parameters; runs in onnxruntime-web (wasm) and onnxruntime-node.",
         "",
         "## Architecture, and why",

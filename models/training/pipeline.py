@@ -9,7 +9,7 @@
      die-face reader behind it on the held-out slice (npm run choose-die-face-rule -- --model), the
      best two-pass F1 (then exact rolls) is exported as models/dice-pips.onnx + .json, its first-pass
      rule written to the reader's sidecar, then how it finds symbol dice chosen (npm run
-     choose-symbol-rule, on dicegen symbol scenes);
+     choose-symbol-rule, on dicegen symbol scenes and on dicegen scenes of the kits' art);
   6. measure latency (onnxruntime-web, wasm, one thread) and run `npm run eval` on the val splits;
   7. write the detector's part of models/MODEL_CARD.md.
 
@@ -161,6 +161,10 @@ def main() -> None:
         run(["npm", "run", "--silent", "choose-die-face-rule", "--", "--write"], cwd=REPO)
         # the export's sidecar is new: choose how symbol dice are found with this detector again
         run([PY, "models/training/render_symbol_scenes.py", "--out", "cache/dicegen-symbols", "--count", "800"], cwd=REPO)
+        # dice printed with the shipped kits' art: the scenes the symbol rule's read sizes are chosen on
+        for kit in ("corellian-spike", "face-off"):
+            run(["npx", "tsx", "scripts/kit-art-png.ts", f"src/lib/dice/kits/{kit}", f"cache/kit-art/{kit}"], cwd=REPO)
+            run([PY, "models/training/render_symbol_scenes.py", "--kit-art", f"cache/kit-art/{kit}", "--out", f"cache/dicegen-kit-{kit}", "--count", "200"], cwd=REPO)
         run(["npm", "run", "--silent", "choose-symbol-rule", "--", "--write"], cwd=REPO)
 
     if a.from_step <= 6:
