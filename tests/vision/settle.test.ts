@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SettleTracker, type DetectionFrame, type DieDetection, type ProposedRoll, type SettleUpdate } from '../../src/lib/vision/settle.ts';
+import { cameraExpectation, SettleTracker, type DetectionFrame, type DieDetection, type ProposedRoll, type SettleUpdate } from '../../src/lib/vision/settle.ts';
 
 const FRAME_MS = 33;
 const SIZE = 40;
@@ -104,13 +104,72 @@ describe('settle tracker', () => {
   });
 
   it('waits while dice are moving and reads where they come to rest', () => {
-    const tumbling = (i: number) => roll.map((d, k) => ({ ...d, face: String(((i + k) % 6) + 1), box: { ...d.box, x: d.box.x + 200 - i * 8, y: d.box.y + 15 * Math.sin(i) } }));
+    // each die its own way and speed, as thrown dice go
+    const tumbling = (i: number) =>
+      roll.map((d, k) => ({ ...d, face: String(((i + k) % 6) + 1), box: { ...d.box, x: d.box.x + (200 - i * 8) * (1 + 0.3 * k), y: d.box.y + 15 * Math.sin(i + k) * (k % 2 ? 1 : -1) } }));
     const { proposals, updates } = run(new Script().show(25, tumbling).hold(2000, roll));
     expect(proposals).toHaveLength(1);
     expect(faces(proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
     expect(updates.slice(0, 25).every((u) => u.proposal === null)).toBe(true);
     expect(updates.slice(2, 25).some((u) => u.phase === 'moving')).toBe(true);
     expect(proposals[0]!.t).toBeGreaterThanOrEqual(25 * FRAME_MS + 600);
+  });
+
+  it('dice thrown together, sliding the same way, are moving, not the camera', () => {
+    const sliding = (i: number) => roll.map((d, k) => ({ ...d, face: String(((i + k) % 6) + 1), box: { ...d.box, x: d.box.x + 300 - i * 12 } }));
+    const { proposals } = run(new Script().show(25, sliding).hold(2000, roll));
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
+    expect(proposals[0]!.t).toBeGreaterThanOrEqual(25 * FRAME_MS + 600 - 3 * FRAME_MS);
+  });
+
+  it('a camera held by hand: the whole picture shifting, turning and zooming a little is not dice moving', () => {
+    // a slow drift of the whole frame: 30 px (0.75 die) and 1° over a second, 2% zoom
+    const shaken = (i: number) => {
+      const f = Math.min(i, 30) / 30;
+      const th = (f * Math.PI) / 180;
+      const s = 1 + 0.02 * f;
+      return roll.map((d) => {
+        const cx = d.box.x + SIZE / 2 - 300;
+        const cy = d.box.y + SIZE / 2 - 100;
+        const x = 300 + s * (Math.cos(th) * cx - Math.sin(th) * cy) + 30 * f;
+        const y = 100 + s * (Math.sin(th) * cx + Math.cos(th) * cy) - 10 * f;
+        return { ...d, box: { x: x - (SIZE * s) / 2, y: y - (SIZE * s) / 2, w: SIZE * s, h: SIZE * s } };
+      });
+    };
+    const { proposals } = run(new Script().hold(3000, shaken));
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
+    expect(proposals[0]!.t).toBeLessThan(33 + 600 + FRAME_MS);
+  });
+
+  it('one die moving while the others stay is moving, even with the camera shaking', () => {
+    const shaken = (i: number) => roll.map((d, k) => ({ ...d, box: { ...d.box, x: d.box.x + (i % 3) * 3 + (k === 2 ? Math.min(i, 20) * 6 : 0), y: d.box.y - (i % 2) * 3 } }));
+    const { proposals } = run(new Script().hold(2000, shaken));
+    expect(proposals).toHaveLength(1);
+    // the die slid for 20 frames: the read settles only after it stopped
+    expect(proposals[0]!.t).toBeGreaterThanOrEqual(18 * FRAME_MS + 600);
+  });
+
+  it('a die the reader reads two ways is proposed with the face read most often, without delay', () => {
+    // the last die reads '6' in two frames of three, '2' in the third, never twice in a row
+    const hesitant = (i: number) => roll.map((d, k) => (k === 4 && i % 3 === 2 ? { ...d, face: '2' } : d));
+    const { proposals } = run(new Script().hold(3000, hesitant));
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
+    expect(proposals[0]!.t).toBeLessThan(33 + 600 + 2 * FRAME_MS);
+  });
+
+  it('a die the detector misses in one frame of three, and a box seen in single frames, do not hold the read back', () => {
+    const patchy = (i: number) => {
+      const dice = i % 3 === 1 ? roll.filter((_, k) => k !== 1) : [...roll];
+      return i % 4 === 2 ? [...dice, die(700, 400, '4', 0.4)] : dice;
+    };
+    const { proposals } = run(new Script().hold(3000, patchy));
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
+    // the die missed in frame 1 joins the read in frame 3 (seen in two frames in a row)
+    expect(proposals[0]!.t).toBeLessThan(3 * FRAME_MS + 600 + 2 * FRAME_MS);
   });
 
   it('an empty table proposes nothing', () => {
@@ -243,5 +302,62 @@ describe('settle tracker', () => {
       }),
       { numRuns: 200, seed: 42 },
     );
+  });
+});
+
+describe('cameraExpectation', () => {
+  const anchors = [
+    { x: 100, y: 100 },
+    { x: 300, y: 120 },
+    { x: 200, y: 300 },
+    { x: 420, y: 260 },
+    { x: 150, y: 420 },
+  ];
+  // the camera turned 2°, zoomed 3% and shifted (12, -7) about the origin
+  const th = (2 * Math.PI) / 180;
+  const camera = (p: { x: number; y: number }) => ({
+    x: 1.03 * (Math.cos(th) * p.x - Math.sin(th) * p.y) + 12,
+    y: 1.03 * (Math.sin(th) * p.x + Math.cos(th) * p.y) - 7,
+  });
+
+  it('recovers the camera motion from four or more dice', () => {
+    const expected = cameraExpectation(anchors, anchors.map(camera), 5);
+    expected.forEach((p, k) => {
+      expect(p.x).toBeCloseTo(camera(anchors[k]!).x, 6);
+      expect(p.y).toBeCloseTo(camera(anchors[k]!).y, 6);
+    });
+  });
+
+  it('a die that really moved stands out of the fit', () => {
+    const now = anchors.map(camera);
+    now[3] = { x: now[3]!.x + 60, y: now[3]!.y };
+    const expected = cameraExpectation(anchors, now, 5);
+    expect(Math.hypot(expected[3]!.x - now[3]!.x, expected[3]!.y - now[3]!.y)).toBeGreaterThan(55);
+    for (const k of [0, 1, 2, 4]) expect(Math.hypot(expected[k]!.x - now[k]!.x, expected[k]!.y - now[k]!.y)).toBeLessThan(1);
+  });
+
+  it('two or three dice give a shift, robust to one die moving among three', () => {
+    const three = anchors.slice(0, 3);
+    const now = three.map((p) => ({ x: p.x + 5, y: p.y - 4 }));
+    now[1] = { x: now[1]!.x + 50, y: now[1]!.y };
+    const expected = cameraExpectation(three, now);
+    expect(expected[0]).toEqual({ x: 105, y: 96 });
+    expect(expected[1]).toEqual({ x: 305, y: 116 });
+  });
+
+  it('one die, or a motion larger than a shake, is not the camera', () => {
+    expect(cameraExpectation([anchors[0]!], [{ x: 140, y: 100 }])).toEqual([anchors[0]]);
+    const far = anchors.map((p) => ({ x: p.x + 80, y: p.y }));
+    expect(cameraExpectation(anchors, far, 5, 40)).toEqual(anchors);
+    expect(cameraExpectation(anchors, far, 5, 100)[0]!.x).toBeCloseTo(180, 6);
+  });
+
+  it('dice going every way are not a camera motion', () => {
+    const scattered = anchors.map((p, k) => ({ x: p.x + [40, -30, 0, 25, -45][k]!, y: p.y + [0, 35, -40, 30, 10][k]! }));
+    expect(cameraExpectation(anchors, scattered, 5)).toEqual(anchors);
+  });
+
+  it('refuses mismatched lists', () => {
+    expect(() => cameraExpectation(anchors, anchors.slice(1))).toThrow(RangeError);
   });
 });

@@ -2,9 +2,18 @@
  * The settle tracker: fed the dice the detector sees in each camera frame, it proposes a roll
  * once the same dice have shown the same faces, without moving, for `settleMs`.
  *
- * - A change (a die's face, a die arriving, leaving or moving) counts only once it has been
- *   seen in `confirmFrames` consecutive frames, so one flickering frame or box jitter does not
- *   restart the read.
+ * - A change (a die arriving, leaving or moving) counts only once it has been seen in
+ *   `confirmFrames` consecutive frames, so one flickering frame or box jitter does not restart
+ *   the read.
+ * - A still die's face is voted: it shows the face read in most frames since it came to rest,
+ *   so a reader that hesitates between two faces neither holds the read back nor restarts it;
+ *   only a new face read in `turnFrames` consecutive frames (a die turned by hand) is a new read.
+ *   A die missing from a frame or two, or a box seen in one, does not hold the read back either,
+ *   and the read proposes the dice seen in at least half its frames.
+ * - Movement is measured against the camera's own: a phone held by hand shifts, turns and
+ *   zooms the whole picture, so each die is compared with where the camera's motion (fitted to
+ *   all the dice) would have taken it. A lone die cannot be told from the camera, so it is
+ *   measured as it is.
  * - Each read proposes once. A configuration equal to the last proposal is never proposed
  *   again: not after a hand passes over the dice (same faces, same places), nor after a die is
  *   nudged (no die left the table, same faces). Picking dice up and rolling again (dice leave
@@ -39,8 +48,15 @@ export interface SettleOptions {
   settleMs: number;
   /** How many consecutive frames a change must show in before it counts. */
   confirmFrames: number;
+  /** How many consecutive frames a still die must show a new face in to count as turned (a new read). */
+  turnFrames: number;
   /** A die has moved when its centre is further than this × its size from where it settled. */
   moveTolerance: number;
+  /**
+   * The camera's own motion, in die sizes since the read began, taken for a hand's shake and
+   * subtracted from the dice's; beyond it, dice moving together are dice moving.
+   */
+  maxCameraShake: number;
   /** A detection is the same die as a tracked one when their centres are within this × die size. */
   matchDistance: number;
   /** Frames further apart than this (a paused camera) restart the settle clock (ms). */
@@ -50,7 +66,9 @@ export interface SettleOptions {
 export const DEFAULT_SETTLE_OPTIONS: Readonly<SettleOptions> = {
   settleMs: 600,
   confirmFrames: 2,
+  turnFrames: 6,
   moveTolerance: 0.25,
+  maxCameraShake: 1,
   matchDistance: 1,
   maxGapMs: 1000,
 };
@@ -91,7 +109,7 @@ export interface SettleUpdate<F> {
   lastProposal: ProposedRoll<F> | null;
 }
 
-interface Point {
+export interface Point {
   x: number;
   y: number;
 }
@@ -108,6 +126,11 @@ interface Track<F> {
   movingFrames: number;
   /** Consecutive frames not seen. */
   missingFrames: number;
+  /** Frames each face was read in since the die came to rest. */
+  votes: Map<F | null, number>;
+  /** Frames of the current read, and those the die was seen in. */
+  frames: number;
+  seenFrames: number;
 }
 
 interface Candidate<F> {
@@ -120,6 +143,90 @@ interface Candidate<F> {
 const centre = (b: Box): Point => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 const size = (b: Box): number => Math.max(b.w, b.h, 1e-9);
 const distance = (a: Point, b: Point): number => Math.hypot(a.x - b.x, a.y - b.y);
+
+function median(values: number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
+}
+
+/** The similarity (scale, turn, shift) taking `from` nearest to `to` in least squares, as a map. */
+function fitSimilarity(from: readonly Point[], to: readonly Point[]): (p: Point) => Point {
+  const n = from.length;
+  const fx = from.reduce((t, p) => t + p.x, 0) / n;
+  const fy = from.reduce((t, p) => t + p.y, 0) / n;
+  const tx = to.reduce((t, p) => t + p.x, 0) / n;
+  const ty = to.reduce((t, p) => t + p.y, 0) / n;
+  // the complex ratio z = Σ (to − t̄) · conj(from − f̄) / Σ |from − f̄|²
+  let re = 0;
+  let im = 0;
+  let norm = 0;
+  for (let k = 0; k < n; k++) {
+    const px = from[k]!.x - fx;
+    const py = from[k]!.y - fy;
+    const qx = to[k]!.x - tx;
+    const qy = to[k]!.y - ty;
+    re += qx * px + qy * py;
+    im += qy * px - qx * py;
+    norm += px * px + py * py;
+  }
+  const [a, b] = norm > 0 ? [re / norm, im / norm] : [1, 0];
+  return (p) => ({ x: tx + a * (p.x - fx) - b * (p.y - fy), y: ty + b * (p.x - fx) + a * (p.y - fy) });
+}
+
+/**
+ * Where each die would be now had only the camera moved since the dice were anchored: the
+ * anchors carried by the camera's motion as the dice show it. One die: its anchor (a lone die
+ * cannot be told from the camera). Two or three dice: the median shift, so one die moving
+ * among three shows as moving. Four or more: a similarity (shift, turn, zoom) chosen by
+ * consensus — of the motions taking one pair of dice exactly, the one that most dice follow to
+ * within `inlier` — then fitted to those dice; dice that really moved stay out of the fit.
+ * When fewer than half the dice follow any motion, or the motion carries the dice further
+ * than `maxShake` (dice thrown together, not a hand's shake), the anchors are returned unmoved.
+ * Distances are in the points' unit.
+ */
+export function cameraExpectation(anchors: readonly Point[], now: readonly Point[], inlier = Infinity, maxShake = Infinity): Point[] {
+  if (anchors.length !== now.length) throw new RangeError(`${anchors.length} anchors but ${now.length} positions`);
+  const n = anchors.length;
+  const unmoved = [...anchors];
+  const within = (expected: Point[]): Point[] => (median(expected.map((p, k) => distance(p, anchors[k]!))) <= maxShake ? expected : unmoved);
+  if (n < 2) return unmoved;
+  if (n <= 3) {
+    const dx = median(anchors.map((a, k) => now[k]!.x - a.x));
+    const dy = median(anchors.map((a, k) => now[k]!.y - a.y));
+    return within(anchors.map((a) => ({ x: a.x + dx, y: a.y + dy })));
+  }
+  let best: number[] = [];
+  let bestOff = Infinity;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const camera = fitSimilarity([anchors[i]!, anchors[j]!], [now[i]!, now[j]!]);
+      const off = anchors.map((a, k) => distance(camera(a), now[k]!));
+      const followers = off.flatMap((d, k) => (d <= inlier ? [k] : []));
+      const total = followers.reduce((t, k) => t + off[k]!, 0);
+      if (followers.length > best.length || (followers.length === best.length && total < bestOff)) {
+        best = followers;
+        bestOff = total;
+      }
+    }
+  }
+  if (best.length * 2 < n) return unmoved;
+  const camera = best.length >= 3 ? fitSimilarity(best.map((k) => anchors[k]!), best.map((k) => now[k]!)) : fitSimilarity(anchors, now);
+  return within(anchors.map(camera));
+}
+
+/** The face read most often (the current one on a tie). */
+function votedFace<F>(votes: ReadonlyMap<F | null, number>, current: F | null): F | null {
+  let best = current;
+  let most = votes.get(current) ?? 0;
+  for (const [face, n] of votes) {
+    if (n > most) {
+      best = face;
+      most = n;
+    }
+  }
+  return best;
+}
 
 /** Pairs items of `a` with items of `b` nearest first, each pair within `limit` die sizes. */
 function matchBoxes(a: readonly Box[], b: readonly Box[], limit: number): Map<number, number> {
@@ -208,13 +315,13 @@ export class SettleTracker<F = string> {
   }
 
   update(frame: DetectionFrame<F>): SettleUpdate<F> {
-    const { confirmFrames, moveTolerance, matchDistance, maxGapMs, settleMs } = this.options;
+    const { confirmFrames, turnFrames, moveTolerance, maxCameraShake, matchDistance, maxGapMs, settleMs } = this.options;
     const t = frame.t;
     if (this.lastT !== null && t - this.lastT > maxGapMs && this.stableSince !== null) this.stableSince = t;
     this.lastT = t;
 
     let changed = false;
-    /** Whether this frame disagrees with the tracked dice (a change, or maybe a flicker). */
+    /** Whether a die is moving in this frame (a change, or maybe box jitter). */
     let unsettledNow = false;
 
     // 1. Match this frame's dice to the tracked dice.
@@ -225,12 +332,22 @@ export class SettleTracker<F = string> {
       matchDistance,
     );
     const usedDetections = new Set(matches.values());
+    const matched = [...matches.keys()];
+    const expected = new Map(
+      cameraExpectation(
+        matched.map((i) => this.tracks[i]!.anchor),
+        matched.map((i) => centre(detections[matches.get(i)!]!.box)),
+        moveTolerance * median(matched.map((i) => size(this.tracks[i]!.box))),
+        maxCameraShake * median(matched.map((i) => size(this.tracks[i]!.box))),
+      ).map((p, k) => [matched[k]!, p]),
+    );
     const kept: Track<F>[] = [];
     for (const [i, track] of this.tracks.entries()) {
       const j = matches.get(i);
+      track.frames++;
       if (j === undefined) {
+        // missing from a frame or two: still there (a hand, the reader missing it), not holding the read back
         track.missingFrames++;
-        unsettledNow = true;
         if (track.missingFrames >= confirmFrames) {
           changed = true;
           this.diceChangedSinceProposal = true;
@@ -240,30 +357,36 @@ export class SettleTracker<F = string> {
         continue;
       }
       const det = detections[j]!;
+      track.seenFrames++;
       track.missingFrames = 0;
       track.box = det.box;
       track.score = det.score;
-      if (distance(centre(det.box), track.anchor) / size(det.box) > moveTolerance) {
+      if (distance(centre(det.box), expected.get(i)!) / size(det.box) > moveTolerance) {
         track.movingFrames++;
         unsettledNow = true;
-        if (track.movingFrames >= confirmFrames) changed = true;
+        if (track.movingFrames >= confirmFrames) {
+          changed = true;
+          track.votes = new Map(); // it moved: its earlier faces are no evidence
+        }
       } else {
         track.movingFrames = 0;
       }
+      track.votes.set(det.face, (track.votes.get(det.face) ?? 0) + 1);
       if (det.face === track.face) {
         track.pendingFace = null;
       } else {
-        unsettledNow = true;
         track.pendingFace =
           track.pendingFace && track.pendingFace.face === det.face
             ? { face: det.face, frames: track.pendingFace.frames + 1 }
             : { face: det.face, frames: 1 };
-        if (track.pendingFace.frames >= confirmFrames) {
-          track.face = det.face;
+        if (track.pendingFace.frames >= turnFrames) {
+          // read again and again: the die was turned, not misread
+          track.votes = new Map([[det.face, track.pendingFace.frames]]);
           track.pendingFace = null;
           changed = true;
         }
       }
+      track.face = votedFace(track.votes, track.face);
       kept.push(track);
     }
     this.tracks = kept;
@@ -291,11 +414,13 @@ export class SettleTracker<F = string> {
           pendingFace: null,
           movingFrames: 0,
           missingFrames: 0,
+          votes: new Map([[det.face, 1]]),
+          frames: 1,
+          seenFrames: 1,
         });
         changed = true;
         this.diceChangedSinceProposal = true;
       } else {
-        unsettledNow = true;
         nextCandidates.push({ box: det.box, face: det.face, score: det.score, frames });
       }
     }
@@ -308,10 +433,13 @@ export class SettleTracker<F = string> {
       for (const track of this.tracks) {
         track.anchor = centre(track.box);
         track.movingFrames = 0;
+        track.frames = 1;
+        track.seenFrames = track.missingFrames === 0 ? 1 : 0;
       }
     }
 
-    const dice = readingOrder(this.tracks.map((tr) => ({ box: tr.box, face: tr.face, score: tr.score })));
+    // the dice of the read: those seen in at least half its frames (not a box seen now and then)
+    const dice = readingOrder(this.tracks.filter((tr) => tr.seenFrames >= tr.frames / 2).map((tr) => ({ box: tr.box, face: tr.face, score: tr.score })));
     const base = { dice, lastProposal: this.last };
     if (this.tracks.length === 0) {
       this.stableSince = null;

@@ -1,0 +1,260 @@
+/**
+ * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
+ *                      [--tracker JSON] [DATASET_DIR...]
+ *
+ * How the camera read does at the table, simulated from labelled photos: each photo becomes a
+ * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
+ * still dice — the picture shaken by a hand (a bounded random walk of shift, turn and zoom, up to
+ * 2% of the frame; `--shake 0`: a phone propped still, 2: a shakier hand) and each frame given
+ * its own exposure and sensor noise. Every frame is read as the app reads it (detector, then
+ * the die-face reader), and the reads go through the app's settle tracker
+ * (src/lib/vision/settle.ts, shipped defaults; `--tracker '{"settleMs":800}'` overrides).
+ * Printed per dataset: the first frame read alone (per-die F1, exact rolls), the share of
+ * photos the tracker proposed a roll for within the video and how soon, and the first
+ * proposal's per-die F1 and exact rolls (of the proposals, and of all photos: a roll never
+ * proposed is a roll the player enters by hand).
+ *
+ * A simulation, not video: the dice never move, so it measures the tracker against read noise
+ * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
+ * the app's camera gives. `--save-reads` keeps the per-frame reads so that `--reads` can replay
+ * them through other tracker options in seconds. With no folder it reads every `*-val` split.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
+import { EvalAccumulator, exactRoll, type TruthDie } from '../src/lib/vision/metrics.ts';
+import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
+import { loadDataset } from './lib/datasets.ts';
+import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
+import { valSplits } from './lib/evaluate.ts';
+
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [DATASET_DIR...]";
+/** The camera frame's long side. */
+const FRAME_SIDE = 1280;
+
+/** One die read in one frame: its box in the frame (what the tracker sees) and in the photo (what is scored). */
+interface FrameDie {
+  frameBox: Box;
+  photoBox: Box;
+  value: number | null;
+  score: number;
+}
+
+interface PhotoVideo {
+  set: string;
+  file: string;
+  wholeDie: boolean;
+  truth: TruthDie[];
+  frames: FrameDie[][];
+}
+
+/** A small seeded generator (mulberry32), so every run shakes the same way. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const gauss = (r: () => number): number => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
+const clamp = (v: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, v));
+
+/** The camera's pose against the first frame: scale, turn (radians), shift (pixels). */
+interface Pose {
+  s: number;
+  th: number;
+  tx: number;
+  ty: number;
+}
+
+/** The frame the camera sees at `pose` (bilinear, about the centre), with exposure `gain` and sensor noise of sd `noise`. */
+function cameraFrame(src: RgbaImage, pose: Pose, gain: number, noise: number, r: () => number): RgbaImage {
+  const { width: W, height: H, data } = src;
+  const out = new Uint8Array(W * H * 4);
+  const cx = W / 2;
+  const cy = H / 2;
+  const cos = Math.cos(pose.th) / pose.s;
+  const sin = Math.sin(pose.th) / pose.s;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const dx = x - cx - pose.tx;
+      const dy = y - cy - pose.ty;
+      const u = clamp(cx + cos * dx + sin * dy, 0, W - 1.001);
+      const v = clamp(cy - sin * dx + cos * dy, 0, H - 1.001);
+      const x0 = Math.min(W - 2, Math.floor(u));
+      const y0 = Math.min(H - 2, Math.floor(v));
+      const fx = u - x0;
+      const fy = v - y0;
+      const o = (y * W + x) * 4;
+      const p = (y0 * W + x0) * 4;
+      const q = p + W * 4;
+      const n = noise * gauss(r);
+      for (let c = 0; c < 3; c++) {
+        const top = data[p + c]! * (1 - fx) + data[p + 4 + c]! * fx;
+        const bottom = data[q + c]! * (1 - fx) + data[q + 4 + c]! * fx;
+        out[o + c] = clamp((top * (1 - fy) + bottom * fy) * gain + n, 0, 255);
+      }
+      out[o + 3] = 255;
+    }
+  }
+  return { width: W, height: H, data: out };
+}
+
+/** A box of the frame back in the first frame's (unshaken) coordinates. */
+function unshake(box: Box, pose: Pose, W: number, H: number): Box {
+  const px = box.x + box.w / 2 - W / 2 - pose.tx;
+  const py = box.y + box.h / 2 - H / 2 - pose.ty;
+  const u = W / 2 + (Math.cos(pose.th) * px + Math.sin(pose.th) * py) / pose.s;
+  const v = H / 2 + (-Math.sin(pose.th) * px + Math.cos(pose.th) * py) / pose.s;
+  const w = box.w / pose.s;
+  const h = box.h / pose.s;
+  return { x: u - w / 2, y: v - h / 2, w, h };
+}
+
+async function readVideos(dirs: readonly string[], frames: number, shake: number): Promise<PhotoVideo[]> {
+  const detector = await createNodeDetector({ threads: 1 });
+  const videos: PhotoVideo[] = [];
+  try {
+    for (const dir of dirs) {
+      const dataset = await loadDataset(dir);
+      for (const [index, im] of dataset.images.entries()) {
+        const { data, info } = await sharp(path.join(dir, im.file)).rotate().resize({ width: FRAME_SIDE, height: FRAME_SIDE, fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+        const photo: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+        const toPhoto = im.width / info.width;
+        const r = random(1000 + index);
+        const pose: Pose = { s: 1, th: 0, tx: 0, ty: 0 };
+        const reads: FrameDie[][] = [];
+        for (let i = 0; i < frames; i++) {
+          if (i > 0) {
+            // a hand's shake: a bounded random walk, up to 2% of the frame, 1.1° and 1.5% of zoom
+            pose.tx = clamp(pose.tx / info.width + 0.004 * shake * gauss(r), -0.02, 0.02) * info.width;
+            pose.ty = clamp(pose.ty / info.height + 0.004 * shake * gauss(r), -0.02, 0.02) * info.height;
+            pose.th = clamp(pose.th + 0.004 * shake * gauss(r), -0.02, 0.02);
+            pose.s = clamp(pose.s + 0.003 * shake * gauss(r), 0.985, 1.015);
+          }
+          const frame = cameraFrame(photo, pose, 1 + 0.03 * gauss(r), 3, r);
+          const { dice } = await detector.detect(frame);
+          reads.push(
+            dice.map((d) => {
+              const b = unshake(d.box, pose, info.width, info.height);
+              return { frameBox: d.box, photoBox: { x: b.x * toPhoto, y: b.y * toPhoto, w: b.w * toPhoto, h: b.h * toPhoto }, value: d.value, score: d.score };
+            }),
+          );
+        }
+        videos.push({ set: dataset.name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', truth: im.dice, frames: reads });
+      }
+      process.stderr.write(`${dataset.name}: ${dataset.images.length} photos × ${frames} frames read\n`);
+    }
+  } finally {
+    await detector.release();
+  }
+  return videos;
+}
+
+interface LiveSummary {
+  set: string;
+  photos: number;
+  firstFrame: { f1: number | null; exact: number };
+  proposed: number;
+  proposalMs: { median: number | null; p90: number | null };
+  proposal: { f1: number | null; exactOfProposals: number | null; exactOfPhotos: number };
+}
+
+function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): LiveSummary {
+  const wholeDie = videos.every((v) => v.wholeDie);
+  const first = new EvalAccumulator(wholeDie);
+  const proposals = new EvalAccumulator(wholeDie);
+  let firstExact = 0;
+  let exact = 0;
+  const times: number[] = [];
+  for (const video of videos) {
+    const firstRead = video.frames[0]!.map((d) => ({ box: d.photoBox, value: d.value }));
+    first.add(video.truth, firstRead);
+    if (exactRoll(video.truth, firstRead)) firstExact++;
+    const tracker = new SettleTracker<number>(options);
+    // the tracker keeps each die's box from the last frame it was seen in: score it where that frame put it in the photo
+    const inPhoto = new Map<Box, Box>(video.frames.flat().map((d) => [d.frameBox, d.photoBox]));
+    for (const [i, dice] of video.frames.entries()) {
+      const update = tracker.update({ t: i * frameMs, dice: dice.map((d) => ({ box: d.frameBox, face: d.value, score: d.score })) });
+      if (!update.proposal) continue;
+      const proposed = update.proposal.dice.map((p) => ({ box: inPhoto.get(p.box)!, value: p.face }));
+      proposals.add(video.truth, proposed);
+      if (exactRoll(video.truth, proposed)) exact++;
+      times.push(i * frameMs);
+      break;
+    }
+  }
+  times.sort((a, b) => a - b);
+  const n = videos.length;
+  const p = times.length;
+  return {
+    set,
+    photos: n,
+    firstFrame: { f1: first.summarise().perDie.f1, exact: firstExact / Math.max(1, n) },
+    proposed: p / Math.max(1, n),
+    proposalMs: { median: p ? times[Math.floor(p / 2)]! : null, p90: p ? times[Math.min(p - 1, Math.floor(p * 0.9))]! : null },
+    proposal: { f1: p ? proposals.summarise().perDie.f1 : null, exactOfProposals: p ? exact / p : null, exactOfPhotos: exact / Math.max(1, n) },
+  };
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      shake: { type: 'string', default: '1' },
+      frames: { type: 'string', default: '24' },
+      fps: { type: 'string', default: '8' },
+      'save-reads': { type: 'string' },
+      reads: { type: 'string' },
+      tracker: { type: 'string', default: '{}' },
+    },
+  });
+  const shake = Number(values.shake);
+  const frames = Number(values.frames);
+  const fps = Number(values.fps);
+  if (!(shake >= 0 && shake <= 2) || !Number.isInteger(frames) || frames < 2 || !(fps > 0)) throw new UsageError(USAGE);
+  let options: Partial<SettleOptions>;
+  try {
+    options = JSON.parse(values.tracker) as Partial<SettleOptions>;
+  } catch {
+    throw new UsageError(`--tracker: not JSON (${values.tracker})`);
+  }
+  let videos: PhotoVideo[];
+  if (values.reads) {
+    videos = JSON.parse(await readFile(values.reads, 'utf8')) as PhotoVideo[];
+  } else {
+    const dirs = positionals.length ? positionals : await valSplits(dataRoot());
+    videos = await readVideos(dirs, frames, shake);
+    if (values['save-reads']) await writeFile(values['save-reads'], JSON.stringify(videos));
+  }
+  const sets = [...new Set(videos.map((v) => v.set))];
+  const rows = sets.map((set) => summarise(set, videos.filter((v) => v.set === set), 1000 / fps, options));
+  if (sets.length > 1) rows.push(summarise('overall', videos, 1000 / fps, options));
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  const pct = (v: number | null): string => (v === null ? '  n/a' : (100 * v).toFixed(1).padStart(5));
+  const width = Math.max(8, ...rows.map((r) => r.set.length));
+  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}`}\n`);
+  process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos)\n`);
+  for (const r of rows) {
+    process.stdout.write(
+      `${r.set.padEnd(width)}  ${String(r.photos).padStart(6)}  |          ${pct(r.firstFrame.f1)}  ${pct(r.firstFrame.exact)} |    ${pct(r.proposed)}  ${String(r.proposalMs.median ?? '-').padStart(9)}  ${String(r.proposalMs.p90 ?? '-').padStart(6)} |       ${pct(r.proposal.f1)}                ${pct(r.proposal.exactOfProposals)}              ${pct(r.proposal.exactOfPhotos)}\n`,
+    );
+  }
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    process.stderr.write(`error: ${e.message}\n`);
+    process.exit(2);
+  }
+  throw e;
+});
