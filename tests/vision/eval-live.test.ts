@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO, runCli } from './cli-helpers.ts';
+
+const webcam = path.join(REPO, 'tests/fixtures/dice-photos/matteop65-val-sample');
+
+interface LiveRow {
+  set: string;
+  photos: number;
+  firstFrame: { f1: number | null; exact: number };
+  proposed: number;
+  proposalMs: { median: number | null; p90: number | null };
+  proposal: { f1: number | null; exactOfProposals: number | null; exactOfPhotos: number };
+}
+
+describe('npm run eval:live', () => {
+  it('reads a shaken video of each photo and replays it through the settle tracker; the reads replay alike', () => {
+    const reads = path.join(mkdtempSync(path.join(tmpdir(), 'rollcall-live-')), 'reads.json');
+    const r = runCli('scripts/eval-live.ts', ['--json', '--frames', '10', '--save-reads', reads, webcam]);
+    expect(r.status, r.stderr).toBe(0);
+    const [row] = JSON.parse(r.stdout) as LiveRow[];
+    expect(row!.set).toBe('matteop65-val-sample');
+    expect(row!.photos).toBe(5);
+    // still white dice under a webcam: every roll is proposed, from the 2nd frame + 600 ms on
+    expect(row!.proposed).toBe(1);
+    expect(row!.proposalMs.median).toBeGreaterThanOrEqual(125 + 600);
+    expect(row!.proposal.f1).toBeGreaterThan(0.9);
+    const saved = JSON.parse(readFileSync(reads, 'utf8')) as Array<{ frames: unknown[] }>;
+    expect(saved).toHaveLength(5);
+    expect(saved.every((v) => v.frames.length === 10)).toBe(true);
+
+    const again = runCli('scripts/eval-live.ts', ['--json', '--reads', reads]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([row]);
+    // a settle time longer than the video: nothing proposed
+    const slow = runCli('scripts/eval-live.ts', ['--json', '--reads', reads, '--tracker', '{"settleMs":5000}']);
+    expect((JSON.parse(slow.stdout) as LiveRow[])[0]!.proposed).toBe(0);
+  });
+
+  it('bad usage: exit 2 with a message', () => {
+    const r = runCli('scripts/eval-live.ts', ['--shake', '7', webcam]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/usage: npm run eval:live/);
+    const t = runCli('scripts/eval-live.ts', ['--tracker', '{oops', webcam]);
+    expect(t.status).toBe(2);
+    expect(t.stderr).toMatch(/--tracker: not JSON/);
+  });
+});
