@@ -22,6 +22,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
 import { EvalAccumulator, exactRoll, type TruthDie } from '../src/lib/vision/metrics.ts';
@@ -156,7 +157,8 @@ async function readVideos(dirs: readonly string[], frames: number, shake: number
   return videos;
 }
 
-interface LiveSummary {
+/** One dataset's figures (`--json` prints an array of them). */
+export interface LiveSummary {
   set: string;
   photos: number;
   firstFrame: { f1: number | null; exact: number };
@@ -251,10 +253,12 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  if (e instanceof UsageError) {
-    process.stderr.write(`error: ${e.message}\n`);
-    process.exit(2);
-  }
-  throw e;
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e: unknown) => {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`error: ${(e as Error).message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  });
+}

@@ -2,18 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { LiveSummary as LiveRow } from '../../scripts/eval-live.ts';
 import { REPO, runCli } from './cli-helpers.ts';
 
 const webcam = path.join(REPO, 'tests/fixtures/dice-photos/matteop65-val-sample');
-
-interface LiveRow {
-  set: string;
-  photos: number;
-  firstFrame: { f1: number | null; exact: number };
-  proposed: number;
-  proposalMs: { median: number | null; p90: number | null };
-  proposal: { f1: number | null; exactOfProposals: number | null; exactOfPhotos: number };
-}
 
 describe('npm run eval:live', () => {
   it('reads a shaken video of each photo and replays it through the settle tracker; the reads replay alike', () => {
