@@ -8,7 +8,7 @@
  * - A still die's face is voted: it shows the face read in most frames since it came to rest,
  *   so a reader that hesitates between two faces neither holds the read back nor restarts it;
  *   only a new face read in `turnFrames` consecutive frames (a die turned by hand) is a new read.
- *   A die missing from a frame or two, or a box seen in one, does not hold the read back either,
+ *   A die missing from a single frame, or a box seen in one, does not hold the read back either,
  *   and the read proposes the dice seen in at least half its frames.
  * - Movement is measured against the camera's own: a phone held by hand shifts, turns and
  *   zooms the whole picture, so each die is compared with where the camera's motion (fitted to
@@ -346,7 +346,7 @@ export class SettleTracker<F = string> {
       const j = matches.get(i);
       track.frames++;
       if (j === undefined) {
-        // missing from a frame or two: still there (a hand, the reader missing it), not holding the read back
+        // missing from a frame: still there (a hand, the reader missing it), not holding the read back
         track.missingFrames++;
         if (track.missingFrames >= confirmFrames) {
           changed = true;
