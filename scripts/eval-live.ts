@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
-import { EvalAccumulator, exactRoll, type TruthDie } from '../src/lib/vision/metrics.ts';
+import { EvalAccumulator, exactRoll, percentile, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
@@ -191,7 +191,6 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
       break;
     }
   }
-  times.sort((a, b) => a - b);
   const n = videos.length;
   const p = times.length;
   return {
@@ -199,7 +198,7 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
     photos: n,
     firstFrame: { f1: first.summarise().perDie.f1, exact: firstExact / Math.max(1, n) },
     proposed: p / Math.max(1, n),
-    proposalMs: { median: p ? times[Math.floor(p / 2)]! : null, p90: p ? times[Math.min(p - 1, Math.floor(p * 0.9))]! : null },
+    proposalMs: { median: p ? percentile(times, 50) : null, p90: p ? percentile(times, 90) : null },
     proposal: { f1: p ? proposals.summarise().perDie.f1 : null, exactOfProposals: p ? exact / p : null, exactOfPhotos: exact / Math.max(1, n) },
   };
 }
