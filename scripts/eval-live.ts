@@ -1,6 +1,6 @@
 /**
  * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
- *                      [--tracker JSON] [DATASET_DIR...]
+ *                      [--tracker JSON] [--kit DIR]... [DATASET_DIR...]
  *
  * How the camera read does at the table, simulated from labelled photos: each photo becomes a
  * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
@@ -18,6 +18,12 @@
  * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
  * the app's camera gives. `--save-reads` keeps the per-frame reads so that `--reads` can replay
  * them through other tracker options in seconds. With no folder it reads every `*-val` split.
+ *
+ * `--kit DIR` reads the frames as that kit's faces (detector + face embedder against the kit's
+ * prototypes, as `npm run eval -- --kit` and the app's table camera for symbol games), labels
+ * giving `"face"`. Give it once for all the folders, or once per folder in the same order (the
+ * symbol evaluation set teaches each set its own kit). Folders that share a name (every set's
+ * `rolls`) are shown by their parent's name.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,13 +31,14 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
-import { EvalAccumulator, exactRoll, percentile, type TruthDie } from '../src/lib/vision/metrics.ts';
+import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
+import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import { valSplits } from './lib/evaluate.ts';
 
-const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [DATASET_DIR...]";
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [DATASET_DIR...]";
 /** The camera frame's long side. */
 const FRAME_SIDE = 1280;
 
@@ -39,7 +46,8 @@ const FRAME_SIDE = 1280;
 interface FrameDie {
   frameBox: Box;
   photoBox: Box;
-  value: number | null;
+  /** The pip value, or the kit's face id (`--kit`); null: not read. */
+  value: DieKey | null;
   score: number;
 }
 
@@ -47,6 +55,8 @@ interface PhotoVideo {
   set: string;
   file: string;
   wholeDie: boolean;
+  /** The kit's face ids when read with `--kit` (absent: pip values). */
+  faces?: string[];
   truth: TruthDie[];
   frames: FrameDie[][];
 }
@@ -117,12 +127,30 @@ function unshake(box: Box, pose: Pose, W: number, H: number): Box {
   return { x: u - w / 2, y: v - h / 2, w, h };
 }
 
-async function readVideos(dirs: readonly string[], frames: number, shake: number): Promise<PhotoVideo[]> {
+/**
+ * Each folder's name in the figures: its own, or `parent/name` when several folders share it,
+ * and the kit's id after it when the same folder is read with several kits.
+ */
+function setNames(dirs: readonly string[], kitIds: readonly (string | null)[]): string[] {
+  const base = dirs.map((d) => path.basename(path.resolve(d)));
+  const named = dirs.map((d, i) => (base.filter((b) => b === base[i]).length > 1 ? `${path.basename(path.dirname(path.resolve(d)))}/${base[i]}` : base[i]!));
+  return named.map((n, i) => (named.filter((m) => m === n).length > 1 && kitIds[i] ? `${n} · ${kitIds[i]}` : n));
+}
+
+/** A frame's dice: pip values (the app's two-pass read), or faces of a kit. */
+type ReadFrame = (frame: RgbaImage) => Promise<Array<{ box: Box; value: DieKey | null; score: number }>>;
+
+async function readVideos(dirs: readonly string[], names: readonly string[], kits: readonly string[], frames: number, shake: number): Promise<PhotoVideo[]> {
   const detector = await createNodeDetector({ threads: 1 });
   const videos: PhotoVideo[] = [];
   try {
-    for (const dir of dirs) {
-      const dataset = await loadDataset(dir);
+    for (const [d, dir] of dirs.entries()) {
+      const kitDir = kits.length ? kits[Math.min(d, kits.length - 1)]! : null;
+      const kitReader = kitDir ? await createNodeKitReader(kitDir, detector, { threads: 1 }) : null;
+      const read: ReadFrame = kitReader
+        ? async (frame) => (await kitReader.read(frame)).dice.map((f) => ({ box: f.box, value: f.face?.id ?? null, score: f.score }))
+        : async (frame) => (await detector.detect(frame)).dice;
+      const dataset = await loadDataset(dir, kitReader?.folder.kit);
       for (const [index, im] of dataset.images.entries()) {
         const { data, info } = await sharp(path.join(dir, im.file)).rotate().resize({ width: FRAME_SIDE, height: FRAME_SIDE, fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
         const photo: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
@@ -139,7 +167,7 @@ async function readVideos(dirs: readonly string[], frames: number, shake: number
             pose.s = clamp(pose.s + 0.003 * shake * gauss(r), 0.985, 1.015);
           }
           const frame = cameraFrame(photo, pose, 1 + 0.03 * gauss(r), 3, r);
-          const { dice } = await detector.detect(frame);
+          const dice = await read(frame);
           reads.push(
             dice.map((d) => {
               const b = unshake(d.box, pose, info.width, info.height);
@@ -147,9 +175,11 @@ async function readVideos(dirs: readonly string[], frames: number, shake: number
             }),
           );
         }
-        videos.push({ set: dataset.name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', truth: im.dice, frames: reads });
+        const faces = kitReader?.embedder ? { faces: kitReader.folder.kit.faces.map((f) => f.id) } : {};
+        videos.push({ set: names[d]!, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads });
       }
-      process.stderr.write(`${dataset.name}: ${dataset.images.length} photos × ${frames} frames read\n`);
+      process.stderr.write(`${names[d]}: ${dataset.images.length} photos × ${frames} frames read${kitReader ? ` with kit ${kitReader.folder.kit.id}` : ''}\n`);
+      await kitReader?.release();
     }
   } finally {
     await detector.release();
@@ -169,8 +199,11 @@ export interface LiveSummary {
 
 function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): LiveSummary {
   const wholeDie = videos.every((v) => v.wholeDie);
-  const first = new EvalAccumulator(wholeDie);
-  const proposals = new EvalAccumulator(wholeDie);
+  // symbol kits: every kit's faces (the overall row spans several kits), unread dice are `unknown`
+  const faces = [...new Set(videos.flatMap((v) => v.faces ?? []))];
+  const accumulator = (): EvalAccumulator => (faces.length ? new EvalAccumulator(wholeDie, faces, 'unknown') : new EvalAccumulator(wholeDie));
+  const first = accumulator();
+  const proposals = accumulator();
   let firstExact = 0;
   let exact = 0;
   const times: number[] = [];
@@ -178,7 +211,7 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
     const firstRead = video.frames[0]!.map((d) => ({ box: d.photoBox, value: d.value }));
     first.add(video.truth, firstRead);
     if (exactRoll(video.truth, firstRead)) firstExact++;
-    const tracker = new SettleTracker<number>(options);
+    const tracker = new SettleTracker<DieKey | null>(options);
     // the tracker keeps each die's box from the last frame it was seen in: score it where that frame put it in the photo
     const inPhoto = new Map<Box, Box>(video.frames.flat().map((d) => [d.frameBox, d.photoBox]));
     for (const [i, dice] of video.frames.entries()) {
@@ -214,6 +247,7 @@ async function main(): Promise<void> {
       'save-reads': { type: 'string' },
       reads: { type: 'string' },
       tracker: { type: 'string', default: '{}' },
+      kit: { type: 'string', multiple: true, default: [] },
     },
   });
   const shake = Number(values.shake);
@@ -231,7 +265,12 @@ async function main(): Promise<void> {
     videos = JSON.parse(await readFile(values.reads, 'utf8')) as PhotoVideo[];
   } else {
     const dirs = positionals.length ? positionals : await valSplits(dataRoot());
-    videos = await readVideos(dirs, frames, shake);
+    const kits = values.kit;
+    if (kits.length > 1 && kits.length !== dirs.length) throw new UsageError(`--kit: give one kit for all the folders, or one per folder (${kits.length} kits, ${dirs.length} folders)`);
+    // a bad kit fails before any reading
+    const kitIds = await Promise.all(kits.map(async (k) => (await loadKitFolder(k)).kit.id));
+    const names = setNames(dirs, dirs.map((_, i) => (kitIds.length ? kitIds[Math.min(i, kitIds.length - 1)]! : null)));
+    videos = await readVideos(dirs, names, kits, frames, shake);
     if (values['save-reads']) await writeFile(values['save-reads'], JSON.stringify(videos));
   }
   const sets = [...new Set(videos.map((v) => v.set))];

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,33 @@ describe('npm run eval:live', () => {
     // a settle time longer than the video: nothing proposed
     const slow = runCli('scripts/eval-live.ts', ['--json', '--reads', reads, '--tracker', '{"settleMs":5000}']);
     expect((JSON.parse(slow.stdout) as LiveRow[])[0]!.proposed).toBe(0);
+  });
+
+  it('--kit reads the frames as a kit\'s faces: one kit per folder, folders of the same name told apart', () => {
+    // each rendered roll (tests/fixtures/symbol-photos/rolls) in a dataset of its own, read with its kit's printed art
+    const tmp = mkdtempSync(path.join(tmpdir(), 'rollcall-live-kit-'));
+    const labels = JSON.parse(readFileSync(path.join(REPO, 'tests/fixtures/symbol-photos/rolls/labels.json'), 'utf8')) as { images: Array<{ file: string }> };
+    const dirs = ['face-off', 'corellian-spike'].map((kit) => {
+      const dir = path.join(tmp, kit, 'rolls');
+      mkdirSync(dir, { recursive: true });
+      const images = labels.images.filter((im) => im.file.startsWith(kit));
+      for (const im of images) copyFileSync(path.join(REPO, 'tests/fixtures/symbol-photos/rolls', im.file), path.join(dir, im.file));
+      writeFileSync(path.join(dir, 'labels.json'), JSON.stringify({ ...labels, images }));
+      return dir;
+    });
+    const kits = ['face-off', 'corellian-spike'].flatMap((kit) => ['--kit', path.join(REPO, 'src/lib/dice/kits', kit)]);
+    const r = runCli('scripts/eval-live.ts', ['--json', '--frames', '16', ...kits, ...dirs]);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as LiveRow[];
+    expect(rows.map((row) => row.set)).toEqual(['face-off/rolls', 'corellian-spike/rolls', 'overall']);
+    // five still dice each, read from the art: proposed, and mostly right
+    for (const row of rows) {
+      expect(row.proposed).toBe(1);
+      expect(row.proposal.f1).toBeGreaterThan(0.75);
+    }
+    const mismatched = runCli('scripts/eval-live.ts', ['--frames', '8', ...kits, dirs[0]!]);
+    expect(mismatched.status).toBe(2);
+    expect(mismatched.stderr).toMatch(/--kit: give one kit for all the folders, or one per folder/);
   });
 
   it('bad usage: exit 2 with a message', () => {

@@ -151,6 +151,32 @@ describe('settle tracker', () => {
     expect(proposals[0]!.t).toBeGreaterThanOrEqual(18 * FRAME_MS + 600);
   });
 
+  it('a lone die under a shaking hand is still: small steps within a shake of where it settled', () => {
+    // the picture wanders up to 12 px (0.3 die) from where it began, 4–8 px a frame
+    const wander = [0, 6, 12, 6, -2, -8, -4, 4, 10, 4];
+    const shaken = (i: number) => [die(300 + wander[i % 10]!, 200 - wander[(i + 3) % 10]!, '4')];
+    const { proposals } = run(new Script().hold(2000, shaken));
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!)).toEqual(['4']);
+    expect(proposals[0]!.t).toBeLessThan(33 + 600 + 2 * FRAME_MS);
+  });
+
+  it('a lone die rolling is moving until it stops, and one sliding further than a shake starts a new read', () => {
+    // rolling: a third of a die or more each frame
+    const rolling = (i: number) => [die(100 + i * 15, 200, String((i % 6) + 1))];
+    const first = run(new Script().show(30, rolling).hold(1500, [die(100 + 30 * 15, 200, '2')]));
+    expect(first.proposals).toHaveLength(1);
+    expect(faces(first.proposals[0]!)).toEqual(['2']);
+    // (the settle clock starts at the last re-anchoring, a frame before the die lands)
+    expect(first.proposals[0]!.t).toBeGreaterThanOrEqual(29 * FRAME_MS + 600);
+    expect(first.updates.slice(2, 30).every((u) => u.phase === 'moving')).toBe(true);
+    // creeping a fifth of a die a frame: still frame to frame, but 1.2 dice from where it settled after 6 frames
+    const creeping = (i: number) => [die(100 + Math.min(i, 12) * 8, 200, '2')];
+    const second = run(new Script().hold(1500, creeping));
+    expect(second.proposals).toHaveLength(1);
+    expect(second.proposals[0]!.t).toBeGreaterThanOrEqual(7 * FRAME_MS + 600);
+  });
+
   it('a die the reader reads two ways is proposed with the face read most often, without delay', () => {
     // the last die reads '6' in two frames of three, '2' in the third, never twice in a row
     const hesitant = (i: number) => roll.map((d, k) => (k === 4 && i % 3 === 2 ? { ...d, face: '2' } : d));

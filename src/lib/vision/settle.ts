@@ -357,11 +357,16 @@ export class SettleTracker<F = string> {
         continue;
       }
       const det = detections[j]!;
+      const now = centre(det.box);
+      // A die seen alone cannot be told from the camera: it is still while each frame moves it
+      // less than the tolerance and it stays within a hand's shake of where it settled.
+      const alone = matched.length === 1 && distance(now, track.anchor) / size(det.box) <= maxCameraShake;
+      const from = alone ? centre(track.box) : expected.get(i)!;
       track.seenFrames++;
       track.missingFrames = 0;
       track.box = det.box;
       track.score = det.score;
-      if (distance(centre(det.box), expected.get(i)!) / size(det.box) > moveTolerance) {
+      if (distance(now, from) / size(det.box) > moveTolerance) {
         track.movingFrames++;
         unsettledNow = true;
         if (track.movingFrames >= confirmFrames) {
