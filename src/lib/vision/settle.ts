@@ -54,7 +54,8 @@ export interface SettleOptions {
   moveTolerance: number;
   /**
    * The camera's own motion, in die sizes since the read began, taken for a hand's shake and
-   * subtracted from the dice's; beyond it, dice moving together are dice moving.
+   * subtracted from the dice's; beyond it, dice moving together are dice moving. A die seen
+   * alone may wander this far from where it settled, in steps under `moveTolerance`.
    */
   maxCameraShake: number;
   /** A detection is the same die as a tracked one when their centres are within this × die size. */
