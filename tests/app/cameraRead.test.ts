@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { cameraProposal, onlyDiceTakenAway, settleFrame, type ReadDie } from '../../src/app/cameraRead.ts';
+import { cameraProposal, diceLookSmall, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -52,5 +52,27 @@ describe('camera reads to proposals', () => {
     // symbol dice: Face Off faces are written by id
     const faces = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 'luke' as DieToken, score: 1 }, { box: { x: 60, y: 0, w: 40, h: 40 }, face: null, score: 0.8 }];
     expect(cameraProposal({ id: 2, t: 0, dice: faces })).toEqual({ seen: ['luke'], unread: 1 });
+  });
+});
+
+describe('dice that look small', () => {
+  const sized = (side: number) => ({ box: { x: 0, y: 0, w: side, h: side * 0.8 } });
+  const frame = { width: 1280, height: 720 };
+
+  it('is the median die under 5% of the frame’s long side', () => {
+    expect(SMALL_DIE_SHARE).toBe(0.05);
+    expect(diceLookSmall([sized(50), sized(60), sized(80)], frame)).toBe(true); // 60 < 64
+    expect(diceLookSmall([sized(50), sized(66), sized(80)], frame)).toBe(false);
+    // one far die among near ones does not call them all small, nor the other way round
+    expect(diceLookSmall([sized(20), sized(80), sized(80)], frame)).toBe(false);
+    expect(diceLookSmall([sized(20), sized(20), sized(200)], frame)).toBe(true);
+    // an even count: the mean of the middle two
+    expect(diceLookSmall([sized(64), sized(66)], frame)).toBe(false); // 65 ≥ 64
+    expect(diceLookSmall([sized(64), sized(66)], { width: 720, height: 1400 })).toBe(true); // 65 < 70
+  });
+
+  it('says nothing without dice or a frame', () => {
+    expect(diceLookSmall([], frame)).toBe(false);
+    expect(diceLookSmall([sized(10)], { width: 0, height: 0 })).toBe(false);
   });
 });
