@@ -166,6 +166,30 @@ export async function fakeCameraFile(picture: Buffer, width = 640, height = 480)
   return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** The built app served and open in Chromium, with a fake camera streaming `picture`. */
+export interface AppWithCamera {
+  server: StaticServer;
+  session: BrowserSession;
+  /** Closes the browser, stops the server, removes the camera file. */
+  close(): Promise<void>;
+}
+
+export async function openAppWithCamera(distDir: string, picture: Buffer, width = 640, height = 480): Promise<AppWithCamera> {
+  const server = await serve(distDir);
+  const camera = await fakeCameraFile(picture, width, height);
+  const session = await launch({ camera: camera.path });
+  await session.page.goto(server.url);
+  return {
+    server,
+    session,
+    close: async () => {
+      await session.close();
+      await server.stop();
+      await camera.cleanup();
+    },
+  };
+}
+
 /**
  * What a phone user would trip over on the current screen: controls smaller than 44 × 44 px
  * and content wider than the screen (sideways scrolling).

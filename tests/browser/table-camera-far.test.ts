@@ -9,36 +9,29 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { openAppWithCamera, ROOT, type AppWithCamera } from './harness.ts';
 import { startGame } from './table-helpers.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
 
-let server: StaticServer;
-let session: BrowserSession;
-let camera: { path: string; cleanup: () => Promise<void> };
+let app: AppWithCamera;
 
 beforeAll(async () => {
-  server = await serve(inject('distDir'));
   const shrunk = await sharp(PHOTO).resize({ width: 416 }).toBuffer();
   const far = await sharp({ create: { width: 1280, height: 720, channels: 3, background: { r: 120, g: 100, b: 80 } } })
     .composite([{ input: shrunk, left: 432, top: 204 }])
     .jpeg({ quality: 92 })
     .toBuffer();
-  camera = await fakeCameraFile(far, 1280, 720);
-  session = await launch({ camera: camera.path });
-  await session.page.goto(server.url);
+  app = await openAppWithCamera(inject('distDir'), far, 1280, 720);
 });
 
 afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-  await camera?.cleanup();
+  await app?.close();
 });
 
 describe('camera held far from the dice', () => {
   it('reads the dice and asks the player to hold the phone closer', async () => {
-    const { page, errors } = session;
+    const { page, errors } = app.session;
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
     const status = page.getByTestId('camera-status');
     await status.getByText('They look small: hold the phone closer.', { exact: false }).waitFor({ timeout: 45_000 });

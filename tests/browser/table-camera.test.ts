@@ -8,34 +8,27 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { layoutProblems, openAppWithCamera, ROOT, type AppWithCamera, type BrowserSession } from './harness.ts';
 import { headline, startGame } from './table-helpers.ts';
 
 const PHOTOS = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample');
 const PHOTO = 'valid_80.jpg';
 
-let server: StaticServer;
-let session: BrowserSession;
-let camera: { path: string; cleanup: () => Promise<void> };
+let app: AppWithCamera;
 /** The labelled faces in reading order (left to right), as the table lists a read. */
 let truth: number[];
 
 beforeAll(async () => {
-  server = await serve(inject('distDir'));
   const labels = JSON.parse(readFileSync(join(PHOTOS, 'labels.json'), 'utf8')) as {
     images: { file: string; dice: { x: number; y: number; w: number; h: number; value: number }[] }[];
   };
   const image = labels.images.find((i) => i.file === PHOTO)!;
   truth = [...image.dice].sort((a, b) => a.x + a.w / 2 - (b.x + b.w / 2)).map((d) => d.value);
-  camera = await fakeCameraFile(readFileSync(join(PHOTOS, PHOTO)), 640, 480);
-  session = await launch({ camera: camera.path });
-  await session.page.goto(server.url);
+  app = await openAppWithCamera(inject('distDir'), readFileSync(join(PHOTOS, PHOTO)), 640, 480);
 });
 
 afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-  await camera?.cleanup();
+  await app?.close();
 });
 
 /** Waits for the camera's proposal (the reader loads first) and returns its faces. */
@@ -48,7 +41,7 @@ async function cameraRead(page: BrowserSession['page']): Promise<string[]> {
 
 describe('camera reads at the table', () => {
   it('reads the dice on the table, draws them, and proposes the settled read once', async () => {
-    const { page, errors } = session;
+    const { page, errors } = app.session;
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
     // with a camera the pad starts folded away, one tap from view
     expect(await page.getByTestId('dice-pad').count()).toBe(0);
@@ -83,7 +76,7 @@ describe('camera reads at the table', () => {
   });
 
   it('says how many dice it sees against the roll awaited, and the count is fixed in the read', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await page.getByRole('button', { name: 'Back' }).click();
     await startGame(page, 'war', ['Ann', 'Bob']);
     expect(await headline(page)).toMatch(/centre die/i);
@@ -106,7 +99,7 @@ describe('camera reads at the table', () => {
   });
 
   it('turns the camera off for the dice pad, and back on', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await page.getByTestId('camera-toggle').click();
     expect(await page.getByTestId('table-camera').count()).toBe(0);
     await page.getByTestId('dice-pad').waitFor();
