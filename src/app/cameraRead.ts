@@ -5,7 +5,7 @@
  * dice taken away (dice set aside or picked up are not a roll). Pure: no DOM, no worker, so it is tested in Node.
  */
 import type { DieToken } from '../lib/dice/index.ts';
-import type { Box, DetectionFrame, ProposedRoll, TrackedDie } from '../lib/vision/settle.ts';
+import { median, type Box, type DetectionFrame, type ProposedRoll, type TrackedDie } from '../lib/vision/settle.ts';
 
 /**
  * The performance mark made when the settle tracker settles a read (`npm run bench` times the
@@ -75,8 +75,5 @@ export const SMALL_DIE_SHARE = 0.05;
 export function diceLookSmall(dice: readonly { box: Box }[], frame: { width: number; height: number }, share = SMALL_DIE_SHARE): boolean {
   const long = Math.max(frame.width, frame.height);
   if (dice.length === 0 || long <= 0) return false;
-  const sides = dice.map((d) => Math.max(d.box.w, d.box.h)).sort((a, b) => a - b);
-  const mid = sides.length >> 1;
-  const median = sides.length % 2 ? sides[mid]! : (sides[mid - 1]! + sides[mid]!) / 2;
-  return median < share * long;
+  return median(dice.map((d) => Math.max(d.box.w, d.box.h))) < share * long;
 }

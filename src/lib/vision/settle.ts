@@ -145,7 +145,8 @@ const centre = (b: Box): Point => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 const size = (b: Box): number => Math.max(b.w, b.h, 1e-9);
 const distance = (a: Point, b: Point): number => Math.hypot(a.x - b.x, a.y - b.y);
 
-function median(values: number[]): number {
+/** The middle value, or the mean of the middle two (with two dice, the camera's shift is their mean). */
+export function median(values: readonly number[]): number {
   const v = [...values].sort((a, b) => a - b);
   const m = v.length >> 1;
   return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
