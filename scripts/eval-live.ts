@@ -33,6 +33,7 @@ import sharp from 'sharp';
 import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
 import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
+import type { DiceKit } from '../src/lib/dice/kit.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
 import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
@@ -140,6 +141,47 @@ function setNames(dirs: readonly string[], kitIds: readonly (string | null)[]): 
 /** A frame's dice: pip values (the app's two-pass read), or faces of a kit. */
 type ReadFrame = (frame: RgbaImage) => Promise<Array<{ box: Box; value: DieKey | null; score: number }>>;
 
+/** One folder's photos, each made a shaken video and read frame by frame with `read`. */
+async function readFolder(
+  dir: string,
+  name: string,
+  read: ReadFrame,
+  kit: { kit: DiceKit; faces: boolean } | null,
+  frames: number,
+  shake: number,
+): Promise<PhotoVideo[]> {
+  const videos: PhotoVideo[] = [];
+  const dataset = await loadDataset(dir, kit?.kit);
+  for (const [index, im] of dataset.images.entries()) {
+    const { data, info } = await sharp(path.join(dir, im.file)).rotate().resize({ width: FRAME_SIDE, height: FRAME_SIDE, fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const photo: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+    const toPhoto = im.width / info.width;
+    const r = random(1000 + index);
+    const pose: Pose = { s: 1, th: 0, tx: 0, ty: 0 };
+    const reads: FrameDie[][] = [];
+    for (let i = 0; i < frames; i++) {
+      if (i > 0) {
+        // a hand's shake: a bounded random walk, up to 2% of the frame, 1.1° and 1.5% of zoom
+        pose.tx = clamp(pose.tx / info.width + 0.004 * shake * gauss(r), -0.02, 0.02) * info.width;
+        pose.ty = clamp(pose.ty / info.height + 0.004 * shake * gauss(r), -0.02, 0.02) * info.height;
+        pose.th = clamp(pose.th + 0.004 * shake * gauss(r), -0.02, 0.02);
+        pose.s = clamp(pose.s + 0.003 * shake * gauss(r), 0.985, 1.015);
+      }
+      const frame = cameraFrame(photo, pose, 1 + 0.03 * gauss(r), 3, r);
+      const dice = await read(frame);
+      reads.push(
+        dice.map((d) => {
+          const b = unshake(d.box, pose, info.width, info.height);
+          return { frameBox: d.box, photoBox: { x: b.x * toPhoto, y: b.y * toPhoto, w: b.w * toPhoto, h: b.h * toPhoto }, value: d.value, score: d.score };
+        }),
+      );
+    }
+    const faces = kit?.faces ? { faces: kit.kit.faces.map((f) => f.id) } : {};
+    videos.push({ set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads });
+  }
+  return videos;
+}
+
 async function readVideos(dirs: readonly string[], names: readonly string[], kits: readonly string[], frames: number, shake: number): Promise<PhotoVideo[]> {
   const detector = await createNodeDetector({ threads: 1 });
   const videos: PhotoVideo[] = [];
@@ -147,39 +189,18 @@ async function readVideos(dirs: readonly string[], names: readonly string[], kit
     for (const [d, dir] of dirs.entries()) {
       const kitDir = kits.length ? kits[Math.min(d, kits.length - 1)]! : null;
       const kitReader = kitDir ? await createNodeKitReader(kitDir, detector, { threads: 1 }) : null;
-      const read: ReadFrame = kitReader
-        ? async (frame) => (await kitReader.read(frame)).dice.map((f) => ({ box: f.box, value: f.face?.id ?? null, score: f.score }))
-        : async (frame) => (await detector.detect(frame)).dice;
-      const dataset = await loadDataset(dir, kitReader?.folder.kit);
-      for (const [index, im] of dataset.images.entries()) {
-        const { data, info } = await sharp(path.join(dir, im.file)).rotate().resize({ width: FRAME_SIDE, height: FRAME_SIDE, fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-        const photo: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
-        const toPhoto = im.width / info.width;
-        const r = random(1000 + index);
-        const pose: Pose = { s: 1, th: 0, tx: 0, ty: 0 };
-        const reads: FrameDie[][] = [];
-        for (let i = 0; i < frames; i++) {
-          if (i > 0) {
-            // a hand's shake: a bounded random walk, up to 2% of the frame, 1.1° and 1.5% of zoom
-            pose.tx = clamp(pose.tx / info.width + 0.004 * shake * gauss(r), -0.02, 0.02) * info.width;
-            pose.ty = clamp(pose.ty / info.height + 0.004 * shake * gauss(r), -0.02, 0.02) * info.height;
-            pose.th = clamp(pose.th + 0.004 * shake * gauss(r), -0.02, 0.02);
-            pose.s = clamp(pose.s + 0.003 * shake * gauss(r), 0.985, 1.015);
-          }
-          const frame = cameraFrame(photo, pose, 1 + 0.03 * gauss(r), 3, r);
-          const dice = await read(frame);
-          reads.push(
-            dice.map((d) => {
-              const b = unshake(d.box, pose, info.width, info.height);
-              return { frameBox: d.box, photoBox: { x: b.x * toPhoto, y: b.y * toPhoto, w: b.w * toPhoto, h: b.h * toPhoto }, value: d.value, score: d.score };
-            }),
-          );
-        }
-        const faces = kitReader?.embedder ? { faces: kitReader.folder.kit.faces.map((f) => f.id) } : {};
-        videos.push({ set: names[d]!, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads });
+      try {
+        const read: ReadFrame = kitReader
+          ? async (frame) => (await kitReader.read(frame)).dice.map((f) => ({ box: f.box, value: f.face?.id ?? null, score: f.score }))
+          : async (frame) => (await detector.detect(frame)).dice;
+        // symbol kits are scored by face id; the standard kit (pips by the detector) by value
+        const kit = kitReader ? { kit: kitReader.folder.kit, faces: kitReader.embedder !== null } : null;
+        const folderVideos = await readFolder(dir, names[d]!, read, kit, frames, shake);
+        videos.push(...folderVideos);
+        process.stderr.write(`${names[d]}: ${folderVideos.length} photos × ${frames} frames read${kitReader ? ` with kit ${kitReader.folder.kit.id}` : ''}\n`);
+      } finally {
+        await kitReader?.release();
       }
-      process.stderr.write(`${names[d]}: ${dataset.images.length} photos × ${frames} frames read${kitReader ? ` with kit ${kitReader.folder.kit.id}` : ''}\n`);
-      await kitReader?.release();
     }
   } finally {
     await detector.release();

@@ -62,9 +62,9 @@ export function cameraProposal(roll: ProposedRoll<DieToken>): { seen: DieToken[]
 }
 
 /**
- * Below this share of the frame's long side, by the median of the boxes found, dice are often
- * missed: on the held-out photos (126, first frame) the reader found 64% of the dice of the
- * photos whose dice it found at under 5% of the long side (15 photos), and 93–100% above.
+ * Below this share of the frame's long side (the median box of the dice found), dice are often
+ * missed: in the 15 held-out photos whose dice measure under 5%, the reader's first frame found
+ * 64% of the dice; in the others, 93–100%.
  */
 export const SMALL_DIE_SHARE = 0.05;
 
