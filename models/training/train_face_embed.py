@@ -29,7 +29,7 @@ from from_onnx import calibrate, load_onnx_weights  # noqa: E402
 from symbol_faces import class_specs, draw_face, face_colours, font_glyphs, font_sets, set_fonts  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-K = 64            # crop size
+K = 64            # crop size (the first runs'; --input-size, or the --init-onnx sidecar's)
 DIM = 64          # embedding size
 CROP_MARGIN = 1.15  # the die's box, squared, times this
 
@@ -38,9 +38,11 @@ class Sets:
     """Face textures for every class, and each class's set (which gives its side faces): `specs`
     taken six at a time, then the ready-made `groups` (font sets), one set each."""
 
-    def __init__(self, specs, seed, set_size=6, groups=(), box_error=(0.06, 0.1)):
+    def __init__(self, specs, seed, set_size=6, groups=(), box_error=(0.06, 0.1), k=K):
         rng = np.random.default_rng(seed)
         self.box_error = box_error
+        # the crop size, and a scene as much larger, so that a larger crop sees finer strokes
+        self.k, self.canvas = k, round(112 * k / K)
         self.faces, self.set_of, self.members = [], [], []
         chunks = [specs[start:start + set_size] for start in range(0, len(specs) - set_size + 1, set_size)]
         for group in chunks + list(groups):
@@ -54,8 +56,8 @@ class Sets:
 
     def render(self, cls, rng):
         sides = [self.faces[i] for i in self.members[self.set_of[cls]] if i != cls]
-        img, box = paint_die(self.faces[cls], rng, side_faces=sides)
-        return embedder_crop(img, jitter_box(box, rng, *self.box_error), K, CROP_MARGIN)
+        img, box = paint_die(self.faces[cls], rng, side_faces=sides, canvas=self.canvas)
+        return embedder_crop(img, jitter_box(box, rng, *self.box_error), self.k, CROP_MARGIN)
 
 
 def supcon_loss(emb, labels, temperature=0.1):
@@ -199,7 +201,7 @@ def unknown_rule(model, sets, val_sets):
 
 def export(model, path_onnx, path_json, meta):
     model.eval()
-    dummy = torch.rand(1, 3, K, K)
+    dummy = torch.rand(1, 3, meta['inputSize'], meta['inputSize'])
     torch.onnx.export(model, dummy, path_onnx, input_names=['crops'], output_names=['embeddings'],
                       dynamic_axes={'crops': {0: 'batch'}, 'embeddings': {0: 'batch'}},
                       opset_version=13, do_constant_folding=True)
@@ -208,15 +210,20 @@ def export(model, path_onnx, path_json, meta):
         f.write('\n')
 
 
-def box_error(args):
-    """The crops' box errors: as given, else those the --init-onnx export was trained with (so that
-    --rule-only and resumed runs crop as it did), else the first runs' 0.06 and 0.1."""
-    trained = {}
+def init_sidecar(args):
+    """The --init-onnx export's sidecar, or {}."""
     if args.init_onnx:
         sidecar = os.path.splitext(args.init_onnx)[0] + '.json'
         if os.path.exists(sidecar):
             with open(sidecar) as f:
-                trained = json.load(f).get('training', {}).get('boxError', {})
+                return json.load(f)
+    return {}
+
+
+def box_error(args):
+    """The crops' box errors: as given, else those the --init-onnx export was trained with (so that
+    --rule-only and resumed runs crop as it did), else the first runs' 0.06 and 0.1."""
+    trained = init_sidecar(args).get('training', {}).get('boxError', {})
     shift = args.box_shift if args.box_shift is not None else trained.get('shift', 0.06)
     scale = args.box_scale if args.box_scale is not None else trained.get('scale', 0.1)
     return shift, scale
@@ -248,9 +255,14 @@ def main():
     ap.add_argument('--box-scale', type=float, help="sd of the crop box's log size error; default as --box-shift, else 0.1")
     ap.add_argument('--rule-only', action='store_true',
                     help='with --init-onnx: train nothing, choose the unknown rule for that export on the held-out sets and rewrite its sidecar\'s rule')
+    ap.add_argument('--input-size', type=int,
+                    help="the crop's side in pixels; default: the --init-onnx sidecar's inputSize, else 64. The net "
+                         "is convolutional with a global pool, so an export goes on at another size")
+    ap.add_argument('--threads', type=int, default=1, help='CPU threads for torch')
     args = ap.parse_args()
     args.box_shift, args.box_scale = box_error(args)
-    torch.set_num_threads(1)
+    k = args.input_size or init_sidecar(args).get('inputSize', K)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     os.makedirs(args.run, exist_ok=True)
     os.makedirs(args.out, exist_ok=True)  # now, not after the run: the export is its last step
@@ -268,7 +280,7 @@ def main():
         sys.exit('--font-sets: no fonts found beside DejaVu and Liberation; install the font packages listed in models/training/README.md')
     font_rng = np.random.default_rng((args.seed, 77))
     groups = [[('glyph', int(font_rng.integers(1 << 31)), path, ch) for path, ch in g] for g in font_sets(args.font_sets, args.seed)]
-    sets = Sets(specs, args.seed, groups=groups, box_error=(args.box_shift, args.box_scale))
+    sets = Sets(specs, args.seed, groups=groups, box_error=(args.box_shift, args.box_scale), k=k)
     n_sets = len(sets.members)
     # held out: the last tenth of the mixed sets (the unknown rule is chosen on them) and of the font sets
     n_mixed = n_sets - len(groups)
@@ -284,7 +296,7 @@ def main():
         if not args.init_onnx:
             sys.exit('--rule-only needs --init-onnx (the export whose rule to choose)')
         model = FaceEmbedder(dim=DIM)
-        load_onnx_weights(model, args.init_onnx, torch.rand(1, 3, K, K))  # eval mode computes the export exactly
+        load_onnx_weights(model, args.init_onnx, torch.rand(1, 3, k, k))  # eval mode computes the export exactly
         threshold, margin, gap, stats = unknown_rule(model, sets, val_sets)
         sidecar = os.path.splitext(args.init_onnx)[0] + '.json'
         with open(sidecar) as f:
@@ -302,7 +314,7 @@ def main():
 
     if args.sample_seed:
         rng = np.random.default_rng((args.seed, args.sample_seed))
-    pool_x = np.zeros((n_train * args.pool_views, K, K, 3), np.uint8)
+    pool_x = np.zeros((n_train * args.pool_views, k, k, 3), np.uint8)
     pool_y = np.repeat(np.arange(n_train), args.pool_views)
     for i in range(len(pool_y)):
         pool_x[i] = sets.render(train_classes[pool_y[i]], rng)
@@ -316,7 +328,7 @@ def main():
         step0 = ck.get('step', 0)
         print(f'resumed from {args.resume} at step {step0}', flush=True)
     elif args.init_onnx:
-        load_onnx_weights(model, args.init_onnx, torch.rand(1, 3, K, K))
+        load_onnx_weights(model, args.init_onnx, torch.rand(1, 3, k, k))
         # BatchNorm statistics from pool crops, so train mode starts where the export stands
         calibrate(model, (to_tensor(list(pool_x[rng.choice(len(pool_x), 144)])) for _ in range(8)))
         step0 = args.steps_before
@@ -370,7 +382,7 @@ def main():
         stats['fontSetsFiveShotAccuracy'] = few_shot(model, sets, font_val_sets, 5, 20, 321, gap)
     print(json.dumps(stats, indent=2), flush=True)
     meta = {
-        'inputSize': K, 'dim': DIM, 'cropMargin': CROP_MARGIN,
+        'inputSize': k, 'dim': DIM, 'cropMargin': CROP_MARGIN,
         'input': 'crops', 'output': 'embeddings',
         'threshold': round(threshold, 4), 'ambiguityMargin': round(margin, 4), 'secondLookGap': gap,
         'training': {'classes': n_train, 'loss': 'SupCon t=0.1', 'steps': step,
