@@ -25,7 +25,8 @@ def main():
     ck = torch.load(args.checkpoint)
     model = FaceEmbedder(dim=DIM)
     model.load_state_dict(ck['model'])
-    meta = {'inputSize': K, 'dim': DIM, 'cropMargin': CROP_MARGIN, 'input': 'crops', 'output': 'embeddings',
+    # checkpoints since the 80 px run carry their crop size; earlier ones were all 64 px
+    meta = {'inputSize': ck.get('inputSize', K), 'dim': DIM, 'cropMargin': CROP_MARGIN, 'input': 'crops', 'output': 'embeddings',
             'threshold': args.threshold, 'ambiguityMargin': args.margin, 'training': {'steps': ck.get('step')}}
     export(model, args.out, args.out[:-5] + '.json', meta)
     print('wrote', args.out)

@@ -8,7 +8,7 @@ used to measure few-shot reading and to choose the unknown threshold and margin.
     /usr/bin/python3 models/training/train_face_embed.py --minutes 70
 
 Writes models/face-embed.onnx and models/face-embed.json (see docs/architecture.md).
-Uses one CPU thread (the detector's training uses the other core).
+Uses one CPU thread by default (the detector's training uses the other core; --threads).
 """
 import argparse
 import json
@@ -256,12 +256,13 @@ def main():
     ap.add_argument('--rule-only', action='store_true',
                     help='with --init-onnx: train nothing, choose the unknown rule for that export on the held-out sets and rewrite its sidecar\'s rule')
     ap.add_argument('--input-size', type=int,
-                    help="the crop's side in pixels; default: the --init-onnx sidecar's inputSize, else 64. The net "
-                         "is convolutional with a global pool, so an export goes on at another size")
+                    help="the crop's side in pixels; default: the --resume checkpoint's or the --init-onnx sidecar's, else 64. "
+                         "The net is convolutional with a global pool, so an export goes on at another size")
     ap.add_argument('--threads', type=int, default=1, help='CPU threads for torch')
     args = ap.parse_args()
     args.box_shift, args.box_scale = box_error(args)
-    k = args.input_size or init_sidecar(args).get('inputSize', K)
+    resumed = torch.load(args.resume) if args.resume else {}
+    k = args.input_size or resumed.get('inputSize') or init_sidecar(args).get('inputSize', K)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     os.makedirs(args.run, exist_ok=True)
@@ -323,9 +324,8 @@ def main():
     model = FaceEmbedder(dim=DIM)
     step0 = 0
     if args.resume:
-        ck = torch.load(args.resume)
-        model.load_state_dict(ck['model'])
-        step0 = ck.get('step', 0)
+        model.load_state_dict(resumed['model'])
+        step0 = resumed.get('step', 0)
         print(f'resumed from {args.resume} at step {step0}', flush=True)
     elif args.init_onnx:
         load_onnx_weights(model, args.init_onnx, torch.rand(1, 3, k, k))
@@ -372,9 +372,9 @@ def main():
             acc = few_shot(model, sets, val_sets[:16], 5, 6, 123)
             font_acc = few_shot(model, sets, font_val_sets[:16], 5, 6, 123) if font_val_sets else float('nan')
             print(f'  held-out 5-shot per-die accuracy {acc:.4f} (font sets {font_acc:.4f})', flush=True)
-            torch.save({'model': model.state_dict(), 'step': step0 + step}, os.path.join(args.run, 'last.pt'))
+            torch.save({'model': model.state_dict(), 'step': step0 + step, 'inputSize': k}, os.path.join(args.run, 'last.pt'))
 
-    torch.save({'model': model.state_dict(), 'step': step0 + step}, os.path.join(args.run, 'last.pt'))
+    torch.save({'model': model.state_dict(), 'step': step0 + step, 'inputSize': k}, os.path.join(args.run, 'last.pt'))
     step += step0
     threshold, margin, gap, stats = unknown_rule(model, sets, val_sets)
     stats = {'steps': step, **stats}
