@@ -29,7 +29,7 @@ from from_onnx import calibrate, load_onnx_weights  # noqa: E402
 from symbol_faces import class_specs, draw_face, face_colours, font_glyphs, font_sets, set_fonts  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-K = 64            # crop size (the first runs'; --input-size, or the --init-onnx sidecar's)
+K = 64            # default crop size (every run to step 19,342; --input-size sets another)
 DIM = 64          # embedding size
 CROP_MARGIN = 1.15  # the die's box, squared, times this
 
