@@ -12,7 +12,9 @@
  * Printed per dataset: the first frame read alone (per-die F1, exact rolls), the share of
  * photos the tracker proposed a roll for within the video and how soon, and the first
  * proposal's per-die F1 and exact rolls (of the proposals, and of all photos: a roll never
- * proposed is a roll the player enters by hand).
+ * proposed is a roll the player enters by hand). The proposal is scored as the table shows it:
+ * knowing how many dice were thrown (from the labels here, from the game in the app), unread
+ * boxes beside as many dice read are left out (`unreadDiceCounted`, src/app/cameraRead.ts).
  *
  * A simulation, not video: the dice never move, so it measures the tracker against read noise
  * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
@@ -38,6 +40,7 @@ import { loadDataset } from './lib/datasets.ts';
 import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
 import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import { valSplits } from './lib/evaluate.ts';
+import { unreadDiceCounted } from '../src/app/cameraRead.ts';
 
 const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [DATASET_DIR...]";
 /** The camera frame's long side. */
@@ -238,7 +241,10 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
     for (const [i, dice] of video.frames.entries()) {
       const update = tracker.update({ t: i * frameMs, dice: dice.map((d) => ({ box: d.frameBox, face: d.value, score: d.score })) });
       if (!update.proposal) continue;
-      const proposed = update.proposal.dice.map((p) => ({ box: inPhoto.get(p.box)!, value: p.face }));
+      // as the table shows it: the game says how many dice were thrown (here, the labels), and
+      // unread boxes beside as many dice read are left out (src/app/cameraRead.ts)
+      const counted = unreadDiceCounted(update.proposal.dice.map((d) => d.face), [video.truth.length]) > 0;
+      const proposed = update.proposal.dice.filter((d) => d.face !== null || counted).map((p) => ({ box: inPhoto.get(p.box)!, value: p.face }));
       proposals.add(video.truth, proposed);
       if (exactRoll(video.truth, proposed)) exact++;
       times.push(i * frameMs);

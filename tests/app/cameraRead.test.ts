@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { cameraProposal, diceLookSmall, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, type ReadDie } from '../../src/app/cameraRead.ts';
+import { cameraProposal, countsInView, diceLookSmall, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -52,6 +52,36 @@ describe('camera reads to proposals', () => {
     // symbol dice: Face Off faces are written by id
     const faces = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 'luke' as DieToken, score: 1 }, { box: { x: 60, y: 0, w: 40, h: 40 }, face: null, score: 0.8 }];
     expect(cameraProposal({ id: 2, t: 0, dice: faces })).toEqual({ seen: ['luke'], unread: 1 });
+  });
+});
+
+describe('unread boxes against the roll awaited', () => {
+  const roll = (faces: (DieToken | null)[]): ProposedRoll<DieToken> => ({ id: 1, t: 0, dice: faces.map((face, i) => ({ box: { x: 60 * i, y: 0, w: 40, h: 40 }, face, score: 0.9 })) });
+
+  it('says how many dice a roll awaited can show in view: thrown, or thrown and kept', () => {
+    expect(countsInView(null)).toEqual([]);
+    expect(countsInView({ count: 5, kept: [] })).toEqual([5]);
+    expect(countsInView({ count: 3, kept: [1, 5] })).toEqual([3, 5]);
+  });
+
+  it('leaves out unread boxes when the faces read are already as many dice as were thrown', () => {
+    const counts = countsInView({ count: 5, kept: [] });
+    expect(cameraProposal(roll(['luke', 'r2', 'han', null, 'vader', 'han']), counts)).toEqual({ seen: ['luke', 'r2', 'han', 'vader', 'han'], unread: 0 });
+    expect(unreadDiceCounted(['luke', null, null, 'han', 'han', 'r2', 'chewie'], counts)).toBe(0);
+  });
+
+  it('keeps them when a die is still missing, too many were read, or no roll is awaited', () => {
+    const counts = countsInView({ count: 5, kept: [] });
+    expect(cameraProposal(roll([1, 2, null, 4, 5]), counts)).toEqual({ seen: [1, 2, 4, 5], unread: 1 });
+    expect(cameraProposal(roll([1, 2, 3, 4, 5, 6, null]), counts)).toEqual({ seen: [1, 2, 3, 4, 5, 6], unread: 1 });
+    expect(cameraProposal(roll([1, 2, 3, 4, 5, null]))).toEqual({ seen: [1, 2, 3, 4, 5], unread: 1 });
+  });
+
+  it('counts kept dice in view: thrown alone or thrown and kept both make a roll', () => {
+    const counts = countsInView({ count: 3, kept: [1, 5] });
+    expect(unreadDiceCounted([2, 3, 4, null], counts)).toBe(0);
+    expect(unreadDiceCounted([1, 5, 2, 3, 4, null], counts)).toBe(0);
+    expect(unreadDiceCounted([1, 5, 2, 3, null], counts)).toBe(1);
   });
 });
 
