@@ -69,8 +69,9 @@ export function countsInView(expect: Pick<ExpectedRoll, 'count' | 'kept'> | null
  * How many of the boxes in view stand for dice: all of them, unless the dice whose face was read
  * already number one of `counts` (`countsInView`), when the unread boxes are taken for things
  * that are not dice. The reader's boxes where no die lies are mostly unread: on the 276 dicegen
- * kit-art selection scenes (docs/symbol-dice.md) 82% of them could not be read, against 23% of
- * the real dice found.
+ * kit-art selection scenes (models/MODEL_CARD.md, "Symbol dice at the table") 82% of them could
+ * not be read, against 23% of the real dice found; there this leaves out 40 false boxes and 5
+ * real dice, each of those in a read already wrong (a false box read as a die in its place).
  */
 export function unreadDiceCounted(faces: readonly (DieToken | null)[], counts: readonly number[]): number {
   const read = faces.filter((f) => f !== null).length;
