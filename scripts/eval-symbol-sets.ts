@@ -1,5 +1,5 @@
 /**
- * npm run eval:symbols -- [--boxes detector|truth] [--face-model FILE.onnx] [--json] [EVAL_DIR]
+ * npm run eval:symbols -- [--boxes detector|truth] [--face-model FILE.onnx] [--learn] [--json] [EVAL_DIR]
  *
  * The symbol-dice benchmark over the evaluation set that `npm run make-symbol-eval` writes
  * (default cache/symbol-eval):
@@ -12,6 +12,9 @@
  * measures the face reader alone. Per-die accuracy = dice read right / labelled dice;
  * extra = dice reported where no labelled die lies, per labelled die (detector boxes only);
  * exact = rolls read exactly: their five faces all read right and no extra die.
+ * `--learn`: learning from play, as the app's table does — the rolls of a set are read in order
+ * as one game, and each roll read exactly (the player confirms it as read) adds its dice to the
+ * kit's prototypes (`learnConfirmed`, CONFIRMED_PER_FACE per face).
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -21,7 +24,8 @@ import { evaluate, type KitEvaluation } from './lib/evaluate.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, readArt, type KitFolder } from './lib/node-faces.ts';
 import { createNodeDetector, readImageFile, REPO_ROOT, UsageError } from './lib/node-vision.ts';
-import { artPrototypes, embedForReading, embedTaughtFace, matchFace, selectPrototypes, type FacePrototype } from '../src/lib/vision/face-reader.ts';
+import { artPrototypes, embedForReading, embedTaughtFace, learnConfirmed, matchFace, selectPrototypes, type FaceDie, type FacePrototype } from '../src/lib/vision/face-reader.ts';
+import { exactRoll } from '../src/lib/vision/metrics.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import type { Box } from '../src/lib/vision/types.ts';
 
@@ -59,7 +63,7 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { boxes: { type: 'string', default: 'detector' }, json: { type: 'boolean', default: false }, 'face-model': { type: 'string' } },
+    options: { boxes: { type: 'string', default: 'detector' }, json: { type: 'boolean', default: false }, 'face-model': { type: 'string' }, learn: { type: 'boolean', default: false } },
   });
   const root = path.resolve(positionals[0] ?? path.join(REPO_ROOT, 'cache/symbol-eval'));
   if (!existsSync(root)) throw new UsageError(`${root}: no evaluation set (npm run make-symbol-eval writes it)`);
@@ -84,8 +88,10 @@ async function main(): Promise<void> {
         if (truthBoxes) {
           const art = new Map();
           for (const [faceId, file] of folder.artFiles) art.set(faceId, await readArt(file));
-          const protos = selectPrototypes(folder.kit, [...(await artPrototypes(embedder, art)), ...(await truthPrototypes(folder, setDir, embedder))]);
+          const base = [...(await artPrototypes(embedder, art)), ...(await truthPrototypes(folder, setDir, embedder))];
+          let confirmed: FacePrototype[] = [];
           for (const im of dataset.images) {
+            const protos = selectPrototypes(folder.kit, [...base, ...confirmed]);
             const image = await readImageFile(path.join(dataset.dir, im.file));
             const embs = await embedForReading(embedder, protos, image, im.dice.map((d) => d.box));
             let allRight = true;
@@ -99,6 +105,7 @@ async function main(): Promise<void> {
             });
             row.rolls++;
             if (allRight) row.exact++;
+            if (allRight && values.learn) confirmed = learnConfirmed(confirmed, im.dice.map((d, i) => ({ faceId: String(d.value), embedding: embs[i]! })));
           }
         } else {
           const reader = await createNodeKitReader(kitDir, detector!, faceModel ? { faceModel } : {});
@@ -107,11 +114,16 @@ async function main(): Promise<void> {
             console.error(`${set} (${mode}): ${reader.skipped.length} of ${[...folder.exampleFiles.values()].flat().length} teach photos not used (${why})`);
           }
           row.teachUsed = reader.prototypes.filter((p) => p.source === 'example').length;
+          let last: FaceDie[] = [];
           const kitEval: KitEvaluation = {
             kit: folder.kit,
             async read(image) {
               const { dice, ms } = await reader.read(image);
+              last = dice;
               return { ms, dice: dice.map((d) => ({ box: d.box, value: d.face?.id ?? null })) };
+            },
+            afterRead(truth, read) {
+              if (values.learn && exactRoll(truth, read)) reader.learn(last);
             },
           };
           const report = await evaluate(detector!, [dataset.dir], kitEval);
@@ -149,7 +161,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ boxes: values.boxes, rows, summaries }, null, 2));
     return;
   }
-  console.log(`symbol-dice benchmark, ${root}; boxes from the ${truthBoxes ? 'labels (face reader alone)' : 'detector (as the app reads)'}`);
+  console.log(`symbol-dice benchmark, ${root}; boxes from the ${truthBoxes ? 'labels (face reader alone)' : 'detector (as the app reads)'}${values.learn ? '; learning from each roll read exactly (--learn)' : ''}`);
   console.log(['set'.padEnd(30), 'mode'.padEnd(7), ' dice', ' found%', ' right%', 'unknown%', ' extra%', ' rolls', ' exact%'].join(' '));
   const line = (r: Row): string =>
     [r.set.padEnd(30), r.mode.padEnd(7), String(r.dice).padStart(5), pct(r.detected, r.dice).padStart(7), pct(r.correct, r.dice).padStart(7), pct(r.unknown, r.dice).padStart(8), pct(r.extra, r.dice).padStart(7), String(r.rolls).padStart(6), pct(r.exact, r.rolls).padStart(7)].join(' ');

@@ -30,6 +30,8 @@ export interface EvalReport {
 export interface KitEvaluation {
   kit: DiceKit;
   read(image: RgbaImage): Promise<{ dice: PredictedDie[]; ms: number }>;
+  /** Called after each image with its labels and what `read` gave (learning from play: `eval:symbols --learn`). */
+  afterRead?(truth: readonly TruthDie[], read: readonly PredictedDie[]): void;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function evaluateDataset(
     if (kitEval) {
       const { dice, ms } = await kitEval.read(image);
       acc.add(im.dice, dice, ms);
+      kitEval.afterRead?.(im.dice, dice);
       continue;
     }
     if (truthEval) {

@@ -11,7 +11,7 @@ import { KitError, parseKitText } from '../../src/lib/dice/validate.ts';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { Detector, OrtModule } from '../../src/lib/vision/detector.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder, type FaceEmbedderConfig } from '../../src/lib/vision/face-embedder.ts';
-import { artPrototypes, readFaces, teachExample, TeachError, type FaceDie, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
+import { artPrototypes, learnConfirmed, readFaces, teachExample, TeachError, type FaceDie, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
 import { readImageFile, REPO_ROOT, sidecarPath, UsageError } from './node-vision.ts';
 
@@ -165,6 +165,8 @@ export interface NodeKitReader {
   skipped: KitPrototypes['skipped'];
   /** Reads every die of an image as a face of the kit (face null: unknown). */
   read(image: RgbaImage): Promise<{ dice: FaceDie[]; ms: number }>;
+  /** Learning from play, as the app's table does (`learnConfirmed`): the dice of a roll read right become prototypes. */
+  learn(dice: readonly FaceDie[]): void;
   release(): Promise<void>;
 }
 
@@ -195,15 +197,17 @@ export async function createNodeKitReader(
           dice: dice.map((d) => {
             const face = kit.faces.find((f) => f.value === d.value) ?? null;
             const s = face ? 1 : -1;
-            return { box: d.box, score: d.score, face, die: d, match: { faceId: face?.id ?? null, nearestFaceId: face?.id ?? null, similarity: s, runnerUpFaceId: null, runnerUpSimilarity: -1 } };
+            return { box: d.box, score: d.score, face, die: d, embedding: null, match: { faceId: face?.id ?? null, nearestFaceId: face?.id ?? null, similarity: s, runnerUpFaceId: null, runnerUpSimilarity: -1 } };
           }),
         };
       },
+      learn: () => {},
       release: async () => {},
     };
   }
   const embedder = await createNodeFaceEmbedder({ ...(options.faceModel ? { modelPath: options.faceModel } : {}), ...(options.threads ? { threads: options.threads } : {}) });
   const { prototypes, skipped } = await kitFolderPrototypes(folder, detector, embedder);
+  let confirmed: FacePrototype[] = [];
   return {
     folder,
     embedder,
@@ -211,8 +215,11 @@ export async function createNodeKitReader(
     skipped,
     async read(image) {
       const t0 = performance.now();
-      const { dice } = await readFaces(detector, embedder, kit, prototypes, image);
+      const { dice } = await readFaces(detector, embedder, kit, [...prototypes, ...confirmed], image);
       return { dice, ms: performance.now() - t0 };
+    },
+    learn(dice) {
+      confirmed = learnConfirmed(confirmed, dice.flatMap((d) => (d.face && d.embedding ? [{ faceId: d.face.id, embedding: d.embedding }] : [])));
     },
     release: () => embedder.release(),
   };

@@ -13,6 +13,7 @@ import { BUILT_IN_KITS, faceForToken, tokenForFace, type DiceKit, type DieToken 
 import { builtInArtUrl } from '../lib/dice/art.ts';
 import type { GameDice, RollcallStore, TaughtFaceRecord, TaughtSetRecord } from '../lib/store/index.ts';
 import { loadArtImage } from '../lib/vision/art-image.ts';
+import { learnConfirmed, type FacePrototype } from '../lib/vision/face-reader.ts';
 import {
   createDiceReader,
   DiceReaderError,
@@ -40,6 +41,8 @@ export interface KitDie {
   token: DieToken | null;
   /** Symbol dice: similarity to the nearest face (−1…1); null for pips. */
   similarity: number | null;
+  /** Symbol dice: the vector the die was read by, for `KitReader.learn`; null for pips. */
+  embedding: Float32Array | null;
 }
 
 export interface KitRead {
@@ -78,6 +81,13 @@ export interface KitReader {
    * die is read as pips, the game's own rolls with its symbol kit.
    */
   read(frame: ImageBitmap | ImageData, kitId?: string): Promise<KitRead>;
+  /**
+   * Learning from play: the dice of a roll the player confirmed exactly as read (their face ids
+   * and reading embeddings, `KitDie`) become prototypes of the game's symbol kit for the rest of
+   * this reader's life (`learnConfirmed`: at most CONFIRMED_PER_FACE per face, oldest out).
+   * Resolves to how many dice it now reads with that way; pips learn nothing (0).
+   */
+  learn(dice: readonly { faceId: string; embedding: Float32Array }[]): Promise<number>;
   close(): void;
 }
 
@@ -171,6 +181,8 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
   let symbolSpec: KitSpec | null = null;
   let readKit: DiceKit = gameKit ?? { id: dice.kitId, name: dice.kitId, faces: [] };
   let current: 'pips' | 'symbol' = 'pips';
+  /** Dice learnt from confirmed rolls (`learn`). */
+  let confirmed: FacePrototype[] = [];
   /** Kit switches and reads, one at a time. */
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -223,12 +235,30 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
       const faceRead = read.faces?.[i];
       if (faceRead) {
         const face = rollKit.faces.find((f) => f.id === faceRead.faceId);
-        return { box: die.box, score: die.score, faceId: face?.id ?? null, token: face ? tokenForFace(rollKit, face) : null, similarity: faceRead.similarity };
+        return {
+          box: die.box,
+          score: die.score,
+          faceId: face?.id ?? null,
+          token: face ? tokenForFace(rollKit, face) : null,
+          similarity: faceRead.similarity,
+          embedding: faceRead.embedding,
+        };
       }
       const face = die.value === null ? undefined : faceForToken(rollKit, die.value);
-      return { box: die.box, score: die.score, faceId: face?.id ?? null, token: face ? tokenForFace(rollKit, face) : null, similarity: null };
+      return { box: die.box, score: die.score, faceId: face?.id ?? null, token: face ? tokenForFace(rollKit, face) : null, similarity: null, embedding: null };
     });
     return { dice: found, width: read.width, height: read.height, timing: read.timing };
+  }
+
+  async function learnNow(roll: readonly { faceId: string; embedding: Float32Array }[]): Promise<number> {
+    await ready;
+    if (!symbolSpec) return 0;
+    const known = new Set(readKit.faces.map((f) => f.id));
+    confirmed = learnConfirmed(confirmed, roll.filter((d) => known.has(d.faceId)));
+    symbolSpec = { ...symbolSpec, confirmed: confirmed.map((p) => ({ faceId: p.faceId, embedding: p.embedding })) };
+    // the worker takes the new prototypes now if it reads the symbol kit, else when it switches back
+    if (current === 'symbol') await reader.useKit(symbolSpec);
+    return confirmed.length;
   }
 
   return {
@@ -236,6 +266,11 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
     ready,
     read(frame, kitId = dice.kitId) {
       const next = queue.then(() => readNow(frame, kitId));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    learn(roll) {
+      const next = queue.then(() => learnNow(roll));
       queue = next.catch(() => undefined);
       return next;
     },

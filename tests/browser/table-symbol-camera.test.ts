@@ -275,6 +275,15 @@ describe('Star Wars Face Off read by the camera', () => {
     await page.getByTestId('confirm-roll').click();
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
     expect(await headline(page)).toBe(after);
+    // a roll confirmed exactly as read teaches the reader its dice (learning from play); one the player fixed does not
+    const camera = page.getByTestId('table-camera');
+    if (drawn.every((t) => t !== null)) {
+      await page.waitForFunction(() => document.querySelector('[data-testid="table-camera"]')?.getAttribute('data-learned') === '5');
+      expect(await page.getByTestId('camera-reads').textContent()).toBe('Reading Star Wars Face Off dice by the printed faces. Learning from 5 confirmed dice.');
+    } else {
+      await page.waitForTimeout(500);
+      expect(await camera.getAttribute('data-learned')).toBe('0');
+    }
     // the same dice still lying there are not proposed again
     await page.waitForTimeout(1_500);
     expect(await page.getByTestId('camera-read').count()).toBe(0);

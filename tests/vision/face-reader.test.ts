@@ -5,6 +5,8 @@ import {
   kitSeparation,
   matchFace,
   selectPrototypes,
+  learnConfirmed,
+  CONFIRMED_PER_FACE,
   teachDie,
   TeachError,
   type FacePrototype,
@@ -20,7 +22,7 @@ function v(deg: number, lift = 0): Float32Array {
   const n = Math.hypot(x, y, lift);
   return Float32Array.from([x / n, y / n, lift / n]);
 }
-const proto = (faceId: string, deg: number, source: 'art' | 'example' = 'example', lift = 0): FacePrototype => ({ faceId, source, embedding: v(deg, lift) });
+const proto = (faceId: string, deg: number, source: FacePrototype['source'] = 'example', lift = 0): FacePrototype => ({ faceId, source, embedding: v(deg, lift) });
 const kit: DiceKit = {
   id: 'test',
   name: 'Test',
@@ -72,6 +74,45 @@ describe('selectPrototypes', () => {
   });
   it('ignores prototypes of faces the kit does not have', () => {
     expect(selectPrototypes(kit, [proto('zz', 0), proto('a', 0)]).map((p) => p.faceId)).toEqual(['a']);
+  });
+  it('always uses dice confirmed at the table; they do not stand for taught photos', () => {
+    const art = [proto('a', 0, 'art'), proto('b', 90, 'art'), proto('c', 180, 'art')];
+    const confirmed = [proto('a', 3, 'confirmed'), proto('b', 93, 'confirmed'), proto('c', 183, 'confirmed')];
+    // confirmed dice of every face: the art stays (no face was taught)
+    expect(selectPrototypes(kit, [...art, ...confirmed]).map((p) => p.source)).toEqual(['art', 'art', 'art', 'confirmed', 'confirmed', 'confirmed']);
+    const taught = [proto('a', 5), proto('b', 95), proto('c', 175)];
+    expect(selectPrototypes(kit, [...art, ...taught, ...confirmed]).map((p) => p.source)).toEqual(['example', 'example', 'example', 'confirmed', 'confirmed', 'confirmed']);
+  });
+});
+
+describe('learnConfirmed (learning from play)', () => {
+  it('adds a confirmed roll’s dice as prototypes of the faces read', () => {
+    const learnt = learnConfirmed([], [{ faceId: 'a', embedding: v(2) }, { faceId: 'b', embedding: v(92) }, { faceId: 'a', embedding: v(358) }]);
+    expect(learnt.map((p) => [p.faceId, p.source])).toEqual([['a', 'confirmed'], ['b', 'confirmed'], ['a', 'confirmed']]);
+  });
+
+  it('keeps at most CONFIRMED_PER_FACE per face, the oldest going first, other faces untouched', () => {
+    let learnt: FacePrototype[] = learnConfirmed([], [{ faceId: 'b', embedding: v(90) }]);
+    for (let i = 0; i < CONFIRMED_PER_FACE + 3; i++) learnt = learnConfirmed(learnt, [{ faceId: 'a', embedding: v(i) }]);
+    const a = learnt.filter((p) => p.faceId === 'a');
+    expect(a).toHaveLength(CONFIRMED_PER_FACE);
+    expect(a[0]!.embedding).toEqual(v(3));
+    expect(a.at(-1)!.embedding).toEqual(v(CONFIRMED_PER_FACE + 2));
+    expect(learnt.filter((p) => p.faceId === 'b')).toHaveLength(1);
+    expect(learnConfirmed(learnt, [{ faceId: 'a', embedding: v(50) }], 2).filter((p) => p.faceId === 'a').map((p) => p.embedding)).toEqual([
+      v(CONFIRMED_PER_FACE + 2),
+      v(50),
+    ]);
+  });
+
+  it('moves a face toward how the dice at the table look', () => {
+    // art drawn at 0° and 90°; the real dice of face a look like 40°, between the two
+    const art = [proto('a', 0, 'art'), proto('b', 90, 'art')];
+    const twoFaceKit = { ...kit, faces: kit.faces.slice(0, 2) };
+    const die = v(50);
+    expect(matchFace(selectPrototypes(twoFaceKit, art), die, { threshold: -1, ambiguityMargin: 0 }).faceId).toBe('b');
+    const learnt = learnConfirmed([], [{ faceId: 'a', embedding: v(40) }, { faceId: 'a', embedding: v(42) }]);
+    expect(matchFace(selectPrototypes(twoFaceKit, [...art, ...learnt]), die, { threshold: -1, ambiguityMargin: 0 }).faceId).toBe('a');
   });
 });
 

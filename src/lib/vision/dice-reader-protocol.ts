@@ -51,6 +51,8 @@ export interface FaceRead {
   similarity: number;
   /** The nearest face even when it was not near enough to be read. */
   nearestFaceId: string | null;
+  /** The vector the die was read by: a prototype of its face once the roll is confirmed as read (`KitSpec.confirmed`). */
+  embedding: Float32Array;
 }
 
 export interface DiceRead {
@@ -82,6 +84,11 @@ export interface KitSpec {
   kit: DiceKit;
   art: Array<{ faceId: string; image: RgbaImage }>;
   examples: PrototypeData[];
+  /**
+   * Dice read at the table in rolls the player confirmed as read (`learnConfirmed`,
+   * face-reader.ts): prototypes too, kept beside the art and the taught photos.
+   */
+  confirmed?: PrototypeData[];
   /** The art's prototypes from an earlier `useKit` of the same kit (`KitInfo.artPrototypes`): `art` is then not embedded again. */
   artPrototypes?: PrototypeData[];
 }

@@ -164,7 +164,7 @@ async function read(id: number, frame: ImageBitmap | ImageData): Promise<void> {
     id,
     // a symbol die has no pip value, whatever pip class the detector thought most likely
     dice: read.dice.map((d) => ({ ...d.die, value: null })),
-    faces: read.dice.map((d): FaceRead => ({ faceId: d.match.faceId, similarity: d.match.similarity, nearestFaceId: d.match.nearestFaceId })),
+    faces: read.dice.map((d): FaceRead => ({ faceId: d.match.faceId, similarity: d.match.similarity, nearestFaceId: d.match.nearestFaceId, embedding: d.embedding! })),
     width: image.width,
     height: image.height,
     timing: { decodeMs, embedMs: read.embedMs, ...read.detection },
@@ -191,7 +191,8 @@ async function useKit(id: number, spec: KitSpec | null): Promise<void> {
     : await artPrototypes(faces, new Map(spec.art.map((a) => [a.faceId, a.image] as [string, RgbaImage])));
   const artMs = spec.artPrototypes ? 0 : performance.now() - t0;
   const examples: FacePrototype[] = spec.examples.map((e) => ({ faceId: e.faceId, source: 'example', embedding: e.embedding }));
-  kitState = { kit: spec.kit, prototypes: [...art, ...examples] };
+  const confirmed: FacePrototype[] = (spec.confirmed ?? []).map((e) => ({ faceId: e.faceId, source: 'confirmed', embedding: e.embedding }));
+  kitState = { kit: spec.kit, prototypes: [...art, ...examples, ...confirmed] };
   const info: KitInfo = { ...model, kitId: spec.kit.id, artPrototypes: art.map((p) => ({ faceId: p.faceId, embedding: p.embedding })), artMs };
   post({ type: 'kit', id, info });
 }
