@@ -1,6 +1,6 @@
 /**
  * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
- *                      [--tracker JSON] [--kit DIR]... [DATASET_DIR...]
+ *                      [--tracker JSON] [--kit DIR]... [--learn] [DATASET_DIR...]
  *
  * How the camera read does at the table, simulated from labelled photos: each photo becomes a
  * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
@@ -39,10 +39,11 @@ import type { DiceKit } from '../src/lib/dice/kit.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
 import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
+import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 import { valSplits } from './lib/evaluate.ts';
 import { unreadDiceCounted } from '../src/app/cameraRead.ts';
 
-const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [DATASET_DIR...]";
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--learn] [DATASET_DIR...]";
 /** The camera frame's long side. */
 const FRAME_SIDE = 1280;
 
@@ -144,6 +145,19 @@ function setNames(dirs: readonly string[], kitIds: readonly (string | null)[]): 
 /** A frame's dice: pip values (the app's two-pass read), or faces of a kit. */
 type ReadFrame = (frame: RgbaImage) => Promise<Array<{ box: Box; value: DieKey | null; score: number }>>;
 
+/**
+ * Learning from play (`--learn`): after each photo, a first proposal that is the roll (the
+ * player confirms it as read) teaches the kit the proposed dice, each as its last frame read it
+ * (`NodeKitReader.learn`, as the app's table does).
+ */
+interface Learning {
+  frameMs: number;
+  options: Partial<SettleOptions>;
+  /** The dice read, by their box in the frame. */
+  read: Map<Box, FaceDie>;
+  learn(dice: readonly FaceDie[]): void;
+}
+
 /** One folder's photos, each made a shaken video and read frame by frame with `read`. */
 async function readFolder(
   dir: string,
@@ -152,6 +166,7 @@ async function readFolder(
   kit: { kit: DiceKit; faces: boolean } | null,
   frames: number,
   shake: number,
+  learning: Learning | null,
 ): Promise<PhotoVideo[]> {
   const videos: PhotoVideo[] = [];
   const dataset = await loadDataset(dir, kit?.kit);
@@ -180,12 +195,31 @@ async function readFolder(
       );
     }
     const faces = kit?.faces ? { faces: kit.kit.faces.map((f) => f.id) } : {};
-    videos.push({ set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads });
+    const video: PhotoVideo = { set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads };
+    videos.push(video);
+    if (learning) {
+      const proposal = tableProposal(video, learning.frameMs, learning.options);
+      if (proposal && exactRoll(video.truth, proposal.dice.map((d) => ({ box: d.photoBox, value: d.value })))) {
+        // a die the frames' vote read otherwise than its last frame is left out, as at the table
+        learning.learn(proposal.dice.flatMap((d) => {
+          const die = learning.read.get(d.frameBox);
+          return die && die.face?.id === d.value ? [die] : [];
+        }));
+      }
+      learning.read.clear();
+    }
   }
   return videos;
 }
 
-async function readVideos(dirs: readonly string[], names: readonly string[], kits: readonly string[], frames: number, shake: number): Promise<PhotoVideo[]> {
+async function readVideos(
+  dirs: readonly string[],
+  names: readonly string[],
+  kits: readonly string[],
+  frames: number,
+  shake: number,
+  learn: Omit<Learning, 'read' | 'learn'> | null,
+): Promise<PhotoVideo[]> {
   const detector = await createNodeDetector({ threads: 1 });
   const videos: PhotoVideo[] = [];
   try {
@@ -193,12 +227,17 @@ async function readVideos(dirs: readonly string[], names: readonly string[], kit
       const kitDir = kits.length ? kits[Math.min(d, kits.length - 1)]! : null;
       const kitReader = kitDir ? await createNodeKitReader(kitDir, detector, { threads: 1 }) : null;
       try {
+        const learning: Learning | null = learn && kitReader ? { ...learn, read: new Map(), learn: (dice) => kitReader.learn(dice) } : null;
         const read: ReadFrame = kitReader
-          ? async (frame) => (await kitReader.read(frame)).dice.map((f) => ({ box: f.box, value: f.face?.id ?? null, score: f.score }))
+          ? async (frame) =>
+              (await kitReader.read(frame)).dice.map((f) => {
+                learning?.read.set(f.box, f);
+                return { box: f.box, value: f.face?.id ?? null, score: f.score };
+              })
           : async (frame) => (await detector.detect(frame)).dice;
         // symbol kits are scored by face id; the standard kit (pips by the detector) by value
         const kit = kitReader ? { kit: kitReader.folder.kit, faces: kitReader.embedder !== null } : null;
-        const folderVideos = await readFolder(dir, names[d]!, read, kit, frames, shake);
+        const folderVideos = await readFolder(dir, names[d]!, read, kit, frames, shake, learning);
         videos.push(...folderVideos);
         process.stderr.write(`${names[d]}: ${folderVideos.length} photos × ${frames} frames read${kitReader ? ` with kit ${kitReader.folder.kit.id}` : ''}\n`);
       } finally {
@@ -221,6 +260,25 @@ export interface LiveSummary {
   proposal: { f1: number | null; exactOfProposals: number | null; exactOfPhotos: number };
 }
 
+/**
+ * The video's first proposal as the table shows it, and the frame it came at; null when the
+ * tracker proposed nothing. The game says how many dice were thrown (here, the labels), and
+ * unread boxes beside as many dice read are left out (src/app/cameraRead.ts).
+ */
+function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<SettleOptions>): { dice: FrameDie[]; frame: number } | null {
+  const tracker = new SettleTracker<DieKey | null>(options);
+  // the tracker keeps each die's box from the last frame it was seen in: score it where that frame put it in the photo
+  const byFrameBox = new Map<Box, FrameDie>(video.frames.flat().map((d) => [d.frameBox, d]));
+  for (const [i, dice] of video.frames.entries()) {
+    const update = tracker.update({ t: i * frameMs, dice: dice.map((d) => ({ box: d.frameBox, face: d.value, score: d.score })) });
+    if (!update.proposal) continue;
+    const counted = unreadDiceCounted(update.proposal.dice.map((d) => d.face), [video.truth.length]) > 0;
+    const proposed = update.proposal.dice.filter((d) => d.face !== null || counted).map((p) => ({ ...byFrameBox.get(p.box)!, value: p.face }));
+    return { dice: proposed, frame: i };
+  }
+  return null;
+}
+
 function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): LiveSummary {
   const wholeDie = videos.every((v) => v.wholeDie);
   // symbol kits: every kit's faces (the overall row spans several kits), unread dice are `unknown`
@@ -235,21 +293,12 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
     const firstRead = video.frames[0]!.map((d) => ({ box: d.photoBox, value: d.value }));
     first.add(video.truth, firstRead);
     if (exactRoll(video.truth, firstRead)) firstExact++;
-    const tracker = new SettleTracker<DieKey | null>(options);
-    // the tracker keeps each die's box from the last frame it was seen in: score it where that frame put it in the photo
-    const inPhoto = new Map<Box, Box>(video.frames.flat().map((d) => [d.frameBox, d.photoBox]));
-    for (const [i, dice] of video.frames.entries()) {
-      const update = tracker.update({ t: i * frameMs, dice: dice.map((d) => ({ box: d.frameBox, face: d.value, score: d.score })) });
-      if (!update.proposal) continue;
-      // as the table shows it: the game says how many dice were thrown (here, the labels), and
-      // unread boxes beside as many dice read are left out (src/app/cameraRead.ts)
-      const counted = unreadDiceCounted(update.proposal.dice.map((d) => d.face), [video.truth.length]) > 0;
-      const proposed = update.proposal.dice.filter((d) => d.face !== null || counted).map((p) => ({ box: inPhoto.get(p.box)!, value: p.face }));
-      proposals.add(video.truth, proposed);
-      if (exactRoll(video.truth, proposed)) exact++;
-      times.push(i * frameMs);
-      break;
-    }
+    const proposal = tableProposal(video, frameMs, options);
+    if (!proposal) continue;
+    const proposed = proposal.dice.map((d) => ({ box: d.photoBox, value: d.value }));
+    proposals.add(video.truth, proposed);
+    if (exactRoll(video.truth, proposed)) exact++;
+    times.push(proposal.frame * frameMs);
   }
   const n = videos.length;
   const p = times.length;
@@ -275,6 +324,7 @@ async function main(): Promise<void> {
       reads: { type: 'string' },
       tracker: { type: 'string', default: '{}' },
       kit: { type: 'string', multiple: true, default: [] },
+      learn: { type: 'boolean', default: false },
     },
   });
   const shake = Number(values.shake);
@@ -297,7 +347,7 @@ async function main(): Promise<void> {
     // a bad kit fails before any reading
     const kitIds = await Promise.all(kits.map(async (k) => (await loadKitFolder(k)).kit.id));
     const names = setNames(dirs, dirs.map((_, i) => (kitIds.length ? kitIds[Math.min(i, kitIds.length - 1)]! : null)));
-    videos = await readVideos(dirs, names, kits, frames, shake);
+    videos = await readVideos(dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null);
     if (values['save-reads']) await writeFile(values['save-reads'], JSON.stringify(videos));
   }
   const sets = [...new Set(videos.map((v) => v.set))];
@@ -309,7 +359,7 @@ async function main(): Promise<void> {
   }
   const pct = (v: number | null): string => (v === null ? '  n/a' : (100 * v).toFixed(1).padStart(5));
   const width = Math.max(8, ...rows.map((r) => r.set.length));
-  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}`}\n`);
+  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${values.learn ? ', learning from each roll proposed right (--learn)' : ''}`}\n`);
   process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos)\n`);
   for (const r of rows) {
     process.stdout.write(
