@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { readArt, createNodeFaceEmbedder, loadKitFolder } from '../../scripts/lib/node-faces.ts';
 import type { FaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
-import { artPrototypes, embedForReading, embedQuarterTurns, embedTaughtFace, matchFace, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
+import {
+  artPrototypes,
+  embedAtMargins,
+  embedForReading,
+  embedQuarterTurns,
+  embedTaughtFace,
+  matchFace,
+  THIRD_LOOK_MARGIN_STEPS,
+  type FacePrototype,
+} from '../../src/lib/vision/face-reader.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
 
 // The shipped face embedder on a fixture of symbol dice rendered by the evaluation renderer
@@ -60,15 +69,40 @@ describe('face embedder (models/face-embed.onnx)', () => {
     const once = await embedder.embed(sheet, boxes);
     const turned = await embedQuarterTurns(embedder, sheet, boxes);
     const close = (a: Float32Array, b: Float32Array): boolean => a.every((v, i) => Math.abs(v - b[i]!) < 1e-4);
-    expect((await embedForReading(embedder, protos, sheet, boxes, 0)).every((e, i) => close(e, once[i]!))).toBe(true);
-    expect((await embedForReading(embedder, protos, sheet, boxes, 2)).every((e, i) => close(e, turned[i]!))).toBe(true);
+    expect((await embedForReading(embedder, protos, sheet, boxes, 0, null)).every((e, i) => close(e, once[i]!))).toBe(true);
+    expect((await embedForReading(embedder, protos, sheet, boxes, 2, null)).every((e, i) => close(e, turned[i]!))).toBe(true);
     const gap = 0.1;
-    const read = await embedForReading(embedder, protos, sheet, boxes, gap);
+    const read = await embedForReading(embedder, protos, sheet, boxes, gap, null);
     read.forEach((e, i) => {
       const m = matchFace(protos, once[i]!, { threshold: -1, ambiguityMargin: 0 });
       expect(close(e, m.similarity - m.runnerUpSimilarity < gap ? turned[i]! : once[i]!)).toBe(true);
     });
     expect(close((await embedQuarterTurns(embedder, sheet, [boxes[3]!]))[0]!, turned[3]!)).toBe(true);
+  });
+
+  it('looks a third time, at three crop margins, only at dice still too close to call', async () => {
+    const protos = taught('emblems-1');
+    const boxes = index.cells.flatMap((c, i) => (c.set === 'emblems-1' && c.role === 'query' ? [cellBox(i)] : []));
+    const close = (a: Float32Array, b: Float32Array): boolean => a.every((v, i) => Math.abs(v - b[i]!) < 1e-4);
+    const second = await embedForReading(embedder, protos, sheet, boxes, embedder.config.secondLookGap, null);
+    const third = await embedAtMargins(embedder, sheet, boxes);
+    // the margins' looks averaged: each one's quarter turns, as a second look takes them at the sidecar's margin
+    const looks: Float32Array[] = [];
+    for (const step of THIRD_LOOK_MARGIN_STEPS) looks.push((await embedQuarterTurns(embedder, sheet, [boxes[0]!], embedder.config.cropMargin + step))[0]!);
+    const mean = looks[0]!.map((_, j) => looks.reduce((a, l) => a + l[j]!, 0));
+    expect(close(third[0]!, mean.map((v) => v / Math.hypot(...mean)))).toBe(true);
+    // a margin no die clears: every die near enough looks a third time; a threshold none reaches: none does
+    const all = await embedForReading(embedder, protos, sheet, boxes, embedder.config.secondLookGap, { threshold: -1, ambiguityMargin: 2 });
+    expect(all.every((e, i) => close(e, third[i]!))).toBe(true);
+    const none = await embedForReading(embedder, protos, sheet, boxes, embedder.config.secondLookGap, { threshold: 2, ambiguityMargin: 2 });
+    expect(none.every((e, i) => close(e, second[i]!))).toBe(true);
+    // by the shipped rule, only dice near enough whose lead is under the margin
+    const read = await embedForReading(embedder, protos, sheet, boxes);
+    read.forEach((e, i) => {
+      const m = matchFace(protos, second[i]!, embedder.config);
+      const tooClose = m.similarity >= embedder.config.threshold && m.similarity - m.runnerUpSimilarity < embedder.config.ambiguityMargin;
+      expect(close(e, tooClose ? third[i]! : second[i]!)).toBe(true);
+    });
   });
 
   // Floors against regressions, a little under what the shipped model does; the glyph sets
