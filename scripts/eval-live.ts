@@ -41,7 +41,7 @@ import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
 import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 import { valSplits } from './lib/evaluate.ts';
-import { unreadDiceCounted } from '../src/app/cameraRead.ts';
+import { diceToLearn, unreadDiceCounted } from '../src/app/cameraRead.ts';
 
 const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--learn] [DATASET_DIR...]";
 /** The camera frame's long side. */
@@ -200,11 +200,8 @@ async function readFolder(
     if (learning) {
       const proposal = tableProposal(video, learning.frameMs, learning.options);
       if (proposal && exactRoll(video.truth, proposal.dice.map((d) => ({ box: d.photoBox, value: d.value })))) {
-        // a die the frames' vote read otherwise than its last frame is left out, as at the table
-        learning.learn(proposal.dice.flatMap((d) => {
-          const die = learning.read.get(d.frameBox);
-          return die && die.face?.id === d.value ? [die] : [];
-        }));
+        const dice = proposal.dice.map((d) => ({ box: d.frameBox, face: d.value }));
+        learning.learn(diceToLearn(dice, (box) => learning.read.get(box), (die, face) => die.face?.id === face));
       }
       learning.read.clear();
     }

@@ -90,6 +90,23 @@ export function cameraProposal(roll: ProposedRoll<DieToken>, counts: readonly nu
 }
 
 /**
+ * What a roll confirmed exactly as read teaches the reader (learning from play): each proposed die
+ * as its last frame read it (`lastRead`, by the box the tracker carries), when that read is the
+ * face the frames voted for (`readsAs`); a die the vote corrected is left out. The table camera
+ * and `npm run eval:live -- --learn` both choose the dice this way.
+ */
+export function diceToLearn<F, R>(
+  dice: readonly { box: Box; face: F | null }[],
+  lastRead: (box: Box) => R | undefined,
+  readsAs: (read: R, face: F) => boolean,
+): R[] {
+  return dice.flatMap((d) => {
+    const read = lastRead(d.box);
+    return read !== undefined && d.face !== null && readsAs(read, d.face) ? [read] : [];
+  });
+}
+
+/**
  * Below this share of the frame's long side (the median box of the dice found), dice are often
  * missed: in the 15 held-out photos whose dice measure under 5%, the reader's first frame found
  * 64% of the dice; in the others, 93–100%.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { cameraProposal, countsInView, diceLookSmall, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { cameraProposal, countsInView, diceLookSmall, diceToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -82,6 +82,24 @@ describe('unread boxes against the roll awaited', () => {
     expect(unreadDiceCounted([2, 3, 4, null], counts)).toBe(0);
     expect(unreadDiceCounted([1, 5, 2, 3, 4, null], counts)).toBe(0);
     expect(unreadDiceCounted([1, 5, 2, 3, null], counts)).toBe(1);
+  });
+});
+
+describe('what a roll confirmed as read teaches', () => {
+  it('takes each die as its last frame read it, leaving out dice the vote corrected or never read', () => {
+    const boxes = [0, 1, 2, 3].map((i) => ({ x: 60 * i, y: 0, w: 40, h: 40 }));
+    const lastReads = new Map([
+      [boxes[0]!, 'luke'],
+      [boxes[1]!, 'han'], // the frames voted vader: the vote corrected this die
+      [boxes[2]!, 'r2d2'],
+    ]);
+    const dice = [
+      { box: boxes[0]!, face: 'luke' },
+      { box: boxes[1]!, face: 'vader' },
+      { box: boxes[2]!, face: null },
+      { box: boxes[3]!, face: 'han' },
+    ];
+    expect(diceToLearn(dice, (b) => lastReads.get(b), (read, face) => read === face)).toEqual(['luke']);
   });
 });
 
