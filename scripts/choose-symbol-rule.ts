@@ -17,34 +17,34 @@
  * error in box sides, the log of the size ratio), so that the embedder can be taught crops as
  * loose as the detector's (`train_face_embed.py --box-shift --box-scale`).
  *
- * Then the rule's `inputSizes`: the sizes a frame is read at, the surest read kept
- * (face-reader.ts `surestRead`). Measured on dicegen scenes of dice printed with a shipped kit's
- * art (`--kit-scenes`, default every cache/dicegen-kit-* folder; models/training/README.md),
- * each read with its kit's art as the app reads, once as rendered and once shrunk to half in
- * its frame (the same dice twice as far away): the sizes kept are those with the best mean
- * per-die F1 plus exact-roll accuracy, the fewest sizes on a tie. Without kit scenes the frame
- * is read at the detector's own size only.
+ * Then how a frame is read at several sizes (`inputSizes`) and the reads pooled (`fusion`,
+ * decode.ts `fuseReads`: each read's threshold, the IoU that makes two boxes one die, the reads
+ * that must agree). Measured, boxes only, on the same symbol scenes and on dicegen scenes of dice
+ * printed with a shipped kit's art (`--kit-scenes`, default every cache/dicegen-kit-* folder;
+ * models/training/README.md), each as rendered and shrunk to half in its frame (the same dice
+ * twice as far away): kept is the rule with most scenes counted right, averaged over those
+ * folders and distances, then the best mean F1; one read at the detector's size is among the
+ * candidates.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { decodeDetections, type DecodeOptions } from '../src/lib/vision/decode.ts';
+import { decodeDetections, dropContained, fuseReads, type DecodeOptions } from '../src/lib/vision/decode.ts';
 import { letterbox } from '../src/lib/vision/letterbox.ts';
 import { matchByCentre } from '../src/lib/vision/metrics.ts';
-import type { Box } from '../src/lib/vision/types.ts';
+import type { Box, Die } from '../src/lib/vision/types.ts';
 import { INPUT_NAME, OUTPUT_NAME } from '../src/lib/vision/detector.ts';
-import type { Detector } from '../src/lib/vision/detector.ts';
-import type { DetectorConfig, SymbolDiceRule } from '../src/lib/vision/config.ts';
+import type { DetectorConfig, ReadFusion, SymbolDiceRule } from '../src/lib/vision/config.ts';
 import { shrinkInFrame } from '../src/lib/vision/face-reader.ts';
-import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
-import { loadDataset } from './lib/datasets.ts';
-import { createNodeKitReader } from './lib/node-faces.ts';
 import { createNodeDetector, loadModelFiles, readImageFile, REPO_ROOT, sidecarPath, SHIPPED_MODEL } from './lib/node-vision.ts';
 
 /** Read sizes tried, as fractions of the detector's input size (rounded to its stride). */
-const SIZE_SETS = [[1], [1, 0.75], [1, 0.625], [1, 0.4375], [1, 0.75, 0.5], [1, 0.625, 0.4375], [1, 0.75, 0.5625, 0.4375]];
+const SIZE_SETS = [[1, 0.75], [1, 0.625], [1, 0.4375], [1, 0.75, 0.5], [1, 0.625, 0.4375], [1, 0.75, 0.5625, 0.4375]];
+/** Fusion parameters tried (config.ts `ReadFusion`). */
+const READ_THRESHOLDS = [0.3, 0.35, 0.4, 0.45, 0.5];
+const SAME_DIE_IOUS = [0.2, 0.3, 0.4, 0.5];
 /** The scenes as rendered, and shrunk in their frame: dice twice as far away. */
 const DISTANCES = [1, 0.5];
 
@@ -56,51 +56,111 @@ async function kitSceneDirs(given: readonly string[]): Promise<string[]> {
   return names.filter((n) => n.startsWith('dicegen-kit-') && existsSync(path.join(cache, n, 'labels.json'))).sort().map((n) => path.join(cache, n));
 }
 
-interface SizeRow {
-  sizes: number[];
-  /** Per kit scene folder and distance. */
-  cells: Array<{ kit: string; distance: number; f1: number; exact: number }>;
-  score: number;
+/** A folder of labelled scenes: the symbol scenes' index.jsonl, or a kit folder's labels.json. */
+interface SceneSet {
+  name: string;
+  dir: string;
+  scenes: Scene[];
 }
 
-/** Reads every kit scene, as rendered and from twice as far, with each set of read sizes. */
-async function chooseReadSizes(modelPath: string, config: DetectorConfig, rule: Pick<SymbolDiceRule, 'scoreThreshold' | 'containment'>, dirs: readonly string[]): Promise<SizeRow[]> {
-  const base = await createNodeDetector({ modelPath, dieFace: 'off', threads: 1 });
+/** One way of finding the symbol dice of a frame. */
+interface ReadRule {
+  sizes: number[];
+  fusion: ReadFusion | null;
+}
+
+interface ReadRuleRow {
+  rule: ReadRule;
+  /** Per scene set and distance. */
+  cells: Array<{ set: string; distance: number; countRight: number; f1: number }>;
+  countRight: number;
+  f1: number;
+}
+
+/**
+ * Reads every scene of every set, as rendered and from twice as far, at each size once (boxes
+ * at the lowest threshold tried; a higher one keeps a subset), then scores each read rule.
+ */
+async function chooseReadRule(modelPath: string, config: DetectorConfig, one: Pick<SymbolDiceRule, 'scoreThreshold' | 'containment'>, sets: readonly SceneSet[]): Promise<ReadRuleRow[]> {
+  const detector = await createNodeDetector({ modelPath, dieFace: 'off', threads: 1 });
   const step = config.inputStride || 32;
-  const rows: SizeRow[] = [];
+  const toSize = (f: number): number => Math.max(step, Math.round((f * config.inputSize) / step) * step);
+  const rules: ReadRule[] = [{ sizes: [config.inputSize], fusion: null }];
   for (const fractions of SIZE_SETS) {
-    const sizes = [...new Set(fractions.map((f) => Math.max(step, Math.round((f * config.inputSize) / step) * step)))];
-    const detector: Detector = {
-      config: { ...config, symbolDice: { ...rule, inputSizes: sizes } },
-      detect: (image, options) => base.detect(image, options),
-      release: async () => {},
-    };
-    const cells: SizeRow['cells'] = [];
-    for (const dir of dirs) {
-      const labels = JSON.parse(await readFile(path.join(dir, 'labels.json'), 'utf8')) as { kit?: unknown };
-      const kitDir = path.join(REPO_ROOT, 'src/lib/dice/kits', String(labels.kit));
-      if (typeof labels.kit !== 'string' || !existsSync(path.join(kitDir, 'kit.json'))) {
-        throw new Error(`${dir}/labels.json: "kit" must name a shipped kit (src/lib/dice/kits/<id>), got ${JSON.stringify(labels.kit)}`);
+    const sizes = [...new Set(fractions.map(toSize))];
+    for (const readThreshold of READ_THRESHOLDS) {
+      for (const sameDieIoU of SAME_DIE_IOUS) {
+        for (let votes = 2; votes <= sizes.length; votes++) rules.push({ sizes, fusion: { readThreshold, sameDieIoU, votes } });
       }
-      const reader = await createNodeKitReader(kitDir, detector, { threads: 1 });
-      const dataset = await loadDataset(dir, reader.folder.kit);
-      for (const distance of DISTANCES) {
-        const tally = new EvalAccumulator(true, reader.folder.kit.faces.map((f) => f.id), 'unknown');
-        for (const im of dataset.images) {
-          const image = await readImageFile(path.join(dir, im.file));
-          const view = distance === 1 ? { frame: image, toImage: (b: Box) => b } : shrinkInFrame(image, distance, config.padValue);
-          const { dice } = await reader.read(view.frame);
-          tally.add(im.dice, dice.map((d) => ({ box: view.toImage(d.box), value: d.face?.id ?? null })));
-        }
-        const t = tally.summarise();
-        cells.push({ kit: labels.kit, distance, f1: t.perDie.f1 ?? 0, exact: t.exactRollAccuracy ?? 0 });
-      }
-      await reader.release();
     }
-    rows.push({ sizes, cells, score: cells.reduce((a, c) => a + c.f1 + c.exact, 0) / Math.max(1, cells.length) });
   }
-  await base.release();
-  return rows;
+  const allSizes = [...new Set(rules.flatMap((r) => r.sizes))];
+  const lowest = Math.min(one.scoreThreshold, ...READ_THRESHOLDS);
+  const cells: Array<{ set: string; distance: number; tallies: SceneTally[] }> = [];
+  for (const set of sets) {
+    for (const distance of DISTANCES) {
+      const tallies = rules.map(() => new SceneTally());
+      for (const scene of set.scenes) {
+        const image = await readImageFile(path.join(set.dir, scene.file));
+        const view = distance === 1 ? { frame: image, toImage: (b: Box) => b } : shrinkInFrame(image, distance, config.padValue);
+        const reads = new Map<number, Die[]>();
+        for (const inputSize of allSizes) {
+          const { dice } = await detector.detect(view.frame, { score: 'objectness', scoreThreshold: lowest, containment: one.containment, inputSize });
+          reads.set(inputSize, dice.map((d) => ({ ...d, box: view.toImage(d.box) })));
+        }
+        rules.forEach((rule, i) => {
+          const dice = rule.fusion
+            ? dropContained(fuseReads(rule.sizes.map((s) => reads.get(s)!.filter((d) => d.score >= rule.fusion!.readThreshold)), rule.fusion), one.containment)
+            : reads.get(rule.sizes[0]!)!.filter((d) => d.score >= one.scoreThreshold);
+          tallies[i]!.add(scene, dice);
+        });
+      }
+      cells.push({ set: set.name, distance, tallies });
+    }
+  }
+  await detector.release();
+  return rules.map((rule, i) => {
+    const per = cells.map((c) => ({ set: c.set, distance: c.distance, countRight: c.tallies[i]!.countRightShare(), f1: c.tallies[i]!.f1() }));
+    const mean = (key: 'countRight' | 'f1'): number => per.reduce((a, c) => a + c[key], 0) / per.length;
+    return { rule, cells: per, countRight: mean('countRight'), f1: mean('f1') };
+  });
+}
+
+/** Boxes-only figures over scenes (centre matching; a die cut by the frame or hidden is ignored). */
+class SceneTally {
+  scenes = 0;
+  countRight = 0;
+  truth = 0;
+  found = 0;
+  extra = 0;
+  add(scene: Scene, dice: readonly { box: Box }[]): void {
+    const truth = scene.boxes.map(toBox);
+    const matched = matchByCentre(truth, dice);
+    const used = new Set(matched.map((m) => m.prediction));
+    const ignored = matchByCentre(scene.ignore.map(toBox), dice.filter((_, j) => !used.has(j))).length;
+    const extra = dice.length - matched.length - ignored;
+    this.scenes++;
+    this.truth += truth.length;
+    this.found += matched.length;
+    this.extra += extra;
+    if (matched.length === truth.length && extra === 0) this.countRight++;
+  }
+  countRightShare(): number {
+    return this.countRight / Math.max(1, this.scenes);
+  }
+  f1(): number {
+    const recall = this.found / Math.max(1, this.truth);
+    const precision = this.found + this.extra > 0 ? this.found / (this.found + this.extra) : 0;
+    return recall + precision > 0 ? (2 * recall * precision) / (recall + precision) : 0;
+  }
+}
+
+/** A kit folder's labelled scenes (labels.json, `whole-die` boxes) as scenes. */
+async function kitScenes(dir: string): Promise<SceneSet> {
+  const labels = JSON.parse(await readFile(path.join(dir, 'labels.json'), 'utf8')) as { images?: Array<{ file: string; dice: Box[] }> };
+  if (!Array.isArray(labels.images)) throw new Error(`${dir}/labels.json: expected "images"`);
+  const scenes = labels.images.map((im) => ({ file: im.file, boxes: im.dice.map((d) => [d.x, d.y, d.x + d.w, d.y + d.h]), ignore: [] }));
+  return { name: path.basename(dir).replace(/^dicegen-/, ''), dir, scenes };
 }
 
 interface Scene {
@@ -183,33 +243,36 @@ async function main(): Promise<void> {
   console.log(`its boxes against the labels: centre error ${best.shiftSd.toFixed(3)} box sides, log size error ${best.scaleSd.toFixed(3)} (root mean square; train_face_embed.py --box-shift, --box-scale)`);
   const chosen = { scoreThreshold: best.rule.options.scoreThreshold!, containment: best.rule.options.containment! };
   const kitDirs = await kitSceneDirs(values['kit-scenes'] ?? []);
-  let sizes: { inputSizes: number[]; row: SizeRow | null; scenes: string | null } = { inputSizes: [files.config.inputSize], row: null, scenes: null };
   if (kitDirs.length === 0) {
-    console.log(`\nno kit scenes (cache/dicegen-kit-*): frames are read at ${files.config.inputSize} only. Render them with`);
+    console.log('\nno kit scenes (cache/dicegen-kit-*): the read rule is chosen on the symbol scenes alone. Render them with');
     console.log('  npx tsx scripts/kit-art-png.ts src/lib/dice/kits/<kit> cache/kit-art/<kit>');
     console.log('  /usr/bin/python3 models/training/render_symbol_scenes.py --kit-art cache/kit-art/<kit> --out cache/dicegen-kit-<kit> --count 200');
-  } else {
-    const rows = await chooseReadSizes(files.modelPath, files.config, chosen, kitDirs);
-    console.log(`\nread sizes (the surest read kept), on ${kitDirs.map((d) => path.relative(process.cwd(), d) || d).join(', ')}, each read with its kit's art; per-die F1 / exact rolls:`);
-    const heads = rows[0]!.cells.map((c) => `${c.kit}${c.distance === 1 ? '' : ` ×${c.distance}`}`.padStart(26));
-    console.log('sizes'.padEnd(20) + heads.join(''));
-    for (const r of rows) {
-      console.log(r.sizes.join(', ').padEnd(20) + r.cells.map((c) => `${(100 * c.f1).toFixed(1)}% / ${(100 * c.exact).toFixed(1)}%`.padStart(26)).join(''));
-    }
-    const top = [...rows].sort((a, b) => b.score - a.score || a.sizes.length - b.sizes.length)[0]!;
-    sizes = { inputSizes: top.sizes, row: top, scenes: `${kitDirs.map((d) => path.basename(d)).join(', ')} (dicegen scenes of kit-art dice, render_symbol_scenes.py --kit-art), as rendered and shrunk to half in the frame` };
-    console.log(`chosen: read at ${top.sizes.join(', ')}, the surest read kept`);
   }
+  const sets: SceneSet[] = [{ name: path.basename(dir).replace(/^dicegen-/, ''), dir, scenes }, ...(await Promise.all(kitDirs.map(kitScenes)))];
+  const readRows = await chooseReadRule(files.modelPath, files.config, chosen, sets);
+  const describe = (r: ReadRule): string =>
+    r.fusion ? `${r.sizes.join('/')}, objectness ≥ ${r.fusion.readThreshold}, IoU > ${r.fusion.sameDieIoU}, ${r.fusion.votes} votes` : `${r.sizes.join('/')} alone`;
+  const ranked = [...readRows].sort((a, b) => b.countRight - a.countRight || b.f1 - a.f1);
+  const top = ranked[0]!;
+  const single = readRows[0]!;
+  console.log(`\nread rules (count right / F1 per scene set and distance), on ${sets.map((s) => s.name).join(', ')}; the best 10 and one read:`);
+  console.log('rule'.padEnd(52) + top.cells.map((c) => `${c.set}${c.distance === 1 ? '' : ` ×${c.distance}`}`.padStart(26)).join('') + '      mean');
+  for (const r of [...ranked.slice(0, 10), single]) {
+    console.log(describe(r.rule).padEnd(52) + r.cells.map((c) => `${(100 * c.countRight).toFixed(1)}% / ${(100 * c.f1).toFixed(1)}%`.padStart(26)).join('') + `${(100 * r.countRight).toFixed(1)}% / ${(100 * r.f1).toFixed(1)}%`.padStart(18));
+  }
+  console.log(`chosen: ${describe(top.rule)}`);
   if (values.write) {
     const sidecar = sidecarPath(files.modelPath);
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
     const sha = createHash('sha256').update(files.model).digest('hex');
     json.symbolDice = {
       ...chosen,
-      inputSizes: sizes.inputSizes,
+      inputSizes: top.rule.sizes,
+      fusion: top.rule.fusion,
       chosenOn: `${scenes.length} symbol-only dicegen scenes (models/training/render_symbol_scenes.py), npm run choose-symbol-rule`,
-      inputSizesChosenOn: sizes.scenes,
-      inputSizesFigures: sizes.row?.cells.map((c) => ({ kit: c.kit, distance: c.distance, f1: round(c.f1), exact: round(c.exact) })) ?? null,
+      readRuleChosenOn: `${sets.map((s) => s.name).join(', ')}, each as rendered and shrunk to half in the frame (boxes only: most scenes counted right, then F1)`,
+      readRuleFigures: top.cells.map((c) => ({ scenes: c.set, distance: c.distance, countRight: round(c.countRight), f1: round(c.f1) })),
+      oneReadFigures: single.cells.map((c) => ({ scenes: c.set, distance: c.distance, countRight: round(c.countRight), f1: round(c.f1) })),
       detectorSha256: sha,
       figures: { countRight: round(best.countRight), recall: round(best.recall), precision: round(best.precision), f1: round(best.f1) },
       pipRuleFigures: { countRight: round(rows[0]!.countRight), recall: round(rows[0]!.recall), precision: round(rows[0]!.precision), f1: round(rows[0]!.f1) },

@@ -59,7 +59,9 @@ def main() -> None:
         "  chosen on the held-out slice of the train splits (never on val).",
         *([f"- Symbol dice (`symbolDice`, `npm run choose-symbol-rule`, on dicegen scenes): objectness ≥ {sidecar['symbolDice']['scoreThreshold']}, "
            f"boxes > {sidecar['symbolDice']['containment']} inside a better one dropped; the frame read at "
-           f"{', '.join(str(v) for v in sidecar['symbolDice'].get('inputSizes', [S]))} (long side), the surest read kept."]
+           f"{', '.join(str(v) for v in sidecar['symbolDice'].get('inputSizes', [S]))} (long side)"
+           + (f", the reads pooled: boxes of objectness ≥ {f['readThreshold']}, IoU > {f['sameDieIoU']} one die, found by {f['votes']} reads."
+              if (f := sidecar['symbolDice'].get('fusion')) else ".")]
           if sidecar.get('symbolDice') else []),
         f"- ONNX opset 13, {onnx_bytes / 1e6:.2f} MB, {params:,} parameters; runs in onnxruntime-web (wasm) and onnxruntime-node.",
         "",

@@ -16,8 +16,12 @@ describe('parseDetectorConfig', () => {
 
   it('reads the symbol-dice rule when the sidecar has one (its notes ignored)', () => {
     const symbolDice = { scoreThreshold: 0.75, containment: 0.4, chosenOn: 'notes' };
-    expect(parseDetectorConfig({ ...good, symbolDice }).symbolDice).toEqual({ scoreThreshold: 0.75, containment: 0.4, inputSizes: [512] });
-    expect(parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes: [512, 320, 224] } }).symbolDice?.inputSizes).toEqual([512, 320, 224]);
+    expect(parseDetectorConfig({ ...good, symbolDice }).symbolDice).toEqual({ scoreThreshold: 0.75, containment: 0.4, inputSizes: [512], fusion: null });
+    const fusion = { readThreshold: 0.4, sameDieIoU: 0.3, votes: 2 };
+    expect(parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes: [512, 320, 224], fusion } }).symbolDice).toMatchObject({ inputSizes: [512, 320, 224], fusion });
+    expect(() => parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes: [512, 320] } })).toThrow(/"symbolDice.fusion" must be an object/);
+    expect(() => parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes: [512, 320], fusion: { ...fusion, votes: 3 } } })).toThrow(/"votes" must be a number in \[1, 2\]/);
+    expect(() => parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes: [512, 320], fusion: { ...fusion, votes: 1.5 } } })).toThrow(/"votes" must be an integer/);
     for (const inputSizes of [[], [500], [1024], '512', [512, 0]]) {
       expect(() => parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes } })).toThrow(/"symbolDice.inputSizes" must be a non-empty array of multiples of 32 up to inputSize 512/);
     }

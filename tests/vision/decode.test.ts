@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDetectorConfig } from '../../src/lib/vision/config.ts';
-import { decodeDetections, dropContained, insideShare, iou, nms } from '../../src/lib/vision/decode.ts';
+import { decodeDetections, dropContained, fuseReads, insideShare, iou, nms } from '../../src/lib/vision/decode.ts';
 import { letterboxGeometry } from '../../src/lib/vision/letterbox.ts';
 
 const box = (x: number, y: number, w: number, h: number) => ({ x, y, w, h });
@@ -53,6 +53,38 @@ describe('insideShare and dropContained', () => {
     expect(insideShare(box(0, 0, 10, 10), box(20, 0, 5, 5))).toBe(0);
     const items = [{ box: box(0, 0, 10, 10) }, { box: box(2, 2, 4, 4) }, { box: box(8, 0, 10, 10) }];
     expect(dropContained(items, 0.3)).toEqual([items[0], items[2]]);
+  });
+});
+
+describe('fuseReads (one frame read at several input sizes)', () => {
+  const die = (id: string, x: number, w: number, score: number) => ({ id, box: box(x, 0, w, w), score });
+  const rule = { sameDieIoU: 0.4, votes: 2 };
+
+  it('keeps a die found by enough reads: box the score-weighted mean, score the sum over all reads', () => {
+    const reads = [[die('a512', 0, 10, 0.9)], [die('a320', 1, 12, 0.6)], []];
+    const [a] = fuseReads(reads, rule);
+    expect(a!.id).toBe('a512');
+    expect(a!.score).toBeCloseTo(1.5 / 3, 12);
+    expect(a!.box.x).toBeCloseTo((0 * 0.9 + 1 * 0.6) / 1.5, 12);
+    expect(a!.box.w).toBeCloseTo((10 * 0.9 + 12 * 0.6) / 1.5, 12);
+  });
+
+  it('drops what only one read saw (a shadow, a side face), and one read never votes twice', () => {
+    const reads = [[die('a', 0, 10, 0.9), die('a-again', 1, 10, 0.8), die('shadow', 50, 10, 0.95)], [die('a', 0, 10, 0.7)]];
+    expect(fuseReads(reads, rule).map((d) => d.id)).toEqual(['a']);
+    expect(fuseReads(reads, { ...rule, votes: 1 }).map((d) => d.id)).toEqual(['a', 'shadow', 'a-again']);
+  });
+
+  it('joins a box to the die it overlaps most, best dice first', () => {
+    const reads = [[die('left', 0, 10, 0.9), die('right', 6, 10, 0.8)], [die('r', 7, 10, 0.9)], [die('l', 0, 10, 0.5)]];
+    const fused = fuseReads(reads, rule);
+    expect(fused.map((d) => d.id)).toEqual(['r', 'left']);
+    expect(fused[0]!.score).toBeCloseTo(1.7 / 3, 12);
+  });
+
+  it('is the read itself for one read and one vote', () => {
+    const read = [die('a', 0, 10, 0.9), die('b', 20, 10, 0.6)];
+    expect(fuseReads([read], { sameDieIoU: 0.4, votes: 1 })).toEqual(read);
   });
 });
 

@@ -10,7 +10,6 @@ import {
   teachDie,
   TeachError,
   type FacePrototype,
-  surestRead,
 } from '../../src/lib/vision/face-reader.ts';
 import type { Die, RgbaImage } from '../../src/lib/vision/types.ts';
 
@@ -144,22 +143,6 @@ describe('kitSeparation (the teach screen)', () => {
     expect(s.ready).toBe(false);
     expect(s.closestPair?.faceIds.sort()).toEqual(['a', 'c']);
     expect(s.score).toBeLessThan(1);
-  });
-});
-
-describe('surestRead (symbol dice read at several input sizes)', () => {
-  const read = (name: string, ...scores: number[]) => ({ name, dice: scores.map((score) => ({ score })) });
-
-  it('keeps the read whose dice are surest, by their median score', () => {
-    // read large, a die comes as two unsure pieces; read smaller, whole and sure
-    expect(surestRead([read('512', 0.9, 0.55, 0.52, 0.6), read('320', 0.8, 0.85, 0.9), read('224', 0.7, 0.75)]).name).toBe('320');
-  });
-
-  it('takes the first (largest) read on a tie, and scores a read with no dice 0', () => {
-    expect(surestRead([read('512', 0.8), read('320', 0.8)]).name).toBe('512');
-    expect(surestRead([read('512'), read('320', 0.55)]).name).toBe('320');
-    expect(surestRead([read('512'), read('320')]).name).toBe('512');
-    expect(() => surestRead([])).toThrow(/no reads/);
   });
 });
 

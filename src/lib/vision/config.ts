@@ -37,17 +37,30 @@ export interface DetectorConfig {
  * die, or its symbol) is dropped.
  */
 export interface SymbolDiceRule {
-  /** A candidate is kept when its objectness reaches this. */
+  /** A candidate of one read (a teach photo, or a frame read at one size) is kept when its objectness reaches this. */
   scoreThreshold: number;
   /** A box is dropped when more than this share of its area lies inside a better kept box. */
   containment: number;
   /**
-   * The input sizes (long side) a frame is read at, the read whose dice are surest kept
-   * (face-reader.ts `surestRead`). Symbol dice are read from nearer than pip dice, and a die
-   * much larger at the input than the dice the detector learnt on is found as its top face and
-   * a side face; read smaller, it is found whole. Defaults to `[inputSize]`.
+   * The input sizes (long side) a frame is read at. Symbol dice are read from nearer than pip
+   * dice, and a die much larger at the input than the dice the detector learnt on is found as
+   * its top face and a side face; read smaller, it is found whole, and a far die is lost.
+   * Defaults to `[inputSize]`.
    */
   inputSizes: number[];
+  /** How the reads combine when there are several sizes (decode.ts `fuseReads`); null for one size. */
+  fusion: ReadFusion | null;
+}
+
+/**
+ * Several reads of one frame pooled into one set of dice (decode.ts `fuseReads`): each read
+ * keeps the boxes whose objectness reaches `readThreshold`; boxes of different reads that
+ * overlap with IoU above `sameDieIoU` are one die, kept when at least `votes` reads found it.
+ */
+export interface ReadFusion {
+  readThreshold: number;
+  sameDieIoU: number;
+  votes: number;
 }
 
 export const DEFAULT_MAX_DETECTIONS = 100;
@@ -99,10 +112,18 @@ export function parseDetectorConfig(json: unknown): DetectorConfig {
     if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 32 && v <= inputSize && v % step === 0)) {
       throw new DetectorConfigError(`detector sidecar: "symbolDice.inputSizes" must be a non-empty array of multiples of ${step} up to inputSize ${inputSize}, got ${JSON.stringify(sizes)}`);
     }
+    const fusion = field(rule, 'fusion');
+    if (sizes.length > 1 && (typeof fusion !== 'object' || fusion === null || Array.isArray(fusion))) {
+      throw new DetectorConfigError('detector sidecar: "symbolDice.fusion" must be an object { readThreshold, sameDieIoU, votes } when there are several inputSizes');
+    }
+    const f = fusion as Record<string, unknown>;
+    const votes = sizes.length > 1 ? numberIn(f, 'votes', 1, sizes.length) : 1;
+    if (!Number.isInteger(votes)) throw new DetectorConfigError(`detector sidecar: "votes" must be an integer, got ${votes}`);
     symbolDice = {
       scoreThreshold: numberIn(rule, 'scoreThreshold', 0, 1),
       containment: numberIn(rule, 'containment', 0, 1),
       inputSizes: sizes as number[],
+      fusion: sizes.length > 1 ? { readThreshold: numberIn(f, 'readThreshold', 0, 1), sameDieIoU: numberIn(f, 'sameDieIoU', 0, 1), votes } : null,
     };
   }
   return {

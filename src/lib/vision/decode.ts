@@ -51,6 +51,43 @@ export function dropContained<T extends { box: Box }>(items: readonly T[], maxSh
   return kept;
 }
 
+/**
+ * Pools several reads of one frame (the same frame at several input sizes) into one set of
+ * dice. Boxes are taken best first; each joins the die, not yet found by its read, whose best
+ * box it overlaps most with IoU above `sameDieIoU`, else starts a die of its own. A die is kept
+ * when at least `votes` reads found it: its box is the score-weighted mean of their boxes, its
+ * score the sum of their scores over the number of reads (a read that missed it counts 0), and
+ * its other fields those of its best box. Returned best first.
+ *
+ * Why: a die is found whole at one size and as its top face at another, or weakly at the size
+ * that suits it; the sizes agree on real dice and disagree on shadows and side faces.
+ */
+export function fuseReads<T extends { box: Box; score: number }>(reads: readonly (readonly T[])[], rule: { sameDieIoU: number; votes: number }): T[] {
+  const pool = reads.flatMap((dice, read) => dice.map((item) => ({ item, read })));
+  pool.sort((a, b) => b.item.score - a.item.score || a.read - b.read);
+  const groups: Array<{ members: T[]; reads: Set<number> }> = [];
+  for (const { item, read } of pool) {
+    let home: (typeof groups)[number] | null = null;
+    let overlap = rule.sameDieIoU;
+    for (const g of groups) {
+      const o = iou(g.members[0]!.box, item.box);
+      if (!g.reads.has(read) && o > overlap) [home, overlap] = [g, o];
+    }
+    if (home) {
+      home.members.push(item);
+      home.reads.add(read);
+    } else groups.push({ members: [item], reads: new Set([read]) });
+  }
+  const fused = groups
+    .filter((g) => g.reads.size >= rule.votes)
+    .map((g) => {
+      const weight = g.members.reduce((a, m) => a + m.score, 0);
+      const mean = (key: keyof Box): number => g.members.reduce((a, m) => a + m.box[key] * m.score, 0) / weight;
+      return { ...g.members[0]!, box: { x: mean('x'), y: mean('y'), w: mean('w'), h: mean('h') }, score: weight / reads.length };
+    });
+  return fused.sort((a, b) => b.score - a.score);
+}
+
 export interface DecodeOptions {
   /** Overrides the sidecar's score threshold. */
   scoreThreshold?: number;

@@ -6,6 +6,7 @@
  * how well the faces taught so far stand apart.
  */
 import type { DiceKit, DieFace } from '../dice/kit.ts';
+import { dropContained, fuseReads } from './decode.ts';
 import { symbolDetectOptions, type Detector } from './detector.ts';
 import { firstPass } from './die-face-reader.ts';
 import { renderArtOnDice, type ArtView, DEFAULT_ART_VIEWS } from './face-art.ts';
@@ -425,36 +426,24 @@ export interface FaceDie {
 }
 
 /**
- * Of reads of one frame at several input sizes, the one whose dice are surest: the highest
- * median score (the first on a tie; a read with no dice scores 0). Read too large, a die is
- * found as two or three pieces (its top face, a side face) that the detector is unsure of; read
- * too small, a far die is missed or found weakly. Chosen over reading at one size on dicegen
- * scenes of kit-art dice (`npm run choose-symbol-rule`).
- */
-export function surestRead<T extends { dice: readonly { score: number }[] }>(reads: readonly T[]): T {
-  const median = (r: T): number => {
-    const s = r.dice.map((d) => d.score).sort((a, b) => a - b);
-    return s.length ? s[Math.floor(s.length / 2)]! : 0;
-  };
-  if (reads.length === 0) throw new RangeError('surestRead: no reads');
-  return reads.reduce((best, r) => (median(r) > median(best) ? r : best));
-}
-
-/**
- * The symbol dice of a frame: read at each of the symbol rule's `inputSizes`
- * (`symbolDetectOptions`), the surest read kept (`surestRead`). Times add up over the reads.
+ * The symbol dice of a frame: read at each of the symbol rule's `inputSizes`; with several
+ * sizes the reads are pooled (decode.ts `fuseReads`, the rule's `fusion`) and boxes lying inside
+ * better ones dropped. Times add up over the reads.
  */
 export async function detectSymbolDice(detector: Detector, image: RgbaImage): Promise<Detection> {
   // The detector's boxes only: the pip reader's second pass would call a symbol die `other`
   // at best and drop it as `none` at worst, and the face embedder reads it anyway.
   const first = firstPass(detector);
   const options = symbolDetectOptions(detector.config);
+  const rule = detector.config.symbolDice;
+  const sizes = rule?.inputSizes ?? [detector.config.inputSize];
   const reads: Detection[] = [];
-  for (const inputSize of detector.config.symbolDice?.inputSizes ?? [detector.config.inputSize]) {
-    reads.push(await first.detect(image, { ...options, inputSize }));
+  for (const inputSize of sizes) {
+    reads.push(await first.detect(image, { ...options, inputSize, ...(rule?.fusion ? { scoreThreshold: rule.fusion.readThreshold } : {}) }));
   }
+  const dice = rule?.fusion ? dropContained(fuseReads(reads.map((r) => r.dice), rule.fusion), rule.containment) : reads[0]!.dice;
   const sum = (key: keyof ReadTiming): number => reads.reduce((a, r) => a + (r.timing[key] ?? 0), 0);
-  return { dice: surestRead(reads).dice, timing: { preprocessMs: sum('preprocessMs'), inferenceMs: sum('inferenceMs'), postprocessMs: sum('postprocessMs') } };
+  return { dice, timing: { preprocessMs: sum('preprocessMs'), inferenceMs: sum('inferenceMs'), postprocessMs: sum('postprocessMs') } };
 }
 
 /**
