@@ -11,17 +11,22 @@
  * kept has the best per-die F1 over all held-out dice (centre matching with the right value),
  * then the most rolls read exactly. `--write` stores it in the reader's sidecar. Run it again
  * after a new detector or reader is exported.
+ *
+ * Then, with that first pass, the `recount` rule (`findMissedDice`): how far below the first
+ * pass to look for dice when the count of dice in view is known (at the table, the game knows
+ * how many were thrown; here the labels tell). Kept: the best F1 with the count known, then the
+ * most rolls exact, then the fewest candidates read.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Detector } from '../src/lib/vision/detector.ts';
-import type { DieFaceFirstPass, TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
+import { findMissedDice, type DieFaceFirstPass, type DieFaceRecount, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
 import { loadDataset, type Dataset } from './lib/datasets.ts';
 import { evaluateDataset } from './lib/evaluate.ts';
-import { createNodeDetector, dataRoot, SHIPPED_DIE_FACE_MODEL, UsageError } from './lib/node-vision.ts';
+import { createNodeDetector, dataRoot, readImageFile, SHIPPED_DIE_FACE_MODEL, UsageError } from './lib/node-vision.ts';
 
 const TRAIN_SPLITS = ['byler-train', 'epanemu-train', 'matteop65-train'];
 
@@ -35,6 +40,30 @@ for (const score of ['class', 'objectness'] as const) {
   for (const scoreThreshold of score === 'class' ? [0.15, 0.2, 0.25, 0.3, 0.375] : [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9]) {
     for (const containment of [0.4, 0.7]) CANDIDATES.push({ score, scoreThreshold, containment });
   }
+}
+
+const RECOUNT_CANDIDATES: DieFaceRecount[] = [];
+for (const scoreThreshold of [0.01, 0.02, 0.05, 0.1, 0.2]) for (const maxCandidates of [4, 8, 16, 32]) RECOUNT_CANDIDATES.push({ scoreThreshold, maxCandidates });
+
+/** Held-out figures with the count of dice known, for each recount rule (null: none). */
+async function chooseRecount(twoPass: TwoPassDetector, first: DieFaceFirstPass, sets: readonly Dataset[]): Promise<Array<{ rule: DieFaceRecount | null; f1: number; exact: number }>> {
+  const rules = [null, ...RECOUNT_CANDIDATES];
+  const tallies = rules.map(() => new EvalAccumulator(true));
+  for (const set of sets) {
+    for (const im of set.images) {
+      const image = await readImageFile(path.join(set.dir, im.file));
+      const found = (await twoPass.detect(image, first)).dice;
+      for (const [i, rule] of rules.entries()) {
+        const reader = { ...twoPass.dieFaceReader, config: { ...twoPass.dieFaceReader.config, firstPass: first, recount: rule } };
+        const added = await findMissedDice({ ...twoPass, dieFaceReader: reader }, image, found, im.dice.length);
+        tallies[i]!.add(im.dice, [...found, ...added]);
+      }
+    }
+  }
+  return rules.map((rule, i) => {
+    const s = tallies[i]!.summarise();
+    return { rule, f1: s.perDie.f1 ?? 0, exact: s.exactRollAccuracy ?? 0 };
+  });
 }
 
 async function main(): Promise<void> {
@@ -67,15 +96,24 @@ async function main(): Promise<void> {
     console.log(`${rule.score.padEnd(10)} ${rule.scoreThreshold.toFixed(3)}  ${rule.containment.toFixed(1)}  ${pct(s.perDie.precision)}  ${pct(s.perDie.recall)}  ${pct(f1)}  ${pct(exact)}`);
     if (!best || f1 > best.f1 + 1e-9 || (Math.abs(f1 - best.f1) <= 1e-9 && exact > best.exact)) best = { rule, f1, exact };
   }
-  await detector.release();
   console.log(`chosen: ${JSON.stringify(best!.rule)} (held-out F1 ${(100 * best!.f1).toFixed(1)}%, exact ${(100 * best!.exact).toFixed(1)}%)`);
+  const recounts = await chooseRecount(twoPass, best!.rule, sets);
+  await detector.release();
+  console.log('\nwith the count of dice known (recount: look again below the first pass)');
+  console.log('threshold  read at most     F1  exact');
+  for (const r of recounts) console.log(`${r.rule ? r.rule.scoreThreshold.toFixed(2).padStart(9) : '     none'}  ${r.rule ? String(r.rule.maxCandidates).padStart(12) : '            '}  ${(100 * r.f1).toFixed(1).padStart(5)}  ${(100 * r.exact).toFixed(1).padStart(5)}`);
+  const recount = [...recounts].sort((a, b) => b.f1 - a.f1 || b.exact - a.exact || (a.rule?.maxCandidates ?? 0) - (b.rule?.maxCandidates ?? 0) || (b.rule?.scoreThreshold ?? 1) - (a.rule?.scoreThreshold ?? 1))[0]!;
+  const none = recounts[0]!;
+  console.log(`chosen: ${recount.rule ? JSON.stringify(recount.rule) : 'none'} (F1 ${(100 * none.f1).toFixed(1)} → ${(100 * recount.f1).toFixed(1)}%, exact ${(100 * none.exact).toFixed(1)} → ${(100 * recount.exact).toFixed(1)}%)`);
   if (values.write) {
     const sidecar = values['die-face'].replace(/\.onnx$/, '.json');
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
     json.firstPass = best!.rule;
     json.firstPassChosenOn = `held-out slice (15%, by file-name hash) of ${TRAIN_SPLITS.join(', ')}; npm run choose-die-face-rule; F1 ${best!.f1.toFixed(4)}, exact ${best!.exact.toFixed(4)}`;
+    json.recount = recount.rule;
+    json.recountChosenOn = `the same slice with the count of dice known; F1 ${none.f1.toFixed(4)} -> ${recount.f1.toFixed(4)}, exact ${none.exact.toFixed(4)} -> ${recount.exact.toFixed(4)}`;
     await writeFile(sidecar, JSON.stringify(json, null, 2) + '\n');
-    console.log(`wrote firstPass to ${sidecar}`);
+    console.log(`wrote firstPass and recount to ${sidecar}`);
   }
 }
 

@@ -7,7 +7,9 @@
  * still dice — the picture shaken by a hand (a bounded random walk of shift, turn and zoom, up to
  * 2% of the frame; `--shake 0`: a phone propped still, 2: a shakier hand) and each frame given
  * its own exposure and sensor noise. Every frame is read as the app reads it (detector, then
- * the die-face reader), and the reads go through the app's settle tracker
+ * the die-face reader; knowing, as the game does, how many dice were thrown, here from the
+ * labels: pip dice missed below that count are looked for again, die-face-reader.ts
+ * `detectCounted`), and the reads go through the app's settle tracker
  * (src/lib/vision/settle.ts, shipped defaults; `--tracker '{"settleMs":800}'` overrides).
  * Printed per dataset: the first frame read alone (per-die F1, exact rolls), the share of
  * photos the tracker proposed a roll for within the video and how soon, and the first
@@ -40,6 +42,7 @@ import { loadDataset } from './lib/datasets.ts';
 import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
 import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
+import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
 import { valSplits } from './lib/evaluate.ts';
 import { diceToLearn, unreadDiceCounted } from '../src/app/cameraRead.ts';
 
@@ -143,7 +146,8 @@ function setNames(dirs: readonly string[], kitIds: readonly (string | null)[]): 
 }
 
 /** A frame's dice: pip values (the app's two-pass read), or faces of a kit. */
-type ReadFrame = (frame: RgbaImage) => Promise<Array<{ box: Box; value: DieKey | null; score: number }>>;
+/** Reads one frame; `expected`: the dice in view (the labels' count, as the game knows it at the table). */
+type ReadFrame = (frame: RgbaImage, expected: number) => Promise<Array<{ box: Box; value: DieKey | null; score: number }>>;
 
 /**
  * Learning from play (`--learn`): after each photo, a first proposal that is the roll (the
@@ -186,7 +190,7 @@ async function readFolder(
         pose.s = clamp(pose.s + 0.003 * shake * gauss(r), 0.985, 1.015);
       }
       const frame = cameraFrame(photo, pose, 1 + 0.03 * gauss(r), 3, r);
-      const dice = await read(frame);
+      const dice = await read(frame, im.dice.length);
       reads.push(
         dice.map((d) => {
           const b = unshake(d.box, pose, info.width, info.height);
@@ -231,7 +235,7 @@ async function readVideos(
                 learning?.read.set(f.box, f);
                 return { box: f.box, value: f.face?.id ?? null, score: f.score };
               })
-          : async (frame) => (await detector.detect(frame)).dice;
+          : async (frame, expected) => (await detectCounted(detector, frame, expected)).dice;
         // symbol kits are scored by face id; the standard kit (pips by the detector) by value
         const kit = kitReader ? { kit: kitReader.folder.kit, faces: kitReader.embedder !== null } : null;
         const folderVideos = await readFolder(dir, names[d]!, read, kit, frames, shake, learning);

@@ -78,9 +78,11 @@ export interface KitReader {
   /**
    * Reads a frame (an ImageBitmap is transferred and closed). `kitId` is the kit of the roll
    * awaited (`ExpectedRoll.kit`), default the game's: a Face Off roll-off thrown with a standard
-   * die is read as pips, the game's own rolls with its symbol kit.
+   * die is read as pips, the game's own rolls with its symbol kit. `expected`: how many dice the
+   * roll awaited puts in view at least (`ExpectedRoll.count`); pip dice missed below it are
+   * looked for again (die-face-reader.ts `detectCounted`).
    */
-  read(frame: ImageBitmap | ImageData, kitId?: string): Promise<KitRead>;
+  read(frame: ImageBitmap | ImageData, kitId?: string, expected?: number): Promise<KitRead>;
   /**
    * Learning from play: the dice of a roll the player confirmed exactly as read (their face ids
    * and reading embeddings, `KitDie`) become prototypes of the game's symbol kit for the rest of
@@ -217,7 +219,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
   })();
   ready.catch(() => undefined); // read() rejects with the same error
 
-  async function readNow(frame: ImageBitmap | ImageData, kitId: string): Promise<KitRead> {
+  async function readNow(frame: ImageBitmap | ImageData, kitId: string, expected: number | undefined): Promise<KitRead> {
     await ready;
     const rollKit = kitId === dice.kitId ? readKit : BUILT_IN_KITS[kitId];
     if (!rollKit || (rollKit !== readKit && !kitReadsPips(rollKit))) {
@@ -230,7 +232,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
       else await reader.useKit(symbolSpec!);
       current = want;
     }
-    const read = await reader.read(frame);
+    const read = await reader.read(frame, expected);
     const found = read.dice.map((die, i): KitDie => {
       const faceRead = read.faces?.[i];
       if (faceRead) {
@@ -264,8 +266,8 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
   return {
     gameKit: gameKit ?? readKit,
     ready,
-    read(frame, kitId = dice.kitId) {
-      const next = queue.then(() => readNow(frame, kitId));
+    read(frame, kitId = dice.kitId, expected) {
+      const next = queue.then(() => readNow(frame, kitId, expected));
       queue = next.catch(() => undefined);
       return next;
     },

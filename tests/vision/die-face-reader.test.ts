@@ -7,6 +7,8 @@ import {
   bestClasses,
   createDieFaceReader,
   DieFaceConfigError,
+  detectCounted,
+  findMissedDice,
   firstPass,
   parseDieFaceConfig,
   withDieFaceReader,
@@ -36,7 +38,11 @@ describe('die-face sidecar', () => {
   const good = { inputSize: 48, cropMargin: 1.2, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], training: { anything: true } };
 
   it('keeps what the reader needs and ignores the rest', () => {
-    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null });
+    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, recount: null });
+    expect(parseDieFaceConfig({ ...good, recount: { scoreThreshold: 0.02, maxCandidates: 8 } }).recount).toEqual({ scoreThreshold: 0.02, maxCandidates: 8 });
+    for (const recount of [{ scoreThreshold: 2, maxCandidates: 8 }, { scoreThreshold: 0.02, maxCandidates: 0 }, { scoreThreshold: 0.02, maxCandidates: 2.5 }, [0.02, 8]]) {
+      expect(() => parseDieFaceConfig({ ...good, recount })).toThrow(/"recount" must be/);
+    }
     const firstPass = { score: 'class', scoreThreshold: 0.2, containment: 0.5 };
     expect(parseDieFaceConfig({ ...good, firstPass }).firstPass).toEqual(firstPass);
     expect(() => parseDieFaceConfig({ ...good, firstPass: { ...firstPass, score: 'best' } })).toThrow(/"firstPass" must be/);
@@ -68,7 +74,7 @@ describe('reading the classes', () => {
   });
 
   it('sets values, reads `other` as no value, drops `none`, keeps boxes and scores', () => {
-    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null };
+    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, recount: null };
     const dice = [die(1, 0), die(5, 30), die(null, 60, 6), die(2, 90)];
     const reads = [5, 7, 3, 6].map((classIndex) => ({ classIndex, probability: 0.9 }));
     const out = applyDieFaceReads(dice, reads, config);
@@ -153,6 +159,87 @@ describe('die-face reader on onnxruntime-node (hand-wired test model)', () => {
     expect((await two.detect(image)).dice.map((d) => d.value)).toEqual([5]);
     await two.release();
     expect(released).toBe(1);
+  });
+});
+
+describe('findMissedDice (the count of dice in view known)', () => {
+  let reader: DieFaceReader;
+  beforeAll(async () => {
+    const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+    const config = { ...testConfig, firstPass: { score: 'objectness' as const, scoreThreshold: 0.6, containment: 0.4 }, recount: { scoreThreshold: 0.02, maxCandidates: 8 } };
+    reader = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), config);
+  });
+  afterAll(() => reader?.release());
+
+  /** A first pass that finds these candidates (best first), above the threshold it is asked for. */
+  const firstPassOf = (candidates: Die[]) => {
+    const asked: number[] = [];
+    const detector = {
+      config: {} as never,
+      detect: async (_image: RgbaImage, options?: { scoreThreshold?: number }) => {
+        asked.push(options?.scoreThreshold ?? -1);
+        return { dice: candidates.filter((c) => c.score >= (options?.scoreThreshold ?? 0)), timing: { preprocessMs: 0, inferenceMs: 0, postprocessMs: 0 } };
+      },
+      release: async () => {},
+    };
+    return { detector, asked };
+  };
+  const weak = (x: number, score: number): Die => ({ value: null, box: { x, y: 10, w: 20, h: 20 }, score, classIndex: 6 });
+
+  it('reads weak candidates clear of the dice found, and adds those read as values until the count is met', async () => {
+    const image = await rgba(await scenePng(260, 40, [
+      { x: 10, y: 10, side: 20, rgb: COLOUR[1] },      // found already (reader 6)
+      { x: 50, y: 10, side: 20, rgb: COLOUR[5] },      // magenta: none, no die there
+      { x: 90, y: 10, side: 20, rgb: COLOUR.other },   // white: a die, but no pip value
+      { x: 130, y: 10, side: 20, rgb: COLOUR[6] },     // cyan: 1
+      { x: 170, y: 10, side: 20, rgb: COLOUR[3] },     // the reader's 4
+      { x: 210, y: 10, side: 20, rgb: COLOUR[4] },     // blue: 4
+    ]));
+    const found = [{ ...die(6, 10), score: 0.9 }];
+    const { detector, asked } = firstPassOf([
+      weak(12, 0.55),   // the found die again
+      weak(210, 0.7),   // kept by the first pass and read `none` there: not looked at again
+      weak(50, 0.5), weak(90, 0.4), weak(130, 0.3), weak(170, 0.2), weak(230, 0.01),
+    ]);
+    const two = withDieFaceReader(detector, reader);
+    const added = await findMissedDice(two, image, found, 3);
+    expect(added.map((d) => [d.box.x, d.value])).toEqual([[130, 1], [170, 4]]);
+    expect(asked).toEqual([0.02]);
+    expect(await findMissedDice(two, image, found, 2)).toHaveLength(1);
+    expect(await findMissedDice(two, image, found, 1)).toEqual([]);
+    expect(asked).toHaveLength(2); // the count met: nothing read
+  });
+
+  it('detectCounted: the read as is without a count, with the dice found again when the count is not met', async () => {
+    const image = await rgba(await scenePng(200, 40, [{ x: 10, y: 10, side: 20, rgb: COLOUR[1] }, { x: 130, y: 10, side: 20, rgb: COLOUR[6] }]));
+    const { detector } = firstPassOf([weak(10, 0.9), weak(130, 0.3)]);
+    const two = withDieFaceReader({ ...detector, detect: (im: RgbaImage, o?: { scoreThreshold?: number }) => detector.detect(im, o ?? { scoreThreshold: 0.6 }) }, reader);
+    const plain = await detectCounted(two, image);
+    expect(plain.dice.map((d) => d.value)).toEqual([6]);
+    expect(plain.timing.recountMs).toBeUndefined();
+    expect((await detectCounted(two, image, 1)).timing.recountMs).toBeUndefined();
+    const counted = await detectCounted(two, image, 2);
+    expect(counted.dice.map((d) => [d.box.x, d.value])).toEqual([[10, 6], [130, 1]]);
+    expect(counted.timing.recountMs).toBeGreaterThanOrEqual(0);
+    const alone = await detectCounted(detector, image, 3); // no die-face reader: nothing to look again with
+    expect(alone.dice).toEqual((await detector.detect(image)).dice);
+    expect(alone.timing.recountMs).toBeUndefined();
+  });
+
+  it('reads at most maxCandidates, and nothing without a recount rule', async () => {
+    const none = { side: 20, y: 10, rgb: COLOUR[5] }; // magenta: no die there
+    const image = await rgba(await scenePng(260, 40, [{ ...none, x: 10 }, { ...none, x: 50 }, { ...none, x: 90 }, { x: 130, y: 10, side: 20, rgb: COLOUR[6] }]));
+    const { detector } = firstPassOf([weak(10, 0.5), weak(50, 0.4), weak(90, 0.35), weak(130, 0.3)]);
+    const capped = await createDieFaceReader((await import('onnxruntime-node')) as unknown as OrtModule, new Uint8Array(readFileSync(TEST_READER)), {
+      ...reader.config,
+      recount: { scoreThreshold: 0.02, maxCandidates: 3 },
+    });
+    expect(await findMissedDice(withDieFaceReader(detector, capped), image, [], 2)).toEqual([]);
+    expect((await findMissedDice(withDieFaceReader(detector, reader), image, [], 2)).map((d) => d.box.x)).toEqual([130]);
+    const off = await createDieFaceReader((await import('onnxruntime-node')) as unknown as OrtModule, new Uint8Array(readFileSync(TEST_READER)), { ...reader.config, recount: null });
+    expect(await findMissedDice(withDieFaceReader(detector, off), image, [], 2)).toEqual([]);
+    await capped.release();
+    await off.release();
   });
 });
 

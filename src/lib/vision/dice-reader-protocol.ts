@@ -145,7 +145,7 @@ export interface TeachRequest {
 
 export type ToWorker =
   | { type: 'init'; options: ReaderInitOptions }
-  | { type: 'read'; id: number; frame: ImageBitmap | ImageData }
+  | { type: 'read'; id: number; frame: ImageBitmap | ImageData; expected?: number }
   | { type: 'kit'; id: number; spec: KitSpec | null }
   | { type: 'face-model'; id: number }
   | { type: 'teach'; id: number; frame: ImageBitmap | ImageData; request: TeachRequest };

@@ -44,7 +44,11 @@ export type {
 export interface DiceReader {
   /** Resolves when the model is loaded and warmed up (with timings), rejects if it cannot start. */
   readonly ready: Promise<ReaderInfo>;
-  read(frame: ImageBitmap | ImageData): Promise<DiceRead>;
+  /**
+   * The dice in this frame. `expected`: how many dice the caller knows lie in view (the roll a
+   * game awaits); pip dice missed below it are looked for again (die-face-reader.ts `detectCounted`).
+   */
+  read(frame: ImageBitmap | ImageData, expected?: number): Promise<DiceRead>;
   /**
    * Reads symbol dice of this kit from now on (null: pips again). Resolves once the face model
    * is loaded and the kit's art is embedded, with what `kitSeparation` needs.
@@ -135,9 +139,9 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
 
   return {
     ready,
-    async read(frame) {
+    async read(frame, expected) {
       const sent = performance.now();
-      const reply = await call((id) => ({ type: 'read', id, frame }), isBitmap(frame) ? [frame] : []);
+      const reply = await call((id) => ({ type: 'read', id, frame, ...(expected === undefined ? {} : { expected }) }), isBitmap(frame) ? [frame] : []);
       if (reply.type !== 'result') unexpected(reply);
       return { dice: reply.dice, faces: reply.faces, width: reply.width, height: reply.height, timing: { ...reply.timing, roundTripMs: performance.now() - sent } };
     },

@@ -14,7 +14,7 @@ import shippedConfig from '../../../models/dice-pips.json';
 import faceConfigJson from '../../../models/face-embed.json';
 import { parseDetectorConfig } from './config.ts';
 import { createDetector, symbolDetectOptions, type Detector, type OrtModule } from './detector.ts';
-import { createDieFaceReader, parseDieFaceConfig, withDieFaceReader, type DieFaceReader } from './die-face-reader.ts';
+import { createDieFaceReader, detectCounted, parseDieFaceConfig, withDieFaceReader, type DieFaceReader } from './die-face-reader.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from './face-embedder.ts';
 import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, TAUGHT_EMBEDDING_RECIPE, TeachError, type FacePrototype } from './face-reader.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
@@ -146,14 +146,14 @@ function pixels(frame: ImageBitmap | ImageData): ImageData {
   return context.getImageData(0, 0, width, height);
 }
 
-async function read(id: number, frame: ImageBitmap | ImageData): Promise<void> {
+async function read(id: number, frame: ImageBitmap | ImageData, expected: number | undefined): Promise<void> {
   if (!detector) throw new Error('dice reader: read before init');
   const ready = await detector;
   const t0 = performance.now();
   const image = pixels(frame);
   const decodeMs = performance.now() - t0;
   if (!kitState) {
-    const { dice, timing } = await ready.detect(image);
+    const { dice, timing } = await detectCounted(ready, image, expected);
     post({ type: 'result', id, dice, faces: null, width: image.width, height: image.height, timing: { decodeMs, embedMs: 0, ...timing } });
     return;
   }
@@ -246,7 +246,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   }
   const run =
     msg.type === 'read'
-      ? () => read(msg.id, msg.frame)
+      ? () => read(msg.id, msg.frame, msg.expected)
       : msg.type === 'kit'
         ? () => useKit(msg.id, msg.spec)
         : msg.type === 'face-model'

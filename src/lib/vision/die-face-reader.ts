@@ -11,6 +11,7 @@
  * presence (docs/vision.md). Symbol dice are read by the face embedder from the first pass
  * (`firstPass`), never through this one.
  */
+import { insideShare, iou } from './decode.ts';
 import type { DetectOptions, Detector, OrtModule, SessionOptions } from './detector.ts';
 import { cropForEmbedder } from './face-embedder.ts';
 import type { Detection, Die, RgbaImage } from './types.ts';
@@ -36,6 +37,18 @@ export interface DieFaceConfig {
    * splits, never on val (models/MODEL_CARD.md).
    */
   firstPass: DieFaceFirstPass | null;
+  /**
+   * How to look again for dice the first pass missed, when the caller knows how many dice lie in
+   * view (`findMissedDice`), or null not to. Chosen on the held-out slice, never on val.
+   */
+  recount: DieFaceRecount | null;
+}
+
+export interface DieFaceRecount {
+  /** Candidates down to this score (scored as the first pass scores) are looked at. */
+  scoreThreshold: number;
+  /** At most this many of them, best first, are read. */
+  maxCandidates: number;
 }
 
 export interface DieFaceFirstPass {
@@ -87,7 +100,17 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
     }
     firstPass = { score: r.score, scoreThreshold: r.scoreThreshold, containment: r.containment };
   }
-  return { inputSize, cropMargin, classes: [...classes], firstPass };
+  let recount: DieFaceRecount | null = null;
+  if (obj.recount !== undefined && obj.recount !== null) {
+    const r = obj.recount as Record<string, unknown>;
+    const threshold = r.scoreThreshold;
+    const most = r.maxCandidates;
+    if (typeof obj.recount !== 'object' || Array.isArray(obj.recount) || typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1) || typeof most !== 'number' || !Number.isInteger(most) || most < 1) {
+      throw new DieFaceConfigError('die-face sidecar: "recount" must be { scoreThreshold in [0, 1], maxCandidates a positive integer }, or absent');
+    }
+    recount = { scoreThreshold: threshold, maxCandidates: most };
+  }
+  return { inputSize, cropMargin, classes: [...classes], firstPass, recount };
 }
 
 /** The detector's options for a read with the reader behind it (`DieFaceConfig.firstPass`). */
@@ -219,6 +242,47 @@ export function withDieFaceReader(detector: Detector, reader: DieFaceReader): Tw
       await Promise.all([detector.release(), reader.release()]);
     },
   };
+}
+
+/** A candidate this close to a die found is that die again (a face, a pip group, a shifted box). */
+const SAME_DIE_IOU = 0.3;
+
+/**
+ * Dice the first pass missed, when the caller knows that `expected` dice lie in view (the roll
+ * the game awaits) and fewer were `found`: the detector's candidates that the first pass did
+ * not keep (down to the rule's `recount.scoreThreshold`) and that overlap no die found, the
+ * `maxCandidates` best of them read by the die-face reader; those it reads as a pip value, best
+ * first, until the count is met. The reader's `none` (no die there) is what makes a low score
+ * safe to look at. Returns the dice to add (none without a `recount` rule).
+ *
+ * Why: a game knows how many dice were thrown, a detector does not; small dice on a busy table
+ * are found weakly, and the count says when to look for them (models/MODEL_CARD.md).
+ */
+export async function findMissedDice(detector: TwoPassDetector, image: RgbaImage, found: readonly Die[], expected: number): Promise<Die[]> {
+  const { recount, firstPass: first } = detector.dieFaceReader.config;
+  const missing = expected - found.length;
+  if (!recount || missing <= 0) return [];
+  const kept = first?.scoreThreshold ?? detector.config.scoreThreshold;
+  const containment = first?.containment ?? 1;
+  const { dice } = await detector.firstPass.detect(image, { ...firstPassOptions(detector.dieFaceReader.config), scoreThreshold: recount.scoreThreshold });
+  const candidates = dice
+    .filter((c) => c.score < kept && found.every((f) => iou(f.box, c.box) <= SAME_DIE_IOU && insideShare(f.box, c.box) <= containment && insideShare(c.box, f.box) <= containment))
+    .slice(0, recount.maxCandidates);
+  const read = await detector.dieFaceReader.read(image, candidates);
+  return read.filter((d) => d.value !== null).slice(0, missing);
+}
+
+/**
+ * A standard-dice read when the caller may know how many dice lie in view (at least `expected`,
+ * the roll the game awaits): the detector's read, plus the dice `findMissedDice` finds when
+ * fewer were found (timed as `recountMs`). Without a count or a die-face reader: the read as is.
+ */
+export async function detectCounted(detector: Detector, image: RgbaImage, expected?: number): Promise<Detection> {
+  const read = await detector.detect(image);
+  if (expected === undefined || !('dieFaceReader' in detector) || read.dice.length >= expected) return read;
+  const t0 = performance.now();
+  const added = await findMissedDice(detector as TwoPassDetector, image, read.dice, expected);
+  return { dice: [...read.dice, ...added], timing: { ...read.timing, recountMs: performance.now() - t0 } };
 }
 
 /** The detector without any second pass (symbol dice are read by the face embedder instead). */

@@ -37,6 +37,8 @@ export interface ReadTiming {
   postprocessMs: number;
   /** The die-face reader's second pass (crops + inference), when it runs (die-face-reader.ts). */
   faceReadMs?: number;
+  /** Looking again for dice missed, when the count in view was known and not met (`detectCounted`). */
+  recountMs?: number;
 }
 
 export interface Detection {
