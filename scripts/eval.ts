@@ -167,7 +167,7 @@ async function main(): Promise<number> {
     };
     const dieFace =
       dieFaceReader && detector.dieFacePath
-        ? { file: path.relative(process.cwd(), detector.dieFacePath) || detector.dieFacePath, bytes: statSync(detector.dieFacePath).size, inputSize: dieFaceReader.config.inputSize, cropMargin: dieFaceReader.config.cropMargin, firstPass: dieFaceReader.config.firstPass }
+        ? { file: path.relative(process.cwd(), detector.dieFacePath) || detector.dieFacePath, bytes: statSync(detector.dieFacePath).size, inputSize: dieFaceReader.config.inputSize, cropMargin: dieFaceReader.config.cropMargin, firstPass: dieFaceReader.config.firstPass, recount: dieFaceReader.config.recount }
         : null;
     const boxes = truthBoxes ? 'truth' : 'detector';
     const runtime = { name: 'onnxruntime-node', provider: 'cpu', intraOpThreads: threads, cpu: os.cpus()[0]?.model ?? 'unknown' };
@@ -193,7 +193,10 @@ async function main(): Promise<number> {
   the detector finds dice for it by its first-pass rule: ${dieFace.firstPass.score} score ≥ ${dieFace.firstPass.scoreThreshold}, boxes > ${dieFace.firstPass.containment} inside a better one dropped`
               : '')
           : 'die-face reader: none (the detector\'s own values)') +
-        (truthBoxes ? '\nboxes: the LABELLED boxes as perfect detections (reading only; detR < 100% only where the reader said `none`)' : '');
+        (truthBoxes ? '\nboxes: the LABELLED boxes as perfect detections (reading only; detR < 100% only where the reader said `none`)' : '') +
+        (values['count-known'] && dieFace?.recount && !truthBoxes
+          ? `\ncount known (--count-known): each photo read knowing how many dice it shows; below that count, candidates down to score ${dieFace.recount.scoreThreshold}, the ${dieFace.recount.maxCandidates} best, read again (ms include it)`
+          : '');
       if (kit) {
         header +=
           `\nkit ${kit.id} (${kit.dir}): ${kit.artPrototypes} art and ${kit.examplePrototypes} example prototypes` +

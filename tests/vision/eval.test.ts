@@ -102,6 +102,9 @@ describe('npm run eval', () => {
     expect(a.overall.confusion.counts[0]).toEqual([0, 0, 0, 0, 0, 1, 0, 0]); // true 1 (red) read 6
     expect(a.overall.confusion.counts[5]).toEqual([1, 0, 0, 0, 0, 0, 0, 0]); // true 6 (cyan) read 1
     expect(a.overall.confusion.counts[2]).toEqual([0, 0, 0, 0, 1, 0, 0, 0]); // true 3 (green) read 5
+    // a reader without a recount rule reads the same knowing the count
+    const counted = runCli('scripts/eval.ts', ['--json', '--count-known', '--model', TEST_MODEL, '--die-face', TEST_READER, whole]);
+    expect((JSON.parse(counted.stdout) as { overall: Summary }).overall.confusion).toEqual(a.overall.confusion);
 
     const truth = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', TEST_READER, '--boxes', 'truth', whole, pips]);
     expect(truth.stderr).toBe('');
