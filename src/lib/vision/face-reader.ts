@@ -165,8 +165,7 @@ export function teachDie(dice: readonly Die[]): Die {
  * symbol, a side face) rather than the die; shrunk to half or a third, the whole die is found.
  * Chosen on single-die dicegen scenes (models/training/render_symbol_scenes.py --teach): the
  * largest die found at any of these scales is the whole die in 87% of them, against 28% at full
- * size (docs/symbol-dice.md), each scale read at 512 alone; with each scale read as the table
- * reads (three sizes pooled), 93.5% (260 scenes of one die; 89.6% read at 512 alone).
+ * size (docs/symbol-dice.md).
  */
 export const TEACH_SCALES: readonly number[] = [1, 0.5, 0.3];
 
@@ -215,16 +214,19 @@ export function shrinkInFrame(image: RgbaImage, scale: number, pad: number): { f
 }
 
 /**
- * The one die of a teach photo: searched at each of TEACH_SCALES, found there as the table finds
- * dice (`detectSymbolDice`), the largest die found alone (`teachDie`) wins. Throws a TeachError
- * when no scale shows exactly one die: `several-dice` when some scale saw several, else `no-die`.
+ * The one die of a teach photo: searched at each of TEACH_SCALES, the largest die found alone
+ * (`teachDie`) wins. Throws a TeachError when no scale shows exactly one die: `several-dice`
+ * when some scale saw several, else `no-die`.
  */
 export async function findTeachDie(detector: Detector, image: RgbaImage, scales: readonly number[] = TEACH_SCALES): Promise<Die> {
+  const options = symbolDetectOptions(detector.config);
+  // the detector's boxes only (see readFaces)
+  const first = firstPass(detector);
   let best: Die | null = null;
   let refusal: TeachError | null = null;
   for (const scale of scales) {
     const view = scale === 1 ? { frame: image, toImage: (b: Box) => b } : shrinkInFrame(image, scale, detector.config.padValue);
-    const { dice } = await detectSymbolDice(detector, view.frame);
+    const { dice } = await first.detect(view.frame, options);
     try {
       const die = teachDie(dice);
       const box = view.toImage(die.box);
