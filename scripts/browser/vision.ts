@@ -14,13 +14,14 @@ async function frame(bytes: Uint8Array): Promise<ImageBitmap> {
 }
 
 /** Starts a reader, reads the image `times` times (each read gets a fresh ImageBitmap), stops it. */
-async function readImage(base64: string, times: number, options: ReaderInitOptions): Promise<HarnessReadResult> {
+/** Reads the image `times` times; `expected`: how many dice the caller says lie in view (`DiceReader.read`). */
+async function readImage(base64: string, times: number, options: ReaderInitOptions, expected?: number): Promise<HarnessReadResult> {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const reader = createDiceReader(options);
   try {
     const info = await reader.ready;
     const reads: DiceRead[] = [];
-    for (let i = 0; i < times; i++) reads.push(await reader.read(await frame(bytes)));
+    for (let i = 0; i < times; i++) reads.push(await reader.read(await frame(bytes), expected));
     return { info, reads };
   } finally {
     reader.close();

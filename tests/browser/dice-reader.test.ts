@@ -15,6 +15,7 @@ import type { VisionHarness } from '../../scripts/browser/vision.ts';
 import { buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from '../../scripts/lib/browser-harness.ts';
 import { createNodeDetector, REPO_ROOT } from '../../scripts/lib/node-vision.ts';
 import type { DiceRead } from '../../src/lib/vision/dice-reader.ts';
+import { detectCounted } from '../../src/lib/vision/die-face-reader.ts';
 import { matchByCentre } from '../../src/lib/vision/metrics.ts';
 import type { Box, Die } from '../../src/lib/vision/types.ts';
 
@@ -96,6 +97,23 @@ describe('dice reader worker in Chromium (built app)', () => {
     expect(matches).toHaveLength(5);
     for (const m of matches) expect(got[m.prediction]!.value).toBe(truth[m.truth]!.value);
     expect(got).toHaveLength(5);
+  });
+
+  it('looks again for dice missed when told how many lie in view, as the Node pipeline does', async () => {
+    // five dice in the photo, six said: the worker looks below the first pass for a sixth
+    const { reads } = await page.evaluate(
+      ([b64]) => (globalThis as unknown as HarnessWindow).visionHarness.readImage(b64, 1, { threads: 1 }, 6),
+      [photoPng.toString('base64')] as const,
+    );
+    const read: DiceRead = reads[0]!;
+    expect(read.timing.recountMs).toBeGreaterThan(0);
+    const node = await createNodeDetector({ threads: 1 });
+    const { data, info: px } = await sharp(photoPng).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image = { width: px.width, height: px.height, data: new Uint8Array(data) };
+    const counted = await detectCounted(node, image, 6);
+    await node.release();
+    expect(counted.timing.recountMs).toBeGreaterThan(0);
+    expect(sortDice(read.dice).map((d) => d.value)).toEqual(sortDice(counted.dice).map((d) => d.value));
   });
 
   it('reads ImageData on one thread, and exact boxes with a predictable model', async () => {
