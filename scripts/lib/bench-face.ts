@@ -107,7 +107,7 @@ export async function benchFaceEmbedder(frames: number, warmup: number): Promise
 
 /**
  * Finding the symbol dice of a 1280×720 frame (the sheet fixture stretched to it): the
- * detector at each of its symbol rule's input sizes, the surest read kept (`detectSymbolDice`).
+ * detector at each of its symbol rule's input sizes, the reads pooled (`detectSymbolDice`).
  */
 async function benchSymbolDetection(ort: OrtModule, frames: number, warmup: number): Promise<FaceBenchFigure[]> {
   const files = await loadModelFiles();
@@ -124,7 +124,7 @@ async function benchSymbolDetection(ort: OrtModule, frames: number, warmup: numb
     }
     const sizes = files.config.symbolDice?.inputSizes ?? [files.config.inputSize];
     return [
-      { label: 'symbol dice found per frame, 1 thread, median', value: percentile(times, 50), unit: 'ms', note: `n=${frames}, 1280×720 frame read at ${sizes.join(', ')} (long side), the surest read kept; before the embeddings` },
+      { label: 'symbol dice found per frame, 1 thread, median', value: percentile(times, 50), unit: 'ms', note: `n=${frames}, 1280×720 frame read at ${sizes.join(', ')} (long side), the reads pooled; before the embeddings` },
       { label: 'symbol dice found per frame, 1 thread, p95', value: percentile(times, 95), unit: 'ms' },
     ];
   } finally {
