@@ -48,14 +48,18 @@ for (const scoreThreshold of [0.01, 0.02, 0.05, 0.1, 0.2]) for (const maxCandida
 /** Held-out figures with the count of dice known, for each recount rule (null: none). */
 async function chooseRecount(twoPass: TwoPassDetector, first: DieFaceFirstPass, sets: readonly Dataset[]): Promise<Array<{ rule: DieFaceRecount | null; f1: number; exact: number }>> {
   const rules = [null, ...RECOUNT_CANDIDATES];
+  const lowest = Math.min(...RECOUNT_CANDIDATES.map((r) => r.scoreThreshold));
   const tallies = rules.map(() => new EvalAccumulator(true));
   for (const set of sets) {
     for (const im of set.images) {
       const image = await readImageFile(path.join(set.dir, im.file));
-      const found = (await twoPass.detect(image, first)).dice;
+      // one detector run down to the lowest threshold tried, split at the first pass's (as detectCounted does)
+      const low = (await twoPass.firstPass.detect(image, { ...first, scoreThreshold: lowest })).dice;
+      const found = await twoPass.dieFaceReader.read(image, low.filter((d) => d.score >= first.scoreThreshold));
+      const below = low.filter((d) => d.score < first.scoreThreshold);
       for (const [i, rule] of rules.entries()) {
         const reader = { ...twoPass.dieFaceReader, config: { ...twoPass.dieFaceReader.config, firstPass: first, recount: rule } };
-        const added = await findMissedDice({ ...twoPass, dieFaceReader: reader }, image, found, im.dice.length);
+        const added = await findMissedDice(reader, image, found, below, im.dice.length);
         tallies[i]!.add(im.dice, [...found, ...added]);
       }
     }

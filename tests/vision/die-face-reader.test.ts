@@ -193,34 +193,36 @@ describe('findMissedDice (the count of dice in view known)', () => {
       { x: 90, y: 10, side: 20, rgb: COLOUR.other },   // white: a die, but no pip value
       { x: 130, y: 10, side: 20, rgb: COLOUR[6] },     // cyan: 1
       { x: 170, y: 10, side: 20, rgb: COLOUR[3] },     // the reader's 4
-      { x: 210, y: 10, side: 20, rgb: COLOUR[4] },     // blue: 4
     ]));
     const found = [{ ...die(6, 10), score: 0.9 }];
-    const { detector, asked } = firstPassOf([
-      weak(12, 0.55),   // the found die again
-      weak(210, 0.7),   // kept by the first pass and read `none` there: not looked at again
-      weak(50, 0.5), weak(90, 0.4), weak(130, 0.3), weak(170, 0.2), weak(230, 0.01),
-    ]);
-    const two = withDieFaceReader(detector, reader);
-    const added = await findMissedDice(two, image, found, 3);
+    // the detector's boxes below the first pass, best first
+    const below = [weak(12, 0.55) /* the found die again */, weak(50, 0.5), weak(90, 0.4), weak(130, 0.3), weak(170, 0.2), weak(230, 0.01) /* under the recount's 0.02 */];
+    const added = await findMissedDice(reader, image, found, below, 3);
     expect(added.map((d) => [d.box.x, d.value])).toEqual([[130, 1], [170, 4]]);
-    expect(asked).toEqual([0.02]);
-    expect(await findMissedDice(two, image, found, 2)).toHaveLength(1);
-    expect(await findMissedDice(two, image, found, 1)).toEqual([]);
-    expect(asked).toHaveLength(2); // the count met: nothing read
+    expect(await findMissedDice(reader, image, found, below, 2)).toHaveLength(1);
+    expect(await findMissedDice(reader, image, found, below, 1)).toEqual([]);
   });
 
-  it('detectCounted: the read as is without a count, with the dice found again when the count is not met', async () => {
-    const image = await rgba(await scenePng(200, 40, [{ x: 10, y: 10, side: 20, rgb: COLOUR[1] }, { x: 130, y: 10, side: 20, rgb: COLOUR[6] }]));
-    const { detector } = firstPassOf([weak(10, 0.9), weak(130, 0.3)]);
-    const two = withDieFaceReader({ ...detector, detect: (im: RgbaImage, o?: { scoreThreshold?: number }) => detector.detect(im, o ?? { scoreThreshold: 0.6 }) }, reader);
+  it('detectCounted: one detector run down to the recount threshold, split at the first pass; the read as is without a count', async () => {
+    const image = await rgba(await scenePng(260, 40, [
+      { x: 10, y: 10, side: 20, rgb: COLOUR[1] },      // reader 6
+      { x: 90, y: 10, side: 20, rgb: COLOUR[5] },      // magenta: none
+      { x: 130, y: 10, side: 20, rgb: COLOUR[6] },     // reader 1
+    ]));
+    const { detector, asked } = firstPassOf([weak(10, 0.9), weak(90, 0.7) /* kept, read `none` */, weak(130, 0.3)]);
+    const two = withDieFaceReader(detector, reader);
     const plain = await detectCounted(two, image);
     expect(plain.dice.map((d) => d.value)).toEqual([6]);
-    expect(plain.timing.recountMs).toBeUndefined();
-    expect((await detectCounted(two, image, 1)).timing.recountMs).toBeUndefined();
+    expect(asked).toEqual([0.6]); // the first pass's own rule
+    const met = await detectCounted(two, image, 1);
+    expect(met.dice).toEqual(plain.dice);
+    expect(met.timing.recountMs).toBeUndefined();
+    expect(asked).toEqual([0.6, 0.02]); // one run, down to the recount's threshold
     const counted = await detectCounted(two, image, 2);
     expect(counted.dice.map((d) => [d.box.x, d.value])).toEqual([[10, 6], [130, 1]]);
     expect(counted.timing.recountMs).toBeGreaterThanOrEqual(0);
+    expect(counted.timing.faceReadMs).toBeGreaterThanOrEqual(0);
+    expect(asked).toHaveLength(3);
     const alone = await detectCounted(detector, image, 3); // no die-face reader: nothing to look again with
     expect(alone.dice).toEqual((await detector.detect(image)).dice);
     expect(alone.timing.recountMs).toBeUndefined();
@@ -229,15 +231,15 @@ describe('findMissedDice (the count of dice in view known)', () => {
   it('reads at most maxCandidates, and nothing without a recount rule', async () => {
     const none = { side: 20, y: 10, rgb: COLOUR[5] }; // magenta: no die there
     const image = await rgba(await scenePng(260, 40, [{ ...none, x: 10 }, { ...none, x: 50 }, { ...none, x: 90 }, { x: 130, y: 10, side: 20, rgb: COLOUR[6] }]));
-    const { detector } = firstPassOf([weak(10, 0.5), weak(50, 0.4), weak(90, 0.35), weak(130, 0.3)]);
-    const capped = await createDieFaceReader((await import('onnxruntime-node')) as unknown as OrtModule, new Uint8Array(readFileSync(TEST_READER)), {
-      ...reader.config,
-      recount: { scoreThreshold: 0.02, maxCandidates: 3 },
-    });
-    expect(await findMissedDice(withDieFaceReader(detector, capped), image, [], 2)).toEqual([]);
-    expect((await findMissedDice(withDieFaceReader(detector, reader), image, [], 2)).map((d) => d.box.x)).toEqual([130]);
-    const off = await createDieFaceReader((await import('onnxruntime-node')) as unknown as OrtModule, new Uint8Array(readFileSync(TEST_READER)), { ...reader.config, recount: null });
-    expect(await findMissedDice(withDieFaceReader(detector, off), image, [], 2)).toEqual([]);
+    const below = [weak(10, 0.5), weak(50, 0.4), weak(90, 0.35), weak(130, 0.3)];
+    const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+    const capped = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), { ...reader.config, recount: { scoreThreshold: 0.02, maxCandidates: 3 } });
+    expect(await findMissedDice(capped, image, [], below, 2)).toEqual([]);
+    expect((await findMissedDice(reader, image, [], below, 2)).map((d) => d.box.x)).toEqual([130]);
+    const off = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), { ...reader.config, recount: null });
+    expect(await findMissedDice(off, image, [], below, 2)).toEqual([]);
+    const { detector } = firstPassOf(below);
+    expect((await detectCounted(withDieFaceReader(detector, off), image, 2)).timing.recountMs).toBeUndefined();
     await capped.release();
     await off.release();
   });

@@ -249,40 +249,48 @@ const SAME_DIE_IOU = 0.3;
 
 /**
  * Dice the first pass missed, when the caller knows that `expected` dice lie in view (the roll
- * the game awaits) and fewer were `found`: the detector's candidates that the first pass did
- * not keep (down to the rule's `recount.scoreThreshold`) and that overlap no die found, the
- * `maxCandidates` best of them read by the die-face reader; those it reads as a pip value, best
- * first, until the count is met. The reader's `none` (no die there) is what makes a low score
- * safe to look at. Returns the dice to add (none without a `recount` rule).
+ * the game awaits) and fewer were `found`: of the detector's `candidates` that the first pass did
+ * not keep (best first), those scoring at least the rule's `recount.scoreThreshold` and
+ * overlapping no die found, the `maxCandidates` best read by the die-face reader; those it reads
+ * as a pip value, best first, until the count is met. The reader's `none` (no die there) is what
+ * makes a low score safe to look at. Returns the dice to add (none without a `recount` rule).
  *
  * Why: a game knows how many dice were thrown, a detector does not; small dice on a busy table
  * are found weakly, and the count says when to look for them (models/MODEL_CARD.md).
  */
-export async function findMissedDice(detector: TwoPassDetector, image: RgbaImage, found: readonly Die[], expected: number): Promise<Die[]> {
-  const { recount, firstPass: first } = detector.dieFaceReader.config;
+export async function findMissedDice(reader: DieFaceReader, image: RgbaImage, found: readonly Die[], candidates: readonly Die[], expected: number): Promise<Die[]> {
+  const { recount, firstPass: first } = reader.config;
   const missing = expected - found.length;
   if (!recount || missing <= 0) return [];
-  const kept = first?.scoreThreshold ?? detector.config.scoreThreshold;
   const containment = first?.containment ?? 1;
-  const { dice } = await detector.firstPass.detect(image, { ...firstPassOptions(detector.dieFaceReader.config), scoreThreshold: recount.scoreThreshold });
-  const candidates = dice
-    .filter((c) => c.score < kept && found.every((f) => iou(f.box, c.box) <= SAME_DIE_IOU && insideShare(f.box, c.box) <= containment && insideShare(c.box, f.box) <= containment))
+  const looked = candidates
+    .filter((c) => c.score >= recount.scoreThreshold)
+    .filter((c) => found.every((f) => iou(f.box, c.box) <= SAME_DIE_IOU && insideShare(f.box, c.box) <= containment && insideShare(c.box, f.box) <= containment))
     .slice(0, recount.maxCandidates);
-  const read = await detector.dieFaceReader.read(image, candidates);
+  const read = await reader.read(image, looked);
   return read.filter((d) => d.value !== null).slice(0, missing);
 }
 
 /**
  * A standard-dice read when the caller may know how many dice lie in view (at least `expected`,
- * the roll the game awaits): the detector's read, plus the dice `findMissedDice` finds when
- * fewer were found (timed as `recountMs`). Without a count or a die-face reader: the read as is.
+ * the roll the game awaits). With a count and a reader that has a `recount` rule, the detector
+ * runs once, down to the recount's threshold: its boxes at or above the first pass's threshold
+ * are the first pass's own (NMS and containment keep or drop a box by better boxes alone), the
+ * reader reads them, and when fewer dice than `expected` are read the rest of the boxes are
+ * looked at (`findMissedDice`, timed as `recountMs`). Otherwise: `detector.detect` as is.
  */
 export async function detectCounted(detector: Detector, image: RgbaImage, expected?: number): Promise<Detection> {
-  const read = await detector.detect(image);
-  if (expected === undefined || !('dieFaceReader' in detector) || read.dice.length >= expected) return read;
+  const recount = 'dieFaceReader' in detector ? (detector as TwoPassDetector).dieFaceReader.config.recount : null;
+  if (expected === undefined || !recount) return detector.detect(image);
+  const { firstPass: first, dieFaceReader: reader } = detector as TwoPassDetector;
+  const kept = reader.config.firstPass?.scoreThreshold ?? detector.config.scoreThreshold;
+  const low = await first.detect(image, { ...firstPassOptions(reader.config), scoreThreshold: Math.min(kept, recount.scoreThreshold) });
   const t0 = performance.now();
-  const added = await findMissedDice(detector as TwoPassDetector, image, read.dice, expected);
-  return { dice: [...read.dice, ...added], timing: { ...read.timing, recountMs: performance.now() - t0 } };
+  const found = await reader.read(image, low.dice.filter((d) => d.score >= kept));
+  const t1 = performance.now();
+  if (found.length >= expected) return { dice: found, timing: { ...low.timing, faceReadMs: t1 - t0 } };
+  const added = await findMissedDice(reader, image, found, low.dice.filter((d) => d.score < kept), expected);
+  return { dice: [...found, ...added], timing: { ...low.timing, faceReadMs: t1 - t0, recountMs: performance.now() - t1 } };
 }
 
 /** The detector without any second pass (symbol dice are read by the face embedder instead). */
