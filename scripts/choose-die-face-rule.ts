@@ -12,17 +12,23 @@
  * then the most rolls read exactly. `--write` stores it in the reader's sidecar. Run it again
  * after a new detector or reader is exported.
  *
- * Then, with that first pass, the `recount` rule (`findMissedDice`): how far below the first
- * pass to look for dice when the count of dice in view is known (at the table, the game knows
- * how many were thrown; here the labels tell). Kept: the best F1 with the count known, then the
- * most rolls exact, then the fewest candidates read.
+ * Then, with that first pass, the `weakDice` rule (`findMissedDice`): which dice found below the
+ * first pass's threshold are kept because the reader is sure of their value (how far below, how
+ * many read, how sure). Kept: the best F1, then the most rolls exact, then the fewest candidates
+ * read, then the surest, then the highest threshold.
+ *
+ * Then, with both, the `recount` rule: how far below the first pass to look for dice when the
+ * count of dice in view is known (at the table, the game knows how many were thrown; here the
+ * labels tell). Kept: the best F1 with the count known, then the most rolls exact, then the
+ * fewest candidates read.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Detector } from '../src/lib/vision/detector.ts';
-import { findMissedDice, type DieFaceFirstPass, type DieFaceRecount, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
+import { findMissedDice, type DieFaceConfig, type DieFaceFirstPass, type DieFaceRecount, type DieFaceWeakDice, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
+import type { Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
 import { loadDataset, type Dataset } from './lib/datasets.ts';
 import { evaluateDataset } from './lib/evaluate.ts';
@@ -42,31 +48,48 @@ for (const score of ['class', 'objectness'] as const) {
   }
 }
 
+const WEAK_CANDIDATES: DieFaceWeakDice[] = [];
+for (const scoreThreshold of [0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]) {
+  for (const maxCandidates of [2, 4, 8, 16]) for (const minProbability of [0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]) WEAK_CANDIDATES.push({ scoreThreshold, maxCandidates, minProbability });
+}
+
 const RECOUNT_CANDIDATES: DieFaceRecount[] = [];
 for (const scoreThreshold of [0.01, 0.02, 0.05, 0.1, 0.2]) for (const maxCandidates of [4, 8, 16, 32]) RECOUNT_CANDIDATES.push({ scoreThreshold, maxCandidates });
 
-/** Held-out figures with the count of dice known, for each recount rule (null: none). */
-async function chooseRecount(twoPass: TwoPassDetector, first: DieFaceFirstPass, sets: readonly Dataset[]): Promise<Array<{ rule: DieFaceRecount | null; f1: number; exact: number }>> {
-  const rules = [null, ...RECOUNT_CANDIDATES];
-  const lowest = Math.min(...RECOUNT_CANDIDATES.map((r) => r.scoreThreshold));
-  const tallies = rules.map(() => new EvalAccumulator(true));
+/** A held-out photo read once down to the lowest threshold tried, split at the first pass's (as `readStandardDice` does). */
+interface HeldOutRead {
+  image: RgbaImage;
+  truth: Dataset['images'][number]['dice'];
+  found: Die[];
+  below: Die[];
+}
+
+async function readHeldOut(twoPass: TwoPassDetector, first: DieFaceFirstPass, sets: readonly Dataset[]): Promise<HeldOutRead[]> {
+  const lowest = Math.min(...WEAK_CANDIDATES.map((r) => r.scoreThreshold), ...RECOUNT_CANDIDATES.map((r) => r.scoreThreshold));
+  const reads: HeldOutRead[] = [];
   for (const set of sets) {
     for (const im of set.images) {
       const image = await readImageFile(path.join(set.dir, im.file));
-      // one detector run down to the lowest threshold tried, split at the first pass's (as detectCounted does)
       const low = (await twoPass.firstPass.detect(image, { ...first, scoreThreshold: lowest })).dice;
       const found = await twoPass.dieFaceReader.read(image, low.filter((d) => d.score >= first.scoreThreshold));
-      const below = low.filter((d) => d.score < first.scoreThreshold);
-      for (const [i, rule] of rules.entries()) {
-        const reader = { ...twoPass.dieFaceReader, config: { ...twoPass.dieFaceReader.config, firstPass: first, recount: rule } };
-        const added = await findMissedDice(reader, image, found, below, im.dice.length);
-        tallies[i]!.add(im.dice, [...found, ...added]);
-      }
+      reads.push({ image, truth: im.dice, found, below: low.filter((d) => d.score < first.scoreThreshold) });
     }
   }
-  return rules.map((rule, i) => {
-    const s = tallies[i]!.summarise();
-    return { rule, f1: s.perDie.f1 ?? 0, exact: s.exactRollAccuracy ?? 0 };
+  return reads;
+}
+
+/** Held-out figures for each reader config (the rules varied), with the count of dice known or not. */
+async function tally(twoPass: TwoPassDetector, reads: readonly HeldOutRead[], configs: readonly DieFaceConfig[], countKnown: boolean): Promise<Array<{ f1: number; exact: number }>> {
+  const tallies = configs.map(() => new EvalAccumulator(true));
+  for (const r of reads) {
+    for (const [i, config] of configs.entries()) {
+      const added = await findMissedDice({ ...twoPass.dieFaceReader, config }, r.image, r.found, r.below, countKnown ? r.truth.length : undefined);
+      tallies[i]!.add(r.truth, [...r.found, ...added]);
+    }
+  }
+  return tallies.map((t) => {
+    const s = t.summarise();
+    return { f1: s.perDie.f1 ?? 0, exact: s.exactRollAccuracy ?? 0 };
   });
 }
 
@@ -87,6 +110,7 @@ async function main(): Promise<void> {
   if (!('dieFaceReader' in detector)) throw new UsageError(`no die-face reader at ${values['die-face']}`);
   const twoPass = detector as unknown as TwoPassDetector;
   console.log(`held-out slice: ${sets.map((s) => `${s.name} ${s.images.length} photos`).join(', ')}`);
+  const pct = (v: number | null): string => (100 * (v ?? 0)).toFixed(1).padStart(5);
   console.log('score       thr   cont     P      R     F1  exact');
   let best: { rule: DieFaceFirstPass; f1: number; exact: number } | null = null;
   for (const rule of CANDIDATES) {
@@ -96,16 +120,34 @@ async function main(): Promise<void> {
     const s = overall.summarise();
     const f1 = s.perDie.f1 ?? 0;
     const exact = s.exactRollAccuracy ?? 0;
-    const pct = (v: number | null): string => (100 * (v ?? 0)).toFixed(1).padStart(5);
     console.log(`${rule.score.padEnd(10)} ${rule.scoreThreshold.toFixed(3)}  ${rule.containment.toFixed(1)}  ${pct(s.perDie.precision)}  ${pct(s.perDie.recall)}  ${pct(f1)}  ${pct(exact)}`);
     if (!best || f1 > best.f1 + 1e-9 || (Math.abs(f1 - best.f1) <= 1e-9 && exact > best.exact)) best = { rule, f1, exact };
   }
   console.log(`chosen: ${JSON.stringify(best!.rule)} (held-out F1 ${(100 * best!.f1).toFixed(1)}%, exact ${(100 * best!.exact).toFixed(1)}%)`);
-  const recounts = await chooseRecount(twoPass, best!.rule, sets);
+  const reads = await readHeldOut(twoPass, best!.rule, sets);
+  const base: DieFaceConfig = { ...twoPass.dieFaceReader.config, firstPass: best!.rule, weakDice: null, recount: null };
+  const weakRules = [null, ...WEAK_CANDIDATES];
+  const weakFigures = await tally(twoPass, reads, weakRules.map((weakDice) => ({ ...base, weakDice })), false);
+  console.log('\ndice found below the first pass, kept when the reader is sure (weakDice)');
+  console.log('threshold  read at most  sure at     F1  exact');
+  const weakRows = weakRules.map((rule, i) => ({ rule, ...weakFigures[i]! }));
+  for (const r of weakRows) {
+    console.log(r.rule ? `${r.rule.scoreThreshold.toFixed(2).padStart(9)}  ${String(r.rule.maxCandidates).padStart(12)}  ${r.rule.minProbability.toFixed(3).padStart(7)}  ${pct(r.f1)}  ${pct(r.exact)}` : `     none                           ${pct(r.f1)}  ${pct(r.exact)}`);
+  }
+  const weak = [...weakRows].sort(
+    (a, b) =>
+      b.f1 - a.f1 || b.exact - a.exact || (a.rule?.maxCandidates ?? 0) - (b.rule?.maxCandidates ?? 0) ||
+      (b.rule?.minProbability ?? 1) - (a.rule?.minProbability ?? 1) || (b.rule?.scoreThreshold ?? 1) - (a.rule?.scoreThreshold ?? 1),
+  )[0]!;
+  const noWeak = weakRows[0]!;
+  console.log(`chosen: ${weak.rule ? JSON.stringify(weak.rule) : 'none'} (F1 ${pct(noWeak.f1)} → ${pct(weak.f1)}%, exact ${pct(noWeak.exact)} → ${pct(weak.exact)}%)`);
+  const recountRules = [null, ...RECOUNT_CANDIDATES];
+  const recountFigures = await tally(twoPass, reads, recountRules.map((recount) => ({ ...base, weakDice: weak.rule, recount })), true);
   await detector.release();
   console.log('\nwith the count of dice known (recount: look again below the first pass)');
   console.log('threshold  read at most     F1  exact');
-  for (const r of recounts) console.log(`${r.rule ? r.rule.scoreThreshold.toFixed(2).padStart(9) : '     none'}  ${r.rule ? String(r.rule.maxCandidates).padStart(12) : '            '}  ${(100 * r.f1).toFixed(1).padStart(5)}  ${(100 * r.exact).toFixed(1).padStart(5)}`);
+  const recounts = recountRules.map((rule, i) => ({ rule, ...recountFigures[i]! }));
+  for (const r of recounts) console.log(`${r.rule ? r.rule.scoreThreshold.toFixed(2).padStart(9) : '     none'}  ${r.rule ? String(r.rule.maxCandidates).padStart(12) : '            '}  ${pct(r.f1)}  ${pct(r.exact)}`);
   const recount = [...recounts].sort((a, b) => b.f1 - a.f1 || b.exact - a.exact || (a.rule?.maxCandidates ?? 0) - (b.rule?.maxCandidates ?? 0) || (b.rule?.scoreThreshold ?? 1) - (a.rule?.scoreThreshold ?? 1))[0]!;
   const none = recounts[0]!;
   console.log(`chosen: ${recount.rule ? JSON.stringify(recount.rule) : 'none'} (F1 ${(100 * none.f1).toFixed(1)} → ${(100 * recount.f1).toFixed(1)}%, exact ${(100 * none.exact).toFixed(1)} → ${(100 * recount.exact).toFixed(1)}%)`);
@@ -114,10 +156,12 @@ async function main(): Promise<void> {
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
     json.firstPass = best!.rule;
     json.firstPassChosenOn = `held-out slice (15%, by file-name hash) of ${TRAIN_SPLITS.join(', ')}; npm run choose-die-face-rule; F1 ${best!.f1.toFixed(4)}, exact ${best!.exact.toFixed(4)}`;
+    json.weakDice = weak.rule;
+    json.weakDiceChosenOn = `the same slice; F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
     json.recount = recount.rule;
     json.recountChosenOn = `the same slice with the count of dice known; F1 ${none.f1.toFixed(4)} -> ${recount.f1.toFixed(4)}, exact ${none.exact.toFixed(4)} -> ${recount.exact.toFixed(4)}`;
     await writeFile(sidecar, JSON.stringify(json, null, 2) + '\n');
-    console.log(`wrote firstPass and recount to ${sidecar}`);
+    console.log(`wrote firstPass, weakDice and recount to ${sidecar}`);
   }
 }
 

@@ -110,7 +110,7 @@ export async function evaluateDataset(
       continue;
     }
     const { dice, timing } = countKnown ? await detectCounted(detector, image, im.dice.length) : await detector.detect(image);
-    acc.add(im.dice, dice, timing.preprocessMs + timing.inferenceMs + timing.postprocessMs + (timing.faceReadMs ?? 0) + (timing.recountMs ?? 0));
+    acc.add(im.dice, dice, timing.preprocessMs + timing.inferenceMs + timing.postprocessMs + (timing.faceReadMs ?? 0) + (timing.missedDiceMs ?? 0));
   }
   return { report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise() }, accumulator: acc };
 }

@@ -38,7 +38,12 @@ describe('die-face sidecar', () => {
   const good = { inputSize: 48, cropMargin: 1.2, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], training: { anything: true } };
 
   it('keeps what the reader needs and ignores the rest', () => {
-    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, recount: null });
+    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null });
+    const weakDice = { scoreThreshold: 0.02, maxCandidates: 8, minProbability: 0.8 };
+    expect(parseDieFaceConfig({ ...good, weakDice }).weakDice).toEqual(weakDice);
+    for (const bad of [{ ...weakDice, minProbability: 1.5 }, { ...weakDice, maxCandidates: 0 }, { scoreThreshold: 0.02, maxCandidates: 8 }, 'sure']) {
+      expect(() => parseDieFaceConfig({ ...good, weakDice: bad })).toThrow(/"weakDice" must be/);
+    }
     expect(parseDieFaceConfig({ ...good, recount: { scoreThreshold: 0.02, maxCandidates: 8 } }).recount).toEqual({ scoreThreshold: 0.02, maxCandidates: 8 });
     for (const recount of [{ scoreThreshold: 2, maxCandidates: 8 }, { scoreThreshold: 0.02, maxCandidates: 0 }, { scoreThreshold: 0.02, maxCandidates: 2.5 }, [0.02, 8]]) {
       expect(() => parseDieFaceConfig({ ...good, recount })).toThrow(/"recount" must be/);
@@ -74,7 +79,7 @@ describe('reading the classes', () => {
   });
 
   it('sets values, reads `other` as no value, drops `none`, keeps boxes and scores', () => {
-    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, recount: null };
+    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null };
     const dice = [die(1, 0), die(5, 30), die(null, 60, 6), die(2, 90)];
     const reads = [5, 7, 3, 6].map((classIndex) => ({ classIndex, probability: 0.9 }));
     const out = applyDieFaceReads(dice, reads, config);
@@ -216,16 +221,16 @@ describe('findMissedDice (the count of dice in view known)', () => {
     expect(asked).toEqual([0.6]); // the first pass's own rule
     const met = await detectCounted(two, image, 1);
     expect(met.dice).toEqual(plain.dice);
-    expect(met.timing.recountMs).toBeUndefined();
+    expect(met.timing.missedDiceMs).toBeUndefined();
     expect(asked).toEqual([0.6, 0.02]); // one run, down to the recount's threshold
     const counted = await detectCounted(two, image, 2);
     expect(counted.dice.map((d) => [d.box.x, d.value])).toEqual([[10, 6], [130, 1]]);
-    expect(counted.timing.recountMs).toBeGreaterThanOrEqual(0);
+    expect(counted.timing.missedDiceMs).toBeGreaterThanOrEqual(0);
     expect(counted.timing.faceReadMs).toBeGreaterThanOrEqual(0);
     expect(asked).toHaveLength(3);
     const alone = await detectCounted(detector, image, 3); // no die-face reader: nothing to look again with
     expect(alone.dice).toEqual((await detector.detect(image)).dice);
-    expect(alone.timing.recountMs).toBeUndefined();
+    expect(alone.timing.missedDiceMs).toBeUndefined();
   });
 
   it('reads at most maxCandidates, and nothing without a recount rule', async () => {
@@ -239,9 +244,81 @@ describe('findMissedDice (the count of dice in view known)', () => {
     const off = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), { ...reader.config, recount: null });
     expect(await findMissedDice(off, image, [], below, 2)).toEqual([]);
     const { detector } = firstPassOf(below);
-    expect((await detectCounted(withDieFaceReader(detector, off), image, 2)).timing.recountMs).toBeUndefined();
+    expect((await detectCounted(withDieFaceReader(detector, off), image, 2)).timing.missedDiceMs).toBeUndefined();
     await capped.release();
     await off.release();
+  });
+});
+
+describe('findMissedDice without a count (dice found weakly, read surely)', () => {
+  let ort: OrtModule;
+  const readers: DieFaceReader[] = [];
+  const readerWith = async (weakDice: DieFaceConfig['weakDice'], recount: DieFaceConfig['recount'] = null): Promise<DieFaceReader> => {
+    const config = { ...testConfig, firstPass: { score: 'objectness' as const, scoreThreshold: 0.6, containment: 0.4 }, weakDice, recount };
+    const reader = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), config);
+    readers.push(reader);
+    return reader;
+  };
+  beforeAll(async () => {
+    ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+  });
+  afterAll(() => Promise.all(readers.map((r) => r.release())));
+  const weak = (x: number, score: number): Die => ({ value: null, box: { x, y: 10, w: 20, h: 20 }, score, classIndex: 6 });
+  const scene = () =>
+    scenePng(300, 40, [
+      { x: 10, y: 10, side: 20, rgb: COLOUR[1] },      // found already (reader 6)
+      { x: 50, y: 10, side: 20, rgb: COLOUR[5] },      // magenta: none, no die there
+      { x: 90, y: 10, side: 20, rgb: COLOUR.other },   // white: a die, but no pip value
+      { x: 130, y: 10, side: 20, rgb: COLOUR[6] },     // cyan: 1
+      { x: 170, y: 10, side: 20, rgb: COLOUR[3] },     // the reader's 4
+      { x: 250, y: 10, side: 20, rgb: COLOUR[2] },     // the reader's 5, below the rule's threshold
+    ]);
+  const found = [{ ...die(6, 10), score: 0.9 }];
+  const below = [weak(12, 0.55) /* the found die again */, weak(50, 0.5), weak(90, 0.4), weak(130, 0.3), weak(133, 0.25) /* the 1 again */, weak(170, 0.2), weak(250, 0.01)];
+
+  it('keeps the candidates read surely as pip values, once each, best first; reads none without the rule', async () => {
+    const image = await rgba(await scene());
+    const reader = await readerWith({ scoreThreshold: 0.02, maxCandidates: 8, minProbability: 0 });
+    expect((await findMissedDice(reader, image, found, below)).map((d) => [d.box.x, d.value])).toEqual([[130, 1], [170, 4]]);
+    // how sure the reader is of the 4 decides whether it is kept
+    const [four] = await reader.readBoxes(image, [weak(170, 0.2)]);
+    const justSure = await readerWith({ scoreThreshold: 0.02, maxCandidates: 8, minProbability: four!.probability });
+    expect((await findMissedDice(justSure, image, [], [weak(170, 0.2)])).map((d) => d.value)).toEqual([4]);
+    const unsure = await readerWith({ scoreThreshold: 0.02, maxCandidates: 8, minProbability: Math.min(1, four!.probability + 1e-6) });
+    expect(await findMissedDice(unsure, image, [], [weak(170, 0.2)])).toEqual([]);
+    // at most maxCandidates read (the 1 is the fourth candidate clear of the die found), and nothing without the rule
+    expect(await findMissedDice(await readerWith({ scoreThreshold: 0.02, maxCandidates: 2, minProbability: 0 }), image, found, below)).toEqual([]);
+    expect(await findMissedDice(await readerWith(null), image, found, below)).toEqual([]);
+  });
+
+  it('a two-pass read keeps them (one detector run, down to the rule); with a count the recount decides instead', async () => {
+    const image = await rgba(await scene());
+    const asked: number[] = [];
+    const candidates = [{ ...weak(10, 0.9) }, ...below.slice(1)];
+    const detector = {
+      config: {} as never,
+      detect: async (_image: RgbaImage, options?: { scoreThreshold?: number }) => {
+        asked.push(options?.scoreThreshold ?? -1);
+        return { dice: candidates.filter((c) => c.score >= (options?.scoreThreshold ?? 0)), timing: { preprocessMs: 0, inferenceMs: 0, postprocessMs: 0 } };
+      },
+      release: async () => {},
+    };
+    const two = withDieFaceReader(detector, await readerWith({ scoreThreshold: 0.1, maxCandidates: 8, minProbability: 0 }, { scoreThreshold: 0.005, maxCandidates: 8 }));
+    const plain = await two.detect(image);
+    expect(plain.dice.map((d) => [d.box.x, d.value])).toEqual([[10, 6], [130, 1], [170, 4]]);
+    expect(plain.timing.missedDiceMs).toBeGreaterThanOrEqual(0);
+    expect(asked).toEqual([0.1]);
+    expect((await detectCounted(two, image)).dice).toEqual(plain.dice);
+    // a count of 2: the recount fills it with the best value read, and no more
+    const counted = await detectCounted(two, image, 2);
+    expect(counted.dice.map((d) => [d.box.x, d.value])).toEqual([[10, 6], [130, 1]]);
+    // a count of 5: down to the recount's threshold, every value read, the 5 at 0.01 too
+    expect((await detectCounted(two, image, 5)).dice.map((d) => d.box.x)).toEqual([10, 130, 170, 250]);
+    expect(asked.slice(-2)).toEqual([0.005, 0.005]);
+    // a count met: nothing looked at
+    const met = await detectCounted(two, image, 1);
+    expect(met.dice.map((d) => d.box.x)).toEqual([10]);
+    expect(met.timing.missedDiceMs).toBeUndefined();
   });
 });
 

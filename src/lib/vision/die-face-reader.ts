@@ -38,10 +38,25 @@ export interface DieFaceConfig {
    */
   firstPass: DieFaceFirstPass | null;
   /**
+   * Which dice the first pass found too weakly to keep are kept all the same because the reader
+   * is sure of their value (`findMissedDice`), or null for none. Chosen on the held-out slice,
+   * never on val.
+   */
+  weakDice: DieFaceWeakDice | null;
+  /**
    * How to look again for dice the first pass missed, when the caller knows how many dice lie in
    * view (`findMissedDice`), or null not to. Chosen on the held-out slice, never on val.
    */
   recount: DieFaceRecount | null;
+}
+
+export interface DieFaceWeakDice {
+  /** Candidates down to this score (scored as the first pass scores) are looked at. */
+  scoreThreshold: number;
+  /** At most this many of them, best first, are read. */
+  maxCandidates: number;
+  /** One is kept when the reader reads it as a pip value with at least this probability. */
+  minProbability: number;
 }
 
 export interface DieFaceRecount {
@@ -100,17 +115,26 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
     }
     firstPass = { score: r.score, scoreThreshold: r.scoreThreshold, containment: r.containment };
   }
+  const unit = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
+  const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  let weakDice: DieFaceWeakDice | null = null;
+  if (obj.weakDice !== undefined && obj.weakDice !== null) {
+    const r = obj.weakDice;
+    if (!isObject(r) || !unit(r.scoreThreshold) || !count(r.maxCandidates) || !unit(r.minProbability)) {
+      throw new DieFaceConfigError('die-face sidecar: "weakDice" must be { scoreThreshold in [0, 1], maxCandidates a positive integer, minProbability in [0, 1] }, or absent');
+    }
+    weakDice = { scoreThreshold: r.scoreThreshold, maxCandidates: r.maxCandidates, minProbability: r.minProbability };
+  }
   let recount: DieFaceRecount | null = null;
   if (obj.recount !== undefined && obj.recount !== null) {
-    const r = obj.recount as Record<string, unknown>;
-    const threshold = r.scoreThreshold;
-    const most = r.maxCandidates;
-    if (typeof obj.recount !== 'object' || Array.isArray(obj.recount) || typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1) || typeof most !== 'number' || !Number.isInteger(most) || most < 1) {
+    const r = obj.recount;
+    if (!isObject(r) || !unit(r.scoreThreshold) || !count(r.maxCandidates)) {
       throw new DieFaceConfigError('die-face sidecar: "recount" must be { scoreThreshold in [0, 1], maxCandidates a positive integer }, or absent');
     }
-    recount = { scoreThreshold: threshold, maxCandidates: most };
+    recount = { scoreThreshold: r.scoreThreshold, maxCandidates: r.maxCandidates };
   }
-  return { inputSize, cropMargin, classes: [...classes], firstPass, recount };
+  return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount };
 }
 
 /** The detector's options for a read with the reader behind it (`DieFaceConfig.firstPass`). */
@@ -223,8 +247,9 @@ export interface TwoPassDetector extends Detector {
 
 /**
  * The one way a standard-dice read is made when a die-face model ships: the detector finds the
- * dice, the reader reads each one from the frame. `timing.faceReadMs` is the second pass (crops
- * and inference); `release()` releases both sessions.
+ * dice, the reader reads each one from the frame, and with a `weakDice` rule the dice found too
+ * weakly are looked at too (`readStandardDice`). `timing.faceReadMs` is the second pass (crops
+ * and inference), `timing.missedDiceMs` the look below it; `release()` releases both sessions.
  */
 export function withDieFaceReader(detector: Detector, reader: DieFaceReader): TwoPassDetector {
   return {
@@ -232,8 +257,9 @@ export function withDieFaceReader(detector: Detector, reader: DieFaceReader): Tw
     firstPass: detector,
     dieFaceReader: reader,
     async detect(image, options): Promise<Detection> {
-      // a caller's own options (an evaluation sweep) win over the reader's first-pass rule
-      const first = await detector.detect(image, options ?? firstPassOptions(reader.config));
+      if (!options) return readStandardDice(detector, reader, image);
+      // a caller's own options (an evaluation sweep) win over the reader's rules
+      const first = await detector.detect(image, options);
       const t0 = performance.now();
       const dice = await reader.read(image, first.dice);
       return { dice, timing: { ...first.timing, faceReadMs: performance.now() - t0 } };
@@ -248,49 +274,81 @@ export function withDieFaceReader(detector: Detector, reader: DieFaceReader): Tw
 const SAME_DIE_IOU = 0.3;
 
 /**
- * Dice the first pass missed, when the caller knows that `expected` dice lie in view (the roll
- * the game awaits) and fewer were `found`: of the detector's `candidates` that the first pass did
- * not keep (best first), those scoring at least the rule's `recount.scoreThreshold` and
- * overlapping no die found, the `maxCandidates` best read by the die-face reader; those it reads
- * as a pip value, best first, until the count is met. The reader's `none` (no die there) is what
- * makes a low score safe to look at. Returns the dice to add (none without a `recount` rule).
+ * Dice the first pass missed, among the detector's `candidates` that it did not keep (best
+ * first). Those overlapping no die `found` are read by the die-face reader, by one of two rules:
+ * - when the caller knows that at least `expected` dice lie in view (the roll the game awaits),
+ *   the `recount` rule: if fewer are found, the best `recount.maxCandidates` down to
+ *   `recount.scoreThreshold` that the reader reads as any pip value fill the count, best first;
+ * - otherwise the `weakDice` rule: the best `weakDice.maxCandidates` down to
+ *   `weakDice.scoreThreshold` are kept when the reader reads a pip value with at least
+ *   `weakDice.minProbability` (a die found weakly, read surely).
+ * With a count the count decides: keeping the sure dice first and then filling the count read
+ * the held-out slice worse than the count alone (models/MODEL_CARD.md). A candidate overlapping
+ * a die already added is that die again. The reader's `none` (no die there) is what makes a low
+ * score safe to look at. Returns the dice to add, best first (none without the rule).
  *
- * Why: a game knows how many dice were thrown, a detector does not; small dice on a busy table
- * are found weakly, and the count says when to look for them (models/MODEL_CARD.md).
+ * Why: a detector misses small dice on a busy table, or finds them too weakly to keep; the
+ * reader reads them from the full frame, and a game knows how many dice were thrown.
  */
-export async function findMissedDice(reader: DieFaceReader, image: RgbaImage, found: readonly Die[], candidates: readonly Die[], expected: number): Promise<Die[]> {
-  const { recount, firstPass: first } = reader.config;
-  const missing = expected - found.length;
-  if (!recount || missing <= 0) return [];
+export async function findMissedDice(reader: DieFaceReader, image: RgbaImage, found: readonly Die[], candidates: readonly Die[], expected?: number): Promise<Die[]> {
+  const { firstPass: first } = reader.config;
+  const rule = missedDiceRule(reader.config, expected);
+  if (!rule || (expected !== undefined && found.length >= expected)) return [];
   const containment = first?.containment ?? 1;
-  const looked = candidates
-    .filter((c) => c.score >= recount.scoreThreshold)
-    .filter((c) => found.every((f) => iou(f.box, c.box) <= SAME_DIE_IOU && insideShare(f.box, c.box) <= containment && insideShare(c.box, f.box) <= containment))
-    .slice(0, recount.maxCandidates);
-  const read = await reader.read(image, looked);
-  return read.filter((d) => d.value !== null).slice(0, missing);
+  const clearOf = (c: Die, dice: readonly Die[]): boolean =>
+    dice.every((f) => iou(f.box, c.box) <= SAME_DIE_IOU && insideShare(f.box, c.box) <= containment && insideShare(c.box, f.box) <= containment);
+  const looked = candidates.filter((c) => c.score >= rule.scoreThreshold && clearOf(c, found)).slice(0, rule.maxCandidates);
+  if (looked.length === 0) return [];
+  const reads = await reader.readBoxes(image, looked);
+  const meanings = reader.config.classes.map(dieFaceClass);
+  const added: Die[] = [];
+  looked.forEach((c, i) => {
+    const { classIndex, probability } = reads[i]!;
+    const meaning = meanings[classIndex];
+    if (meaning?.kind !== 'value' || probability < rule.minProbability) return;
+    if (expected !== undefined && found.length + added.length >= expected) return;
+    const die = { ...c, value: meaning.value, classIndex };
+    if (clearOf(die, added)) added.push(die);
+  });
+  return added;
+}
+
+/** The rule `findMissedDice` looks by: with a count the recount (any value read fills it), else the weak dice. */
+function missedDiceRule(config: DieFaceConfig, expected: number | undefined): { scoreThreshold: number; maxCandidates: number; minProbability: number } | null {
+  if (expected !== undefined) return config.recount ? { ...config.recount, minProbability: 0 } : null;
+  return config.weakDice;
+}
+
+/**
+ * A standard-dice read through the die-face reader (`withDieFaceReader`, `detectCounted`). The
+ * detector runs once, down to the threshold of the rule that looks below the first pass
+ * (`findMissedDice`: the recount with a count, the weak dice without); its boxes at or above
+ * the first pass's threshold are the first pass's own (NMS and containment keep or drop a box by
+ * better boxes alone), the reader reads them, and the boxes below are looked at for dice it
+ * missed (timed as `missedDiceMs`).
+ */
+export async function readStandardDice(detector: Detector, reader: DieFaceReader, image: RgbaImage, expected?: number): Promise<Detection> {
+  const rule = missedDiceRule(reader.config, expected);
+  const kept = reader.config.firstPass?.scoreThreshold ?? detector.config.scoreThreshold;
+  const low = await detector.detect(image, rule ? { ...firstPassOptions(reader.config), scoreThreshold: Math.min(kept, rule.scoreThreshold) } : firstPassOptions(reader.config));
+  const t0 = performance.now();
+  const found = await reader.read(image, rule ? low.dice.filter((d) => d.score >= kept) : low.dice);
+  const t1 = performance.now();
+  const below = rule ? low.dice.filter((d) => d.score < kept) : [];
+  if (!rule || below.length === 0 || (expected !== undefined && found.length >= expected)) return { dice: found, timing: { ...low.timing, faceReadMs: t1 - t0 } };
+  const added = await findMissedDice(reader, image, found, below, expected);
+  return { dice: [...found, ...added], timing: { ...low.timing, faceReadMs: t1 - t0, missedDiceMs: performance.now() - t1 } };
 }
 
 /**
  * A standard-dice read when the caller may know how many dice lie in view (at least `expected`,
- * the roll the game awaits). With a count and a reader that has a `recount` rule, the detector
- * runs once, down to the recount's threshold: its boxes at or above the first pass's threshold
- * are the first pass's own (NMS and containment keep or drop a box by better boxes alone), the
- * reader reads them, and when fewer dice than `expected` are read the rest of the boxes are
- * looked at (`findMissedDice`, timed as `recountMs`). Otherwise: `detector.detect` as is.
+ * the roll the game awaits): with the die-face reader, `readStandardDice` with that count;
+ * without it, `detector.detect` as is.
  */
 export async function detectCounted(detector: Detector, image: RgbaImage, expected?: number): Promise<Detection> {
-  const recount = 'dieFaceReader' in detector ? (detector as TwoPassDetector).dieFaceReader.config.recount : null;
-  if (expected === undefined || !recount) return detector.detect(image);
+  if (!('dieFaceReader' in detector)) return detector.detect(image);
   const { firstPass: first, dieFaceReader: reader } = detector as TwoPassDetector;
-  const kept = reader.config.firstPass?.scoreThreshold ?? detector.config.scoreThreshold;
-  const low = await first.detect(image, { ...firstPassOptions(reader.config), scoreThreshold: Math.min(kept, recount.scoreThreshold) });
-  const t0 = performance.now();
-  const found = await reader.read(image, low.dice.filter((d) => d.score >= kept));
-  const t1 = performance.now();
-  if (found.length >= expected) return { dice: found, timing: { ...low.timing, faceReadMs: t1 - t0 } };
-  const added = await findMissedDice(reader, image, found, low.dice.filter((d) => d.score < kept), expected);
-  return { dice: [...found, ...added], timing: { ...low.timing, faceReadMs: t1 - t0, recountMs: performance.now() - t1 } };
+  return readStandardDice(first, reader, image, expected);
 }
 
 /** The detector without any second pass (symbol dice are read by the face embedder instead). */

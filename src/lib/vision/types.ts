@@ -37,8 +37,8 @@ export interface ReadTiming {
   postprocessMs: number;
   /** The die-face reader's second pass (crops + inference), when it runs (die-face-reader.ts). */
   faceReadMs?: number;
-  /** Looking again for dice missed, when the count in view was known and not met (`detectCounted`). */
-  recountMs?: number;
+  /** Looking below the first pass for dice it missed (`findMissedDice`), when there was anything to look at. */
+  missedDiceMs?: number;
 }
 
 export interface Detection {
