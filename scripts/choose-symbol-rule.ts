@@ -25,6 +25,12 @@
  * twice as far away): kept is the rule with most scenes counted right, averaged over those
  * folders and distances, then the best mean F1; one read at the detector's size is among the
  * candidates.
+ *
+ * Then, for the chosen read rule, the `recount` (face-reader.ts `findMissedSymbolDice`): how far
+ * below the read threshold to look, and how many boxes, for dice missed when the count of dice
+ * in view is known (at the table the game knows how many were thrown; here the labels tell,
+ * dice cut by the frame included). Measured on the same scenes with the count known: kept is the
+ * rule with most scenes counted right, then the best mean F1, then the fewest boxes looked at.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -36,8 +42,8 @@ import { letterbox } from '../src/lib/vision/letterbox.ts';
 import { matchByCentre } from '../src/lib/vision/metrics.ts';
 import type { Box, Die } from '../src/lib/vision/types.ts';
 import { INPUT_NAME, OUTPUT_NAME } from '../src/lib/vision/detector.ts';
-import type { DetectorConfig, ReadFusion, SymbolDiceRule } from '../src/lib/vision/config.ts';
-import { shrinkInFrame } from '../src/lib/vision/face-reader.ts';
+import type { DetectorConfig, ReadFusion, SymbolDiceRule, SymbolRecount } from '../src/lib/vision/config.ts';
+import { findMissedSymbolDice, shrinkInFrame } from '../src/lib/vision/face-reader.ts';
 import { createNodeDetector, loadModelFiles, readImageFile, REPO_ROOT, sidecarPath, SHIPPED_MODEL } from './lib/node-vision.ts';
 
 /** Read sizes tried, as fractions of the detector's input size (rounded to its stride). */
@@ -47,6 +53,9 @@ const READ_THRESHOLDS = [0.3, 0.35, 0.4, 0.45, 0.5];
 const SAME_DIE_IOUS = [0.2, 0.3, 0.4, 0.5];
 /** The scenes as rendered, and shrunk in their frame: dice twice as far away. */
 const DISTANCES = [1, 0.5];
+/** Recount rules tried (config.ts `SymbolRecount`): thresholds below the read threshold, and how many boxes. */
+const RECOUNT_THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3];
+const RECOUNT_CANDIDATES = [2, 4, 8];
 
 /** Folders of kit scenes: those given, else every cache/dicegen-kit-* with a labels.json. */
 async function kitSceneDirs(given: readonly string[]): Promise<string[]> {
@@ -69,6 +78,13 @@ interface ReadRule {
   fusion: ReadFusion | null;
 }
 
+/** A scene read at every size (boxes down to the lowest threshold tried), for scoring rules afterwards. */
+interface SceneReads {
+  cell: number;
+  scene: Scene;
+  reads: Map<number, Die[]>;
+}
+
 interface ReadRuleRow {
   rule: ReadRule;
   /** Per scene set and distance. */
@@ -81,7 +97,12 @@ interface ReadRuleRow {
  * Reads every scene of every set, as rendered and from twice as far, at each size once (boxes
  * at the lowest threshold tried; a higher one keeps a subset), then scores each read rule.
  */
-async function chooseReadRule(modelPath: string, config: DetectorConfig, one: Pick<SymbolDiceRule, 'scoreThreshold' | 'containment'>, sets: readonly SceneSet[]): Promise<ReadRuleRow[]> {
+async function chooseReadRule(
+  modelPath: string,
+  config: DetectorConfig,
+  one: Pick<SymbolDiceRule, 'scoreThreshold' | 'containment'>,
+  sets: readonly SceneSet[],
+): Promise<{ rows: ReadRuleRow[]; cells: Array<{ set: string; distance: number }>; scenesRead: SceneReads[] }> {
   const detector = await createNodeDetector({ modelPath, dieFace: 'off', threads: 1 });
   const step = config.inputStride || 32;
   const toSize = (f: number): number => Math.max(step, Math.round((f * config.inputSize) / step) * step);
@@ -95,8 +116,9 @@ async function chooseReadRule(modelPath: string, config: DetectorConfig, one: Pi
     }
   }
   const allSizes = [...new Set(rules.flatMap((r) => r.sizes))];
-  const lowest = Math.min(one.scoreThreshold, ...READ_THRESHOLDS);
+  const lowest = Math.min(one.scoreThreshold, ...READ_THRESHOLDS, ...RECOUNT_THRESHOLDS);
   const cells: Array<{ set: string; distance: number; tallies: SceneTally[] }> = [];
+  const scenesRead: SceneReads[] = [];
   for (const set of sets) {
     for (const distance of DISTANCES) {
       const tallies = rules.map(() => new SceneTally());
@@ -114,15 +136,48 @@ async function chooseReadRule(modelPath: string, config: DetectorConfig, one: Pi
             : reads.get(rule.sizes[0]!)!.filter((d) => d.score >= one.scoreThreshold);
           tallies[i]!.add(scene, dice);
         });
+        scenesRead.push({ cell: cells.length, scene, reads });
       }
       cells.push({ set: set.name, distance, tallies });
     }
   }
   await detector.release();
-  return rules.map((rule, i) => {
+  const rows = rules.map((rule, i) => {
     const per = cells.map((c) => ({ set: c.set, distance: c.distance, countRight: c.tallies[i]!.countRightShare(), f1: c.tallies[i]!.f1() }));
     const mean = (key: 'countRight' | 'f1'): number => per.reduce((a, c) => a + c[key], 0) / per.length;
     return { rule, cells: per, countRight: mean('countRight'), f1: mean('f1') };
+  });
+  return { rows, cells: cells.map((c) => ({ set: c.set, distance: c.distance })), scenesRead };
+}
+
+/**
+ * The read rule's figures with the count known, for each recount rule (null: none): the dice
+ * found by `rule`, then those `findMissedSymbolDice` adds up to the scene's count.
+ */
+function chooseRecount(
+  rule: ReadRule,
+  containment: number,
+  cells: ReadonlyArray<{ set: string; distance: number }>,
+  scenesRead: readonly SceneReads[],
+): Array<{ recount: SymbolRecount | null; cells: ReadRuleRow['cells']; countRight: number; f1: number }> {
+  const fusion = rule.fusion;
+  const recounts: Array<SymbolRecount | null> = [null];
+  for (const scoreThreshold of [...RECOUNT_THRESHOLDS, fusion?.readThreshold ?? 1]) {
+    if (scoreThreshold > (fusion?.readThreshold ?? 1)) continue;
+    for (const maxCandidates of RECOUNT_CANDIDATES) recounts.push({ scoreThreshold, maxCandidates });
+  }
+  return recounts.map((recount) => {
+    const tallies = cells.map(() => new SceneTally());
+    for (const { cell, scene, reads } of scenesRead) {
+      const all = rule.sizes.map((s) => reads.get(s)!);
+      const found = fusion ? dropContained(fuseReads(all.map((r) => r.filter((d) => d.score >= fusion.readThreshold)), fusion), containment) : all[0]!;
+      const expected = scene.boxes.length + scene.ignore.length; // every die thrown, those cut by the frame too
+      const missed = recount && found.length < expected ? findMissedSymbolDice(all, found, { containment, fusion }, recount, expected) : [];
+      tallies[cell]!.add(scene, [...found, ...missed]);
+    }
+    const per = cells.map((c, i) => ({ set: c.set, distance: c.distance, countRight: tallies[i]!.countRightShare(), f1: tallies[i]!.f1() }));
+    const mean = (key: 'countRight' | 'f1'): number => per.reduce((a, c) => a + c[key], 0) / per.length;
+    return { recount, cells: per, countRight: mean('countRight'), f1: mean('f1') };
   });
 }
 
@@ -249,7 +304,7 @@ async function main(): Promise<void> {
     console.log('  /usr/bin/python3 models/training/render_symbol_scenes.py --kit-art cache/kit-art/<kit> --out cache/dicegen-kit-<kit> --count 200');
   }
   const sets: SceneSet[] = [{ name: path.basename(dir).replace(/^dicegen-/, ''), dir, scenes }, ...(await Promise.all(kitDirs.map(kitScenes)))];
-  const readRows = await chooseReadRule(files.modelPath, files.config, chosen, sets);
+  const { rows: readRows, cells, scenesRead } = await chooseReadRule(files.modelPath, files.config, chosen, sets);
   const describe = (r: ReadRule): string =>
     r.fusion ? `${r.sizes.join('/')}, objectness ≥ ${r.fusion.readThreshold}, IoU > ${r.fusion.sameDieIoU}, ${r.fusion.votes} votes` : `${r.sizes.join('/')} alone`;
   const ranked = [...readRows].sort((a, b) => b.countRight - a.countRight || b.f1 - a.f1);
@@ -261,6 +316,15 @@ async function main(): Promise<void> {
     console.log(describe(r.rule).padEnd(52) + r.cells.map((c) => `${(100 * c.countRight).toFixed(1)}% / ${(100 * c.f1).toFixed(1)}%`.padStart(26)).join('') + `${(100 * r.countRight).toFixed(1)}% / ${(100 * r.f1).toFixed(1)}%`.padStart(18));
   }
   console.log(`chosen: ${describe(top.rule)}`);
+  const recountRows = chooseRecount(top.rule, chosen.containment, cells, scenesRead);
+  const pct = (c: { countRight: number; f1: number }): string => `${(100 * c.countRight).toFixed(1)}% / ${(100 * c.f1).toFixed(1)}%`;
+  console.log('\nwith the count of dice known: recount rules (count right / F1, as above)');
+  for (const r of recountRows) {
+    const name = r.recount ? `objectness ≥ ${r.recount.scoreThreshold}, ${r.recount.maxCandidates} boxes` : 'none';
+    console.log(name.padEnd(52) + r.cells.map((c) => pct(c).padStart(26)).join('') + pct(r).padStart(18));
+  }
+  const recount = [...recountRows].sort((a, b) => b.countRight - a.countRight || b.f1 - a.f1 || (a.recount?.maxCandidates ?? 0) - (b.recount?.maxCandidates ?? 0))[0]!;
+  console.log(`chosen: ${recount.recount ? JSON.stringify(recount.recount) : 'none'} (count right ${pct(recountRows[0]!)} → ${pct(recount)})`);
   if (values.write) {
     const sidecar = sidecarPath(files.modelPath);
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
@@ -269,6 +333,10 @@ async function main(): Promise<void> {
       ...chosen,
       inputSizes: top.rule.sizes,
       fusion: top.rule.fusion,
+      recount: recount.recount,
+      recountChosenOn: 'the same scenes with the count of dice known (most scenes counted right, then F1, then the fewest boxes)',
+      recountFigures: recount.cells.map((c) => ({ scenes: c.set, distance: c.distance, countRight: round(c.countRight), f1: round(c.f1) })),
+      withoutRecountFigures: recountRows[0]!.cells.map((c) => ({ scenes: c.set, distance: c.distance, countRight: round(c.countRight), f1: round(c.f1) })),
       chosenOn: `${scenes.length} symbol-only dicegen scenes (models/training/render_symbol_scenes.py), npm run choose-symbol-rule`,
       readRuleChosenOn: `${sets.map((s) => s.name).join(', ')}, each as rendered and shrunk to half in the frame (boxes only: most scenes counted right, then F1)`,
       readRuleFigures: top.cells.map((c) => ({ scenes: c.set, distance: c.distance, countRight: round(c.countRight), f1: round(c.f1) })),

@@ -230,8 +230,8 @@ async function readVideos(
       try {
         const learning: Learning | null = learn && kitReader ? { ...learn, read: new Map(), learn: (dice) => kitReader.learn(dice) } : null;
         const read: ReadFrame = kitReader
-          ? async (frame) =>
-              (await kitReader.read(frame)).dice.map((f) => {
+          ? async (frame, expected) =>
+              (await kitReader.read(frame, expected)).dice.map((f) => {
                 learning?.read.set(f.box, f);
                 return { box: f.box, value: f.face?.id ?? null, score: f.score };
               })

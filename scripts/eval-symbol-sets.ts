@@ -1,5 +1,5 @@
 /**
- * npm run eval:symbols -- [--boxes detector|truth] [--face-model FILE.onnx] [--learn] [--json] [EVAL_DIR]
+ * npm run eval:symbols -- [--boxes detector|truth] [--face-model FILE.onnx] [--learn] [--count-known] [--json] [EVAL_DIR]
  *
  * The symbol-dice benchmark over the evaluation set that `npm run make-symbol-eval` writes
  * (default cache/symbol-eval):
@@ -15,6 +15,9 @@
  * `--learn`: learning from play, as the app's table does — the rolls of a set are read in order
  * as one game, and each roll read exactly (the player confirms it as read) adds its dice to the
  * kit's prototypes (`learnConfirmed`, CONFIRMED_PER_FACE per face).
+ * `--count-known`: each roll is read knowing how many dice it shows, as the table knows the dice
+ * thrown (detector boxes only: dice missed below the count are looked for again,
+ * face-reader.ts `findMissedSymbolDice`).
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -63,7 +66,7 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { boxes: { type: 'string', default: 'detector' }, json: { type: 'boolean', default: false }, 'face-model': { type: 'string' }, learn: { type: 'boolean', default: false } },
+    options: { boxes: { type: 'string', default: 'detector' }, json: { type: 'boolean', default: false }, 'face-model': { type: 'string' }, learn: { type: 'boolean', default: false }, 'count-known': { type: 'boolean', default: false } },
   });
   const root = path.resolve(positionals[0] ?? path.join(REPO_ROOT, 'cache/symbol-eval'));
   if (!existsSync(root)) throw new UsageError(`${root}: no evaluation set (npm run make-symbol-eval writes it)`);
@@ -117,8 +120,8 @@ async function main(): Promise<void> {
           let last: FaceDie[] = [];
           const kitEval: KitEvaluation = {
             kit: folder.kit,
-            async read(image) {
-              const { dice, ms } = await reader.read(image);
+            async read(image, expected) {
+              const { dice, ms } = await reader.read(image, expected);
               last = dice;
               return { ms, dice: dice.map((d) => ({ box: d.box, value: d.face?.id ?? null })) };
             },
@@ -126,7 +129,7 @@ async function main(): Promise<void> {
               if (values.learn && exactRoll(truth, read)) reader.learn(last);
             },
           };
-          const report = await evaluate(detector!, [dataset.dir], kitEval);
+          const report = await evaluate(detector!, [dataset.dir], kitEval, undefined, values['count-known']);
           const s = report.overall;
           const unknownCol = s.confusion.columns.indexOf('unknown');
           row.dice = s.dice;

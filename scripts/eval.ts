@@ -150,8 +150,8 @@ async function main(): Promise<number> {
       const reader = kitReader;
       kitEval = {
         kit: reader.folder.kit,
-        async read(image) {
-          const { dice, ms } = await reader.read(image);
+        async read(image, expected) {
+          const { dice, ms } = await reader.read(image, expected);
           return { ms, dice: dice.map((d) => ({ box: d.box, value: d.face?.id ?? null })) };
         },
       };

@@ -29,7 +29,8 @@ export interface EvalReport {
  */
 export interface KitEvaluation {
   kit: DiceKit;
-  read(image: RgbaImage): Promise<{ dice: PredictedDie[]; ms: number }>;
+  /** `expected`: the dice the image shows, when the evaluation reads with the count known. */
+  read(image: RgbaImage, expected?: number): Promise<{ dice: PredictedDie[]; ms: number }>;
   /** Called after each image with its labels and what `read` gave (learning from play: `eval:symbols --learn`). */
   afterRead?(truth: readonly TruthDie[], read: readonly PredictedDie[]): void;
 }
@@ -75,7 +76,7 @@ export function patternFloor(dataset: Pick<Dataset, 'images'>): number {
 /**
  * Measures one dataset. Latency is the reader's own time per image (pre + infer + post), not file
  * decoding. `countKnown`: each photo is read knowing how many dice it shows, as the table knows
- * the dice thrown (`detectCounted`: pip dice missed below the count are looked for again).
+ * the dice thrown (`detectCounted`, `findMissedSymbolDice`: dice missed below the count are looked for again).
  */
 export async function evaluateDataset(
   detector: Detector,
@@ -97,7 +98,7 @@ export async function evaluateDataset(
       throw new UsageError(`${file}: labels say ${im.width}×${im.height} but the image decodes (EXIF applied) to ${image.width}×${image.height}`);
     }
     if (kitEval) {
-      const { dice, ms } = await kitEval.read(image);
+      const { dice, ms } = await kitEval.read(image, countKnown ? im.dice.length : undefined);
       acc.add(im.dice, dice, ms);
       kitEval.afterRead?.(im.dice, dice);
       continue;

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { KitError, parseKitText } from '../../src/lib/dice/validate.ts';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { Detector, OrtModule } from '../../src/lib/vision/detector.ts';
+import { detectCounted } from '../../src/lib/vision/die-face-reader.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder, type FaceEmbedderConfig } from '../../src/lib/vision/face-embedder.ts';
 import { artPrototypes, learnConfirmed, readFaces, teachExample, TeachError, type FaceDie, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
@@ -163,8 +164,11 @@ export interface NodeKitReader {
   embedder: FaceEmbedder | null;
   prototypes: FacePrototype[];
   skipped: KitPrototypes['skipped'];
-  /** Reads every die of an image as a face of the kit (face null: unknown). */
-  read(image: RgbaImage): Promise<{ dice: FaceDie[]; ms: number }>;
+  /**
+   * Reads every die of an image as a face of the kit (face null: unknown). `expected`: how many
+   * dice lie in view, when known (the table's count: dice missed are looked for again).
+   */
+  read(image: RgbaImage, expected?: number): Promise<{ dice: FaceDie[]; ms: number }>;
   /** Learning from play, as the app's table does (`learnConfirmed`): the dice of a roll read right become prototypes. */
   learn(dice: readonly FaceDie[]): void;
   release(): Promise<void>;
@@ -188,9 +192,9 @@ export async function createNodeKitReader(
       embedder: null,
       prototypes: [],
       skipped: [],
-      async read(image) {
+      async read(image, expected) {
         const t0 = performance.now();
-        const { dice } = await detector.detect(image);
+        const { dice } = await detectCounted(detector, image, expected);
         const ms = performance.now() - t0;
         return {
           ms,
@@ -213,9 +217,9 @@ export async function createNodeKitReader(
     embedder,
     prototypes,
     skipped,
-    async read(image) {
+    async read(image, expected) {
       const t0 = performance.now();
-      const { dice } = await readFaces(detector, embedder, kit, [...prototypes, ...confirmed], image);
+      const { dice } = await readFaces(detector, embedder, kit, [...prototypes, ...confirmed], image, embedder.config, expected);
       return { dice, ms: performance.now() - t0 };
     },
     learn(dice) {

@@ -16,7 +16,12 @@ describe('parseDetectorConfig', () => {
 
   it('reads the symbol-dice rule when the sidecar has one (its notes ignored)', () => {
     const symbolDice = { scoreThreshold: 0.75, containment: 0.4, chosenOn: 'notes' };
-    expect(parseDetectorConfig({ ...good, symbolDice }).symbolDice).toEqual({ scoreThreshold: 0.75, containment: 0.4, inputSizes: [512], fusion: null });
+    expect(parseDetectorConfig({ ...good, symbolDice }).symbolDice).toEqual({ scoreThreshold: 0.75, containment: 0.4, inputSizes: [512], fusion: null, recount: null });
+    const recount = { scoreThreshold: 0.15, maxCandidates: 8 };
+    expect(parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, recount } }).symbolDice?.recount).toEqual(recount);
+    expect(() => parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, recount: 0.15 } })).toThrow(/"symbolDice.recount" must be an object/);
+    expect(() => parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, recount: { ...recount, maxCandidates: 2.5 } } })).toThrow(/"maxCandidates" must be an integer/);
+    expect(() => parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, recount: { ...recount, scoreThreshold: -1 } } })).toThrow(/"scoreThreshold" must be a number in \[0, 1\]/);
     const fusion = { readThreshold: 0.4, sameDieIoU: 0.3, votes: 2 };
     expect(parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes: [512, 320, 224], fusion } }).symbolDice).toMatchObject({ inputSizes: [512, 320, 224], fusion });
     expect(() => parseDetectorConfig({ ...good, symbolDice: { ...symbolDice, inputSizes: [512, 320] } })).toThrow(/"symbolDice.fusion" must be an object/);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import { renderArtOnDice, DEFAULT_ART_VIEWS } from '../../src/lib/vision/face-art.ts';
+import type { DetectorConfig } from '../../src/lib/vision/config.ts';
+import type { DetectOptions, Detector } from '../../src/lib/vision/detector.ts';
 import {
+  detectSymbolDice,
+  findMissedSymbolDice,
   kitSeparation,
   matchFace,
   selectPrototypes,
@@ -178,5 +182,56 @@ describe('renderArtOnDice', () => {
     for (let x = 0; x < k; x++) if (px(0, 0, x, 16) > 0.6) onDie++;
     expect(onDie / k).toBeGreaterThan(0.8);
     expect(onDie / k).toBeLessThan(0.92);
+  });
+});
+
+describe('symbol dice with the count known (findMissedSymbolDice)', () => {
+  const at = (x: number, score: number, w = 20): Die => ({ value: null, box: { x, y: 10, w, h: 20 }, score, classIndex: 6 });
+  const fusion = { readThreshold: 0.35, sameDieIoU: 0.4, votes: 2 };
+  const rule = { containment: 0.4, fusion };
+
+  it('fills the count with the best boxes clear of the dice found, pooled as one read suffices', () => {
+    const found = [at(0, 0.9)];
+    // three reads; the die at 100 is found by one read only, the one at 200 weakly by two, 300 weakest
+    const reads = [
+      [at(0, 0.9), at(100, 0.5), at(200, 0.3), at(2, 0.3) /* the found die again */],
+      [at(0, 0.8), at(201, 0.3), at(300, 0.12)],
+      [at(1, 0.85), at(103, 0.05) /* under the threshold */],
+    ];
+    const recount = { scoreThreshold: 0.1, maxCandidates: 8 };
+    const added = findMissedSymbolDice(reads, found, rule, recount, 3);
+    expect(added.map((d) => Math.floor(d.box.x))).toEqual([200, 100]); // 200: two reads (0.6 / 3) before 100 (0.5 / 3)
+    expect(findMissedSymbolDice(reads, found, rule, recount, 5)).toHaveLength(3);
+    expect(findMissedSymbolDice(reads, found, rule, recount, 1)).toEqual([]);
+    expect(findMissedSymbolDice(reads, found, rule, { scoreThreshold: 0.4, maxCandidates: 8 }, 5).map((d) => d.box.x)).toEqual([100]);
+    expect(findMissedSymbolDice(reads, found, rule, { scoreThreshold: 0.1, maxCandidates: 1 }, 5)).toHaveLength(1);
+  });
+
+  it('detectSymbolDice looks below the read threshold only with a count and a recount rule', async () => {
+    const asked: Array<{ inputSize?: number; scoreThreshold?: number }> = [];
+    const boxes = [at(0, 0.9), at(100, 0.3), at(200, 0.2)];
+    const symbolDice = { scoreThreshold: 0.5, containment: 0.4, inputSizes: [512, 320, 224], fusion, recount: { scoreThreshold: 0.15, maxCandidates: 4 } };
+    const config = { inputSize: 512, scoreThreshold: 0.375, symbolDice } as unknown as DetectorConfig;
+    const detector: Detector = {
+      config,
+      detect: async (_image, options?: DetectOptions) => {
+        asked.push({ inputSize: options?.inputSize, scoreThreshold: options?.scoreThreshold });
+        return { dice: boxes.filter((d) => d.score >= (options?.scoreThreshold ?? 0)), timing: { preprocessMs: 1, inferenceMs: 2, postprocessMs: 0 } };
+      },
+      release: async () => {},
+    };
+    const image: RgbaImage = { width: 400, height: 40, data: new Uint8Array(400 * 40 * 4) };
+    const plain = await detectSymbolDice(detector, image);
+    expect(plain.dice.map((d) => d.box.x)).toEqual([0]);
+    expect(asked.map((a) => a.scoreThreshold)).toEqual([0.35, 0.35, 0.35]);
+    expect(asked.map((a) => a.inputSize)).toEqual([512, 320, 224]);
+    expect(plain.timing.inferenceMs).toBe(6);
+    const counted = await detectSymbolDice(detector, image, 3);
+    expect(counted.dice.map((d) => Math.round(d.box.x))).toEqual([0, 100, 200]);
+    expect(asked.slice(3).map((a) => a.scoreThreshold)).toEqual([0.15, 0.15, 0.15]);
+    expect((await detectSymbolDice(detector, image, 2)).dice.map((d) => Math.round(d.box.x))).toEqual([0, 100]);
+    expect((await detectSymbolDice(detector, image, 1)).dice.map((d) => d.box.x)).toEqual([0]);
+    const noRule = { ...detector, config: { ...config, symbolDice: { ...symbolDice, recount: null } } as DetectorConfig };
+    expect((await detectSymbolDice(noRule, image, 3)).dice.map((d) => d.box.x)).toEqual([0]);
   });
 });

@@ -50,6 +50,20 @@ export interface SymbolDiceRule {
   inputSizes: number[];
   /** How the reads combine when there are several sizes (decode.ts `fuseReads`); null for one size. */
   fusion: ReadFusion | null;
+  /**
+   * How to look again for dice missed when the caller knows how many lie in view (face-reader.ts
+   * `findMissedSymbolDice`), or null not to.
+   */
+  recount: SymbolRecount | null;
+}
+
+/**
+ * The weaker boxes of a frame's reads, pooled as one vote suffices, that may fill a known count:
+ * those down to `scoreThreshold` (objectness), the `maxCandidates` best.
+ */
+export interface SymbolRecount {
+  scoreThreshold: number;
+  maxCandidates: number;
 }
 
 /**
@@ -119,11 +133,23 @@ export function parseDetectorConfig(json: unknown): DetectorConfig {
     const f = fusion as Record<string, unknown>;
     const votes = sizes.length > 1 ? numberIn(f, 'votes', 1, sizes.length) : 1;
     if (!Number.isInteger(votes)) throw new DetectorConfigError(`detector sidecar: "votes" must be an integer, got ${votes}`);
+    const recount = field(rule, 'recount');
+    let symbolRecount: SymbolRecount | null = null;
+    if (recount !== undefined && recount !== null) {
+      if (typeof recount !== 'object' || Array.isArray(recount)) {
+        throw new DetectorConfigError('detector sidecar: "symbolDice.recount" must be an object { scoreThreshold, maxCandidates } or absent');
+      }
+      const r = recount as Record<string, unknown>;
+      const maxCandidates = numberIn(r, 'maxCandidates', 1, 1000);
+      if (!Number.isInteger(maxCandidates)) throw new DetectorConfigError(`detector sidecar: "maxCandidates" must be an integer, got ${maxCandidates}`);
+      symbolRecount = { scoreThreshold: numberIn(r, 'scoreThreshold', 0, 1), maxCandidates };
+    }
     symbolDice = {
       scoreThreshold: numberIn(rule, 'scoreThreshold', 0, 1),
       containment: numberIn(rule, 'containment', 0, 1),
       inputSizes: sizes as number[],
       fusion: sizes.length > 1 ? { readThreshold: numberIn(f, 'readThreshold', 0, 1), sameDieIoU: numberIn(f, 'sameDieIoU', 0, 1), votes } : null,
+      recount: symbolRecount,
     };
   }
   return {

@@ -158,7 +158,7 @@ async function read(id: number, frame: ImageBitmap | ImageData, expected: number
     return;
   }
   const { embedder: faces } = await loadEmbedder();
-  const read = await readFaces(ready, faces, kitState.kit, kitState.prototypes, image);
+  const read = await readFaces(ready, faces, kitState.kit, kitState.prototypes, image, faces.config, expected);
   post({
     type: 'result',
     id,

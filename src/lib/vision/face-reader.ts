@@ -6,7 +6,8 @@
  * how well the faces taught so far stand apart.
  */
 import type { DiceKit, DieFace } from '../dice/kit.ts';
-import { dropContained, fuseReads } from './decode.ts';
+import type { SymbolDiceRule, SymbolRecount } from './config.ts';
+import { dropContained, fuseReads, insideShare, iou } from './decode.ts';
 import { symbolDetectOptions, type Detector } from './detector.ts';
 import { firstPass } from './die-face-reader.ts';
 import { renderArtOnDice, type ArtView, DEFAULT_ART_VIEWS } from './face-art.ts';
@@ -428,22 +429,63 @@ export interface FaceDie {
 /**
  * The symbol dice of a frame: read at each of the symbol rule's `inputSizes`; with several
  * sizes the reads are pooled (decode.ts `fuseReads`, the rule's `fusion`) and boxes lying inside
- * better ones dropped. Times add up over the reads.
+ * better ones dropped. When the caller knows that at least `expected` dice lie in view and the
+ * rule has a `recount`, each read goes down to the recount's threshold (its boxes above the read
+ * threshold are the same: NMS and containment judge a box by better boxes only) and dice missed
+ * are looked for among the rest (`findMissedSymbolDice`). Times add up over the reads.
  */
-export async function detectSymbolDice(detector: Detector, image: RgbaImage): Promise<Detection> {
+export async function detectSymbolDice(detector: Detector, image: RgbaImage, expected?: number): Promise<Detection> {
   // The detector's boxes only: the pip reader's second pass would call a symbol die `other`
   // at best and drop it as `none` at worst, and the face embedder reads it anyway.
   const first = firstPass(detector);
   const options = symbolDetectOptions(detector.config);
   const rule = detector.config.symbolDice;
   const sizes = rule?.inputSizes ?? [detector.config.inputSize];
+  const keep = rule?.fusion?.readThreshold ?? rule?.scoreThreshold ?? detector.config.scoreThreshold;
+  const recount = expected !== undefined ? (rule?.recount ?? null) : null;
   const reads: Detection[] = [];
   for (const inputSize of sizes) {
-    reads.push(await first.detect(image, { ...options, inputSize, ...(rule?.fusion ? { scoreThreshold: rule.fusion.readThreshold } : {}) }));
+    reads.push(await first.detect(image, { ...options, inputSize, scoreThreshold: Math.min(keep, recount?.scoreThreshold ?? 1) }));
   }
-  const dice = rule?.fusion ? dropContained(fuseReads(reads.map((r) => r.dice), rule.fusion), rule.containment) : reads[0]!.dice;
+  const kept = reads.map((r) => r.dice.filter((d) => d.score >= keep));
+  const found = rule?.fusion ? dropContained(fuseReads(kept, rule.fusion), rule.containment) : kept[0]!;
+  const missed = rule && recount && found.length < expected! ? findMissedSymbolDice(reads.map((r) => r.dice), found, rule, recount, expected!) : [];
   const sum = (key: keyof ReadTiming): number => reads.reduce((a, r) => a + (r.timing[key] ?? 0), 0);
-  return { dice, timing: { preprocessMs: sum('preprocessMs'), inferenceMs: sum('inferenceMs'), postprocessMs: sum('postprocessMs') } };
+  return { dice: [...found, ...missed], timing: { preprocessMs: sum('preprocessMs'), inferenceMs: sum('inferenceMs'), postprocessMs: sum('postprocessMs') } };
+}
+
+/** A candidate this close to a die found is that die again (its top face, a side face, a shifted box). */
+const SAME_SYMBOL_DIE_IOU = 0.3;
+
+/**
+ * Symbol dice missed, when at least `expected` lie in view and fewer were `found`: the `reads`'
+ * boxes down to `recount.scoreThreshold`, pooled as `fuseReads` pools them but with one read
+ * enough, those overlapping no die found (IoU ≤ 0.3, and neither inside the other more than the
+ * rule's containment), the `recount.maxCandidates` best; they fill the count best first, a box
+ * overlapping one already added being that die again. The face embedder then reads them as it
+ * reads every die (an unknown face stays unknown).
+ *
+ * Why: a game knows how many dice were thrown; a die found by one read alone, or weakly, is most
+ * often a real die when the count says one is missing (models/MODEL_CARD.md).
+ */
+export function findMissedSymbolDice(
+  reads: readonly (readonly Die[])[],
+  found: readonly Die[],
+  rule: Pick<SymbolDiceRule, 'containment' | 'fusion'>,
+  recount: SymbolRecount,
+  expected: number,
+): Die[] {
+  const clearOf = (c: Die, dice: readonly Die[]): boolean =>
+    dice.every((f) => iou(f.box, c.box) <= SAME_SYMBOL_DIE_IOU && insideShare(f.box, c.box) <= rule.containment && insideShare(c.box, f.box) <= rule.containment);
+  const weak = reads.map((r) => r.filter((d) => d.score >= recount.scoreThreshold));
+  const pooled = rule.fusion ? fuseReads(weak, { ...rule.fusion, votes: 1 }) : [...weak[0]!].sort((a, b) => b.score - a.score);
+  const candidates = pooled.filter((c) => clearOf(c, found)).slice(0, recount.maxCandidates);
+  const added: Die[] = [];
+  for (const c of candidates) {
+    if (found.length + added.length >= expected) break;
+    if (clearOf(c, added)) added.push(c);
+  }
+  return added;
 }
 
 /**
@@ -457,9 +499,10 @@ export async function readFaces(
   prototypes: readonly FacePrototype[],
   image: RgbaImage,
   rule: MatchRule = embedder.config,
+  expected?: number,
 ): Promise<{ dice: FaceDie[]; detectMs: number; embedMs: number; detection: ReadTiming }> {
   const t0 = performance.now();
-  const { dice, timing } = await detectSymbolDice(detector, image);
+  const { dice, timing } = await detectSymbolDice(detector, image, expected);
   const t1 = performance.now();
   const used = selectPrototypes(kit, prototypes);
   const embeddings = await embedForReading(embedder, used, image, dice.map((d) => d.box), embedder.config.secondLookGap, rule);
