@@ -29,6 +29,22 @@ const testConfig = parseDieFaceConfig(JSON.parse(readFileSync(TEST_READER.replac
 
 const die = (value: number | null, x: number, classIndex = 0): Die => ({ value, box: { x, y: 10, w: 20, h: 20 }, score: 0.9, classIndex });
 
+/** A first pass that finds these candidates (best first), above the threshold it is asked for. */
+const firstPassOf = (candidates: Die[]) => {
+  const asked: number[] = [];
+  const detector = {
+    config: {} as never,
+    detect: async (_image: RgbaImage, options?: { scoreThreshold?: number }) => {
+      asked.push(options?.scoreThreshold ?? -1);
+      return { dice: candidates.filter((c) => c.score >= (options?.scoreThreshold ?? 0)), timing: { preprocessMs: 0, inferenceMs: 0, postprocessMs: 0 } };
+    },
+    release: async () => {},
+  };
+  return { detector, asked };
+};
+/** A box the detector found weakly, its class the detector's `other`. */
+const weak = (x: number, score: number): Die => ({ value: null, box: { x, y: 10, w: 20, h: 20 }, score, classIndex: 6 });
+
 async function rgba(png: Buffer): Promise<RgbaImage> {
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data: new Uint8Array(data) };
@@ -176,20 +192,6 @@ describe('findMissedDice (the count of dice in view known)', () => {
   });
   afterAll(() => reader?.release());
 
-  /** A first pass that finds these candidates (best first), above the threshold it is asked for. */
-  const firstPassOf = (candidates: Die[]) => {
-    const asked: number[] = [];
-    const detector = {
-      config: {} as never,
-      detect: async (_image: RgbaImage, options?: { scoreThreshold?: number }) => {
-        asked.push(options?.scoreThreshold ?? -1);
-        return { dice: candidates.filter((c) => c.score >= (options?.scoreThreshold ?? 0)), timing: { preprocessMs: 0, inferenceMs: 0, postprocessMs: 0 } };
-      },
-      release: async () => {},
-    };
-    return { detector, asked };
-  };
-  const weak = (x: number, score: number): Die => ({ value: null, box: { x, y: 10, w: 20, h: 20 }, score, classIndex: 6 });
 
   it('reads weak candidates clear of the dice found, and adds those read as values until the count is met', async () => {
     const image = await rgba(await scenePng(260, 40, [
@@ -263,7 +265,6 @@ describe('findMissedDice without a count (dice found weakly, read surely)', () =
     ort = (await import('onnxruntime-node')) as unknown as OrtModule;
   });
   afterAll(() => Promise.all(readers.map((r) => r.release())));
-  const weak = (x: number, score: number): Die => ({ value: null, box: { x, y: 10, w: 20, h: 20 }, score, classIndex: 6 });
   const scene = () =>
     scenePng(300, 40, [
       { x: 10, y: 10, side: 20, rgb: COLOUR[1] },      // found already (reader 6)
@@ -293,16 +294,7 @@ describe('findMissedDice without a count (dice found weakly, read surely)', () =
 
   it('a two-pass read keeps them (one detector run, down to the rule); with a count the recount decides instead', async () => {
     const image = await rgba(await scene());
-    const asked: number[] = [];
-    const candidates = [{ ...weak(10, 0.9) }, ...below.slice(1)];
-    const detector = {
-      config: {} as never,
-      detect: async (_image: RgbaImage, options?: { scoreThreshold?: number }) => {
-        asked.push(options?.scoreThreshold ?? -1);
-        return { dice: candidates.filter((c) => c.score >= (options?.scoreThreshold ?? 0)), timing: { preprocessMs: 0, inferenceMs: 0, postprocessMs: 0 } };
-      },
-      release: async () => {},
-    };
+    const { detector, asked } = firstPassOf([weak(10, 0.9), ...below.slice(1)]);
     const two = withDieFaceReader(detector, await readerWith({ scoreThreshold: 0.1, maxCandidates: 8, minProbability: 0 }, { scoreThreshold: 0.005, maxCandidates: 8 }));
     const plain = await two.detect(image);
     expect(plain.dice.map((d) => [d.box.x, d.value])).toEqual([[10, 6], [130, 1], [170, 4]]);

@@ -449,7 +449,7 @@ export async function detectSymbolDice(detector: Detector, image: RgbaImage, exp
   }
   const kept = reads.map((r) => r.dice.filter((d) => d.score >= keep));
   const found = rule?.fusion ? dropContained(fuseReads(kept, rule.fusion), rule.containment) : kept[0]!;
-  const missed = rule && recount && found.length < expected! ? findMissedSymbolDice(reads.map((r) => r.dice), found, rule, recount, expected!) : [];
+  const missed = rule && recount && expected !== undefined && found.length < expected ? findMissedSymbolDice(reads.map((r) => r.dice), found, rule, recount, expected) : [];
   const sum = (key: keyof ReadTiming): number => reads.reduce((a, r) => a + (r.timing[key] ?? 0), 0);
   return { dice: [...found, ...missed], timing: { preprocessMs: sum('preprocessMs'), inferenceMs: sum('inferenceMs'), postprocessMs: sum('postprocessMs') } };
 }
@@ -489,8 +489,8 @@ export function findMissedSymbolDice(
 }
 
 /**
- * Finds the dice (any kind: the detector's class is ignored, `detectSymbolDice`) and reads
- * each face by its prototypes.
+ * Finds the dice (any kind: the detector's class is ignored, `detectSymbolDice`; `expected`: how
+ * many lie in view, when the caller knows) and reads each face by its prototypes.
  */
 export async function readFaces(
   detector: Detector,
