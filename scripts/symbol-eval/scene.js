@@ -274,6 +274,85 @@ export function symbolSet(family, seed, n = 6) {
   throw new Error(`unknown symbol family ${family}`);
 }
 
+// ---------- standard pip dice (the standard reader's unseen-renderer check) ----------
+
+// pip centres on a face of side 1, by value; `o` is how far the corner pips sit from the edge
+const PIP_LAYOUT = {
+  1: () => [[0.5, 0.5]],
+  2: (o) => [[o, o], [1 - o, 1 - o]],
+  3: (o) => [[o, o], [0.5, 0.5], [1 - o, 1 - o]],
+  4: (o) => [[o, o], [1 - o, o], [o, 1 - o], [1 - o, 1 - o]],
+  5: (o) => [[o, o], [1 - o, o], [o, 1 - o], [1 - o, 1 - o], [0.5, 0.5]],
+  6: (o) => [[o, o], [1 - o, o], [o, 0.5], [1 - o, 0.5], [o, 1 - o], [1 - o, 1 - o]],
+};
+
+/** A maker's pip dice: body and pip colours, pip shape and size, and how the 1 is marked. */
+function pipStyle(r) {
+  const classic = [
+    { die: '#f4f1ea', ink: '#151515' },
+    { die: '#141414', ink: '#f2f2f2' },
+    { die: hsl(r.range(350, 365) % 360, r.range(60, 85), r.range(30, 42)), ink: '#f5f5f5' },
+    { die: '#efe4c8', ink: '#2a1b10' },
+    { die: hsl(r.range(200, 230), r.range(50, 80), r.range(25, 40)), ink: '#f0f0f0' },
+  ];
+  const colours = r.next() < 0.6 ? { ...r.pick(classic), accent: '#c8141e' } : setColours(r);
+  const onePip = r.next();
+  return {
+    colours,
+    shape: r.pick(['round', 'round', 'round', 'round', 'round', 'round', 'round', 'square', 'square', 'ring']),
+    radius: r.range(0.075, 0.105),
+    offset: r.range(0.21, 0.28),
+    one: onePip < 0.2 ? 'big-red' : onePip < 0.35 ? 'logo' : 'pip',
+    logo: Math.floor(r.next() * EMBLEM_PARTS.length),
+    logoSeed: Math.floor(r.next() * 1e9),
+    // pips drilled and painted: a darker rim shows their depth
+    rim: r.next() < 0.6,
+  };
+}
+
+function drawPips(ctx, s, value, style) {
+  const c = style.colours;
+  if (value === 1 && style.one === 'logo') {
+    EMBLEM_PARTS[style.logo](ctx, rng(style.logoSeed), s, c);
+    return;
+  }
+  const big = value === 1 && style.one === 'big-red';
+  const rad = s * style.radius * (big ? 1.7 : 1);
+  for (const [u, v] of PIP_LAYOUT[value](style.offset)) {
+    const x = u * s;
+    const y = v * s;
+    ctx.fillStyle = big ? c.accent : c.ink;
+    ctx.strokeStyle = big ? c.accent : c.ink;
+    ctx.beginPath();
+    if (style.shape === 'square') ctx.roundRect(x - rad, y - rad, 2 * rad, 2 * rad, rad * 0.35);
+    else ctx.arc(x, y, rad, 0, Math.PI * 2);
+    if (style.shape === 'ring') {
+      ctx.lineWidth = rad * 0.45;
+      ctx.stroke();
+    } else ctx.fill();
+    if (style.rim) {
+      ctx.strokeStyle = 'rgba(0,0,0,0.35)';
+      ctx.lineWidth = rad * 0.18;
+      ctx.beginPath();
+      ctx.arc(x, y, rad * 1.02, Math.PI * 0.9, Math.PI * 1.9);
+      ctx.stroke();
+    }
+  }
+}
+
+/** `n` pip-dice styles; each has the faces 1…6 (face index = value − 1). */
+export function pipSet(seed, n = 3) {
+  const r = rng(seed);
+  return Array.from({ length: n }, () => {
+    const style = pipStyle(r);
+    return {
+      colours: style.colours,
+      description: `${style.colours.die} die, ${style.colours.ink} ${style.shape} pips, the 1 ${style.one === 'pip' ? 'a pip' : style.one === 'logo' ? 'a logo' : 'a big red pip'}`,
+      faces: [1, 2, 3, 4, 5, 6].map((v) => ({ id: String(v), label: String(v), value: v, draw: (ctx, s) => drawPips(ctx, s, v, style) })),
+    };
+  });
+}
+
 // ---------- face textures ----------
 
 function faceCanvas(size, colours, draw) {
@@ -317,14 +396,16 @@ function tableTexture(r) {
   const f1 = r.range(0.01, 0.05);
   const f2 = r.range(0.1, 0.4);
   const phase = r.range(0, 100);
+  // the grain from its own stream seeded by what was drawn, so the scene's other draws stay as they were
+  const grain = rng(Math.floor(phase * 1e6) ^ Math.floor(f1 * 1e9)).next;
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       let v = 0;
-      if (kind === 'wood') v = Math.sin((y + Math.sin(x * f1 + phase) * 20) * f2) * 18 + (Math.random() - 0.5) * 10;
-      else if (kind === 'felt') v = (Math.random() - 0.5) * 26;
+      if (kind === 'wood') v = Math.sin((y + Math.sin(x * f1 + phase) * 20) * f2) * 18 + (grain() - 0.5) * 10;
+      else if (kind === 'felt') v = (grain() - 0.5) * 26;
       else if (kind === 'marble') v = Math.sin((x + y) * f1 + Math.sin(y * f1 * 3 + phase) * 4) * 22;
-      else if (kind === 'cloth') v = ((Math.floor(x / 32) + Math.floor(y / 32)) % 2 ? 14 : -14) + (Math.random() - 0.5) * 12;
-      else v = (Math.random() - 0.5) * 8;
+      else if (kind === 'cloth') v = ((Math.floor(x / 32) + Math.floor(y / 32)) % 2 ? 14 : -14) + (grain() - 0.5) * 12;
+      else v = (grain() - 0.5) * 8;
       const i = (y * size + x) * 4;
       d[i] += v;
       d[i + 1] += v;
@@ -355,8 +436,10 @@ function getRenderer(w, h) {
 }
 
 /**
- * Renders one photo. spec: { seed, width, height, faces: [{ canvas }] (the set's face
- * textures), dieColour, dice: [faceIndex...] (the face each die shows up), single: bool }.
+ * Renders one photo. spec: { seed, width, height, dice: [faceIndex...] (the face each die shows
+ * up), standard (pip dice: opposite faces sum to 7), styles: [styleIndex...] (with several
+ * styles: `textures` is then one face list per style), minGap (least distance between dice
+ * centres, in die sides; 1.65 unless given) }.
  * Returns { dataUrl, boxes: [{ x, y, w, h }] } in the order of spec.dice.
  */
 export function renderScene(spec, textures) {
@@ -395,11 +478,21 @@ export function renderScene(spec, textures) {
   const meshes = [];
   const placed = [];
   const spread = spec.dice.length === 1 ? 0.6 : 1.4 + spec.dice.length * 0.35;
-  for (const up of spec.dice) {
-    // the other faces go round the sides; box material order: +x, -x, +y (top), -y, +z, -z
-    const others = textures.filter((_, i) => i !== up);
-    const order = r.shuffle(others);
-    const mats = [order[0], order[1], textures[up], order[2] ?? order[0], order[3] ?? order[1], order[4] ?? order[0]].map(
+  for (const [k, up] of spec.dice.entries()) {
+    // box material order: +x, -x, +y (top), -y, +z, -z
+    const faces = spec.styles ? textures[spec.styles[k]] : textures;
+    let sides;
+    if (spec.standard) {
+      // a standard die: opposite faces sum to 7 (face index = value − 1, so index i faces 5 − i)
+      const pair = r.pick([0, 1, 2, 3, 4, 5].filter((i) => i !== up && i !== 5 - up));
+      const other = [0, 1, 2, 3, 4, 5].find((i) => i !== up && i !== 5 - up && i !== pair && i !== 5 - pair);
+      sides = [faces[pair], faces[5 - pair], faces[up], faces[5 - up], faces[other], faces[5 - other]];
+    } else {
+      // the other faces go round the sides
+      const order = r.shuffle(faces.filter((_, i) => i !== up));
+      sides = [order[0], order[1], faces[up], order[2] ?? order[0], order[3] ?? order[1], order[4] ?? order[0]];
+    }
+    const mats = sides.map(
       (t) => new THREE.MeshStandardMaterial({ map: t, roughness: r.range(0.25, 0.7), metalness: 0 }),
     );
     const mesh = new THREE.Mesh(geometry, mats);
@@ -408,7 +501,7 @@ export function renderScene(spec, textures) {
     for (let tries = 0; tries < 200; tries++) {
       x = r.range(-spread, spread);
       z = r.range(-spread * 0.75, spread * 0.75);
-      if (placed.every(([px, pz]) => Math.hypot(px - x, pz - z) > 1.65)) break;
+      if (placed.every(([px, pz]) => Math.hypot(px - x, pz - z) > (spec.minGap ?? 1.65))) break;
     }
     placed.push([x, z]);
     mesh.position.set(x, 0.5, z);
@@ -484,6 +577,11 @@ export async function artTextures(urls, dieColour) {
     t.anisotropy = 4;
     return t;
   });
+}
+
+/** Face textures for each style of a pip set (pipSet). */
+export function pipTextures(styles) {
+  return styles.map((style) => setTextures(style));
 }
 
 /** The face art of a generated set as PNG data URLs (for the record in the kit folder). */

@@ -4,7 +4,7 @@
  * says about how well a kit separates its faces, and a new kit made from a form. Pure: no DOM,
  * no store, no worker (those are in `kit-reader.ts`), so it is tested in Node.
  */
-import { BUILT_IN_KITS, KIT_ID_PATTERN, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
+import { BUILT_IN_KITS, KIT_ID_PATTERN, STANDARD_KIT, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
 import type { GameDice, TaughtSetRecord } from '../lib/store/types.ts';
 import { MIN_TEACH_EXAMPLES, type KitSeparation } from '../lib/vision/face-reader.ts';
 
@@ -15,9 +15,14 @@ export function kitOfSet(set: Pick<TaughtSetRecord, 'kitId' | 'kit'>): DiceKit {
   return kit;
 }
 
-/** Pip dice (the standard kit) are read by the detector's classes; every other kit by its faces. */
+/**
+ * Pip dice (the built-in standard kit) are read by the detector's classes; every other kit by its
+ * faces. By id, not by the faces: an own kit whose faces are "1"…"6" valued 1–6 (dice with a logo
+ * on the 1, say) was made to be read from its taught photos. Own kits never carry a built-in id
+ * (`kitFromForm`; a kit file with one is the built-in kit or refused, kit-files.ts).
+ */
 export function kitReadsPips(kit: DiceKit): boolean {
-  return kit.faces.length === 6 && kit.faces.every((f, i) => f.value === i + 1 && f.id === String(i + 1));
+  return kit.id === STANDARD_KIT.id;
 }
 
 /**

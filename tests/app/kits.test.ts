@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, STANDARD_KIT } from '../../src/lib/dice/index.ts';
+import type { TaughtSetRecord } from '../../src/lib/store/types.ts';
+import { kitFromForm, kitReadsPips, readableKits, standsInFor, type FaceDraft } from '../../src/app/kits.ts';
+
+const drafts = (labels: string[], values: Array<string> = labels.map(() => '')): FaceDraft[] => labels.map((label, i) => ({ label, value: values[i]!, group: '' }));
+
+/** An own kit for dice with a logo on the 1: faces named and valued like pips. */
+const logoDice = kitFromForm('Logo dice', drafts(['1', '2', '3', '4', '5', '6'], ['1', '2', '3', '4', '5', '6']));
+
+const ownSet = (id: string, kit = logoDice): TaughtSetRecord => ({ id, kitId: kit.id, name: kit.name, createdAt: 1, updatedAt: 1, kit, art: {} });
+
+describe('which kits read pips', () => {
+  it('the built-in standard kit reads pips; symbol kits read their faces', () => {
+    expect(kitReadsPips(STANDARD_KIT)).toBe(true);
+    expect(kitReadsPips(CORELLIAN_SPIKE_KIT)).toBe(false);
+    expect(kitReadsPips(FACE_OFF_KIT)).toBe(false);
+  });
+
+  it('an own kit whose faces look like pips ("1"…"6", valued 1–6) is read from its taught photos, not as pips', () => {
+    expect(logoDice.faces.map((f) => [f.id, f.value])).toEqual([['1', 1], ['2', 2], ['3', 3], ['4', 4], ['5', 5], ['6', 6]]);
+    expect(logoDice.id).not.toBe(STANDARD_KIT.id);
+    expect(kitReadsPips(logoDice)).toBe(false);
+  });
+
+  it('an own kit never takes a built-in kit id', () => {
+    expect(kitFromForm('Standard', drafts(['a', 'b'])).id).toBe('standard-own');
+  });
+});
+
+describe('dice that stand in for a game’s kit', () => {
+  it('an own kit valued 1–6 plays wherever pip dice do (and Corellian Spike, valued 1–6 too)', () => {
+    expect(standsInFor(logoDice, STANDARD_KIT)).toBe(true);
+    expect(standsInFor(logoDice, CORELLIAN_SPIKE_KIT)).toBe(true);
+    expect(standsInFor(logoDice, FACE_OFF_KIT)).toBe(false);
+  });
+
+  it('a kit of other values or another number of faces does not', () => {
+    expect(standsInFor(kitFromForm('Odd', drafts(['a', 'b', 'c', 'd', 'e', 'f'], ['1', '2', '3', '4', '5', '7'])), STANDARD_KIT)).toBe(false);
+    expect(standsInFor(kitFromForm('Five', drafts(['a', 'b', 'c', 'd', 'e'], ['1', '2', '3', '4', '5'])), STANDARD_KIT)).toBe(false);
+  });
+
+  it('a game of pip dice lists pip reading first, then the own kits standing in for it, read from their photos', () => {
+    const faceOffSet = ownSet('s2', kitFromForm('Heroes', drafts(['a', 'b', 'c', 'd', 'e', 'f'])));
+    const photos = new Map([['s1', logoDice.faces.flatMap((f) => [{ faceId: f.id }, { faceId: f.id }, { faceId: f.id }])]]);
+    const kits = readableKits(STANDARD_KIT.id, [ownSet('s1'), faceOffSet], photos);
+    expect(kits.map((k) => [k.name, k.reads, kits.indexOf(k) === 0 ? k.kit.id : k.dice.taughtSetId])).toEqual([
+      ['Standard dice', 'pips', 'standard'],
+      ['Logo dice', 'taught', 's1'],
+    ]);
+    expect(kits[1]!.note).toBe('taught: 18 photos, every face');
+    expect(kitReadsPips(kits[1]!.kit)).toBe(false);
+  });
+});
