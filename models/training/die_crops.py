@@ -51,8 +51,12 @@ def _rounded_mask(n, radius):
     return m
 
 
-def paint_die(face, rng, side_faces=(), canvas=112, fill=(0.45, 0.8), elevation=(38, 90)):
+def paint_die(face, rng, side_faces=(), canvas=112, fill=(0.45, 0.8), elevation=(38, 90), upright=None):
     """One die showing `face` on top, random pose, light and background.
+
+    upright: None spins the picture any way round (training); a number of degrees keeps the
+    camera within that roll of upright, as a phone over a table sees a die: its top face above
+    the sides nearest the camera.
 
     face: RGB uint8 square texture of the top face. side_faces: textures to use on the visible
     sides (random picks; the die colour alone when empty). Returns (scene RGB uint8, box x, y, w, h).
@@ -71,7 +75,7 @@ def paint_die(face, rng, side_faces=(), canvas=112, fill=(0.45, 0.8), elevation=
     zc = rel @ fwd
     px = np.stack([(rel @ right) / zc, (rel @ down) / zc], 1)
     # Spin the whole image so top-down views are not all axis-aligned.
-    spin = rng.uniform(0, 2 * math.pi)
+    spin = rng.uniform(0, 2 * math.pi) if upright is None else math.radians(rng.uniform(-upright, upright))
     R = np.array([[math.cos(spin), -math.sin(spin)], [math.sin(spin), math.cos(spin)]])
     px = px @ R.T
     lo, hi = px.min(0), px.max(0)

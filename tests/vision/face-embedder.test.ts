@@ -7,7 +7,9 @@ import {
   FaceEmbedderConfigError,
   parseFaceEmbedderConfig,
   quarterTurnCrop,
+  TRAINED_CROP,
 } from '../../src/lib/vision/face-embedder.ts';
+import { taughtEmbeddingRecipe } from '../../src/lib/vision/face-reader.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
 
 const fixture = (name: string): URL => new URL(`../fixtures/face-crops/${name}`, import.meta.url);
@@ -21,7 +23,11 @@ const good = { inputSize: 64, dim: 64, cropMargin: 1.15, threshold: 0.5, ambigui
 
 describe('face embedder sidecar', () => {
   it('accepts the contract and ignores extra fields (training notes)', () => {
-    expect(parseFaceEmbedderConfig({ ...good, training: { steps: 3 } })).toEqual(good);
+    expect(parseFaceEmbedderConfig({ ...good, training: { steps: 3 } })).toEqual({ ...good, readingCrop: TRAINED_CROP });
+  });
+  it('reads the reading crop, and a sidecar without one as the crop it was trained on', () => {
+    expect(parseFaceEmbedderConfig({ ...good, readingCrop: { centre: 0.3, side: 0.925 } }).readingCrop).toEqual({ centre: 0.3, side: 0.925 });
+    expect(parseFaceEmbedderConfig(good).readingCrop).toEqual({ centre: 0.5, side: 1 });
   });
   it('reads a sidecar without a second look as never looking twice', () => {
     const { secondLookGap: _, ...older } = good;
@@ -35,6 +41,9 @@ describe('face embedder sidecar', () => {
     [{ ...good, ambiguityMargin: -1 }, '"ambiguityMargin"'],
     [{ ...good, secondLookGap: -0.1 }, '"secondLookGap"'],
     [{ ...good, inputSize: 64.5 }, 'integers'],
+    [{ ...good, readingCrop: [0.3, 1] }, '"readingCrop"'],
+    [{ ...good, readingCrop: { centre: 1.5, side: 1 } }, '"readingCrop.centre"'],
+    [{ ...good, readingCrop: { centre: 0.3 } }, '"readingCrop.side"'],
     [[], 'JSON object'],
   ])('rejects %j naming the field', (json, what) => {
     expect(() => parseFaceEmbedderConfig(json)).toThrow(FaceEmbedderConfigError);
@@ -45,6 +54,18 @@ describe('face embedder sidecar', () => {
 describe('embedder crop', () => {
   it('squares the box on its longer side and enlarges it by the margin, about its centre', () => {
     expect(embedderCropSquare({ x: 10, y: 20, w: 40, h: 20 }, 1.5)).toEqual({ x: 0, y: 0, side: 60 });
+  });
+
+  it('with a reading crop, lies that far down the box and is that much of the trained side', () => {
+    // side 60 × 1.15 × 0.925 = 63.8; centre (30, 20 + 0.3 × 60 = 38)
+    expect(embedderCropSquare({ x: 10, y: 20, w: 40, h: 60 }, 1.15, { centre: 0.3, side: 0.925 })).toEqual({ x: -2, y: 6, side: 64 });
+    expect(embedderCropSquare({ x: 10, y: 20, w: 40, h: 60 }, 1.15, TRAINED_CROP)).toEqual(embedderCropSquare({ x: 10, y: 20, w: 40, h: 60 }, 1.15));
+  });
+
+  it('names the reading crop in the taught embeddings\' recipe, so that photos taught with another crop are embedded again', () => {
+    const config = parseFaceEmbedderConfig(good);
+    expect(taughtEmbeddingRecipe(config)).toBe('quarter-turns');
+    expect(taughtEmbeddingRecipe({ ...config, readingCrop: { centre: 0.3, side: 0.925 } })).toBe('quarter-turns/crop:0.3,0.925');
   });
 
   it('is the crop the training renderer cuts (models/training/die_crops.py), edges and enlargement included', async () => {

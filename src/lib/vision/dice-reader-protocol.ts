@@ -95,7 +95,7 @@ export interface KitSpec {
 
 /** The face embedder the worker runs: what taught embeddings are keyed by, and its unknown rule. */
 export interface FaceModelInfo {
-  /** The face model's identity and how taught photos are embedded, `face-embed.onnx@sha256:<first 16 hex>/<TAUGHT_EMBEDDING_RECIPE>`: a stored embedding made otherwise is made again. */
+  /** The face model's identity and how taught photos are embedded, `face-embed.onnx@sha256:<first 16 hex>/<taughtEmbeddingRecipe>`: a stored embedding made otherwise is made again. */
   embeddingModel: string;
   threshold: number;
   ambiguityMargin: number;

@@ -16,7 +16,7 @@ import { parseDetectorConfig } from './config.ts';
 import { createDetector, symbolDetectOptions, type Detector, type OrtModule } from './detector.ts';
 import { createDieFaceReader, detectCounted, parseDieFaceConfig, withDieFaceReader, type DieFaceReader } from './die-face-reader.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from './face-embedder.ts';
-import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, TAUGHT_EMBEDDING_RECIPE, TeachError, type FacePrototype } from './face-reader.ts';
+import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddingRecipe, TeachError, type FacePrototype } from './face-reader.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
 import type { Box, RgbaImage } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
@@ -125,7 +125,7 @@ function loadEmbedder(): Promise<{ embedder: FaceEmbedder; model: string; loadMs
     const bytes = await fetchModel(absolute(faceModelUrl));
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
     const hex = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
-    const model = `face-embed.onnx@sha256:${hex}/${TAUGHT_EMBEDDING_RECIPE}`;
+    const model = `face-embed.onnx@sha256:${hex}/${taughtEmbeddingRecipe(config)}`;
     const created = await createFaceEmbedder(ort as unknown as OrtModule, bytes, config, { executionProviders: ['wasm'] });
     // warm-up, as for the detector
     await created.embedCrops(new Float32Array(3 * config.inputSize * config.inputSize), 1);

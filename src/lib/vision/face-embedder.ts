@@ -27,7 +27,24 @@ export interface FaceEmbedderConfig {
    * quarter turns (face-reader.ts `embedForReading`); 0: never. Optional in the sidecar.
    */
   secondLookGap: number;
+  /** Where a die's crop is cut from its box when it is read or taught (`ReadingCrop`). Optional in the sidecar. */
+  readingCrop: ReadingCrop;
 }
+
+/**
+ * Where the crop of a die lies in its box: its centre `centre` of the way down the box (0.5: the
+ * middle), its side `side` times the trained crop's (the box's longer side × `cropMargin`). A
+ * camera over a table sees a die's top face above its sides, and seen from low a side face can
+ * fill more of the box than the top: a crop centred above the middle and tighter shows the top
+ * face whole and less of the side below (chosen by `npm run choose-face-crop`).
+ */
+export interface ReadingCrop {
+  centre: number;
+  side: number;
+}
+
+/** The crop the embedder was trained on: centred on the box. */
+export const TRAINED_CROP: ReadingCrop = { centre: 0.5, side: 1 };
 
 export class FaceEmbedderConfigError extends Error {
   override name = 'FaceEmbedderConfigError';
@@ -55,14 +72,28 @@ export function parseFaceEmbedderConfig(json: unknown): FaceEmbedderConfig {
     threshold: num(obj, 'threshold', -1, 1),
     ambiguityMargin: num(obj, 'ambiguityMargin', 0, 2),
     secondLookGap: obj.secondLookGap === undefined ? 0 : num(obj, 'secondLookGap', 0, 2),
+    readingCrop: obj.readingCrop === undefined ? TRAINED_CROP : parseReadingCrop(obj.readingCrop),
   };
 }
 
+function parseReadingCrop(json: unknown): ReadingCrop {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new FaceEmbedderConfigError('face embedder sidecar: "readingCrop" must be an object { centre, side }');
+  const obj = json as Record<string, unknown>;
+  const field = (key: string, min: number, max: number): number => {
+    const v = obj[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+      throw new FaceEmbedderConfigError(`face embedder sidecar: "readingCrop.${key}" must be a number in [${min}, ${max}], got ${JSON.stringify(v)}`);
+    }
+    return v;
+  };
+  return { centre: field('centre', 0, 1), side: field('side', 0.25, 2) };
+}
+
 /** The square the embedder sees around a die's box, in integer source pixels (left, top, side). */
-export function embedderCropSquare(box: Box, margin: number): { x: number; y: number; side: number } {
-  const side = Math.max(box.w, box.h) * margin;
+export function embedderCropSquare(box: Box, margin: number, crop: ReadingCrop = TRAINED_CROP): { x: number; y: number; side: number } {
+  const side = Math.max(box.w, box.h) * margin * crop.side;
   const cx = box.x + box.w / 2;
-  const cy = box.y + box.h / 2;
+  const cy = box.y + box.h * crop.centre;
   return { x: Math.round(cx - side / 2), y: Math.round(cy - side / 2), side: Math.max(1, Math.round(side)) };
 }
 
@@ -104,9 +135,9 @@ function axisTaps(start: number, side: number, k: number, limit: number): { inde
  * Writes the embedder's input for one die into `out` at `offset`: planar RGB in [0, 1],
  * 3 × K × K floats. Pixels outside the image repeat the nearest edge pixel.
  */
-export function cropForEmbedder(image: RgbaImage, box: Box, k: number, margin: number, out: Float32Array, offset = 0): void {
+export function cropForEmbedder(image: RgbaImage, box: Box, k: number, margin: number, out: Float32Array, offset = 0, crop: ReadingCrop = TRAINED_CROP): void {
   if (out.length < offset + 3 * k * k) throw new RangeError(`crop buffer too small: need ${offset + 3 * k * k} floats, have ${out.length}`);
-  const sq = embedderCropSquare(box, margin);
+  const sq = embedderCropSquare(box, margin, crop);
   const xs = axisTaps(sq.x, sq.side, k, image.width);
   const ys = axisTaps(sq.y, sq.side, k, image.height);
   const { data, width } = image;
@@ -204,7 +235,7 @@ export async function createFaceEmbedder(
     async embed(image, boxes) {
       if (boxes.length === 0) return [];
       const crops = new Float32Array(boxes.length * per);
-      boxes.forEach((box, i) => cropForEmbedder(image, box, k, config.cropMargin, crops, i * per));
+      boxes.forEach((box, i) => cropForEmbedder(image, box, k, config.cropMargin, crops, i * per, config.readingCrop));
       return embedCrops(crops, boxes.length);
     },
     release: () => session.release(),

@@ -11,7 +11,7 @@ import { dropContained, fuseReads, insideShare, iou } from './decode.ts';
 import { symbolDetectOptions, type Detector } from './detector.ts';
 import { firstPass } from './die-face-reader.ts';
 import { renderArtOnDice, type ArtView, DEFAULT_ART_VIEWS } from './face-art.ts';
-import { cropForEmbedder, quarterTurnCrop, type FaceEmbedder, type FaceEmbedderConfig } from './face-embedder.ts';
+import { cropForEmbedder, quarterTurnCrop, TRAINED_CROP, type FaceEmbedder, type FaceEmbedderConfig } from './face-embedder.ts';
 import type { Box, Detection, Die, ReadTiming, RgbaImage } from './types.ts';
 
 /**
@@ -242,10 +242,14 @@ export async function findTeachDie(detector: Detector, image: RgbaImage, scales:
 }
 
 /**
- * How taught photos become prototypes; part of a stored embedding's model identity, so that
- * embeddings made another way are made again.
+ * How taught photos become prototypes (their four quarter turns, and where the crop lies in the
+ * die's box); part of a stored embedding's model identity, so that embeddings made another way
+ * are made again.
  */
-export const TAUGHT_EMBEDDING_RECIPE = 'quarter-turns';
+export function taughtEmbeddingRecipe(config: FaceEmbedderConfig): string {
+  const { centre, side } = config.readingCrop;
+  return centre === TRAINED_CROP.centre && side === TRAINED_CROP.side ? 'quarter-turns' : `quarter-turns/crop:${centre},${side}`;
+}
 
 /**
  * Dice embedded at their four quarter turns, averaged and normalised: one batch for all of them.
@@ -258,7 +262,7 @@ export async function embedQuarterTurns(embedder: FaceEmbedder, image: RgbaImage
   const crops = new Float32Array(4 * boxes.length * per);
   boxes.forEach((box, i) => {
     const base = 4 * i * per;
-    cropForEmbedder(image, box, k, cropMargin, crops, base);
+    cropForEmbedder(image, box, k, cropMargin, crops, base, embedder.config.readingCrop);
     for (let t = 1; t < 4; t++) quarterTurnCrop(crops, base + (t - 1) * per, base + t * per, k);
   });
   const turns = await embedder.embedCrops(crops, 4 * boxes.length);
