@@ -27,14 +27,15 @@ import { parseArgs } from 'node:util';
 import { loadDataset, type Dataset } from './lib/datasets.ts';
 import { loadFaceModelFiles, readArt } from './lib/node-faces.ts';
 import { readImageFile, REPO_ROOT, sidecarPath, UsageError } from './lib/node-vision.ts';
-import { createFaceEmbedder, type FaceEmbedder, type ReadingCrop } from '../src/lib/vision/face-embedder.ts';
+import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder, type ReadingCrop } from '../src/lib/vision/face-embedder.ts';
 import { artPrototypes, embedForReading, embedTaughtFace, matchFace, selectPrototypes, type FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { OrtModule } from '../src/lib/vision/detector.ts';
 import type { DiceKit } from '../src/lib/dice/kit.ts';
 import type { RgbaImage } from '../src/lib/vision/types.ts';
 
-const CENTRES = [0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2];
-const SIDES = [1, 0.925, 0.85, 0.775];
+const CENTRES = [0.5, 0.4, 0.3, 0.2];
+const LIFTS = [0, 0.5, 1];
+const SIDES = [1, 0.925, 0.85];
 const TAUGHT_PER_FACE = 5;
 const DEFAULT_ROOT = path.join(REPO_ROOT, 'cache/face-crop');
 
@@ -115,41 +116,41 @@ async function main(): Promise<void> {
   const files = await loadFaceModelFiles();
   const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
   console.log(`choosing the face crop on ${sets.length} sets (${sets.map((s) => `${s.name}: ${s.scenes.images.length} rolls`).join(', ')}); labelled boxes, ${TAUGHT_PER_FACE} taught photos per face or the art alone`);
-  console.log(['centre', 'side', ' per die', ' art', ' taught', ' exact'].join('  '));
+  console.log(['centre', 'lift', 'side', ' per die', ' art', ' taught', ' exact'].join('  '));
   const results: Array<{ crop: ReadingCrop; perDie: number; exact: number; art: number; taught: number }> = [];
-  for (const centre of CENTRES) {
-    for (const side of SIDES) {
-      const crop = { centre, side };
-      const embedder = await createFaceEmbedder(ort, files.model, { ...files.config, readingCrop: crop }, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1 });
-      const accuracy: Record<'art' | 'taught', number[]> = { art: [], taught: [] };
-      const exact: number[] = [];
-      for (const set of sets) {
-        const art = await artPrototypes(embedder, set.art);
-        const taught = selectPrototypes(set.kit, [...art, ...(await taughtPrototypes(embedder, set))]);
-        for (const [way, prototypes] of [['art', art], ['taught', taught]] as const) {
-          const s = await score(embedder, set, prototypes);
-          accuracy[way].push(s.right / s.dice);
-          exact.push(s.exact / s.rolls);
-        }
+  for (const crop of CENTRES.flatMap((centre) => LIFTS.flatMap((lift) => SIDES.map((side) => ({ centre, lift, side }))))) {
+    const embedder = await createFaceEmbedder(ort, files.model, { ...files.config, readingCrop: crop }, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1 });
+    const accuracy: Record<'art' | 'taught', number[]> = { art: [], taught: [] };
+    const exact: number[] = [];
+    for (const set of sets) {
+      const art = await artPrototypes(embedder, set.art);
+      const taught = selectPrototypes(set.kit, [...art, ...(await taughtPrototypes(embedder, set))]);
+      for (const [way, prototypes] of [['art', art], ['taught', taught]] as const) {
+        const s = await score(embedder, set, prototypes);
+        accuracy[way].push(s.right / s.dice);
+        exact.push(s.exact / s.rolls);
       }
-      await embedder.release();
-      const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-      const r = { crop, perDie: mean([...accuracy.art, ...accuracy.taught]), exact: mean(exact), art: mean(accuracy.art), taught: mean(accuracy.taught) };
-      results.push(r);
-      const pct = (x: number): string => (100 * x).toFixed(2).padStart(7);
-      console.log([String(centre).padEnd(6), String(side).padEnd(5), pct(r.perDie), pct(r.art), pct(r.taught), pct(r.exact)].join('  '));
     }
+    await embedder.release();
+    const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const r = { crop, perDie: mean([...accuracy.art, ...accuracy.taught]), exact: mean(exact), art: mean(accuracy.art), taught: mean(accuracy.taught) };
+    results.push(r);
+    const pct = (x: number): string => (100 * x).toFixed(2).padStart(7);
+    console.log([String(crop.centre).padEnd(6), String(crop.lift).padEnd(4), String(crop.side).padEnd(5), pct(r.perDie), pct(r.art), pct(r.taught), pct(r.exact)].join('  '));
   }
   const best = [...results].sort((a, b) => b.perDie - a.perDie || b.exact - a.exact)[0]!;
-  const trained = results.find((r) => r.crop.centre === 0.5 && r.crop.side === 1)!;
+  const trained = results.find((r) => r.crop.centre === 0.5 && r.crop.lift === 0 && r.crop.side === 1)!;
   const f = (r: typeof best): string => `per die ${(100 * r.perDie).toFixed(2)}% (art ${(100 * r.art).toFixed(2)}, taught ${(100 * r.taught).toFixed(2)}), exact rolls ${(100 * r.exact).toFixed(2)}%`;
-  console.log(`\ncrop as trained (centre 0.5, side 1): ${f(trained)}`);
-  console.log(`chosen: centre ${best.crop.centre}, side ${best.crop.side}: ${f(best)}`);
+  console.log(`\ncrop as trained (centre 0.5, lift 0, side 1): ${f(trained)}`);
+  console.log(`chosen: centre ${best.crop.centre}, lift ${best.crop.lift}, side ${best.crop.side}: ${f(best)}`);
   if (values.write) {
     const configPath = sidecarPath(files.modelPath);
-    const json = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
-    json.readingCrop = best.crop;
-    await writeFile(configPath, `${JSON.stringify(json, null, 2)}\n`);
+    // the sidecar's other fields as Python wrote them (its key order and number forms): only the rule is replaced or added
+    const text = (await readFile(configPath, 'utf8')).replace(/\n  "readingCrop": \{[^}]*\},?/, '');
+    const rule = `\n  "readingCrop": ${JSON.stringify(best.crop)},`;
+    const written = text.replace(/^\{/, `{${rule}`);
+    parseFaceEmbedderConfig(JSON.parse(written));
+    await writeFile(configPath, written);
     console.log(`written to ${path.relative(process.cwd(), configPath)}`);
   }
 }

@@ -26,8 +26,8 @@ describe('face embedder sidecar', () => {
     expect(parseFaceEmbedderConfig({ ...good, training: { steps: 3 } })).toEqual({ ...good, readingCrop: TRAINED_CROP });
   });
   it('reads the reading crop, and a sidecar without one as the crop it was trained on', () => {
-    expect(parseFaceEmbedderConfig({ ...good, readingCrop: { centre: 0.3, side: 0.925 } }).readingCrop).toEqual({ centre: 0.3, side: 0.925 });
-    expect(parseFaceEmbedderConfig(good).readingCrop).toEqual({ centre: 0.5, side: 1 });
+    expect(parseFaceEmbedderConfig({ ...good, readingCrop: { centre: 0.3, lift: 0.5, side: 0.925 } }).readingCrop).toEqual({ centre: 0.3, lift: 0.5, side: 0.925 });
+    expect(parseFaceEmbedderConfig(good).readingCrop).toEqual({ centre: 0.5, lift: 0, side: 1 });
   });
   it('reads a sidecar without a second look as never looking twice', () => {
     const { secondLookGap: _, ...older } = good;
@@ -42,8 +42,9 @@ describe('face embedder sidecar', () => {
     [{ ...good, secondLookGap: -0.1 }, '"secondLookGap"'],
     [{ ...good, inputSize: 64.5 }, 'integers'],
     [{ ...good, readingCrop: [0.3, 1] }, '"readingCrop"'],
-    [{ ...good, readingCrop: { centre: 1.5, side: 1 } }, '"readingCrop.centre"'],
-    [{ ...good, readingCrop: { centre: 0.3 } }, '"readingCrop.side"'],
+    [{ ...good, readingCrop: { centre: 1.5, lift: 0, side: 1 } }, '"readingCrop.centre"'],
+    [{ ...good, readingCrop: { centre: 0.3, side: 1 } }, '"readingCrop.lift"'],
+    [{ ...good, readingCrop: { centre: 0.3, lift: 0 } }, '"readingCrop.side"'],
     [[], 'JSON object'],
   ])('rejects %j naming the field', (json, what) => {
     expect(() => parseFaceEmbedderConfig(json)).toThrow(FaceEmbedderConfigError);
@@ -56,16 +57,20 @@ describe('embedder crop', () => {
     expect(embedderCropSquare({ x: 10, y: 20, w: 40, h: 20 }, 1.5)).toEqual({ x: 0, y: 0, side: 60 });
   });
 
-  it('with a reading crop, lies that far down the box and is that much of the trained side', () => {
+  it('with a reading crop, lies that far down the box, raised by the height beyond the width, and is that much of the trained side', () => {
     // side 60 × 1.15 × 0.925 = 63.8; centre (30, 20 + 0.3 × 60 = 38)
-    expect(embedderCropSquare({ x: 10, y: 20, w: 40, h: 60 }, 1.15, { centre: 0.3, side: 0.925 })).toEqual({ x: -2, y: 6, side: 64 });
+    expect(embedderCropSquare({ x: 10, y: 20, w: 40, h: 60 }, 1.15, { centre: 0.3, lift: 0, side: 0.925 })).toEqual({ x: -2, y: 6, side: 64 });
+    // lifted by 0.5 × (60 - 40) = 10: centre (30, 28)
+    expect(embedderCropSquare({ x: 10, y: 20, w: 40, h: 60 }, 1.15, { centre: 0.3, lift: 0.5, side: 0.925 })).toEqual({ x: -2, y: -4, side: 64 });
+    // a box as wide as tall, or wider, is not lifted
+    expect(embedderCropSquare({ x: 10, y: 20, w: 60, h: 40 }, 1, { centre: 0.5, lift: 1, side: 1 })).toEqual(embedderCropSquare({ x: 10, y: 20, w: 60, h: 40 }, 1));
     expect(embedderCropSquare({ x: 10, y: 20, w: 40, h: 60 }, 1.15, TRAINED_CROP)).toEqual(embedderCropSquare({ x: 10, y: 20, w: 40, h: 60 }, 1.15));
   });
 
   it('names the reading crop in the taught embeddings\' recipe, so that photos taught with another crop are embedded again', () => {
     const config = parseFaceEmbedderConfig(good);
     expect(taughtEmbeddingRecipe(config)).toBe('quarter-turns');
-    expect(taughtEmbeddingRecipe({ ...config, readingCrop: { centre: 0.3, side: 0.925 } })).toBe('quarter-turns/crop:0.3,0.925');
+    expect(taughtEmbeddingRecipe({ ...config, readingCrop: { centre: 0.3, lift: 0.5, side: 0.925 } })).toBe('quarter-turns/crop:0.3,0.5,0.925');
   });
 
   it('is the crop the training renderer cuts (models/training/die_crops.py), edges and enlargement included', async () => {

@@ -33,18 +33,21 @@ export interface FaceEmbedderConfig {
 
 /**
  * Where the crop of a die lies in its box: its centre `centre` of the way down the box (0.5: the
- * middle), its side `side` times the trained crop's (the box's longer side × `cropMargin`). A
- * camera over a table sees a die's top face above its sides, and seen from low a side face can
- * fill more of the box than the top: a crop centred above the middle and tighter shows the top
- * face whole and less of the side below (chosen by `npm run choose-face-crop`).
+ * middle), raised by `lift` times the box's height beyond its width, and its side `side` times the
+ * trained crop's (the box's longer side × `cropMargin`). A camera over a table sees a die's top
+ * face above its sides, and seen from low a side face can fill more of the box than the top: a
+ * crop above the middle shows the top face whole and less of the side below. A box taller than
+ * wide is a die seen from low, so `lift` raises the crop only there (chosen by
+ * `npm run choose-face-crop`).
  */
 export interface ReadingCrop {
   centre: number;
+  lift: number;
   side: number;
 }
 
 /** The crop the embedder was trained on: centred on the box. */
-export const TRAINED_CROP: ReadingCrop = { centre: 0.5, side: 1 };
+export const TRAINED_CROP: ReadingCrop = { centre: 0.5, lift: 0, side: 1 };
 
 export class FaceEmbedderConfigError extends Error {
   override name = 'FaceEmbedderConfigError';
@@ -77,7 +80,7 @@ export function parseFaceEmbedderConfig(json: unknown): FaceEmbedderConfig {
 }
 
 function parseReadingCrop(json: unknown): ReadingCrop {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new FaceEmbedderConfigError('face embedder sidecar: "readingCrop" must be an object { centre, side }');
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new FaceEmbedderConfigError('face embedder sidecar: "readingCrop" must be an object { centre, lift, side }');
   const obj = json as Record<string, unknown>;
   const field = (key: string, min: number, max: number): number => {
     const v = obj[key];
@@ -86,14 +89,14 @@ function parseReadingCrop(json: unknown): ReadingCrop {
     }
     return v;
   };
-  return { centre: field('centre', 0, 1), side: field('side', 0.25, 2) };
+  return { centre: field('centre', 0, 1), lift: field('lift', 0, 4), side: field('side', 0.25, 2) };
 }
 
 /** The square the embedder sees around a die's box, in integer source pixels (left, top, side). */
 export function embedderCropSquare(box: Box, margin: number, crop: ReadingCrop = TRAINED_CROP): { x: number; y: number; side: number } {
   const side = Math.max(box.w, box.h) * margin * crop.side;
   const cx = box.x + box.w / 2;
-  const cy = box.y + box.h * crop.centre;
+  const cy = box.y + box.h * crop.centre - crop.lift * Math.max(0, box.h - box.w);
   return { x: Math.round(cx - side / 2), y: Math.round(cy - side / 2), side: Math.max(1, Math.round(side)) };
 }
 

@@ -247,8 +247,9 @@ export async function findTeachDie(detector: Detector, image: RgbaImage, scales:
  * are made again.
  */
 export function taughtEmbeddingRecipe(config: FaceEmbedderConfig): string {
-  const { centre, side } = config.readingCrop;
-  return centre === TRAINED_CROP.centre && side === TRAINED_CROP.side ? 'quarter-turns' : `quarter-turns/crop:${centre},${side}`;
+  const { centre, lift, side } = config.readingCrop;
+  const trained = centre === TRAINED_CROP.centre && lift === TRAINED_CROP.lift && side === TRAINED_CROP.side;
+  return trained ? 'quarter-turns' : `quarter-turns/crop:${centre},${lift},${side}`;
 }
 
 /**
