@@ -45,6 +45,7 @@ import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
 import { valSplits } from './lib/evaluate.ts';
 import { diceToLearn, unreadDiceCounted } from '../src/app/cameraRead.ts';
+import { gauss, random } from './lib/random.ts';
 
 const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--learn] [DATASET_DIR...]";
 /** The camera frame's long side. */
@@ -69,18 +70,6 @@ interface PhotoVideo {
   frames: FrameDie[][];
 }
 
-/** A small seeded generator (mulberry32), so every run shakes the same way. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const gauss = (r: () => number): number => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
 const clamp = (v: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, v));
 
 /** The camera's pose against the first frame: scale, turn (radians), shift (pixels). */

@@ -14,10 +14,6 @@ holds one PNG per face (`npx tsx scripts/kit-art-png.ts src/lib/dice/kits/face-o
 cache/kit-art/face-off`), a die carries a kit's six faces and takes the colour of the art's
 ground. Seeds (79, i) (--teach: (80, i)): scenes apart from the others. For choosing a detector
 on dice like the shipped kits without touching the symbol evaluation set.
-
---upright DEG keeps the camera's roll within DEG of upright, as a phone held over a table or on
-a stand sees the dice: a die's top face lies above its side faces in the picture. Seeds 10 above
-the any-roll ones. For choosing how a die's face is cropped (`npm run choose-face-crop`).
 """
 from __future__ import annotations
 
@@ -68,13 +64,9 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=800)
     ap.add_argument("--teach", action="store_true", help="one die per scene, often large (teach photos)")
     ap.add_argument("--kit-art", nargs="+", type=Path, help="folders of kit face PNGs: dice printed with a kit's art")
-    ap.add_argument("--upright", type=float, metavar="DEG",
-                    help="camera roll within DEG of upright (a phone held over the table), in place of any roll")
     a = ap.parse_args()
     kits = [read_kit_art(d) for d in a.kit_art or []]
     seed = (80 if a.teach else 79) if kits else (78 if a.teach else 77)
-    if a.upright is not None:
-        seed += 10  # scenes apart from the any-roll ones
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     labelled: list[dict] = []  # with one kit: the scenes whose every die is labelled, for `npm run eval -- --kit`
@@ -86,8 +78,6 @@ def main() -> None:
                                   clutter_probability=0.2, cut_probability=0.0, edge_margin=0.08)
             else:
                 cfg = SceneConfig(dice_count=(1, 7), die_size=(0.06, 0.35), symbol_probability=1.0, hand_probability=0.05)
-            if a.upright is not None:
-                cfg.roll_max = a.upright
             rng = np.random.default_rng((seed, i))
             if kits:
                 art = kits[int(rng.integers(len(kits)))]

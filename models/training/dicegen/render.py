@@ -42,7 +42,6 @@ class SceneConfig:
     dice_count: tuple[int, int] = (1, 25)
     die_size: tuple[float, float] = (0.02, 0.40)   # apparent die side as a fraction of the long side
     tilt_max: float = 58.0                 # camera tilt from straight down, degrees (most scenes <= 45)
-    roll_max: float = 180.0                # camera roll from upright, degrees (180: any; a phone held over a table is near 0)
     symbol_probability: float = 0.12       # share of dice that are symbol dice (class `other`)
     supersample: int = 2
     clutter_probability: float = 0.35
@@ -98,7 +97,7 @@ class Light:
     shadow: float          # shadow strength
 
 
-def _make_camera(rng, W, H, die_frac, tilt_max, roll_max=180.0) -> Camera:
+def _make_camera(rng, W, H, die_frac, tilt_max) -> Camera:
     dfov = math.radians(rng.uniform(50, 80))
     f = math.hypot(W, H) / 2 / math.tan(dfov / 2)
     # vertical-ish views are common (phone on a stand over the table), oblique ones too
@@ -116,8 +115,7 @@ def _make_camera(rng, W, H, die_frac, tilt_max, roll_max=180.0) -> Camera:
     fwd = -C / np.linalg.norm(C)
     right = np.array([-math.sin(phi), math.cos(phi), 0.0])
     down = np.cross(fwd, right)
-    # one draw either way, so that scenes rendered with any roll otherwise match
-    roll = rng.uniform(0, 2 * math.pi) if roll_max >= 180 else math.radians(rng.uniform(-roll_max, roll_max))
+    roll = rng.uniform(0, 2 * math.pi)
     r2 = math.cos(roll) * right + math.sin(roll) * down
     d2 = np.cross(fwd, r2)
     return Camera(f, W / 2 + rng.normal(0, W * 0.01), H / 2 + rng.normal(0, H * 0.01), C, np.stack([r2, d2, fwd]))
@@ -501,7 +499,7 @@ def render_scene(rng: np.random.Generator, config: SceneConfig | None = None) ->
             dice = [make_die(np.random.default_rng(proto_seed), cfg.symbol_probability) for _ in range(n)]
         else:
             dice = [make_die(rng, cfg.symbol_probability) for _ in range(n)]
-    cam = _make_camera(rng, Ws, Hs, frac, cfg.tilt_max, cfg.roll_max)
+    cam = _make_camera(rng, Ws, Hs, frac, cfg.tilt_max)
     light = _make_light(rng)
     placed = _place_dice(rng, cam, Ws, Hs, dice, cfg.top_faces, cfg)
     ground, kind = _ground(rng, cam, Ws, Hs, placed, light, cfg)
