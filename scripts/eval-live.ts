@@ -1,6 +1,6 @@
 /**
  * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
- *                      [--tracker JSON] [--kit DIR]... [--learn] [DATASET_DIR...]
+ *                      [--tracker JSON] [--kit DIR]... [--face-model FILE.onnx] [--learn] [DATASET_DIR...]
  *
  * How the camera read does at the table, simulated from labelled photos: each photo becomes a
  * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
@@ -27,7 +27,8 @@
  * prototypes, as `npm run eval -- --kit` and the app's table camera for symbol games), labels
  * giving `"face"`. Give it once for all the folders, or once per folder in the same order (the
  * symbol evaluation set teaches each set its own kit). Folders that share a name (every set's
- * `rolls`) are shown by their parent's name.
+ * `rolls`) are shown by their parent's name. `--face-model` reads them with another face embedder
+ * (its sidecar beside it), as `npm run eval:symbols` does.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -47,7 +48,7 @@ import { valSplits } from './lib/evaluate.ts';
 import { diceToLearn, unreadDiceCounted } from '../src/app/cameraRead.ts';
 import { gauss, random } from './lib/random.ts';
 
-const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--learn] [DATASET_DIR...]";
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--face-model FILE.onnx] [--learn] [DATASET_DIR...]";
 /** The camera frame's long side. */
 const FRAME_SIDE = 1280;
 
@@ -209,13 +210,14 @@ async function readVideos(
   frames: number,
   shake: number,
   learn: Omit<Learning, 'read' | 'learn'> | null,
+  faceModel?: string,
 ): Promise<PhotoVideo[]> {
   const detector = await createNodeDetector({ threads: 1 });
   const videos: PhotoVideo[] = [];
   try {
     for (const [d, dir] of dirs.entries()) {
       const kitDir = kits.length ? kits[Math.min(d, kits.length - 1)]! : null;
-      const kitReader = kitDir ? await createNodeKitReader(kitDir, detector, { threads: 1 }) : null;
+      const kitReader = kitDir ? await createNodeKitReader(kitDir, detector, { threads: 1, ...(faceModel ? { faceModel } : {}) }) : null;
       try {
         const learning: Learning | null = learn && kitReader ? { ...learn, read: new Map(), learn: (dice) => kitReader.learn(dice) } : null;
         const read: ReadFrame = kitReader
@@ -314,6 +316,7 @@ async function main(): Promise<void> {
       reads: { type: 'string' },
       tracker: { type: 'string', default: '{}' },
       kit: { type: 'string', multiple: true, default: [] },
+      'face-model': { type: 'string' },
       learn: { type: 'boolean', default: false },
     },
   });
@@ -337,7 +340,7 @@ async function main(): Promise<void> {
     // a bad kit fails before any reading
     const kitIds = await Promise.all(kits.map(async (k) => (await loadKitFolder(k)).kit.id));
     const names = setNames(dirs, dirs.map((_, i) => (kitIds.length ? kitIds[Math.min(i, kitIds.length - 1)]! : null)));
-    videos = await readVideos(dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null);
+    videos = await readVideos(dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null, values['face-model']);
     if (values['save-reads']) await writeFile(values['save-reads'], JSON.stringify(videos));
   }
   const sets = [...new Set(videos.map((v) => v.set))];
