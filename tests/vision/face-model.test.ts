@@ -1,8 +1,9 @@
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
-import { readArt, createNodeFaceEmbedder, loadKitFolder } from '../../scripts/lib/node-faces.ts';
-import type { FaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
+import { readArt, createNodeFaceEmbedder, loadFaceModelFiles, loadKitFolder, type FaceModelFiles } from '../../scripts/lib/node-faces.ts';
+import { createFaceEmbedder, embedderCropSquare, TRAINED_CROP, type FaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
+import type { OrtModule } from '../../src/lib/vision/detector.ts';
 import {
   artPrototypes,
   embedAtMargins,
@@ -22,21 +23,26 @@ const dir = new URL('../fixtures/symbol-dice/', import.meta.url);
 const index = JSON.parse(readFileSync(new URL('index.json', dir), 'utf8')) as { cell: number; cols: number; margin: number; cells: Cell[] };
 
 let embedder: FaceEmbedder;
+let files: FaceModelFiles;
+let ort: OrtModule;
 let sheet: RgbaImage;
 let embeddings: Float32Array[];
 /** Teach cells as taught photos are embedded (`embedTaughtFace`), by cell index. */
 let taughtEmbeddings: Map<number, Float32Array>;
 
 function cellBox(i: number): Box {
-  // the box whose embedder square is exactly the cell
-  const side = index.cell / index.margin;
+  // the (square) box whose embedder square is exactly the cell, wherever the reading crop lies in a box
+  const crop = embedder.config.readingCrop;
+  const side = index.cell / index.margin / crop.side;
   const x = (i % index.cols) * index.cell + (index.cell - side) / 2;
-  const y = Math.floor(i / index.cols) * index.cell + (index.cell - side) / 2;
+  const y = Math.floor(i / index.cols) * index.cell + index.cell / 2 - crop.centre * side;
   return { x, y, w: side, h: side };
 }
 
 beforeAll(async () => {
   embedder = await createNodeFaceEmbedder();
+  files = await loadFaceModelFiles();
+  ort = (await import('onnxruntime-node')) as unknown as OrtModule;
   const { data, info } = await sharp(readFileSync(new URL('sheet.jpg', dir))).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   sheet = { width: info.width, height: info.height, data: new Uint8Array(data) };
   embeddings = await embedder.embed(sheet, index.cells.map((_, i) => cellBox(i)));
@@ -61,6 +67,25 @@ describe('face embedder (models/face-embed.onnx)', () => {
     for (const e of embeddings) expect(Math.hypot(...e)).toBeCloseTo(1, 4);
     const [alone] = await embedder.embed(sheet, [cellBox(5)]);
     alone!.forEach((v, i) => expect(v).toBeCloseTo(embeddings[5]![i]!, 4));
+  });
+
+  it('cuts every crop of a die, read or taught, where the sidecar\'s reading crop says', async () => {
+    // a die seen from low: its box taller than wide; the trained crop of the square the reading crop cuts is the same crop
+    const box: Box = { x: 40, y: 30, w: 60, h: 80 };
+    const sq = embedderCropSquare(box, embedder.config.cropMargin, embedder.config.readingCrop);
+    const trained = await createFaceEmbedder(ort, files.model, { ...files.config, readingCrop: TRAINED_CROP }, { executionProviders: ['cpu'] });
+    const w = sq.side / embedder.config.cropMargin;
+    const asSquare: Box = { x: sq.x + sq.side / 2 - w / 2, y: sq.y + sq.side / 2 - w / 2, w, h: w };
+    const same = embedderCropSquare(asSquare, embedder.config.cropMargin);
+    expect(same).toEqual(sq);
+    const close = (a: Float32Array, b: Float32Array): boolean => a.every((v, i) => Math.abs(v - b[i]!) < 1e-4);
+    try {
+      expect(close((await embedder.embed(sheet, [box]))[0]!, (await trained.embed(sheet, [asSquare]))[0]!)).toBe(true);
+      expect(close((await embedQuarterTurns(embedder, sheet, [box]))[0]!, (await embedQuarterTurns(trained, sheet, [asSquare]))[0]!)).toBe(true);
+      expect(close((await embedTaughtFace(embedder, sheet, box)), (await embedTaughtFace(trained, sheet, asSquare)))).toBe(true);
+    } finally {
+      await trained.release();
+    }
   });
 
   it('looks again, at four quarter turns, only at dice whose two nearest faces are within the gap', async () => {
