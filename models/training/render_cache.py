@@ -6,7 +6,9 @@ rendered from the seed (seed, i)). Resumable: scenes already listed in index.jso
 
 Presets (--preset): `default` (SceneConfig()), or `mixed-hard`, which alternates the scenes the
 shipped detector finds hardest: a single die close to the camera (12-60% of the frame, pip or
-symbol: a player showing a face to the teach screen), and crowds of 10-25 small dice (2-8%).
+symbol: a player showing a face to the teach screen), and crowds of 10-25 small dice (2-8%);
+or `symbol-rolls`: two scenes in three are rolls of 1-7 dice, 6-35% of the frame, three in four of
+them symbol dice (as a game of Face Off or Point Five is thrown), the third a default scene.
 """
 from __future__ import annotations
 
@@ -29,7 +31,11 @@ def scene_config(preset: str, i: int) -> SceneConfig:
             return SceneConfig(dice_count=(1, 1), die_size=(0.12, 0.6), symbol_probability=0.5, hand_probability=0.05,
                                clutter_probability=0.3, cut_probability=0.0, edge_margin=0.08)
         return SceneConfig(dice_count=(10, 25), die_size=(0.02, 0.08))
-    raise SystemExit(f"unknown preset {preset!r} (default, mixed-hard)")
+    if preset == "symbol-rolls":
+        if i % 3 == 2:
+            return SceneConfig()
+        return SceneConfig(dice_count=(1, 7), die_size=(0.06, 0.35), symbol_probability=0.75, hand_probability=0.05)
+    raise SystemExit(f"unknown preset {preset!r} (default, mixed-hard, symbol-rolls)")
 
 
 def main() -> None:
@@ -37,8 +43,8 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shard", default="0/1", help="i/n: render scenes with index % n == i")
-    ap.add_argument("--preset", default="default", help="scene mix: default | mixed-hard")
+    ap.add_argument("--shard", default="0/1", help="i/n: render scenes with index %% n == i")
+    ap.add_argument("--preset", default="default", help="scene mix: default | mixed-hard | symbol-rolls")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
