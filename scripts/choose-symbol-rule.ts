@@ -31,6 +31,10 @@
  * in view is known (at the table the game knows how many were thrown; here the labels tell,
  * dice cut by the frame included). Measured on the same scenes with the count known: kept is the
  * rule with most scenes counted right, then the best mean F1, then the fewest boxes looked at.
+ *
+ * Its last line, `summary: {"read": {"countRight", "f1"}, "counted": {...}}`, gives the chosen
+ * read's means without and with the count known, for scripts (`pipeline.py` weighs detector
+ * checkpoints by it).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -325,6 +329,10 @@ async function main(): Promise<void> {
   }
   const recount = [...recountRows].sort((a, b) => b.countRight - a.countRight || b.f1 - a.f1 || (a.recount?.maxCandidates ?? 0) - (b.recount?.maxCandidates ?? 0))[0]!;
   console.log(`chosen: ${recount.recount ? JSON.stringify(recount.recount) : 'none'} (count right ${pct(recountRows[0]!)} → ${pct(recount)})`);
+  // One line for scripts (models/training/pipeline.py chooses a detector checkpoint by it): the
+  // chosen read's means over the scene sets and distances, without and with the count known.
+  const summary = { read: { countRight: round(top.countRight), f1: round(top.f1) }, counted: { countRight: round(recount.countRight), f1: round(recount.f1) } };
+  console.log(`summary: ${JSON.stringify(summary)}`);
   if (values.write) {
     const sidecar = sidecarPath(files.modelPath);
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
