@@ -21,18 +21,23 @@
  * count of dice in view is known (at the table, the game knows how many were thrown; here the
  * labels tell). Kept: the best F1 with the count known, then the most rolls exact, then the
  * fewest candidates read.
+ *
+ * Then, with all three, the `secondLook`: below which probability a die is read again from its
+ * crop mirrored (die-face-reader.ts `mirroredLook`), or never. Kept: the best F1, then the most
+ * rolls exact, then the fewest dice looked at twice (the lowest bound).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Detector } from '../src/lib/vision/detector.ts';
-import { findMissedDice, type DieFaceConfig, type DieFaceFirstPass, type DieFaceRecount, type DieFaceWeakDice, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
+import { createDieFaceReader, findMissedDice, readStandardDice, type DieFaceConfig, type DieFaceFirstPass, type DieFaceRecount, type DieFaceSecondLook, type DieFaceWeakDice, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
+import type { OrtModule } from '../src/lib/vision/detector.ts';
 import type { Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
 import { loadDataset, type Dataset } from './lib/datasets.ts';
 import { evaluateDataset } from './lib/evaluate.ts';
-import { createNodeDetector, dataRoot, readImageFile, SHIPPED_DIE_FACE_MODEL, UsageError } from './lib/node-vision.ts';
+import { createNodeDetector, dataRoot, loadDieFaceFiles, readImageFile, SHIPPED_DIE_FACE_MODEL, UsageError } from './lib/node-vision.ts';
 
 const TRAIN_SPLITS = ['byler-train', 'epanemu-train', 'matteop65-train'];
 
@@ -52,6 +57,9 @@ const WEAK_CANDIDATES: DieFaceWeakDice[] = [];
 for (const scoreThreshold of [0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]) {
   for (const maxCandidates of [2, 4, 8, 16]) for (const minProbability of [0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]) WEAK_CANDIDATES.push({ scoreThreshold, maxCandidates, minProbability });
 }
+
+/** Second looks tried (`DieFaceConfig.secondLook`): never, or below these probabilities (above 1: every die). */
+const SECOND_LOOKS: Array<DieFaceSecondLook | null> = [null, ...[0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01].map((below) => ({ below }))];
 
 const RECOUNT_CANDIDATES: DieFaceRecount[] = [];
 for (const scoreThreshold of [0.01, 0.02, 0.05, 0.1, 0.2]) for (const maxCandidates of [4, 8, 16, 32]) RECOUNT_CANDIDATES.push({ scoreThreshold, maxCandidates });
@@ -143,7 +151,6 @@ async function main(): Promise<void> {
   console.log(`chosen: ${weak.rule ? JSON.stringify(weak.rule) : 'none'} (F1 ${pct(noWeak.f1)} → ${pct(weak.f1)}%, exact ${pct(noWeak.exact)} → ${pct(weak.exact)}%)`);
   const recountRules = [null, ...RECOUNT_CANDIDATES];
   const recountFigures = await tally(twoPass, reads, recountRules.map((recount) => ({ ...base, weakDice: weak.rule, recount })), true);
-  await detector.release();
   console.log('\nwith the count of dice known (recount: look again below the first pass)');
   console.log('threshold  read at most     F1  exact');
   const recounts = recountRules.map((rule, i) => ({ rule, ...recountFigures[i]! }));
@@ -151,6 +158,26 @@ async function main(): Promise<void> {
   const recount = [...recounts].sort((a, b) => b.f1 - a.f1 || b.exact - a.exact || (a.rule?.maxCandidates ?? 0) - (b.rule?.maxCandidates ?? 0) || (b.rule?.scoreThreshold ?? 1) - (a.rule?.scoreThreshold ?? 1))[0]!;
   const none = recounts[0]!;
   console.log(`chosen: ${recount.rule ? JSON.stringify(recount.rule) : 'none'} (F1 ${(100 * none.f1).toFixed(1)} → ${(100 * recount.f1).toFixed(1)}%, exact ${(100 * none.exact).toFixed(1)} → ${(100 * recount.exact).toFixed(1)}%)`);
+
+  // The second look changes what the reader returns for every read, so each is measured as the app reads.
+  const files = await loadDieFaceFiles(values['die-face']);
+  const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+  console.log('\na die read less surely than this read again mirrored (secondLook)');
+  console.log('below      F1  exact');
+  const looks: Array<{ rule: DieFaceSecondLook | null; f1: number; exact: number }> = [];
+  for (const secondLook of SECOND_LOOKS) {
+    const reader = await createDieFaceReader(ort, files.model, { ...base, weakDice: weak.rule, recount: recount.rule, secondLook }, { intraOpNumThreads: 1 });
+    const overall = new EvalAccumulator(true);
+    for (const r of reads) overall.add(r.truth, (await readStandardDice(twoPass.firstPass, reader, r.image)).dice);
+    await reader.release();
+    const s = overall.summarise();
+    looks.push({ rule: secondLook, f1: s.perDie.f1 ?? 0, exact: s.exactRollAccuracy ?? 0 });
+    console.log(`${secondLook ? secondLook.below.toFixed(2).padStart(5) : ' none'}  ${pct(s.perDie.f1)}  ${pct(s.exactRollAccuracy)}`);
+  }
+  await detector.release();
+  const look = [...looks].sort((a, b) => b.f1 - a.f1 || b.exact - a.exact || (a.rule?.below ?? -1) - (b.rule?.below ?? -1))[0]!;
+  const noLook = looks[0]!;
+  console.log(`chosen: ${look.rule ? JSON.stringify(look.rule) : 'none'} (F1 ${pct(noLook.f1)} → ${pct(look.f1)}%, exact ${pct(noLook.exact)} → ${pct(look.exact)}%)`);
   if (values.write) {
     const sidecar = values['die-face'].replace(/\.onnx$/, '.json');
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
@@ -160,8 +187,10 @@ async function main(): Promise<void> {
     json.weakDiceChosenOn = `the same slice; F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
     json.recount = recount.rule;
     json.recountChosenOn = `the same slice with the count of dice known; F1 ${none.f1.toFixed(4)} -> ${recount.f1.toFixed(4)}, exact ${none.exact.toFixed(4)} -> ${recount.exact.toFixed(4)}`;
+    json.secondLook = look.rule;
+    json.secondLookChosenOn = `the same slice, read as the app reads (no count); F1 ${noLook.f1.toFixed(4)} -> ${look.f1.toFixed(4)}, exact ${noLook.exact.toFixed(4)} -> ${look.exact.toFixed(4)}`;
     await writeFile(sidecar, JSON.stringify(json, null, 2) + '\n');
-    console.log(`wrote firstPass, weakDice and recount to ${sidecar}`);
+    console.log(`wrote firstPass, weakDice, recount and secondLook to ${sidecar}`);
   }
 }
 

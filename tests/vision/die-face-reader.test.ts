@@ -10,6 +10,8 @@ import {
   detectCounted,
   findMissedDice,
   firstPass,
+  mirrorCrop,
+  mirroredLook,
   parseDieFaceConfig,
   withDieFaceReader,
   type DieFaceConfig,
@@ -54,7 +56,11 @@ describe('die-face sidecar', () => {
   const good = { inputSize: 48, cropMargin: 1.2, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], training: { anything: true } };
 
   it('keeps what the reader needs and ignores the rest', () => {
-    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null });
+    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null });
+    expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8 } }).secondLook).toEqual({ below: 0.8 });
+    for (const secondLook of [{ below: 2 }, { below: -0.1 }, { below: '0.8' }, 0.8, {}]) {
+      expect(() => parseDieFaceConfig({ ...good, secondLook })).toThrow(/"secondLook" must be/);
+    }
     const weakDice = { scoreThreshold: 0.02, maxCandidates: 8, minProbability: 0.8 };
     expect(parseDieFaceConfig({ ...good, weakDice }).weakDice).toEqual(weakDice);
     for (const bad of [{ ...weakDice, minProbability: 1.5 }, { ...weakDice, maxCandidates: 0 }, { scoreThreshold: 0.02, maxCandidates: 8 }, 'sure']) {
@@ -95,7 +101,7 @@ describe('reading the classes', () => {
   });
 
   it('sets values, reads `other` as no value, drops `none`, keeps boxes and scores', () => {
-    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null };
+    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook: null };
     const dice = [die(1, 0), die(5, 30), die(null, 60, 6), die(2, 90)];
     const reads = [5, 7, 3, 6].map((classIndex) => ({ classIndex, probability: 0.9 }));
     const out = applyDieFaceReads(dice, reads, config);
@@ -106,6 +112,96 @@ describe('reading the classes', () => {
     expect(dice[0]!.value).toBe(1); // the input is not changed
     expect(() => applyDieFaceReads(dice, reads.slice(1), config)).toThrow(/4 dice but 3 reads/);
     expect(() => applyDieFaceReads([die(1, 0)], [{ classIndex: 8, probability: 1 }], config)).toThrow(/not one of the 8 classes/);
+  });
+});
+
+describe('the second look: a die read unsurely is read again mirrored', () => {
+  it('mirrors a crop left to right, channel by channel', () => {
+    const k = 2;
+    const src = Float32Array.from([1, 2, 3, 4, /* G */ 5, 6, 7, 8, /* B */ 9, 10, 11, 12]);
+    const out = new Float32Array(3 * k * k + 1);
+    mirrorCrop(src, 0, out, 1, k);
+    expect([...out]).toEqual([0, 2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11]);
+  });
+
+  it('averages the looked-at rows with their mirrored reads and leaves the rest', () => {
+    const probs = Float32Array.from([0.6, 0.4, /**/ 0.9, 0.1, /**/ 0.5, 0.5]);
+    const out = mirroredLook(probs, 2, [0, 2], Float32Array.from([0.2, 0.8, /**/ 0.1, 0.9]));
+    expect([...out].map((v) => Math.round(v * 100) / 100)).toEqual([0.4, 0.6, 0.9, 0.1, 0.3, 0.7]);
+    expect(probs[0]).toBeCloseTo(0.6, 6); // the input is not changed
+  });
+
+  // A stand-in model that reads '1' from a crop brighter on its left and '2' from one brighter on
+  // its right, surely or not as the sides differ: what the reader asks of it, and how it answers.
+  const sidedModel = (): { ort: OrtModule; batches: number[] } => {
+    const batches: number[] = [];
+    const session = {
+      inputNames: ['crops'],
+      outputNames: ['probs'],
+      run: async (feeds: Record<string, { data: Float32Array; dims: readonly number[] }>) => {
+        const { data, dims } = feeds.crops!;
+        const [n, , k] = dims as [number, number, number, number];
+        batches.push(n);
+        const out = new Float32Array(n * 8);
+        for (let i = 0; i < n; i++) {
+          let left = 0;
+          let right = 0;
+          for (let y = 0; y < k; y++) for (let x = 0; x < k; x++) (x < k / 2 ? (v: number) => (left += v) : (v: number) => (right += v))(data[i * 3 * k * k + y * k + x]!);
+          const one = Math.min(0.95, Math.max(0.05, 0.5 + (left - right) / (k * k)));
+          out[i * 8] = one;
+          out[i * 8 + 1] = 1 - one;
+        }
+        return { probs: { type: 'float32', data: out, dims: [n, 8], dispose: () => {} } };
+      },
+      release: async () => {},
+    };
+    const ort = { InferenceSession: { create: async () => session }, Tensor: class { constructor(readonly type: string, readonly data: Float32Array, readonly dims: number[]) {} } };
+    return { ort: ort as unknown as OrtModule, batches };
+  };
+  /** A die 20 px wide at x = 10 whose left half is `left` grey and right half `right`. */
+  const sidedDie = (left: number, right: number): RgbaImage => {
+    const width = 40;
+    const data = new Uint8Array(width * 40 * 4).fill(0);
+    for (let y = 10; y < 30; y++) for (let x = 10; x < 30; x++) data.set([x < 20 ? left : right, 0, 0, 255], (y * width + x) * 4);
+    return { width, height: 40, data };
+  };
+  const config = (secondLook: DieFaceConfig['secondLook']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook });
+
+  it('reads an unsure die again mirrored and takes the average; a sure one is read once', async () => {
+    const unsure = sidedDie(160, 120); // '1', but not surely
+    const sure = sidedDie(255, 0);
+    const box = [{ box: { x: 10, y: 10, w: 20, h: 20 } }];
+    for (const [secondLook, image, looks, classIndex] of [
+      [null, unsure, [1], 0],
+      [{ below: 0.5 }, unsure, [1], 0],   // sure enough for this bound: one look
+      [{ below: 0.8 }, unsure, [1, 1], 0], // looked at twice: '1' and its mirror '2' average to even (0.5 each)
+      [{ below: 0.8 }, sure, [1], 0],
+      [{ below: 1.01 }, sure, [1, 1], 0],  // every die
+    ] as const) {
+      const { ort, batches } = sidedModel();
+      const reader = await createDieFaceReader(ort, new Uint8Array(0), config(secondLook));
+      const [read] = await reader.readBoxes(image, box);
+      expect(batches).toEqual(looks);
+      expect(read!.classIndex).toBe(classIndex);
+      if (looks.length === 2) expect(read!.probability).toBeCloseTo(0.5, 1);
+    }
+  });
+
+  it('looks again at the unsure dice of a batch only, in one more batch', async () => {
+    const { ort, batches } = sidedModel();
+    const reader = await createDieFaceReader(ort, new Uint8Array(0), config({ below: 0.8 }));
+    const width = 100;
+    const data = new Uint8Array(width * 40 * 4);
+    const paint = (x0: number, left: number, right: number) => {
+      for (let y = 10; y < 30; y++) for (let x = x0; x < x0 + 20; x++) data.set([x < x0 + 10 ? left : right, 0, 0, 255], (y * width + x) * 4);
+    };
+    paint(0, 255, 0); // sure '1'
+    paint(40, 150, 130); // unsure
+    paint(80, 0, 255); // sure '2'
+    const reads = await reader.readBoxes({ width, height: 40, data }, [0, 40, 80].map((x) => ({ box: { x, y: 10, w: 20, h: 20 } })));
+    expect(batches).toEqual([3, 1]);
+    expect(reads.map((r) => r.classIndex)).toEqual([0, 0, 1]);
+    expect(reads[0]!.probability).toBeCloseTo(0.95, 5);
   });
 });
 

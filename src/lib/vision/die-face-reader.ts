@@ -48,6 +48,18 @@ export interface DieFaceConfig {
    * view (`findMissedDice`), or null not to. Chosen on the held-out slice, never on val.
    */
   recount: DieFaceRecount | null;
+  /**
+   * A die read less surely than this is read again from its crop mirrored left to right, and the
+   * two reads' probabilities averaged (`mirroredLook`), or null never to. A pip face reads the
+   * same mirrored, and the top face stays above its sides as the camera saw them (quarter turns,
+   * which move the sides, read oblique dice worse). Chosen on the held-out slice, never on val.
+   */
+  secondLook: DieFaceSecondLook | null;
+}
+
+export interface DieFaceSecondLook {
+  /** A die whose best class has a probability below this gets the mirrored look. */
+  below: number;
 }
 
 export interface DieFaceWeakDice {
@@ -134,7 +146,38 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
     }
     recount = { scoreThreshold: r.scoreThreshold, maxCandidates: r.maxCandidates };
   }
-  return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount };
+  let secondLook: DieFaceSecondLook | null = null;
+  if (obj.secondLook !== undefined && obj.secondLook !== null) {
+    const r = obj.secondLook;
+    if (!isObject(r) || typeof r.below !== 'number' || !(r.below >= 0 && r.below <= 1.01)) {
+      throw new DieFaceConfigError('die-face sidecar: "secondLook" must be { below: a probability in [0, 1.01] (above 1: every die) }, or absent');
+    }
+    secondLook = { below: r.below };
+  }
+  return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount, secondLook };
+}
+
+/** Mirrors one CHW crop of side `k` left to right, from `src` at `from` into `out` at `to`. */
+export function mirrorCrop(src: Float32Array, from: number, out: Float32Array, to: number, k: number): void {
+  for (let c = 0; c < 3; c++) {
+    for (let y = 0; y < k; y++) {
+      const row = c * k * k + y * k;
+      for (let x = 0; x < k; x++) out[to + row + x] = src[from + row + k - 1 - x]!;
+    }
+  }
+}
+
+/**
+ * The second look (`DieFaceConfig.secondLook`): the rows of `probs` (`classes` probabilities per
+ * die) whose best is below `below` averaged with the same dice's `mirrored` rows (in the order of
+ * `looked`, the indices of those rows). Returns new probabilities; `probs` is left as it is.
+ */
+export function mirroredLook(probs: Float32Array, classes: number, looked: readonly number[], mirrored: Float32Array): Float32Array {
+  const out = Float32Array.from(probs);
+  looked.forEach((row, j) => {
+    for (let c = 0; c < classes; c++) out[row * classes + c] = (probs[row * classes + c]! + mirrored[j * classes + c]!) / 2;
+  });
+  return out;
 }
 
 /** The detector's options for a read with the reader behind it (`DieFaceConfig.firstPass`). */
@@ -209,6 +252,20 @@ export async function createDieFaceReader(
   const per = 3 * k * k;
   const nClasses = config.classes.length;
   let buffer = new Float32Array(per * 8);
+  let mirrors = new Float32Array(0);
+
+  /** The model's probabilities for the first `n` crops of `crops` (copied: the output is disposed). */
+  async function classify(crops: Float32Array, n: number): Promise<Float32Array> {
+    const input = new ort.Tensor('float32', crops.subarray(0, n * per), [n, 3, k, k]);
+    const outputs = await session.run({ [DIE_FACE_INPUT_NAME]: input });
+    const out = outputs[DIE_FACE_OUTPUT_NAME];
+    if (!out || out.type !== 'float32' || out.dims.length !== 2 || out.dims[0] !== n || out.dims[1] !== nClasses) {
+      throw new Error(`die-face model: output "${DIE_FACE_OUTPUT_NAME}" must be float32 [B, ${nClasses}] (the sidecar's classes)`);
+    }
+    const probs = Float32Array.from(out.data as Float32Array);
+    for (const v of Object.values(outputs)) v.dispose();
+    return probs;
+  }
 
   async function readBoxes(image: RgbaImage, dice: readonly Pick<Die, 'box'>[]): Promise<DieFaceRead[]> {
     const reads: DieFaceRead[] = [];
@@ -216,14 +273,15 @@ export async function createDieFaceReader(
       const n = Math.min(MAX_BATCH, dice.length - start);
       if (buffer.length < n * per) buffer = new Float32Array(n * per);
       for (let i = 0; i < n; i++) cropForEmbedder(image, dice[start + i]!.box, k, config.cropMargin, buffer, i * per);
-      const input = new ort.Tensor('float32', buffer.subarray(0, n * per), [n, 3, k, k]);
-      const outputs = await session.run({ [DIE_FACE_INPUT_NAME]: input });
-      const out = outputs[DIE_FACE_OUTPUT_NAME];
-      if (!out || out.type !== 'float32' || out.dims.length !== 2 || out.dims[0] !== n || out.dims[1] !== nClasses) {
-        throw new Error(`die-face model: output "${DIE_FACE_OUTPUT_NAME}" must be float32 [B, ${nClasses}] (the sidecar's classes)`);
+      let probs = await classify(buffer, n);
+      const below = config.secondLook?.below;
+      const looked = below === undefined ? [] : bestClasses(probs, n, nClasses).flatMap((r, i) => (r.probability < below ? [i] : []));
+      if (looked.length > 0) {
+        if (mirrors.length < looked.length * per) mirrors = new Float32Array(looked.length * per);
+        looked.forEach((row, j) => mirrorCrop(buffer, row * per, mirrors, j * per, k));
+        probs = mirroredLook(probs, nClasses, looked, await classify(mirrors, looked.length));
       }
-      reads.push(...bestClasses(out.data as Float32Array, n, nClasses));
-      for (const v of Object.values(outputs)) v.dispose();
+      reads.push(...bestClasses(probs, n, nClasses));
     }
     return reads;
   }
