@@ -10,7 +10,6 @@ import {
   detectCounted,
   findMissedDice,
   firstPass,
-  mirrorCrop,
   mirroredLook,
   parseDieFaceConfig,
   withDieFaceReader,
@@ -18,6 +17,7 @@ import {
   type DieFaceReader,
 } from '../../src/lib/vision/die-face-reader.ts';
 import type { OrtModule } from '../../src/lib/vision/detector.ts';
+import { mirrorCrop } from '../../src/lib/vision/face-embedder.ts';
 import type { Die, RgbaImage } from '../../src/lib/vision/types.ts';
 import { createNodeDetector, dieFaceModelPath, SHIPPED_DIE_FACE_MODEL } from '../../scripts/lib/node-vision.ts';
 import { patternFloor, perfectDetections } from '../../scripts/lib/evaluate.ts';

@@ -13,7 +13,7 @@
  */
 import { insideShare, iou } from './decode.ts';
 import type { DetectOptions, Detector, OrtModule, SessionOptions } from './detector.ts';
-import { cropForEmbedder } from './face-embedder.ts';
+import { cropForEmbedder, mirrorCrop } from './face-embedder.ts';
 import type { Detection, Die, RgbaImage } from './types.ts';
 
 export const DIE_FACE_INPUT_NAME = 'crops';
@@ -157,20 +157,11 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
   return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount, secondLook };
 }
 
-/** Mirrors one CHW crop of side `k` left to right, from `src` at `from` into `out` at `to`. */
-export function mirrorCrop(src: Float32Array, from: number, out: Float32Array, to: number, k: number): void {
-  for (let c = 0; c < 3; c++) {
-    for (let y = 0; y < k; y++) {
-      const row = c * k * k + y * k;
-      for (let x = 0; x < k; x++) out[to + row + x] = src[from + row + k - 1 - x]!;
-    }
-  }
-}
-
 /**
- * The second look (`DieFaceConfig.secondLook`): the rows of `probs` (`classes` probabilities per
- * die) whose best is below `below` averaged with the same dice's `mirrored` rows (in the order of
- * `looked`, the indices of those rows). Returns new probabilities; `probs` is left as it is.
+ * The second look (`DieFaceConfig.secondLook`): the rows `looked` of `probs` (`classes`
+ * probabilities per die) averaged with those dice's reads of their mirrored crops (`mirrored`,
+ * one row per looked-at die, in the order of `looked`). Returns new probabilities; `probs` is
+ * left as it is.
  */
 export function mirroredLook(probs: Float32Array, classes: number, looked: readonly number[], mirrored: Float32Array): Float32Array {
   const out = Float32Array.from(probs);

@@ -184,6 +184,16 @@ export function quarterTurnCrop(crops: Float32Array, from: number, to: number, k
   }
 }
 
+/** Mirrors one CHW crop of side `k` left to right, from `src` at `from` into `out` at `to` (the die-face reader's second look). */
+export function mirrorCrop(src: Float32Array, from: number, out: Float32Array, to: number, k: number): void {
+  for (let c = 0; c < 3; c++) {
+    for (let y = 0; y < k; y++) {
+      const row = c * k * k + y * k;
+      for (let x = 0; x < k; x++) out[to + row + x] = src[from + row + k - 1 - x]!;
+    }
+  }
+}
+
 export interface FaceEmbedder {
   readonly config: FaceEmbedderConfig;
   /** One embedding per box (same order), from crops of `image`. */
