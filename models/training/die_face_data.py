@@ -146,6 +146,7 @@ class RealCrops:
         self.images, self.dice, self.spots, self.median_side = [], [], [], []
         self.items = []   # (image index, box x y w h, class, split)
         self.hard = []    # (image index, box x y w h): the detector's boxes where there is no die
+        self.draw_p = None  # per-die draw probabilities (weight_splits); None draws every die alike
         # photos taken from the side (epanemu): the table's up is the frame's up
         self.oblique = {'epanemu-train'}
         for split in splits:
@@ -175,9 +176,19 @@ class RealCrops:
             keep &= np.abs(points - c).max(1) > r
         return points[keep]
 
+    def weight_splits(self, weights: dict[str, float]) -> None:
+        """Draw each split's dice this many times as often as another's die (default 1)."""
+        unknown = set(weights) - {it[3] for it in self.items}
+        if unknown:
+            raise ValueError(f"split weights for splits with no dice here: {sorted(unknown)}")
+        p = np.array([weights.get(it[3], 1.0) for it in self.items], float)
+        self.draw_p = p / p.sum()
+
     def die(self, rng):
         """A labelled die: (photo, box, class, whether the photo is oblique)."""
-        i, box, cls, split = self.items[int(rng.integers(len(self.items)))]
+        p = self.draw_p
+        k = int(rng.choice(len(self.items), p=p)) if p is not None else int(rng.integers(len(self.items)))
+        i, box, cls, split = self.items[k]
         return self.images[i], box, cls, split in self.oblique
 
     def background_box(self, rng, i=None):

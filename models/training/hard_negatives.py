@@ -7,6 +7,7 @@ must call `none`. Table patches chosen by blob filters (die_face_data._blob_poin
 boxes the detector actually makes; these are.
 
     /usr/bin/python3 models/training/hard_negatives.py --checkpoint runs/.../last.pt --show /tmp/hard.png
+    /usr/bin/python3 models/training/hard_negatives.py --checkpoint models/dice-pips.onnx   # the shipped detector
 
 Mined once per detector checkpoint and part (train / holdout) and cached in
 models/training/cache/hard-negatives/.
@@ -26,7 +27,8 @@ import torchvision
 from datasets import TRAIN_SPLITS, load_split, read_rgb
 from evaluate import _iou, letterbox
 from export_model import load_checkpoint
-from model import DetectorWithDecode
+from from_onnx import load_onnx_weights
+from model import DetectorWithDecode, DiceDetector
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / "cache" / "hard-negatives"
@@ -78,14 +80,25 @@ def is_clear_of_dice(box: np.ndarray, dice: np.ndarray) -> bool:
     return True
 
 
+def load_detector(checkpoint: Path) -> tuple[DiceDetector, int]:
+    """A training checkpoint (.pt), or a shipped export (.onnx, the default architecture, its
+    sidecar's input size), since a fresh checkout has only the exports."""
+    if checkpoint.suffix == ".onnx":
+        size = int(json.loads(checkpoint.with_suffix(".json").read_text())["inputSize"])
+        net = DiceDetector()
+        load_onnx_weights(net, str(checkpoint), torch.rand(1, 3, size, size))
+        return net.eval(), size
+    net, ck = load_checkpoint(checkpoint)
+    return net, int(ck["size"])
+
+
 def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> dict[str, list[list[float]]]:
     """{photo path: [[x, y, w, h, objectness], ...]} for every photo of `part`; cached per checkpoint."""
     digest = hashlib.sha1(checkpoint.read_bytes()).hexdigest()[:12]
     cache = CACHE / f"{digest}-{part}-{MIN_OBJECTNESS}-{MAX_OBJECTNESS}.json"
     if cache.exists():
         return json.loads(cache.read_text())
-    net, ck = load_checkpoint(checkpoint)
-    size = int(ck["size"])
+    net, size = load_detector(checkpoint)
     wrapper = DetectorWithDecode(net, size).eval()
     out: dict[str, list[list[float]]] = {}
     found = 0

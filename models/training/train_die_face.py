@@ -88,11 +88,13 @@ def main():
     ap.add_argument('--resume', help='a checkpoint (last.pt) to continue from')
     ap.add_argument('--widths', default='16,32,64,96', help='channels of the four stages (die_face_model.DieFaceNet)')
     ap.add_argument('--hard-negatives', help="a detector checkpoint (.pt) whose false boxes on the train photos are taught as `none` (hard_negatives.py)")
+    ap.add_argument('--split-weights', default='', help='e.g. epanemu-train=2: draw that split\'s real dice this many times as often (default 1 each)')
+    ap.add_argument('--threads', type=int, default=1, help='CPU threads (1 leaves the other core to a detector run)')
     ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/die-face.onnx")
     args = ap.parse_args()
     if os.environ.get('CI'):
         sys.exit('train_die_face.py does not run in CI (hours on a CPU); the app ships models/die-face.onnx')
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     os.makedirs(args.run, exist_ok=True)
     t0 = time.time()
@@ -100,6 +102,8 @@ def main():
 
     hard = {part: mine(Path(args.hard_negatives), part, log=log) if args.hard_negatives else None for part in ('train', 'holdout')}
     real = RealCrops('train', hard_negatives=hard['train'])
+    if args.split_weights:
+        real.weight_splits({k: float(v) for k, v in (kv.split('=') for kv in args.split_weights.split(','))})
     held = RealCrops('holdout', hard_negatives=hard['holdout'])
     hx, hy, hsrc = holdout_set(held)
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives; held out: '
