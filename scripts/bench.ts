@@ -14,7 +14,6 @@
  * `ctx.app()` the app alone served, `ctx.launch()` a Chromium of the section's own.
  */
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -28,7 +27,8 @@ import { benchFaceEmbedder } from './lib/bench-face.ts';
 import { benchDieFaceReader } from './lib/bench-die-face.ts';
 import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
 import { measureFirstLoad, measureSettleToShown, SETTLE_CAMERA, settlingDiceY4m } from './lib/bench-app.ts';
-import { REPO_ROOT, SHIPPED_MODEL, UsageError } from './lib/node-vision.ts';
+import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
+import { runCli, UsageError } from './lib/cli.ts';
 
 export interface Figure {
   label: string;
@@ -324,13 +324,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-      console.error(usage ? `bench: ${(e as Error).message}` : e);
-      process.exit(usage ? 2 : 1);
-    },
-  );
-}
+runCli('bench', import.meta.url, main);

@@ -42,7 +42,10 @@ import type { Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
 import { loadDataset, type Dataset } from './lib/datasets.ts';
 import { evaluateDataset } from './lib/evaluate.ts';
-import { createNodeDetector, dataRoot, loadDieFaceFiles, readImageFile, SHIPPED_DIE_FACE_MODEL, UsageError } from './lib/node-vision.ts';
+import { createNodeDetector, dataRoot, loadDieFaceFiles, readImageFile, SHIPPED_DIE_FACE_MODEL } from './lib/node-vision.ts';
+import { runCli, UsageError } from './lib/cli.ts';
+
+const USAGE = 'usage: npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--write]';
 
 const TRAIN_SPLITS = ['byler-train', 'epanemu-train', 'matteop65-train'];
 
@@ -109,8 +112,14 @@ async function tally(twoPass: TwoPassDetector, reads: readonly HeldOutRead[], co
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { 'die-face': { type: 'string', default: SHIPPED_DIE_FACE_MODEL }, model: { type: 'string' }, write: { type: 'boolean', default: false } },
+    options: {
+      'die-face': { type: 'string', default: SHIPPED_DIE_FACE_MODEL },
+      model: { type: 'string' },
+      write: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
+  if (values.help) throw new UsageError(USAGE);
   const data = dataRoot();
   const sets: Dataset[] = [];
   for (const split of TRAIN_SPLITS) {
@@ -199,7 +208,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof UsageError ? `error: ${e.message}` : e);
-  process.exit(e instanceof UsageError ? 2 : 1);
-});
+runCli('choose-die-face-rule', import.meta.url, main);

@@ -1,5 +1,5 @@
 /**
- * npm run choose-face-crop -- [--sets DIR...] [--write]
+ * npm run choose-face-crop -- [--sets DIR]... [--write]
  *
  * Chooses where the face embedder's crop lies in a die's box when a die is read or taught (the
  * sidecar's `readingCrop`, src/lib/vision/face-embedder.ts `ReadingCrop`): how far down the box
@@ -28,13 +28,16 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadDataset, type Dataset } from './lib/datasets.ts';
 import { loadFaceModelFiles, readArt } from './lib/node-faces.ts';
-import { readImageFile, REPO_ROOT, sidecarPath, UsageError } from './lib/node-vision.ts';
+import { readImageFile, REPO_ROOT, sidecarPath } from './lib/node-vision.ts';
+import { runCli, UsageError } from './lib/cli.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder, type ReadingCrop } from '../src/lib/vision/face-embedder.ts';
 import { artPrototypes, embedForReading, embedTaughtFace, matchFace, selectPrototypes, type FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { OrtModule } from '../src/lib/vision/detector.ts';
 import type { DiceKit } from '../src/lib/dice/kit.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import { gauss, random } from './lib/random.ts';
+
+const USAGE = 'usage: npm run choose-face-crop -- [--sets DIR]... [--write]   (sets: default every folder under cache/face-crop)';
 
 const CENTRES = [0.5, 0.4, 0.3, 0.2];
 const LIFTS = [0, 0.5, 1];
@@ -126,7 +129,11 @@ async function score(embedder: FaceEmbedder, set: SelectionSet, prototypes: Face
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { sets: { type: 'string', multiple: true }, write: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { sets: { type: 'string', multiple: true }, write: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) throw new UsageError(USAGE);
   let dirs = values.sets ?? [];
   if (!dirs.length) {
     if (!existsSync(DEFAULT_ROOT)) throw new UsageError(`${DEFAULT_ROOT}: no selection sets (models/training/README.md says how to render them)`);
@@ -176,7 +183,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof UsageError ? e.message : e);
-  process.exit(e instanceof UsageError ? 2 : 1);
-});
+runCli('choose-face-crop', import.meta.url, main);

@@ -1,5 +1,5 @@
 /**
- * npm run choose-symbol-rule -- [--scenes cache/dicegen-symbols] [--model models/dice-pips.onnx] [--write]
+ * npm run choose-symbol-rule -- [--scenes cache/dicegen-symbols] [--model models/dice-pips.onnx] [--kit-scenes DIR]... [--write]
  *
  * Chooses how the app finds symbol dice with a detector (its sidecar's `symbolDice` rule, see
  * src/lib/vision/config.ts): the score (objectness alone, as symbol faces spread their class
@@ -49,6 +49,9 @@ import { INPUT_NAME, OUTPUT_NAME } from '../src/lib/vision/detector.ts';
 import type { DetectorConfig, ReadFusion, SymbolDiceRule, SymbolRecount } from '../src/lib/vision/config.ts';
 import { findMissedSymbolDice, shrinkInFrame } from '../src/lib/vision/face-reader.ts';
 import { createNodeDetector, loadModelFiles, readImageFile, REPO_ROOT, sidecarPath, SHIPPED_MODEL } from './lib/node-vision.ts';
+import { runCli, UsageError } from './lib/cli.ts';
+
+const USAGE = 'usage: npm run choose-symbol-rule -- [--scenes cache/dicegen-symbols] [--model models/dice-pips.onnx] [--kit-scenes DIR]... [--write]';
 
 /** Read sizes tried, as fractions of the detector's input size (rounded to its stride). */
 const SIZE_SETS = [[1, 0.75], [1, 0.625], [1, 0.4375], [1, 0.75, 0.5], [1, 0.625, 0.4375], [1, 0.75, 0.5625, 0.4375]];
@@ -217,7 +220,7 @@ class SceneTally {
 /** A kit folder's labelled scenes (labels.json, `whole-die` boxes) as scenes. */
 async function kitScenes(dir: string): Promise<SceneSet> {
   const labels = JSON.parse(await readFile(path.join(dir, 'labels.json'), 'utf8')) as { images?: Array<{ file: string; dice: Box[] }> };
-  if (!Array.isArray(labels.images)) throw new Error(`${dir}/labels.json: expected "images"`);
+  if (!Array.isArray(labels.images)) throw new UsageError(`${dir}/labels.json: expected "images"`);
   const scenes = labels.images.map((im) => ({ file: im.file, boxes: im.dice.map((d) => [d.x, d.y, d.x + d.w, d.y + d.h]), ignore: [] }));
   return { name: path.basename(dir).replace(/^dicegen-/, ''), dir, scenes };
 }
@@ -238,12 +241,14 @@ async function main(): Promise<void> {
       model: { type: 'string', default: SHIPPED_MODEL },
       write: { type: 'boolean', default: false },
       'kit-scenes': { type: 'string', multiple: true, default: [] },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) throw new UsageError(USAGE);
   const dir = path.resolve(values.scenes!);
   const indexFile = path.join(dir, 'index.jsonl');
   if (!existsSync(indexFile)) {
-    throw new Error(`no scenes at ${dir}: render them first with /usr/bin/python3 models/training/render_symbol_scenes.py --out ${path.relative(process.cwd(), dir)}`);
+    throw new UsageError(`no scenes at ${dir}: render them first with /usr/bin/python3 models/training/render_symbol_scenes.py --out ${path.relative(process.cwd(), dir)}`);
   }
   const scenes = (await readFile(indexFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Scene);
   const files = await loadModelFiles(path.resolve(values.model!));
@@ -362,7 +367,4 @@ const round = (v: number): number => Math.round(v * 10000) / 10000;
 /** Root mean square: the standard deviation about zero, the spread `jitter_box` draws with. */
 const rms = (v: readonly number[]): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0) / Math.max(1, v.length));
 
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : String(e));
-  process.exit(1);
-});
+runCli('choose-symbol-rule', import.meta.url, main);

@@ -33,14 +33,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
 import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import type { DiceKit } from '../src/lib/dice/kit.ts';
 import { loadDataset } from './lib/datasets.ts';
-import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
+import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
+import { runCli, UsageError } from './lib/cli.ts';
 import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
@@ -306,8 +306,10 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
     allowPositionals: true,
     options: {
+      help: { type: 'boolean', short: 'h' },
       json: { type: 'boolean', default: false },
       shake: { type: 'string', default: '1' },
       frames: { type: 'string', default: '24' },
@@ -320,6 +322,7 @@ async function main(): Promise<void> {
       learn: { type: 'boolean', default: false },
     },
   });
+  if (values.help) throw new UsageError(USAGE);
   const shake = Number(values.shake);
   const frames = Number(values.frames);
   const fps = Number(values.fps);
@@ -361,12 +364,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((e: unknown) => {
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`error: ${(e as Error).message}\n`);
-      process.exit(2);
-    }
-    throw e;
-  });
-}
+runCli('eval-live', import.meta.url, main);

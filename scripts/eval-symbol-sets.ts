@@ -26,11 +26,14 @@ import { parseArgs } from 'node:util';
 import { evaluate, type KitEvaluation } from './lib/evaluate.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, readArt, type KitFolder } from './lib/node-faces.ts';
-import { createNodeDetector, readImageFile, REPO_ROOT, UsageError } from './lib/node-vision.ts';
+import { createNodeDetector, readImageFile, REPO_ROOT } from './lib/node-vision.ts';
+import { runCli, UsageError } from './lib/cli.ts';
 import { artPrototypes, embedForReading, embedTaughtFace, learnConfirmed, matchFace, selectPrototypes, type FaceDie, type FacePrototype } from '../src/lib/vision/face-reader.ts';
 import { exactRoll } from '../src/lib/vision/metrics.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import type { Box } from '../src/lib/vision/types.ts';
+
+const USAGE = 'usage: npm run eval:symbols -- [--boxes detector|truth] [--face-model FILE.onnx] [--learn] [--count-known] [--json] [EVAL_DIR]';
 
 interface Row {
   set: string;
@@ -66,8 +69,17 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { boxes: { type: 'string', default: 'detector' }, json: { type: 'boolean', default: false }, 'face-model': { type: 'string' }, learn: { type: 'boolean', default: false }, 'count-known': { type: 'boolean', default: false } },
+    options: {
+      boxes: { type: 'string', default: 'detector' },
+      json: { type: 'boolean', default: false },
+      'face-model': { type: 'string' },
+      learn: { type: 'boolean', default: false },
+      'count-known': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
+  if (values.help) throw new UsageError(USAGE);
+  if (positionals.length > 1) throw new UsageError(`one evaluation folder at most\n${USAGE}`);
   const root = path.resolve(positionals[0] ?? path.join(REPO_ROOT, 'cache/symbol-eval'));
   if (!existsSync(root)) throw new UsageError(`${root}: no evaluation set (npm run make-symbol-eval writes it)`);
   const truthBoxes = values.boxes === 'truth';
@@ -175,7 +187,4 @@ async function main(): Promise<void> {
   console.log('exact%: rolls read exactly (every die found and read right, nothing else).');
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof UsageError ? e.message : e);
-  process.exit(e instanceof UsageError ? 2 : 1);
-});
+runCli('eval-symbol-sets', import.meta.url, main);

@@ -25,7 +25,6 @@
  * issue's, which know nothing of the count).
  */
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -33,7 +32,8 @@ import type { EvalSummary } from '../src/lib/vision/metrics.ts';
 import type { TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import { evaluate, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
 import { createNodeKitReader, type NodeKitReader } from './lib/node-faces.ts';
-import { createNodeDetector, dataRoot, UsageError } from './lib/node-vision.ts';
+import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
+import { runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--threads N] [--kit DIR] [DATASET_DIR...]';
 
@@ -211,13 +211,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-      console.error(usage ? `eval: ${(e as Error).message}` : e);
-      process.exit(usage ? 2 : 1);
-    },
-  );
-}
+runCli('eval', import.meta.url, main);

@@ -6,6 +6,10 @@
 import sharp from 'sharp';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runCli, UsageError } from './lib/cli.ts';
+
+const USAGE = 'usage: npm run icons   (no options: writes public/favicon.svg and the PNGs in public/icons/)';
 
 const NAVY = '#14213d';
 const CREAM = '#fbf7ef';
@@ -43,12 +47,18 @@ async function png(svg: string, size: number, file: string): Promise<void> {
   console.log(`${file}  ${size}×${size}  ${out.length} bytes`);
 }
 
-const publicDir = join(import.meta.dirname, '..', 'public');
-const iconsDir = join(publicDir, 'icons');
-mkdirSync(iconsDir, { recursive: true });
-writeFileSync(join(publicDir, 'favicon.svg'), ICON_SVG);
-await png(ICON_SVG, 192, join(iconsDir, 'icon-192.png'));
-await png(ICON_SVG, 512, join(iconsDir, 'icon-512.png'));
-await png(MASKABLE_SVG, 192, join(iconsDir, 'maskable-192.png'));
-await png(MASKABLE_SVG, 512, join(iconsDir, 'maskable-512.png'));
-await png(MASKABLE_SVG, 180, join(iconsDir, 'apple-touch-icon-180.png'));
+async function main(): Promise<void> {
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { help: { type: 'boolean', short: 'h' } } });
+  if (values.help) throw new UsageError(USAGE);
+  const publicDir = join(import.meta.dirname, '..', 'public');
+  const iconsDir = join(publicDir, 'icons');
+  mkdirSync(iconsDir, { recursive: true });
+  writeFileSync(join(publicDir, 'favicon.svg'), ICON_SVG);
+  await png(ICON_SVG, 192, join(iconsDir, 'icon-192.png'));
+  await png(ICON_SVG, 512, join(iconsDir, 'icon-512.png'));
+  await png(MASKABLE_SVG, 192, join(iconsDir, 'maskable-192.png'));
+  await png(MASKABLE_SVG, 512, join(iconsDir, 'maskable-512.png'));
+  await png(MASKABLE_SVG, 180, join(iconsDir, 'apple-touch-icon-180.png'));
+}
+
+runCli('make-icons', import.meta.url, main);

@@ -31,6 +31,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { parseKitText } from '../src/lib/dice/validate.ts';
+import { runCli, UsageError } from './lib/cli.ts';
+
+const USAGE = `usage: npm run make-symbol-eval -- [--out DIR] [--sets N] [--rolls N] [--teach N]   (DIR default cache/symbol-eval)
+       npm run make-pip-eval [-- --out DIR] [--sets N] [--rolls N]   (this script with --pips; DIR default cache/pip-eval)`;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const THREE_DIR = path.join(ROOT, 'node_modules/three');
@@ -148,13 +152,15 @@ async function main(): Promise<void> {
       rolls: { type: 'string', default: '20' },
       teach: { type: 'string', default: '5' },
       pips: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) throw new UsageError(USAGE);
   const out = path.resolve(values.out ?? path.join(ROOT, values.pips ? 'cache/pip-eval' : 'cache/symbol-eval'));
   const nSets = Number(values.sets);
   const nRolls = Number(values.rolls);
   const nTeach = Number(values.teach);
-  if (![nSets, nRolls, nTeach].every((n) => Number.isInteger(n) && n > 0)) throw new Error('--sets, --rolls and --teach must be positive integers');
+  if (![nSets, nRolls, nTeach].every((n) => Number.isInteger(n) && n > 0)) throw new UsageError(`--sets, --rolls and --teach must be positive integers\n${USAGE}`);
 
   const plans: SetPlan[] = [];
   for (let i = 1; i <= nSets; i++) plans.push({ name: `emblems-${i}`, family: 'emblems', seed: 1000 + i });
@@ -294,7 +300,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+runCli('make-symbol-eval', import.meta.url, main);

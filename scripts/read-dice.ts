@@ -16,9 +16,9 @@
  * detector's own values, `--die-face FILE.onnx` uses another die-face model.
  */
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';
-import { createNodeDetector, readImageFile, UsageError } from './lib/node-vision.ts';
+import { createNodeDetector, readImageFile } from './lib/node-vision.ts';
+import { runCli, UsageError } from './lib/cli.ts';
 import { createNodeKitReader } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 
@@ -175,13 +175,7 @@ export async function readDice(options: ReadDiceOptions, reader: DieReader, onRe
 }
 
 async function main(): Promise<number> {
-  let options: ReadDiceOptions;
-  try {
-    options = parseReadDiceArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error((e as Error).message);
-    return 2;
-  }
+  const options = parseReadDiceArgs(process.argv.slice(2));
   const reader = await createReader(options);
   try {
     const results = await readDice(options, reader, (r) => {
@@ -196,12 +190,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      console.error(e instanceof UsageError ? e.message : e);
-      process.exit(e instanceof UsageError ? 2 : 1);
-    },
-  );
-}
+runCli('read-dice', import.meta.url, main);

@@ -6,6 +6,7 @@
  * 2 unreadable or malformed JSON, an unknown game or option, bad usage.
  */
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import {
   GAMES,
   optionSpecs,
@@ -16,6 +17,10 @@ import {
   summarize,
   type OptionSpec,
 } from '../src/lib/rules/index.ts';
+import { runCli, UsageError } from './lib/cli.ts';
+
+const USAGE = `usage: npm run replay -- FILE.json     prints the final state of a transcript as JSON
+       npm run replay -- --list        one line per game: id, name, options`;
 
 function describeOption(spec: OptionSpec): string {
   switch (spec.kind) {
@@ -28,46 +33,50 @@ function describeOption(spec: OptionSpec): string {
   }
 }
 
-function fail(code: number, message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
-
-const args = process.argv.slice(2);
-if (args.length === 1 && args[0] === '--list') {
-  for (const game of GAMES) {
-    process.stdout.write(`${game.id}\t${game.name}\t${optionSpecs(game).map(describeOption).join(', ')}\n`);
+/** The exit code: 0 listed, 1 an illegal action; nothing (0) when replayed. */
+async function main(): Promise<number | void> {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { list: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) throw new UsageError(USAGE);
+  if (values.list) {
+    if (positionals.length) throw new UsageError(USAGE);
+    for (const game of GAMES) {
+      process.stdout.write(`${game.id}\t${game.name}\t${optionSpecs(game).map(describeOption).join(', ')}\n`);
+    }
+    return 0;
   }
-  process.exit(0);
-}
-const file = args[0];
-if (args.length !== 1 || file === undefined || file.startsWith('--')) {
-  fail(2, 'Usage: npm run replay -- FILE.json | --list');
-}
+  const [file, ...rest] = positionals;
+  if (file === undefined || rest.length) throw new UsageError(USAGE);
 
-let text = '';
-try {
-  text = readFileSync(file, 'utf8');
-} catch (error) {
-  fail(2, `Cannot read ${file}: ${(error as Error).message}`);
-}
-let json: unknown;
-try {
-  json = JSON.parse(text);
-} catch (error) {
-  fail(2, `${file} is not valid JSON: ${(error as Error).message}`);
-}
-
-try {
-  const state = replay(parseTranscript(json));
-  process.stdout.write(`${JSON.stringify(summarize(state), null, 2)}\n`);
-} catch (error) {
-  if (error instanceof ReplayError) {
-    fail(
-      1,
-      `${file}: action ${error.index} ${JSON.stringify(error.action)} is not allowed: ${error.ruleError.message} [${error.ruleError.code}]`,
-    );
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${(error as Error).message}`);
   }
-  if (error instanceof SetupError) fail(2, `${file}: ${error.message}`);
-  throw error;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+
+  try {
+    const state = replay(parseTranscript(json));
+    process.stdout.write(`${JSON.stringify(summarize(state), null, 2)}\n`);
+  } catch (error) {
+    if (error instanceof ReplayError) {
+      process.stderr.write(
+        `${file}: action ${error.index} ${JSON.stringify(error.action)} is not allowed: ${error.ruleError.message} [${error.ruleError.code}]\n`,
+      );
+      return 1;
+    }
+    if (error instanceof SetupError) throw new UsageError(`${file}: ${error.message}`);
+    throw error;
+  }
 }
+
+runCli('replay', import.meta.url, main);

@@ -9,6 +9,10 @@
  */
 import sharp from 'sharp';
 import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { runCli, UsageError } from './lib/cli.ts';
+
+const USAGE = 'usage: npm run y4m -- PICTURE OUT.y4m [WIDTHxHEIGHT]   (default 640x480)';
 
 export interface Y4mOptions {
   width?: number;
@@ -106,13 +110,16 @@ export function y4mToRgba(y4m: Buffer): { width: number; height: number; data: U
   return { width, height, data };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [input, output, size] = process.argv.slice(2);
-  if (!input || !output) {
-    console.error('usage: tsx scripts/y4m.ts PICTURE OUT.y4m [WIDTHxHEIGHT]');
-    process.exit(2);
-  }
-  const [width, height] = (size ?? '640x480').split('x').map(Number);
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  if (values.help) throw new UsageError(USAGE);
+  const [input, output, size = '640x480', ...rest] = positionals;
+  if (!input || !output || rest.length) throw new UsageError(USAGE);
+  const match = /^(\d+)x(\d+)$/.exec(size);
+  const [width, height] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
+  if (!(width > 0 && height > 0 && width % 2 === 0 && height % 2 === 0)) throw new UsageError(`${size}: the size must be WIDTHxHEIGHT, both even (4:2:0 chroma), e.g. 640x480\n${USAGE}`);
   await writeFile(output, await imageToY4m(input, { width, height }));
   console.log(`${output}: ${width}×${height}`);
 }
+
+runCli('y4m', import.meta.url, main);

@@ -12,15 +12,14 @@ import { parseDetectorConfig, type DetectorConfig } from '../../src/lib/vision/c
 import { createDetector, type Detector, type OrtModule } from '../../src/lib/vision/detector.ts';
 import { createDieFaceReader, parseDieFaceConfig, withDieFaceReader, type DieFaceConfig, type DieFaceReader } from '../../src/lib/vision/die-face-reader.ts';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
+import { UsageError } from './cli.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SHIPPED_MODEL = path.join(REPO_ROOT, 'models/dice-pips.onnx');
 export const SHIPPED_DIE_FACE_MODEL = path.join(REPO_ROOT, 'models/die-face.onnx');
 
-/** A problem the user can fix (bad path, bad file): printed as one line, exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+/** A problem the user can fix (bad path, bad file): printed as one line, exit code 2 (scripts/lib/cli.ts). */
+export { UsageError };
 
 /** The sidecar of a model file: same path, `.json` instead of `.onnx`. */
 export function sidecarPath(modelPath: string): string {

@@ -1,0 +1,117 @@
+/**
+ * Every command-line script in scripts/ starts and ends the one way (scripts/lib/cli.ts `runCli`):
+ * `--help` and `-h` print its usage on stderr and exit 2, before any heavy work; an unknown
+ * option is one line `NAME: message`, no stack, exit 2.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { isUsageError, UsageError } from '../../scripts/lib/cli.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
+
+const SCRIPTS = [
+  'bench',
+  'choose-die-face-rule',
+  'choose-face-crop',
+  'choose-symbol-rule',
+  'eval',
+  'eval-live',
+  'eval-symbol-sets',
+  'kit-art-png',
+  'make-icons',
+  'make-symbol-eval',
+  'read-dice',
+  'replay',
+  'screenshots',
+  'y4m',
+];
+
+/** What a script's usage names: `npm run NAME` when package.json runs the script, else its path. */
+function command(script: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const npm = Object.entries(pkg.scripts).find(([, cmd]) => cmd === `tsx scripts/${script}.ts`)?.[0];
+  return npm ? `npm run ${npm}` : `scripts/${script}.ts`;
+}
+
+type Run = { script: string; args: string[]; code: number; stdout: string; stderr: string };
+
+function run(script: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(tsx, [join(root, 'scripts', `${script}.ts`), ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ script, args, code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs the jobs a few at a time (each is a tsx start, about half a second of CPU). */
+async function pooled<T>(jobs: Array<() => Promise<T>>, width = Math.max(2, Math.min(6, cpus().length))): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const i = next++;
+      out[i] = await jobs[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+  return out;
+}
+
+describe('command-line scripts', () => {
+  it('lists every script in scripts/', () => {
+    const found = readdirSync(join(root, 'scripts')).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''));
+    expect(SCRIPTS).toEqual([...found].sort());
+  });
+
+  it('each takes -h for --help and starts through runCli', () => {
+    for (const s of SCRIPTS) {
+      const source = readFileSync(join(root, 'scripts', `${s}.ts`), 'utf8');
+      expect(source, s).toMatch(/help: \{ type: 'boolean', short: 'h' \}/);
+      expect(source, s).toContain(`runCli('${s}', import.meta.url, main);`);
+    }
+  });
+
+  it('--help gives the usage (exit 2); an unknown option one line, no stack (exit 2)', { timeout: 120_000 }, async () => {
+    // -h is checked on one script here (a tsx start each), on every script by its source above
+    const runs = await pooled([...SCRIPTS.flatMap((s) => [() => run(s, ['--help']), () => run(s, ['--no-such-option'])]), () => run('replay', ['-h'])]);
+    const h = runs.find((r) => r.args[0] === '-h')!;
+    expect(h.code).toBe(2);
+    expect(h.stderr).toBe(runs.find((r) => r.script === 'replay' && r.args[0] === '--help')!.stderr);
+    for (const s of SCRIPTS) {
+      const [help, bad] = runs.filter((r) => r.script === s && r.args[0] !== '-h');
+      expect(help!.code, `${s} --help: ${help!.stderr}`).toBe(2);
+      expect(help!.stdout, `${s} --help`).toBe('');
+      expect(help!.stderr, `${s} --help`).toMatch(new RegExp(`^${s}: usage: `));
+      expect(help!.stderr, `${s} --help`).toContain(command(s));
+      expect(help!.stderr, `${s} --help`).not.toMatch(/^\s+at /m);
+
+      expect(bad!.code, `${s} --no-such-option: ${bad!.stderr}`).toBe(2);
+      expect(bad!.stdout, `${s} --no-such-option`).toBe('');
+      expect(bad!.stderr.trimEnd().split('\n'), `${s} --no-such-option`).toHaveLength(1);
+      expect(bad!.stderr, `${s} --no-such-option`).toMatch(new RegExp(`^${s}: .*--no-such-option.*--help`));
+    }
+  });
+});
+
+describe('isUsageError', () => {
+  it("is a UsageError or parseArgs' refusal, nothing else", () => {
+    let parseError: unknown;
+    try {
+      parseArgs({ args: ['--nope'], options: {} });
+    } catch (e) {
+      parseError = e;
+    }
+    expect(isUsageError(parseError)).toBe(true);
+    expect(isUsageError(new UsageError('bad path'))).toBe(true);
+    expect(isUsageError(new TypeError('x is undefined'))).toBe(false);
+    expect(isUsageError(Object.assign(new Error('gone'), { code: 'ENOENT' }))).toBe(false);
+    expect(isUsageError(null)).toBe(false);
+    expect(isUsageError('ERR_PARSE_ARGS_UNKNOWN_OPTION')).toBe(false);
+  });
+});
