@@ -49,6 +49,23 @@ export function replayLog(header: GameHeader, actions: readonly Action[]): Repla
   return { state, stoppedAt: null };
 }
 
+/**
+ * What the table says of a log that stops making sense (`replayLog`'s `stoppedAt`, with the
+ * stored log's length): where, why, and how to play on. Nothing can be added after the break —
+ * a reload would replay only up to it, and the new actions would be lost — so the actions from
+ * the break on must be undone first (undo drops the last stored action, one at a time).
+ */
+export function brokenLog(stoppedAt: NonNullable<Replayed['stoppedAt']>, stored: number): { notice: string; refusal: string } {
+  const after = stored - stoppedAt.index;
+  const why = stoppedAt.message.trim().replace(/[.!]+$/, '');
+  const undos = after === 1 ? 'undo once' : `undo ${after} times`;
+  const drops = after === 1 ? `action ${stoppedAt.index + 1}` : `action ${stoppedAt.index + 1} and the ${after - 1} after it`;
+  return {
+    notice: `This game's log stops making sense at action ${stoppedAt.index + 1} of ${stored}: ${why}. The table shows the game up to there. To play on from here, ${undos}: that drops ${drops}.`,
+    refusal: `Nothing can be added after action ${stoppedAt.index + 1}, where the log stops making sense: ${undos} first.`,
+  };
+}
+
 /** The result the store keeps for a finished game: winners' seats, and each seat's gain or loss. */
 export function resultOf(state: MatchState): { winners: PlayerIndex[]; payouts: number[] } | null {
   if (state.phase !== 'over' || !state.winners) return null;

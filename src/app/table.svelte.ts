@@ -7,7 +7,7 @@ import { StoreError, type GameRecord } from '../lib/store/index.ts';
 import { tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { announce } from './announce.svelte.ts';
-import { replayLog, resultOf, type GameHeader, type Replayed } from './play.ts';
+import { brokenLog, replayLog, resultOf, type GameHeader, type Replayed } from './play.ts';
 
 export function headerOf(record: GameRecord): GameHeader {
   return { game: record.game, players: record.players.map((p) => p.name), options: record.options };
@@ -77,6 +77,12 @@ export class TableGame {
     if (!state || !record || this.busy) return false;
     if (record.status !== 'active') {
       this.refuse(record.status === 'finished' ? 'The game is over; undo the last action to go on playing.' : 'This game was abandoned; its log can no longer change.');
+      return false;
+    }
+    if (this.stoppedAt) {
+      // The stored log breaks before its end: an action appended after it would be lost on the
+      // next load, which replays only up to the break.
+      this.refuse(brokenLog(this.stoppedAt, this.actions.length).refusal);
       return false;
     }
     const next = tryAction(state, action);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createMatch, replay, summarize, viewMatch, type Action } from '../../src/lib/rules/index.ts';
 import {
+  brokenLog,
   csvOf,
   logSteps,
   previewRoll,
@@ -42,7 +43,17 @@ describe('replaying a stored log', () => {
     expect(state.actionCount).toBe(1);
   });
 
-  it('resolves every option of a new game, so the log replays the same later', () => {
+  it('says where a log stops making sense and how many undos play on from there', () => {
+    const log: Action[] = [{ type: 'roll', dice: [1, 1, 4, 5, 6] }, { type: 'bank' }, { type: 'roll', dice: [1, 3] }, { type: 'roll', dice: [5] }];
+    const { stoppedAt } = replayLog(fiveThousand, log);
+    const { notice, refusal } = brokenLog(stoppedAt!, log.length);
+    // one sentence per thought, no "(….)." doubled stops; three actions from the break on
+    expect(notice).toMatch(/^This game's log stops making sense at action 2 of 4: [^.]*500 in one turn[^.]*\. The table shows the game up to there\. To play on from here, undo 3 times: that drops action 2 and the 2 after it\.$/);
+    expect(refusal).toBe('Nothing can be added after action 2, where the log stops making sense: undo 3 times first.');
+    expect(brokenLog({ index: 3, message: 'Refused.' }, 4).notice).toMatch(/: Refused\. .* undo once: that drops action 4\.$/);
+  });
+
+    it('resolves every option of a new game, so the log replays the same later', () => {
     const header = resolvedHeader(fiveThousand);
     expect(header.options).toMatchObject({ ante: 2, startingPlayer: 'first-listed', entryScore: 500, threeOnes: '1100' });
     expect(summarize(createMatch(header))).toEqual(summarize(createMatch(fiveThousand)));

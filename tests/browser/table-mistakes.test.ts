@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import 'fake-indexeddb/auto'; // the store runs in Node too: it makes a backup for the page to import
+import { openStore } from '../../src/lib/store/index.ts';
+import { exportBackupJson } from '../../src/lib/store/backup.ts';
 import { launch, serve, type BrowserSession, type StaticServer } from './harness.ts';
-import { startGame } from './table-helpers.ts';
+import { headline, padEnter, padRoll, scores, startGame } from './table-helpers.ts';
 
 let server: StaticServer;
 let session: BrowserSession;
@@ -36,5 +39,53 @@ describe('mistakes at the table', () => {
     await page.getByText('Abandoned', { exact: true }).waitFor();
     expect(await page.getByTestId('open-table').count()).toBe(0);
     while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
+  });
+
+  it('a log that stops making sense takes no new action (it would be lost on reload) and says how many undos play on', async () => {
+    // a backup whose game has a damaged second action (a 9 on a six-sided die) and two after it
+    const store = await openStore({ name: 'broken-log-fixture' });
+    const ann = await store.addPlayer('Ann');
+    const bob = await store.addPlayer('Bob');
+    const game = await store.createGame({ game: 'five-thousand', players: [ann, bob].map(({ id, name }) => ({ id, name })), dice: { kitId: 'standard', taughtSetId: null } });
+    await store.appendAction(game.id, { type: 'roll', dice: [1, 1, 4, 5, 6] });
+    await store.appendAction(game.id, { type: 'roll', dice: [9, 3] });
+    await store.appendAction(game.id, { type: 'roll', dice: [5] });
+    await store.appendAction(game.id, { type: 'roll', dice: [2, 2, 2, 3, 6] });
+    const backup = await exportBackupJson(store);
+    store.close();
+
+    const { page } = session;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
+    expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 1 game.');
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('button', { name: 'Resume: 5000 (bumps and gifts) with Ann, Bob' }).click();
+    await page.getByTestId('broken-log').waitFor();
+    expect(await page.getByTestId('broken-log').textContent()).toMatch(/^This game's log stops making sense at action 2 of 4: 9 is not a face of .*\. To play on from here, undo 3 times: that drops action 2 and the 2 after it\.$/);
+    const before = await headline(page);
+    expect(before).toMatch(/^Ann rolled 1 1 4 5 6 = 250/);
+
+    // a roll entered now is refused, not shown and then lost on the next load
+    await page.getByTestId('dice-pad').locator('.slot').first().waitFor();
+    await padEnter(page, ['1', '3']);
+    await page.getByTestId('confirm-roll').click();
+    expect(await page.getByTestId('rule-error').textContent()).toBe('Nothing can be added after action 2, where the log stops making sense: undo 3 times first.');
+    expect(await headline(page)).toBe(before);
+
+    // three undos drop the damaged action and those after it; then play goes on, and stays
+    for (let i = 3; i > 1; i--) {
+      await page.getByTestId('undo').click();
+      await page.waitForFunction((n) => document.querySelector('[data-testid="broken-log"]')?.textContent?.includes(`action 2 of ${n}:`), i);
+    }
+    await page.getByTestId('undo').click();
+    await page.getByTestId('broken-log').waitFor({ state: 'detached' });
+    expect(await headline(page)).toBe(before);
+    await page.getByTestId('dice-pad').locator('.slot').first().waitFor();
+    await padRoll(page, ['1', '3']);
+    expect(await headline(page)).toMatch(/^Ann rolled 1 3 = 100/);
+    await page.reload();
+    await page.getByTestId('headline').waitFor();
+    expect(await headline(page)).toMatch(/^Ann rolled 1 3 = 100/);
+    expect(await scores(page)).toEqual({ Ann: 0, Bob: 0 });
   });
 });
