@@ -79,6 +79,12 @@ describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => 
     await choose.locator('button[data-token="luke"]').click();
     await choose.locator('button[data-token="han"]').nth(0).click();
     await choose.locator('button[data-token="han"]').nth(1).click();
+    // a fourth die by mistake: the button says why it cannot be tapped, and a tap takes it back
+    await choose.locator('button[data-token="vader"]').nth(0).click();
+    expect(await page.getByTestId('choose-dice-confirm').textContent()).toMatch(/^\s*Too many: at most 3 dice\s*$/);
+    expect(await page.getByTestId('choose-dice-confirm').isDisabled()).toBe(true);
+    await choose.locator('button[data-token="vader"]').nth(0).click();
+    expect(await page.getByTestId('choose-dice-confirm').textContent()).toMatch(/^\s*Confirm 3 dice\s*$/);
     await page.getByTestId('choose-dice-confirm').click();
     await page.getByTestId('secret-roll').waitFor();
     // the table offers no pad for a secret roll: the phone goes to Ann first
