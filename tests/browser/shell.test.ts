@@ -70,6 +70,11 @@ describe('app shell', () => {
       await page.getByTestId('player-name').fill(name);
       await page.getByTestId('add-player').click();
     }
+    // the same name again, typed otherwise: refused with the name as seated
+    await page.getByTestId('player-name').fill(' ann');
+    await page.getByTestId('add-player').click();
+    expect(await page.getByRole('alert').textContent()).toBe('Ann is already playing.');
+    await page.getByTestId('player-name').fill('');
     await page.getByTestId('ante').fill('2');
     expect(await layoutProblems(page)).toEqual([]);
     await page.getByTestId('start-game').click();
