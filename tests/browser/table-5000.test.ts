@@ -26,6 +26,9 @@ describe('5000 at the table', () => {
     expect(await scores(page)).toEqual({ Ann: 0, Bob: 0, Cy: 0 });
     expect(await pot(page)).toBe(6);
     expect(await layoutProblems(page)).toEqual([]);
+    // a screen reader hears what each empty slot of the pad is, not "?"
+    await page.getByTestId('dice-pad').waitFor();
+    expect(await page.getByTestId('dice-pad').locator('.slots').ariaSnapshot()).toContain('Die 5: empty');
   });
 
   it('reads a roll from the pad, previews what it is worth, and confirms it in one tap', async () => {
