@@ -53,6 +53,9 @@ describe('Point Five with Corellian Spike dice', () => {
     expect(await headline(page)).toMatch(/bust/i);
     expect(await scores(page)).toEqual({ Ann: 3, Bob: 2 });
     expect(await page.getByTestId('current-player').textContent()).toBe('Bob to play');
+    // beside whose turn it is, no word of the engine's ("turn"): the headline says it all here
+    expect(await page.locator('.meta').innerText()).not.toMatch(/\bturn\b/);
+    expect(await page.getByTestId('phase').count()).toBe(0);
     expect(await layoutProblems(page)).toEqual([]);
   });
 });
@@ -71,7 +74,9 @@ describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => 
     expect(await page.getByTestId('camera-read').textContent()).toBe('vader vader luke han han');
     await page.getByTestId('confirm-roll').click();
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('phase').textContent()).toBe('choosing Hero or Villain');
     await move(page, 'Go Villain');
+    expect(await page.getByTestId('phase').textContent()).toBe('Go Villain');
 
     // the villain puts Luke and both Hans in the cup, in view of the table
     await page.getByTestId('choose-dice-open').click();
@@ -104,6 +109,8 @@ describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => 
     // back at the table: the claim, three dice under the cup, and nothing of what they show
     await page.getByTestId('headline').waitFor();
     expect(await headline(page)).toBe('Ann declares 4 of Any Villain (75). Bob: challenge or pass?');
+    expect(await page.getByTestId('current-player').textContent()).toBe('Bob to play');
+    expect(await page.getByTestId('phase').textContent()).toBe('chance to challenge');
     const tableText = async () => `${await page.locator('main').innerText()} ${await page.getByTestId('announcer').textContent()}`;
     expect(await tableText()).not.toMatch(/Stormtrooper|R2-D2/);
     // a reload does not open the private screen again

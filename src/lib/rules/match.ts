@@ -9,7 +9,15 @@ import { checkRoll, formatDice, kitById } from './dice.ts';
 import { RuleError, SetupError } from './errors.ts';
 import { choiceOption, numberOption, resolveOptions } from './options.ts';
 import { potAfterAntes, splitPot } from './pot.ts';
-import { describeRollOff, nextRoller, recordRollOffThrow, rollOffPrompt, startRollOff, type RollOffState } from './roll-off.ts';
+import {
+  describeRollOff,
+  nextRoller,
+  recordRollOffThrow,
+  ROLL_OFF_PHASE_TEXT,
+  rollOffPrompt,
+  startRollOff,
+  type RollOffState,
+} from './roll-off.ts';
 import { gameById } from './registry.ts';
 import type {
   Action,
@@ -62,6 +70,11 @@ export interface MatchView extends PlayView {
   winners: PlayerIndex[] | null;
   payouts: number[] | null;
   expect: ExpectedRoll | null;
+  /**
+   * The phase in a player's words, for beside whose turn it is ("Go Hero", "deciding who
+   * starts"), or null when the headline says it all: the game's `phases` text, the roll-off's.
+   */
+  phaseText: string | null;
 }
 
 function definitionOf(state: MatchState): GameDefinition {
@@ -225,6 +238,12 @@ function rollOffView(state: MatchState, rollOff: RollOffState): PlayView {
   };
 }
 
+function phaseText(state: MatchState, phase: string): string | null {
+  if (state.phase === 'roll-off') return ROLL_OFF_PHASE_TEXT;
+  const phases = definitionOf(state).phases;
+  return Object.hasOwn(phases, phase) ? (phases[phase] ?? null) : null;
+}
+
 /**
  * The table's view of a match. `viewer` null: what everyone at the table may see; a seat: that
  * player's private view (a villain sees the secret re-roll).
@@ -245,5 +264,6 @@ export function viewMatch(state: MatchState, viewer: PlayerIndex | null = null):
     winners: state.winners,
     payouts: state.payouts,
     expect: expectRoll(state),
+    phaseText: phaseText(state, play.phase),
   };
 }

@@ -30,6 +30,9 @@ export interface RollOffState {
   winner: PlayerIndex | null;
 }
 
+/** The table's words for the roll-off, beside whose throw it is (a game's own phases: `GameDefinition.phases`). */
+export const ROLL_OFF_PHASE_TEXT = 'deciding who starts';
+
 export function startRollOff(playerCount: number, diceEach: number, kit: string): RollOffState {
   return {
     diceEach,

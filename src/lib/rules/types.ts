@@ -124,7 +124,10 @@ export interface Slate {
 
 /** Everything the table screen shows about play, derived from the game's state. */
 export interface PlayView {
-  /** Game-specific phase id, e.g. `turn`, `declare`, `challenge`, `over`. */
+  /**
+   * Game-specific phase id, e.g. `turn`, `declare`, `challenge`, `over`: for code and tests, not
+   * for players (the table shows the game's `phases` text for it).
+   */
   phase: string;
   /** Who must act now (null when the game is over). */
   current: PlayerIndex | null;
@@ -178,6 +181,12 @@ export interface GameDefinition<G = unknown> {
   start: { rollOffDice: number; defaultRule: 'roll-off' | 'first-listed' };
   /** Default ante per player (0 unless the sheet plays for a pot). */
   defaultAnte: number;
+  /**
+   * What the table says of each phase `view` can report, beside whose turn it is ("Go Hero",
+   * "choosing high or low"), in a player's words; null where it would add nothing to the
+   * headline (nothing is shown). Every phase has an entry, `over` included.
+   */
+  phases: Readonly<Record<string, string | null>>;
   /**
    * Optional: why this table cannot play the game with these options (a player count the
    * chosen variation does not allow, beyond `players.min`/`max`), or null when it can.

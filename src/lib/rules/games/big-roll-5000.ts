@@ -21,6 +21,7 @@ import {
   expectedRoll,
   FAMILY_COLUMNS,
   familyLegal,
+  FAMILY_PHASES,
   familyPhase,
   familySlateRow,
   faceCounts,
@@ -306,6 +307,7 @@ export const bigRoll5000: GameDefinition<BigRollState> = {
   ],
   start: { rollOffDice: 1, defaultRule: 'roll-off' },
   defaultAnte: 0,
+  phases: FAMILY_PHASES,
   setup: ({ players, options, starter }) => ({
     players: [...players],
     rules: {

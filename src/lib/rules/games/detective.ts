@@ -38,6 +38,15 @@ export type DetectivePhase =
   | 'record'
   | 'over';
 
+/** The table's words for each phase, beside whose turn it is (null: the headline says it all). */
+const PHASES = {
+  'initial-roll': 'first roll',
+  investigate: 'after the first roll',
+  reroll: 're-roll',
+  record: 'after the re-roll',
+  over: null,
+} as const satisfies Record<DetectivePhase, string | null>;
+
 /** One player's column of the score sheet: the suspect numbers written in each section, in order. */
 export type EvidenceSheet = Record<Evidence, number[]>;
 
@@ -519,6 +528,7 @@ export const detective: GameDefinition<DetectiveState> = {
   ],
   start: { rollOffDice: 2, defaultRule: 'roll-off' },
   defaultAnte: 0,
+  phases: PHASES,
   setup: ({ players, options, starter }) => ({
     players: [...players],
     anyDiceString: booleanOption(options, 'anyDiceString'),

@@ -80,6 +80,14 @@ export type DominoesState = {
   lastEvent: string;
 };
 
+/** The table's words for each phase, beside whose turn it is (null: the headline says it all). */
+const PHASES = {
+  establish: 'starting a new string',
+  roll: 'adding to the string',
+  place: 'placing a die',
+  over: null,
+} as const satisfies Record<DominoesState['phase'], string | null>;
+
 // ---------------------------------------------------------------------------------------------
 // The string
 
@@ -500,6 +508,7 @@ export const dominoes: GameDefinition<DominoesState> = {
   ],
   start: { rollOffDice: 2, defaultRule: 'roll-off' },
   defaultAnte: 0,
+  phases: PHASES,
   checkSetup(players, options) {
     const variation = choiceOption<DominoesVariation>(options, 'variation');
     if (variation !== 'series' && players.length !== 2) {

@@ -164,6 +164,20 @@ export type FaceOffPhase =
   | 'reveal'
   | 'over';
 
+/** The table's words for each phase, beside whose turn it is (null: the headline says it all). */
+const PHASES = {
+  'opening-roll': 'first roll',
+  'choose-side': 'choosing Hero or Villain',
+  hero: 'Go Hero',
+  'hero-reroll': 'Go Hero: re-rolling',
+  villain: 'Go Villain',
+  'villain-reroll': 'Go Villain: secret re-roll',
+  declare: 'Go Villain: declaring',
+  challenge: 'chance to challenge',
+  reveal: 'challenged: show the dice',
+  over: null,
+} as const satisfies Record<FaceOffPhase, string | null>;
+
 /** How a challenged villain's secret dice are shown. */
 export type FaceOffReveal = 'show' | 'record';
 
@@ -691,6 +705,7 @@ export const faceOff: GameDefinition<FaceOffState> = {
   ],
   start: { rollOffDice: 0, defaultRule: 'first-listed' },
   defaultAnte: 0,
+  phases: PHASES,
   setup: ({ players, options, starter }) => ({
     players: [...players],
     target: numberOption(options, 'targetScore'),

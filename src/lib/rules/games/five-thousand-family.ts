@@ -470,7 +470,16 @@ export function playHeadline(g: FamilyState, entryScore: number, next: string): 
 }
 
 /** The game's phase for the view: `turn` (nothing rolled yet), `rolling`, `over`. */
-export function familyPhase(g: FamilyState): string {
+export type FamilyPhase = 'turn' | 'rolling' | 'over';
+
+/** The table's words for each phase, beside whose turn it is (null: the headline says it all). */
+export const FAMILY_PHASES = {
+  turn: 'first roll',
+  rolling: 'rolling on',
+  over: null,
+} as const satisfies Record<FamilyPhase, string | null>;
+
+export function familyPhase(g: FamilyState): FamilyPhase {
   if (g.winners !== null) return 'over';
   return g.turn.lastRoll === null ? 'turn' : 'rolling';
 }

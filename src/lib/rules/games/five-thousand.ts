@@ -19,6 +19,7 @@ import {
   expectedRoll,
   FAMILY_COLUMNS,
   familyLegal,
+  FAMILY_PHASES,
   familyPhase,
   familySlateRow,
   faceCounts,
@@ -378,6 +379,7 @@ export const fiveThousand: GameDefinition<FiveThousandState> = {
   ],
   start: { rollOffDice: 1, defaultRule: 'first-listed' },
   defaultAnte: 0,
+  phases: FAMILY_PHASES,
   setup: ({ players, options, starter }) => ({
     players: [...players],
     rules: {

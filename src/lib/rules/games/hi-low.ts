@@ -86,6 +86,13 @@ export type HiLowState = {
   lastEvent: string;
 };
 
+/** The table's words for each phase, beside whose turn it is (null: the headline says it all). */
+const PHASES = {
+  'choose-side': 'choosing high or low',
+  turn: null,
+  over: null,
+} as const satisfies Record<HiLowState['phase'], string | null>;
+
 const nameOf = (g: HiLowState, p: PlayerIndex): string => g.players[p] ?? '?';
 const hasTeams = (g: HiLowState): boolean => g.players.length === 4;
 const sum = (dice: readonly number[]): number => dice.reduce((a, b) => a + b, 0);
@@ -528,6 +535,7 @@ export const hiLow: GameDefinition<HiLowState> = {
   ],
   start: { rollOffDice: 2, defaultRule: 'roll-off' },
   defaultAnte: 0,
+  phases: PHASES,
   checkSetup(players) {
     if (players.length !== 2 && players.length !== 4) {
       return `5-Dice Hi-Low is for 2 players or two teams of 2 (4 players, seated Team 1, Team 2, Team 1, Team 2); ${players.length} given.`;

@@ -22,6 +22,14 @@ export type PointFiveState = {
   winBy: 'six-symbols' | 'points' | null;
 };
 
+export type PointFivePhase = 'turn' | 'over';
+
+/**
+ * The table's words for each phase, beside whose turn it is: none, as the headline already says
+ * whether to throw or call.
+ */
+const PHASES = { turn: null, over: null } as const satisfies Record<PointFivePhase, string | null>;
+
 /** Points for calling with `value` as the throw at board position `position` (0-based). */
 export function pointFivePoints(position: number, value: number): number {
   if (position === 0) return Math.ceil(value / 2);
@@ -116,7 +124,7 @@ function view(g: PointFiveState): PlayView {
         ? `${g.lastEvent ? `${g.lastEvent} ` : ''}${name}'s turn: throw one die.`.trim()
         : `${name}: call for ${callPoints ?? 0} or throw again.`;
   return {
-    phase: g.winner !== null ? 'over' : 'turn',
+    phase: (g.winner !== null ? 'over' : 'turn') satisfies PointFivePhase,
     current: g.winner !== null ? null : g.current,
     headline,
     slate: {
@@ -166,6 +174,7 @@ export const pointFive: GameDefinition<PointFiveState> = {
   ],
   start: { rollOffDice: 1, defaultRule: 'first-listed' },
   defaultAnte: 1,
+  phases: PHASES,
   setup: ({ players, options, starter }) => ({
     players: [...players],
     target: numberOption(options, 'targetScore'),

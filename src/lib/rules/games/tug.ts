@@ -73,6 +73,14 @@ export type TugState = {
   lastEvent: string;
 };
 
+/** The table's words for each phase, beside whose turn it is (null: the headline says it all). */
+const PHASES = {
+  choose: 'choosing a combination',
+  'set-string': 'setting the string',
+  turn: null,
+  over: null,
+} as const satisfies Record<TugState['phase'], string | null>;
+
 const nameOf = (g: TugState, p: PlayerIndex): string => g.players[p] ?? '?';
 const other = (p: PlayerIndex): PlayerIndex => (p === 0 ? 1 : 0);
 
@@ -342,6 +350,7 @@ export const tug: GameDefinition<TugState> = {
   ],
   start: { rollOffDice: 2, defaultRule: 'roll-off' },
   defaultAnte: 0,
+  phases: PHASES,
   setup: ({ players, options, starter }) => ({
     players: [...players],
     target: numberOption(options, 'pointsToWin'),

@@ -65,6 +65,13 @@ export type WarState = {
 /** Dice each player takes at the start of a game (the fifth is the centre die). */
 export const STARTING_DICE = 2;
 
+/** The table's words for each phase, beside whose turn it is (null: the headline says it all). */
+const PHASES = {
+  centre: 'throwing the centre die',
+  throw: 'throwing for captures',
+  over: null,
+} as const satisfies Record<WarState['phase'], string | null>;
+
 const nameOf = (g: WarState, p: PlayerIndex): string => g.players[p] ?? '?';
 const other = (p: PlayerIndex): PlayerIndex => (p === 0 ? 1 : 0);
 
@@ -324,6 +331,7 @@ export const war: GameDefinition<WarState> = {
   // The sheet: "One player rolls the fifth die" — no roll-off; the first listed player throws it.
   start: { rollOffDice: 0, defaultRule: 'first-listed' },
   defaultAnte: 0,
+  phases: PHASES,
   setup: ({ players, options, starter }) => ({
     players: [...players],
     target: numberOption(options, 'pointsToWin'),
