@@ -8,6 +8,7 @@
 import {
   createMatch,
   expectRoll,
+  gameById,
   parseTranscript,
   replay,
   ReplayError,
@@ -23,7 +24,7 @@ import {
   type PlayerIndex,
   type Transcript,
 } from '../lib/rules/index.ts';
-import { BUILT_IN_KITS, faceForToken, tokenForFace } from '../lib/dice/index.ts';
+import { BUILT_IN_KITS, describeDice, tokenForFace, type DiceKit } from '../lib/dice/index.ts';
 
 /** What a game record holds that the rules need: the transcript header. */
 export interface GameHeader {
@@ -135,10 +136,13 @@ export interface LogStep {
   index: number;
   /** Who acted (the player whose move it was), or null. */
   player: string | null;
-  /** What was done, in words: the legal move's label, or "rolled 1 1 4 5 6". */
+  /**
+   * What was done, in words: the legal move's label, or "rolled 1 1 4 5 6"; dice named as the
+   * table names them ("rolled Star (5)", "…: Luke Skywalker, Han Solo").
+   */
   text: string;
   action: Action;
-  /** The dice of the action (its `dice`, or its `die`), as text. */
+  /** The dice of the action (its `dice`, or its `die`) as written in it, "5" or "luke han": the CSV's dice column. */
   dice: string;
   /** The table's headline after the action. */
   headline: string;
@@ -159,19 +163,23 @@ function diceText(action: Action): string {
   return '';
 }
 
-/** Words for one action, taken from what the table offered before it. */
+/** The action's dice as the table names them (`describeDice`); as written when the kit is unknown. */
+function diceWords(action: Action, kit: DiceKit | undefined): string {
+  const dice = action.dice;
+  if (!Array.isArray(dice)) return diceText(action);
+  return kit ? describeDice(kit, dice as DieToken[]) : diceText(action);
+}
+
+/**
+ * Words for one action, taken from what the table offered before it. `kitId`: the dice the
+ * action names (the roll awaited, else the game's own).
+ */
 export function describeAction(before: MatchView, action: Action, kitId: string | null): string {
-  if (action.type === 'roll' && Array.isArray(action.dice)) {
-    const kit = kitId ? BUILT_IN_KITS[kitId] : undefined;
-    const words = (action.dice as DieToken[]).map((d) => {
-      const face = kit ? faceForToken(kit, d) : undefined;
-      return face && face.value === null ? face.label : String(d);
-    });
-    return `rolled ${words.join(' ')}`;
-  }
+  const kit = kitId ? BUILT_IN_KITS[kitId] : undefined;
+  if (action.type === 'roll' && Array.isArray(action.dice)) return `rolled ${diceWords(action, kit)}`;
   for (const move of before.legal) {
     if (move.kind === 'action' && sameJson(move.action, action)) return move.label;
-    if (move.kind === 'choose-dice' && move.actionType === action.type) return `${move.label}: ${diceText(action)}`;
+    if (move.kind === 'choose-dice' && move.actionType === action.type) return `${move.label}: ${diceWords(action, kit)}`;
   }
   const rest = Object.entries(action).filter(([key]) => key !== 'type');
   return rest.length === 0 ? action.type : `${action.type} ${rest.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ')}`;
@@ -183,10 +191,12 @@ export function describeAction(before: MatchView, action: Action, kitId: string 
  */
 export function logSteps(header: GameHeader, actions: readonly Action[]): { steps: LogStep[]; stoppedAt: Replayed['stoppedAt'] } {
   let state = createMatch(header);
+  const gameKit = gameById(state.game).kit;
   const steps: LogStep[] = [];
   for (const [index, action] of actions.entries()) {
     const before = viewMatch(state, null);
-    const kitId = before.expect?.kit ?? null;
+    // a roll is thrown with the dice awaited (a roll-off may use standard dice); chosen dice are the game's
+    const kitId = before.expect?.kit ?? gameKit;
     const next = tryAction(state, action);
     if (!next.ok) return { steps, stoppedAt: { index, message: next.error.message } };
     state = next.state;

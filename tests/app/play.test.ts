@@ -16,6 +16,7 @@ import {
   TranscriptImportError,
   transcriptOf,
 } from '../../src/app/play.ts';
+import { BUILT_IN_KITS, faceLabel } from '../../src/lib/dice/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const fiveThousand = { game: 'five-thousand', players: ['Ann', 'Bob', 'Cy'], options: { ante: 2 } };
@@ -125,11 +126,38 @@ describe('the log step by step', () => {
   it('marks the secret re-roll, names Face Off dice by their faces, and the challenger as the one who acted', () => {
     const { steps } = logSteps(faceOff, villainBluff);
     expect(steps.map((s) => s.secret)).toEqual([false, false, false, true, false, false]);
-    expect(steps[0]!.text).toBe('rolled Darth Vader Darth Vader Luke Skywalker Han Solo Han Solo');
-    expect(steps[2]!.text).toMatch(/^Put 1 to 3 dice in the cup for a secret re-roll: luke han han$/);
+    // by the faces' names, as the table names them, comma-separated (names have spaces)
+    expect(steps[0]!.text).toBe('rolled Darth Vader, Darth Vader, Luke Skywalker, Han Solo, Han Solo');
+    expect(steps[2]!.text).toBe('Put 1 to 3 dice in the cup for a secret re-roll: Luke Skywalker, Han Solo, Han Solo');
+    expect(steps[2]!.dice).toBe('luke han han'); // the CSV's dice column: as written in the action
     expect(steps[3]!.headline).not.toMatch(/Luke|Stormtrooper|R2-D2/);
     expect(steps[4]!.text).toBe('Declare 4 of Any Villain (75)');
     expect(steps[5]).toMatchObject({ player: 'Bob', text: 'Bob challenges' });
+  });
+
+  it('names Point Five symbols as the table does ("Star (5)"), in the roll-off too; pips stay numbers', () => {
+    const pointFive = { game: 'point-five', players: ['Ann', 'Bob'], options: { startingPlayer: 'roll-off' } };
+    const { steps, stoppedAt } = logSteps(pointFive, [
+      { type: 'roll', dice: [2] },
+      { type: 'roll', dice: [6] },
+      { type: 'roll', dice: [5] },
+      { type: 'roll', dice: [1] },
+      { type: 'call' },
+    ]);
+    expect(stoppedAt).toBeNull();
+    const kit = BUILT_IN_KITS['corellian-spike']!;
+    expect(steps.map((s) => [s.player, s.text])).toEqual([
+      ['Ann', 'rolled Triangle (2)'],
+      ['Bob', 'rolled Burst (6)'],
+      ['Bob', `rolled ${faceLabel(kit, 5)}`],
+      ['Bob', 'rolled Circle (1)'],
+      ['Bob', 'Call for 1'],
+    ]);
+    expect(steps[2]!.text).toBe('rolled Star (5)');
+    expect(steps[1]!.dice).toBe('6');
+    // Face Off's roll-off is thrown with standard dice: numbers
+    const faceOffRollOff = logSteps({ ...faceOff, options: { startingPlayer: 'roll-off' } }, [{ type: 'roll', dice: [4] }]);
+    expect(faceOffRollOff.steps.map((s) => s.text)).toEqual(['rolled 4']);
   });
 
   it('exports CSV for spreadsheets: one row per action, quoted where needed, formulas defused', () => {

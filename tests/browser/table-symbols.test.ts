@@ -57,6 +57,19 @@ describe('Point Five with Corellian Spike dice', () => {
     expect(await page.locator('.meta').innerText()).not.toMatch(/\bturn\b/);
     expect(await page.getByTestId('phase').count()).toBe(0);
     expect(await layoutProblems(page)).toEqual([]);
+
+    // the log names the symbols as the table does: "Star (5)", not "5"
+    await page.getByTestId('open-log').click();
+    await page.getByTestId('game-log').waitFor();
+    expect(await page.getByTestId('log-action').allTextContents()).toEqual([
+      'rolled Star (5)',
+      'Call for 3',
+      'rolled Burst (6)',
+      'rolled Triangle (2)',
+      'Call for 2',
+      'rolled Square (3)',
+      'rolled Square (3)',
+    ]);
   });
 });
 
@@ -123,6 +136,9 @@ describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => 
     await page.getByTestId('open-log').click();
     await page.getByTestId('game-log').waitFor();
     expect(await page.getByTestId('log-action').nth(3).textContent()).toBe('re-rolled 3 dice in secret');
+    // and names the faces as the table does, the dice put in the cup too (not "luke han han")
+    expect(await page.getByTestId('log-action').nth(0).textContent()).toBe('rolled Darth Vader, Darth Vader, Luke Skywalker, Han Solo, Han Solo');
+    expect(await page.getByTestId('log-action').nth(2).textContent()).toBe('Put 1 to 3 dice in the cup for a secret re-roll: Luke Skywalker, Han Solo, Han Solo');
     expect(await page.locator('main').innerText()).not.toMatch(/Stormtrooper|R2-D2/);
     await page.goBack();
     await page.getByTestId('headline').waitFor();

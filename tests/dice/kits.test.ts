@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { BUILT_IN_KITS, KitError, kitFace, parseKit, parseKitText } from '../../src/lib/dice/index.ts';
+import {
+  BUILT_IN_KITS,
+  CORELLIAN_SPIKE_KIT,
+  describeDice,
+  FACE_OFF_KIT,
+  faceLabel,
+  KitError,
+  kitFace,
+  parseKit,
+  parseKitText,
+  STANDARD_KIT,
+} from '../../src/lib/dice/index.ts';
 
 const kitsDir = new URL('../../src/lib/dice/kits/', import.meta.url);
 const good = {
@@ -34,6 +45,22 @@ describe('built-in kits', () => {
     expect(BUILT_IN_KITS['face-off']!.faces.map((f) => [f.id, f.group])).toEqual([
       ['luke', 'hero'], ['r2d2', 'hero'], ['han', 'hero'], ['chewbacca', 'hero'], ['vader', 'villain'], ['stormtrooper', 'villain'],
     ]);
+  });
+});
+
+describe('naming dice (the table, the log and the rules all use these)', () => {
+  it('names a die by its face: symbols by name, pips by number, an unknown token as written', () => {
+    expect(faceLabel(CORELLIAN_SPIKE_KIT, 5)).toBe('Star (5)');
+    expect(faceLabel(FACE_OFF_KIT, 'luke')).toBe('Luke Skywalker');
+    expect(faceLabel(STANDARD_KIT, 4)).toBe('4');
+    expect(faceLabel(STANDARD_KIT, 9)).toBe('9');
+  });
+
+  it('writes pips as "1 1 4", symbols as names between commas', () => {
+    expect(describeDice(STANDARD_KIT, [1, 1, 4, 5, 6])).toBe('1 1 4 5 6');
+    expect(describeDice(CORELLIAN_SPIKE_KIT, [5, 1])).toBe('Star (5), Circle (1)');
+    expect(describeDice(FACE_OFF_KIT, ['vader', 'han'])).toBe('Darth Vader, Han Solo');
+    expect(describeDice(STANDARD_KIT, [])).toBe('');
   });
 });
 

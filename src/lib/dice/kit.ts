@@ -44,3 +44,22 @@ export function faceForToken(kit: DiceKit, token: DieToken): DieFace | undefined
     ? kit.faces.find((f) => f.value === token)
     : kit.faces.find((f) => f.id === token);
 }
+
+/**
+ * What a player calls the die a token names — "Star (5)", "Luke Skywalker", "4" — or the token
+ * itself when the kit has no such face. The table, the log and the rules' messages all name
+ * dice with this.
+ */
+export function faceLabel(kit: DiceKit, token: DieToken): string {
+  return faceForToken(kit, token)?.label ?? String(token);
+}
+
+/** True when every face's name is its number (pips): the number says it all. */
+export function kitLabelsAreValues(kit: DiceKit): boolean {
+  return kit.faces.every((f) => f.label === String(f.value));
+}
+
+/** Dice in words: pips as their numbers, "1 1 4 5 6"; symbols by name, "Star (5), Circle (1)". */
+export function describeDice(kit: DiceKit, dice: readonly DieToken[]): string {
+  return dice.map((d) => faceLabel(kit, d)).join(kitLabelsAreValues(kit) ? ' ' : ', ');
+}

@@ -10,7 +10,7 @@
  * (`viewer` null) never contains it — not in dice, details, headline, slate or legal moves.
  * Rules as implemented and the choices made: docs/rules/face-off.md.
  */
-import { FACE_OFF_KIT } from '../../dice/index.ts';
+import { describeDice as describeKitDice, FACE_OFF_KIT } from '../../dice/index.ts';
 import { containsAll, countTokens, plural, removeAll, sameDice } from '../dice.ts';
 import { RuleError } from '../errors.ts';
 import { choiceOption, numberOption } from '../options.ts';
@@ -83,13 +83,9 @@ function isVillain(die: DieToken): boolean {
   return VILLAINS.includes(String(die));
 }
 
-function faceLabel(die: DieToken): string {
-  return FACE_OFF_KIT.faces.find((f) => f.id === die)?.label ?? String(die);
-}
-
-/** "Luke Skywalker, Darth Vader, …" for messages. */
+/** "Luke Skywalker, Darth Vader, …" for messages, as the table and the log name them. */
 function describeDice(dice: readonly DieToken[]): string {
-  return dice.map(faceLabel).join(', ');
+  return describeKitDice(FACE_OFF_KIT, dice);
 }
 
 /**

@@ -4,7 +4,7 @@
  * position on the board; the sixth different symbol wins the pot at once; 100 points win.
  * Rules as implemented and the choices made: docs/rules/point-five.md.
  */
-import { CORELLIAN_SPIKE_KIT, faceForToken } from '../../dice/index.ts';
+import { CORELLIAN_SPIKE_KIT, faceLabel } from '../../dice/index.ts';
 import { RuleError } from '../errors.ts';
 import { numberOption } from '../options.ts';
 import type { Action, ExpectedRoll, GameDefinition, LegalMove, PlayerIndex, PlayView } from '../types.ts';
@@ -37,8 +37,9 @@ export function pointFivePoints(position: number, value: number): number {
   throw new RangeError(`No call scores at board position ${position}.`);
 }
 
+/** "Star (5)": the symbol as the table and the log name it. */
 function symbolName(value: number): string {
-  return faceForToken(CORELLIAN_SPIKE_KIT, value)?.label ?? String(value);
+  return faceLabel(CORELLIAN_SPIKE_KIT, value);
 }
 
 function nextPlayer(g: PointFiveState): PlayerIndex {
