@@ -27,9 +27,10 @@ export async function padEnter(page: Page, faces: string[]): Promise<void> {
 }
 
 /**
- * Enters a roll on the pad, checks the proposal reads as expected (the faces as actions write
- * them: values for pips and Corellian Spike symbols, face ids for Face Off), and confirms it;
- * resolves once the table moved on.
+ * Enters a roll on the pad, checks the proposal reads as expected (the dice as players name
+ * them, describeDice: "1 1 4 5 6" for pips, so the face ids joined by spaces by default; symbol
+ * kits pass the names, "Star (5)", "Luke Skywalker, Han Solo"), and confirms it; resolves once
+ * the table moved on.
  */
 export async function padRoll(page: Page, faces: string[], read = faces.join(' ')): Promise<void> {
   const before = await headline(page);

@@ -19,7 +19,7 @@ import { headline, move, scores, startGame } from './table-helpers.ts';
 import { createNodeDetector } from '../../scripts/lib/node-vision.ts';
 import { createNodeFaceEmbedder, createNodeKitReader } from '../../scripts/lib/node-faces.ts';
 import { imageToY4m, y4mToRgba } from '../../scripts/y4m.ts';
-import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, tokenForFace, type DiceKit, type DieToken } from '../../src/lib/dice/index.ts';
+import { CORELLIAN_SPIKE_KIT, describeDice, FACE_OFF_KIT, tokenForFace, type DiceKit, type DieToken } from '../../src/lib/dice/index.ts';
 import { readFaces, teachExample, type FaceDie, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
 import type { Detector } from '../../src/lib/vision/detector.ts';
 import type { FaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
@@ -104,7 +104,8 @@ function expectedRead(kit: DiceKit, read: NodeRead, image: (typeof LABELS.images
 /**
  * The camera's read on the page — each die's face as drawn over the picture, left to right, and
  * the proposal — checked against the Node read: every die within what Node allows, the proposal
- * the faces read (left to right) with a ? slot per die not read. Returns the dice the browser read.
+ * the faces read (left to right, named as players name them: describeDice) with a ? slot per die
+ * not read. Returns the dice the browser read.
  */
 async function checkCameraRead(page: Page, kit: DiceKit, expected: Pick<Expected, 'tokens' | 'allowed'>): Promise<Array<DieToken | null>> {
   const { read, unread } = await cameraRead(page);
@@ -116,7 +117,7 @@ async function checkCameraRead(page: Page, kit: DiceKit, expected: Pick<Expected
   console.log(`symbol camera, browser: ${drawn.map((t) => t ?? '?').join(' ')} (Node: ${expected.tokens.map((t) => t ?? '?').join(' ')}; ${ties} near ties)`);
   expect(drawn).toHaveLength(expected.tokens.length);
   drawn.forEach((token, i) => expect(expected.allowed[i], `die ${i + 1} read as ${token}`).toContain(token));
-  expect(read).toBe(drawn.filter((t) => t !== null).join(' '));
+  expect(read).toBe(describeDice(kit, drawn.filter((t) => t !== null)));
   expect(unread).toBe(drawn.filter((t) => t === null).length);
   return drawn;
 }
@@ -197,7 +198,7 @@ async function cameraRead(page: Page): Promise<{ read: string; unread: number }>
  * Fills each ? slot of the camera's proposal with the labelled face (the player naming a die the
  * reader could not), as at a real table; returns the roll as proposed then.
  */
-async function fillUnread(page: Page, drawn: Array<DieToken | null>, truth: DieToken[]): Promise<DieToken[]> {
+async function fillUnread(page: Page, kit: DiceKit, drawn: Array<DieToken | null>, truth: DieToken[]): Promise<DieToken[]> {
   const filled = drawn.filter((t): t is DieToken => t !== null);
   for (const [i, token] of drawn.entries()) {
     if (token !== null) continue;
@@ -205,7 +206,7 @@ async function fillUnread(page: Page, drawn: Array<DieToken | null>, truth: DieT
     await page.locator(`button[data-fix-face="${truth[i]}"]`).click();
     filled.push(truth[i]!);
   }
-  expect(await page.getByTestId('camera-read').textContent()).toBe(filled.join(' '));
+  expect(await page.getByTestId('camera-read').textContent()).toBe(describeDice(kit, filled));
   return filled;
 }
 
@@ -268,7 +269,7 @@ describe('Star Wars Face Off read by the camera', () => {
     expect(await page.getByTestId('camera-view').locator('svg rect').count()).toBe(faceOffArt.tokens.length);
 
     // a die read as unknown is a slot the player fills with its face (the labelled one), as at a real table
-    const filled = await fillUnread(page, drawn, faceOffArt.truth);
+    const filled = await fillUnread(page, FACE_OFF_KIT, drawn, faceOffArt.truth);
     openingRoll = filled;
     const after = headlineAfter('face-off', ['Ann', 'Bob'], { ante: 2 }, filled);
     expect(await page.getByTestId('roll-preview').textContent()).toBe(after);
@@ -345,7 +346,7 @@ describe('Star Wars Face Off read by the camera', () => {
     const drawn = await checkCameraRead(page, FACE_OFF_KIT, faceOffArt);
     expect(await privateScreen.getByTestId('camera-read').count()).toBe(1);
     // the camera sees the whole table (the four dice left out and the one from the cup): the rules take the thrown die from it
-    const seen = await fillUnread(page, drawn, faceOffArt.truth);
+    const seen = await fillUnread(page, FACE_OFF_KIT, drawn, faceOffArt.truth);
     const beforeSecret = faceOffAfter([{ type: 'roll', dice: openingRoll }, { type: 'go-villain' }, { type: 'reroll', dice: [picked] }]);
     const secret = previewRoll(beforeSecret, seen, 0);
     if (!secret.ok) throw new Error(`the rules refuse the secret re-roll ${seen.join(' ')}: ${secret.message}`);
@@ -377,7 +378,7 @@ describe('Star Wars Face Off read by the camera', () => {
     expect(await headline(page)).toBe('Bob challenges! Ann: show your dice.');
     await cameraProposes(page);
     const shownDrawn = await checkCameraRead(page, FACE_OFF_KIT, faceOffArt);
-    const shown = await fillUnread(page, shownDrawn, faceOffArt.truth);
+    const shown = await fillUnread(page, FACE_OFF_KIT, shownDrawn, faceOffArt.truth);
     const reveal = previewRoll(challenged, shown);
     if (!reveal.ok) throw new Error(`the rules refuse the reveal ${shown.join(' ')}: ${reveal.message}`);
     expect(reveal.action).toEqual({ type: 'roll', dice: [picked] });
@@ -447,7 +448,7 @@ describe('Star Wars Face Off read by the camera', () => {
     // one is filled with a face ...
     await page.getByTestId('unread-die').first().click();
     await page.locator('button[data-fix-face="circle"]').click();
-    expect(await page.getByTestId('camera-read').textContent()).toBe([...seen, 1].join(' '));
+    expect(await page.getByTestId('camera-read').textContent()).toBe(describeDice(CORELLIAN_SPIKE_KIT, [...seen, 1]));
     expect(await page.getByTestId('unread-die').count()).toBe(unknown - 1);
     // ... the rest were no dice at all
     for (let i = 1; i < unknown; i++) {
@@ -499,7 +500,7 @@ describe('Point Five (Corellian Spike) read by the camera', () => {
       await page.getByRole('button', { name: 'No die here' }).click();
     }
     const first = seen[0]!;
-    expect(await page.getByTestId('camera-read').textContent()).toBe(String(first));
+    expect(await page.getByTestId('camera-read').textContent()).toBe(describeDice(CORELLIAN_SPIKE_KIT, [first])); // 'Star (5)', not '5'
     const after = headlineAfter('point-five', ['Ann', 'Bob'], {}, [first]);
     expect(await page.getByTestId('roll-preview').textContent()).toBe(after);
     await page.getByTestId('confirm-roll').click();

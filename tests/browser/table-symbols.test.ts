@@ -27,12 +27,12 @@ describe('Point Five with Corellian Spike dice', () => {
     const faces = await page.getByTestId('dice-pad').locator('button[data-face]').allTextContents();
     expect(faces.map((f) => f.trim())).toEqual(['Circle (1)', 'Triangle (2)', 'Square (3)', 'Diamond (4)', 'Star (5)', 'Burst (6)']);
 
-    await padRoll(page, ['star'], '5'); // dice are written by value: the read says 5
+    await padRoll(page, ['star'], 'Star (5)'); // the read names the symbol, as the log does (not the 5 actions write)
     expect(await headline(page)).toBe('Ann: call for 3 or throw again.');
     await move(page, 'Call for 3');
     expect(await scores(page)).toEqual({ Ann: 3, Bob: 0 });
 
-    await padRoll(page, ['burst'], '6');
+    await padRoll(page, ['burst'], 'Burst (6)');
     // the board stays on the table: the next throw is one die, the board's dice kept
     expect(await page.locator('.kept .die').evaluateAll((dice) => dice.map((d) => d.getAttribute('title')))).toEqual(['Burst (6)']);
     // the kit's art, with the symbol's name under it
@@ -40,7 +40,7 @@ describe('Point Five with Corellian Spike dice', () => {
     await page.getByTestId('dice-pad').locator('button[data-face="circle"]').focus();
     await page.keyboard.type('2'); // digits enter symbols by value
     await page.keyboard.press('Enter');
-    expect(await page.getByTestId('camera-read').textContent()).toBe('2');
+    expect(await page.getByTestId('camera-read').textContent()).toBe('Triangle (2)');
     await page.getByTestId('confirm-roll').click();
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
     expect(await headline(page)).toBe('Bob: call for 2 or throw again.');
@@ -48,8 +48,8 @@ describe('Point Five with Corellian Spike dice', () => {
     await move(page, 'Call for 2');
     expect(await scores(page)).toEqual({ Ann: 3, Bob: 2 });
 
-    await padRoll(page, ['square'], '3');
-    await padRoll(page, ['square'], '3');
+    await padRoll(page, ['square'], 'Square (3)');
+    await padRoll(page, ['square'], 'Square (3)');
     expect(await headline(page)).toMatch(/bust/i);
     expect(await scores(page)).toEqual({ Ann: 3, Bob: 2 });
     expect(await page.getByTestId('current-player').textContent()).toBe('Bob to play');
@@ -84,7 +84,8 @@ describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => 
     await page.getByTestId('dice-pad').locator('button[data-face="vader"]').focus();
     await page.keyboard.type('vvlhh'); // letters: Vader, Vader, Luke, Han, Han
     await page.keyboard.press('Enter');
-    expect(await page.getByTestId('camera-read').textContent()).toBe('vader vader luke han han');
+    // the read names the faces (not the ids 'vader vader luke han han')
+    expect(await page.getByTestId('camera-read').textContent()).toBe('Darth Vader, Darth Vader, Luke Skywalker, Han Solo, Han Solo');
     await page.getByTestId('confirm-roll').click();
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
     expect(await page.getByTestId('phase').textContent()).toBe('choosing Hero or Villain');
@@ -147,10 +148,11 @@ describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => 
     expect(await headline(page)).toBe('Bob challenges! Ann: show your dice.');
     // shown wrongly: refused, nothing changes
     await padEnter(page, ['luke', 'luke', 'r2d2']);
+    expect(await page.getByTestId('camera-read').textContent()).toBe('Luke Skywalker, Luke Skywalker, R2-D2');
     await page.getByTestId('confirm-roll').click();
     expect(await page.getByTestId('rule-error').textContent()).toMatch(/^The dice shown \(Luke Skywalker, Luke Skywalker, R2-D2\) are not the dice recorded for Ann's secret re-roll/);
     expect(await scores(page)).toEqual({ Ann: 0, Bob: 0 });
-    await padRoll(page, ['r2d2', 'stormtrooper', 'luke']);
+    await padRoll(page, ['r2d2', 'stormtrooper', 'luke'], 'R2-D2, Stormtrooper, Luke Skywalker');
     expect(await headline(page)).toMatch(/^Bob challenges; the dice show .*: Ann was bluffing! Bob takes the 75 for 4 of Any Villain\. Bob's turn/);
     expect(await scores(page)).toEqual({ Ann: 0, Bob: 75 });
     expect(await layoutProblems(page)).toEqual([]);
