@@ -15,6 +15,8 @@ import {
   type ExpectedRoll,
   type Transcript,
 } from '../../src/lib/rules/index.ts';
+import { describeRollOffThrow } from '../../src/lib/rules/roll-off.ts';
+import { BUILT_IN_KITS } from '../../src/lib/dice/index.ts';
 
 const roll = (...dice: number[]) => ({ type: 'roll', dice });
 
@@ -75,6 +77,30 @@ describe('roll-off for the first player', () => {
     const state = createMatch(header);
     expect(() => applyAction(state, { type: 'call' })).toThrow(RuleError);
   });
+
+  it('names the dice thrown as the table does: Point Five symbols by name, pips as numbers with their total', () => {
+    // Point Five's roll-off is thrown with its Corellian Spike dice: "Star (5)", not "5 (5)"
+    let state = applyAction(createMatch(header), roll(5));
+    let view = viewMatch(state);
+    expect(view.slate.columns).toEqual([{ key: 'rollOff', label: 'Throw for start' }]);
+    expect(view.slate.rows.map((r) => r.cells.rollOff)).toEqual(['Star (5)', '', '']);
+    expect(view.details.rollOff).toEqual(['Round 1: Ann threw Star (5)']);
+    state = applyAction(applyAction(state, roll(2)), roll(5));
+    expect(viewMatch(state).details.rollOff).toEqual([
+      'Round 1: Ann threw Star (5)',
+      'Round 1: Bob threw Triangle (2)',
+      'Round 1: Cy threw Star (5)',
+    ]);
+    // pips: the numbers and their total, as before
+    state = applyAction(createMatch({ game: 'detective', players: ['Ann', 'Bob'], options: { startingPlayer: 'roll-off' } }), roll(5, 4));
+    view = viewMatch(state);
+    expect(view.slate.rows.map((r) => r.cells.rollOff)).toEqual(['5 4 (9)', '']);
+    expect(view.details.rollOff).toEqual(['Round 1: Ann threw 5 4 (9)']);
+    // several symbols (no shipped game throws them): the names, then the total
+    const spike = BUILT_IN_KITS['corellian-spike']!;
+    expect(describeRollOffThrow(spike, [5, 1], 6)).toBe('Star (5), Circle (1): 6');
+    expect(describeRollOffThrow(BUILT_IN_KITS.standard!, [5], 5)).toBe('5 (5)');
+  });
 });
 
 describe('every roll is checked against what the game expects', () => {
@@ -111,6 +137,12 @@ describe('reading the table', () => {
   });
   it('refuses kept dice that changed', () => {
     expect(() => thrownDiceFromTable(expected, [6, 2, 1, 3, 4])).toThrow(/kept dice \(1 5\)/);
+  });
+  it('names symbol dice in that refusal as the table does', () => {
+    const board: ExpectedRoll = { kit: 'corellian-spike', player: 0, count: 1, kept: [5], prompt: '' };
+    expect(() => thrownDiceFromTable(board, [6, 3])).toThrow(
+      'The kept dice (Star (5)) are not all on the table as they were: seen Burst (6), Square (3).',
+    );
   });
 });
 

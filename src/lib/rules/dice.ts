@@ -2,7 +2,7 @@
  * Dice as the rules see them: kit tokens (numbers for pip and Corellian Spike dice, face ids for
  * Face Off), multisets of them, and the checks every roll goes through.
  */
-import { BUILT_IN_KITS, faceForToken, type DiceKit, type DieToken } from '../dice/index.ts';
+import { BUILT_IN_KITS, describeDice, faceForToken, type DiceKit, type DieToken } from '../dice/index.ts';
 import { RuleError } from './errors.ts';
 import type { ExpectedRoll } from './types.ts';
 
@@ -12,7 +12,10 @@ export function kitById(kitId: string): DiceKit {
   return kit;
 }
 
-/** "1 1 4 5 6" — tokens as the table reads them. */
+/**
+ * "1 1 4 5 6": tokens as written in actions, for the pip-only games' messages (Tug, Dominoes) and
+ * internal errors. Dice of any kit are named for players with describeDice (src/lib/dice/kit.ts).
+ */
 export function formatDice(dice: readonly DieToken[]): string {
   return dice.map(String).join(' ');
 }
@@ -98,13 +101,14 @@ export function checkRoll(expected: ExpectedRoll, dice: unknown): DieToken[] {
  */
 export function thrownDiceFromTable(expected: ExpectedRoll, seen: readonly DieToken[]): DieToken[] {
   checkDiceTokens(expected.kit, seen);
+  const kit = kitById(expected.kit);
   const kept = expected.kept.length;
   if (seen.length === expected.count) return [...seen];
   if (kept > 0 && seen.length === expected.count + kept) {
     if (!containsAll(seen, expected.kept)) {
       throw new RuleError(
         'kept-dice-changed',
-        `The kept dice (${formatDice(expected.kept)}) are not all on the table as they were: seen ${formatDice(seen)}.`,
+        `The kept dice (${describeDice(kit, expected.kept)}) are not all on the table as they were: seen ${describeDice(kit, seen)}.`,
       );
     }
     return removeAll(seen, expected.kept);

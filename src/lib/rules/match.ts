@@ -5,12 +5,13 @@
  * checks every roll goes through, the ante, the pot and its payout — and hands play to the game.
  */
 import { faceForToken } from '../dice/index.ts';
-import { checkRoll, formatDice, kitById } from './dice.ts';
+import { checkRoll, kitById } from './dice.ts';
 import { RuleError, SetupError } from './errors.ts';
 import { choiceOption, numberOption, resolveOptions } from './options.ts';
 import { potAfterAntes, splitPot } from './pot.ts';
 import {
   describeRollOff,
+  describeRollOffThrow,
   nextRoller,
   recordRollOffThrow,
   ROLL_OFF_PHASE_TEXT,
@@ -212,7 +213,8 @@ export function tryAction(
 function rollOffView(state: MatchState, rollOff: RollOffState): PlayView {
   const roller = nextRoller(rollOff);
   const lastTotals = new Map<PlayerIndex, string>();
-  for (const t of rollOff.throws) lastTotals.set(t.player, `${formatDice(t.dice)} (${t.total})`);
+  const kit = kitById(rollOff.kit);
+  for (const t of rollOff.throws) lastTotals.set(t.player, describeRollOffThrow(kit, t.dice, t.total));
   const slate: Slate = {
     scoreLabel: 'Points',
     columns: [{ key: 'rollOff', label: 'Throw for start' }],

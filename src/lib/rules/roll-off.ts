@@ -3,8 +3,8 @@
  * dice; the highest total starts; when several share the highest total, only they throw
  * again, as often as needed (the sheets' "those players reroll").
  */
-import type { DieToken } from '../dice/index.ts';
-import { formatDice, plural } from './dice.ts';
+import { describeDice, kitLabelsAreValues, type DiceKit, type DieToken } from '../dice/index.ts';
+import { kitById, plural } from './dice.ts';
 import type { PlayerIndex } from './types.ts';
 
 export interface RollOffThrow {
@@ -70,12 +70,24 @@ export function recordRollOffThrow(state: RollOffState, dice: DieToken[], values
   };
 }
 
-/** "Ann threw 5 4 (9)" lines, for the history and the table. */
+/**
+ * A roll-off throw as players name it (describeDice) with its total: pips "5 4 (9)", "5 (5)";
+ * one symbol whose name already says its value is just its name, "Star (5)"; several symbols,
+ * "Star (5), Circle (1): 6".
+ */
+export function describeRollOffThrow(kit: DiceKit, dice: readonly DieToken[], total: number): string {
+  const named = describeDice(kit, dice);
+  if (kitLabelsAreValues(kit)) return `${named} (${total})`;
+  return dice.length === 1 && named.endsWith(`(${total})`) ? named : `${named}: ${total}`;
+}
+
+/** "Round 1: Ann threw 5 4 (9)" lines, for the history and the table. */
 export function describeRollOff(state: RollOffState, players: readonly string[]): string[] {
+  const kit = kitById(state.kit);
   const lines: string[] = [];
   [...state.earlierRounds, state.throws].forEach((round, i) => {
     for (const t of round) {
-      lines.push(`Round ${i + 1}: ${players[t.player] ?? '?'} threw ${formatDice(t.dice)} (${t.total})`);
+      lines.push(`Round ${i + 1}: ${players[t.player] ?? '?'} threw ${describeRollOffThrow(kit, t.dice, t.total)}`);
     }
   });
   return lines;
