@@ -65,4 +65,50 @@ describe('the slate on a small phone', () => {
     expect(await slateOverflow(page)).toBe(0);
     await home(page);
   });
+
+  it("Detective at 320 px scrolls sideways under the players' names, which stay in view", async () => {
+    const { page } = session;
+    await page.setViewportSize({ width: 320, height: 640 });
+    await startGame(page, 'detective', ['Ann', 'Bob', 'Cy']);
+    await padRoll(page, ['6', '6']);
+    await padRoll(page, ['1', '2']);
+    await padRoll(page, ['1', '3']);
+    expect(await page.locator('[data-testid="slate"] thead th').allTextContents()).toContain('Opportunity (4 alike)');
+    // too wide for 320 px: the slate scrolls, the page does not
+    expect(await slateOverflow(page)).toBeGreaterThan(0);
+    expect(await layoutProblems(page)).toEqual([]);
+    // the hint that it scrolls: a shadow fixed to the right edge, under a cover that ends with the table
+    expect(await page.locator('.slate-wrap').evaluate((wrap) => getComputedStyle(wrap).backgroundAttachment)).toBe('local, scroll');
+    const before = await page.getByTestId('score').first().boundingBox();
+    await page.getByTestId('slate').scrollIntoViewIfNeeded();
+    await page.locator('.slate-wrap').evaluate((wrap) => wrap.scrollTo({ left: wrap.scrollWidth }));
+    await page.waitForFunction(() => {
+      const wrap = document.querySelector('.slate-wrap');
+      return wrap !== null && wrap.scrollLeft > 0 && wrap.scrollLeft >= wrap.scrollWidth - wrap.clientWidth - 1;
+    });
+    // the scores moved left, under the names ...
+    const after = await page.getByTestId('score').first().boundingBox();
+    expect(after!.x).toBeLessThan(before!.x);
+    // ... and every player's name (and the header's "Player") is still where it was, on top and opaque
+    const names = await page.evaluate(() => {
+      const wrap = document.querySelector('.slate-wrap')!.getBoundingClientRect();
+      return [...document.querySelectorAll('[data-testid="slate"] tr > th:first-child')].map((th) => {
+        const box = th.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + 4, box.top + box.height / 2);
+        return {
+          text: (th.querySelector('.name') ?? th).textContent,
+          inView: box.left >= wrap.left - 0.5 && box.right <= wrap.right,
+          onTop: hit !== null && th.contains(hit),
+          background: getComputedStyle(th).backgroundColor,
+        };
+      });
+    });
+    expect(names.map((n) => n.text)).toEqual(['Player', 'Ann', 'Bob', 'Cy']);
+    for (const n of names) {
+      expect(n, `${n.text}'s cell`).toMatchObject({ inView: true, onTop: true });
+      expect(n.background, `${n.text}'s cell is opaque`).toMatch(/^rgb\(/);
+    }
+    expect(await layoutProblems(page)).toEqual([]);
+    await home(page);
+  });
 });
