@@ -95,7 +95,7 @@ describe('Point Five: the dice on the board stay on the table', () => {
     expect(thrownDiceFromTable(expected, [5, 6, 3])).toEqual([6]);
     expect(thrownDiceFromTable(expected, [3, 5, 3])).toEqual([3]);
     expect(thrownDiceFromTable(expected, [6])).toEqual([6]);
-    expect(() => thrownDiceFromTable(expected, [4, 6, 3])).toThrow(/kept dice \(3 5\)/);
+    expect(() => thrownDiceFromTable(expected, [4, 6, 3])).toThrow(/kept dice \(Square \(3\), Star \(5\)\)/);
   });
   it('after a call or a bust the board is cleared for the next player', () => {
     expect(expectRoll(play([roll(3), roll(5), call]))).toMatchObject({ player: 1, kept: [] });
