@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -143,6 +144,53 @@ export async function launch(options: LaunchOptions = {}): Promise<BrowserSessio
     close: async () => {
       await context.close().catch(() => undefined);
       await browser.close();
+    },
+  };
+}
+
+export interface AppSessionOptions extends LaunchOptions {
+  /** Open the app's URL in the page in beforeAll (default); false leaves the page blank. */
+  open?: boolean;
+}
+
+/** The built app's server and one browser, created by appSession()'s beforeAll. */
+export interface AppSession {
+  readonly server: StaticServer;
+  readonly session: BrowserSession;
+  readonly page: Page;
+}
+
+/**
+ * For a test file: registers a beforeAll that serves the build and launches Chromium (opening
+ * the app unless `open: false`), and an afterAll that closes both. The getters return what
+ * beforeAll created, so read them inside hooks and tests, not at module load.
+ */
+export function appSession(options: AppSessionOptions = {}): AppSession {
+  const { open = true, ...launchOptions } = options;
+  let server: StaticServer | undefined;
+  let session: BrowserSession | undefined;
+  beforeAll(async () => {
+    server = await serve(inject('distDir'));
+    session = await launch(launchOptions);
+    if (open) await session.page.goto(server.url);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await server?.stop();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`appSession(): ${what} is not started yet (read it inside a hook or test)`);
+    return value;
+  };
+  return {
+    get server() {
+      return started(server, 'server');
+    },
+    get session() {
+      return started(session, 'session');
+    },
+    get page() {
+      return started(session, 'session').page;
     },
   };
 }

@@ -1,32 +1,21 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+import { appSession, waitForServiceWorker } from './harness.ts';
 
-let server: StaticServer;
-let session: BrowserSession;
-
-beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  session = await launch();
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-});
+const app = appSession({ open: false });
 
 describe('offline PWA', () => {
   it('is cross-origin isolated online', async () => {
-    const { page } = session;
-    await page.goto(server.url);
+    const { page } = app.session;
+    await page.goto(app.server.url);
     await page.getByTestId('new-game').waitFor();
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe('function');
   });
 
   it('installs the service worker, which precaches the app', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await waitForServiceWorker(page);
     await page.getByTestId('offline-ready').waitFor();
     const cached = await page.evaluate(async () => {
@@ -49,7 +38,7 @@ describe('offline PWA', () => {
   });
 
   it('reloads with the server gone, still cross-origin isolated, deep links included', async () => {
-    const { page, context } = session;
+    const { page, context } = app.session;
     // Something to find after the reload: a game in the store.
     await page.getByTestId('new-game').click();
     await page.getByTestId('game-select').selectOption('five-thousand');
@@ -60,14 +49,14 @@ describe('offline PWA', () => {
     await page.getByTestId('start-game').click();
     await page.getByRole('heading', { level: 1, name: '5000 (bumps and gifts)' }).waitFor();
 
-    await server.stop();
+    await app.server.stop();
     await context.setOffline(true);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: '5000 (bumps and gifts)' }).waitFor();
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 
-    await page.goto(`${server.url}history`);
+    await page.goto(`${app.server.url}history`);
     await page.getByTestId('new-game').waitFor();
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(await page.getByTestId('game-list').textContent()).toContain('Offline Olga');

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import 'fake-indexeddb/auto'; // the store runs in Node too: it makes a backup for the page to import
 import { openStore } from '../../src/lib/store/index.ts';
 import { exportBackupJson } from '../../src/lib/store/backup.ts';
-import { launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { appSession, layoutProblems } from './harness.ts';
 
-let server: StaticServer;
-let session: BrowserSession;
-
-beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  session = await launch();
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-});
+const app = appSession({ open: false });
 
 describe('app shell', () => {
   it('loads Home with the new-game button, the live region and no errors', async () => {
-    const { page, errors } = session;
-    await page.goto(server.url);
+    const { page, errors } = app.session;
+    await page.goto(app.server.url);
     await page.getByTestId('new-game').waitFor();
     expect(await page.title()).toBe('Rollcall');
     expect(await page.locator('h1').textContent()).toBe('Rollcall');
@@ -31,7 +20,7 @@ describe('app shell', () => {
   });
 
   it('serves a manifest with name, icons (maskable too) and standalone display', async () => {
-    const { page } = session;
+    const { page } = app.session;
     const manifest = (await page.evaluate(async () => (await fetch('/manifest.webmanifest')).json())) as {
       name: string;
       short_name: string;
@@ -49,11 +38,11 @@ describe('app shell', () => {
   });
 
   it('has touch targets of at least 44 px and no sideways scrolling on Home', async () => {
-    expect(await layoutProblems(session.page)).toEqual([]);
+    expect(await layoutProblems(app.session.page)).toEqual([]);
   });
 
   it('starts a game from the new-game screen, keeps it across a reload, and lists it', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await page.getByTestId('new-game').click();
     await page.getByTestId('game-select').selectOption('tug');
     for (const name of ['Ann', 'Ben', 'Cy']) {
@@ -90,7 +79,7 @@ describe('app shell', () => {
   });
 
   it('refuses a corrupt backup with a clear message and keeps the games', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByTestId('backup-export').waitFor();
     expect(await layoutProblems(page)).toEqual([]);
@@ -106,8 +95,8 @@ describe('app shell', () => {
   });
 
   it('saves a backup that another device imports', async () => {
-    const { page, browser } = session;
-    await page.goto(server.url);
+    const { page, browser } = app.session;
+    await page.goto(app.server.url);
     await page.getByRole('button', { name: 'Settings' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('backup-export').click()]);
     expect(download.suggestedFilename()).toMatch(/^rollcall-backup-\d{4}-\d{2}-\d{2}\.json$/);
@@ -117,7 +106,7 @@ describe('app shell', () => {
     const other = await browser.newContext({ viewport: { width: 412, height: 860 } });
     try {
       const fresh = await other.newPage();
-      await fresh.goto(server.url);
+      await fresh.goto(app.server.url);
       await fresh.getByTestId('new-game').waitFor();
       expect(await fresh.getByTestId('game-list').count()).toBe(0);
       await fresh.getByRole('button', { name: 'Settings' }).click();
@@ -142,10 +131,10 @@ describe('app shell', () => {
     const backup = await exportBackupJson(store);
     store.close();
 
-    const other = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    const other = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
     try {
       const page = await other.newPage();
-      await page.goto(server.url);
+      await page.goto(app.server.url);
       await page.getByRole('button', { name: 'Settings' }).click();
       await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
       expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 1 game.');
@@ -160,8 +149,8 @@ describe('app shell', () => {
   });
 
   it('applies and keeps the dark theme', async () => {
-    const { page } = session;
-    await page.goto(server.url);
+    const { page } = app.session;
+    await page.goto(app.server.url);
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByLabel('Dark').check();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');

@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { appSession, layoutProblems } from './harness.ts';
 import { headline, move, padEnter, padRoll, pot, scores, startGame } from './table-helpers.ts';
 
-let server: StaticServer;
-let session: BrowserSession;
-
-beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  session = await launch();
-  await session.page.goto(server.url);
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-});
+const app = appSession();
 
 /** A whole game of 5000 by the dice pad: three players, an ante of 2, played to Ann's win. */
 describe('5000 at the table', () => {
   it('starts with three players and the ante in the pot', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('5000 (bumps and gifts)');
     expect(await headline(page)).toBe("Ann's turn: roll 5 dice (needs 500 in one turn to get on the slate).");
@@ -32,7 +20,7 @@ describe('5000 at the table', () => {
   });
 
   it('reads a roll from the pad, previews what it is worth, and confirms it in one tap', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await padEnter(page, ['1', '1', '4', '5', '6']);
     expect(await page.getByTestId('camera-read').textContent()).toBe('1 1 4 5 6');
     expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann rolled 1 1 4 5 6 = 250 (1 1 5 set aside). Roll 2 dice — turn total 250, must reach 500 to enter');
@@ -49,7 +37,7 @@ describe('5000 at the table', () => {
   });
 
   it('resumes exactly where play was after a reload mid-turn', async () => {
-    const { page } = session;
+    const { page } = app.session;
     const before = await headline(page);
     await page.reload();
     await page.getByTestId('headline').waitFor();
@@ -63,7 +51,7 @@ describe('5000 at the table', () => {
   });
 
   it('corrects a misread die with a tap, and enters rolls by keyboard', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await padEnter(page, ['6', '3']);
     // the camera (or a slip on the pad) said 6; the die shows 1
     await page.getByRole('button', { name: 'Die 1: 6. Correct it' }).click();
@@ -89,7 +77,7 @@ describe('5000 at the table', () => {
   });
 
   it('undo drops the last action', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await padRoll(page, ['2', '3', '4', '6', '6']);
     expect(await headline(page)).toMatch(/^Bob rolled 2 3 4 6 6: nothing scores — bust\. Cy's turn/);
     await page.getByTestId('undo').click();
@@ -100,7 +88,7 @@ describe('5000 at the table', () => {
   });
 
   it('an illegal roll shows its message and changes nothing', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await padRoll(page, ['2', '3', '5', '5', '5']);
     const before = { headline: await headline(page), scores: await scores(page), pot: await pot(page) };
     // the whole table entered, but a kept 5 now shows 6
@@ -125,7 +113,7 @@ describe('5000 at the table', () => {
   });
 
   it('plays to the winner: the pot is paid out and the session ledger adds it up', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await padRoll(page, ['1', '1', '1', '1', '1']);
     await move(page, 'Bank 4400 (600 → 5000: reaches 5000)');
     const over = page.getByTestId('game-over');
@@ -145,7 +133,7 @@ describe('5000 at the table', () => {
   });
 
   it('undoing the end of the game asks first, then reopens it and takes the payout back', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await page.getByTestId('undo').click();
     expect(await page.getByTestId('game-over').count()).toBe(1);
     await page.getByTestId('undo-confirm').click();
@@ -161,7 +149,7 @@ describe('5000 at the table', () => {
   });
 
   it('plays again with the same players', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await page.getByRole('button', { name: /^View: 5000/ }).first().click();
     await page.getByTestId('play-again').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="headline"]')?.textContent?.startsWith("Ann's turn: roll 5 dice"));

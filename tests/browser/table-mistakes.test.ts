@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import 'fake-indexeddb/auto'; // the store runs in Node too: it makes a backup for the page to import
 import { openStore } from '../../src/lib/store/index.ts';
 import { exportBackupJson } from '../../src/lib/store/backup.ts';
-import { launch, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { appSession } from './harness.ts';
 import { headline, padEnter, padRoll, scores, startGame } from './table-helpers.ts';
 
-let server: StaticServer;
-let session: BrowserSession;
-
-beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  session = await launch();
-  await session.page.goto(server.url);
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-});
+const app = appSession();
 
 /** Taps a player can get wrong, and logs that went wrong: nothing is lost without being asked. */
 describe('mistakes at the table', () => {
   it('abandoning a game asks first: one stray tap changes nothing', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await startGame(page, 'war', ['Ann', 'Bob']);
     await page.getByTestId('open-log').click();
     await page.getByTestId('abandon').click();
@@ -54,7 +42,7 @@ describe('mistakes at the table', () => {
     const backup = await exportBackupJson(store);
     store.close();
 
-    const { page } = session;
+    const { page } = app.session;
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
     expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 1 game.');

@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { appSession, layoutProblems } from './harness.ts';
 import { move, padRoll, startGame } from './table-helpers.ts';
 
-let server: StaticServer;
-let session: BrowserSession;
-
-beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  session = await launch();
-  await session.page.goto(server.url);
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-});
+const app = appSession();
 
 /** How far the slate reaches past its box (the part a player would have to scroll sideways to). */
 async function slateOverflow(page: Page): Promise<number> {
@@ -33,7 +21,7 @@ async function home(page: Page): Promise<void> {
 /** The slate on a phone held upright: every column in view, without sideways scrolling. */
 describe('the slate on a small phone', () => {
   it('5000 with four-figure scores and a long name fits 320 px', async () => {
-    const { page } = session;
+    const { page } = app.session;
     await page.setViewportSize({ width: 320, height: 640 });
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cyrilla Wolfeschlegelsteinhausen']);
     await padRoll(page, ['1', '1', '1', '2', '3']);
@@ -46,7 +34,7 @@ describe('the slate on a small phone', () => {
   });
 
   it("War's five columns fit 320 px", async () => {
-    const { page } = session;
+    const { page } = app.session;
     await startGame(page, 'war', ['Ann', 'Bob']);
     expect(await page.locator('[data-testid="slate"] thead th').count()).toBe(5);
     expect(await slateOverflow(page)).toBe(0);
@@ -54,7 +42,7 @@ describe('the slate on a small phone', () => {
   });
 
   it("Detective's long column names fit 390 px", async () => {
-    const { page } = session;
+    const { page } = app.session;
     await page.setViewportSize({ width: 390, height: 844 });
     await startGame(page, 'detective', ['Ann', 'Bob', 'Cy']);
     // who starts: the highest of two dice each
@@ -67,7 +55,7 @@ describe('the slate on a small phone', () => {
   });
 
   it("Detective at 320 px scrolls sideways under the players' names, which stay in view", async () => {
-    const { page } = session;
+    const { page } = app.session;
     await page.setViewportSize({ width: 320, height: 640 });
     await startGame(page, 'detective', ['Ann', 'Bob', 'Cy']);
     await padRoll(page, ['6', '6']);

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { appSession, layoutProblems } from './harness.ts';
 import { headline, move, padEnter, padRoll, pot, scores, startGame } from './table-helpers.ts';
 
-let server: StaticServer;
-let session: BrowserSession;
-
-beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  session = await launch();
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-});
+const app = appSession({ open: false });
 
 /** The symbol games by the dice pad (no camera here): Corellian Spike symbols for Point Five, Face Off faces. */
 describe('Point Five with Corellian Spike dice', () => {
   it('throws one symbol at a time onto the board, calls, and busts on a repeat', async () => {
-    const { page } = session;
-    await page.goto(server.url);
+    const { page } = app.session;
+    await page.goto(app.server.url);
     await startGame(page, 'point-five', ['Ann', 'Bob']);
     expect(await pot(page)).toBe(2); // the sheet plays for a pot: ante 1
     // symbol games start camera-first too; without a camera the pad opens once the camera reports absent
@@ -76,9 +65,9 @@ describe('Point Five with Corellian Spike dice', () => {
 describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => {
   it('keeps the secret re-roll off the table until the reveal', async () => {
     // A page of its own: going to the same address again would reload the last screen.
-    const page = await session.context.newPage();
+    const page = await app.session.context.newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto(server.url);
+    await page.goto(app.server.url);
     await startGame(page, 'face-off', ['Ann', 'Bob'], 2);
     expect(await pot(page)).toBe(4);
     await page.getByTestId('dice-pad').locator('button[data-face="vader"]').focus();
