@@ -5,6 +5,15 @@ import { move, padRoll, startGame } from './table-helpers.ts';
 
 const app = appSession();
 
+/** A game of Detective for three, past the roll-off (the highest of two dice each starts), its slate showing. */
+async function startDetective(page: Page): Promise<void> {
+  await startGame(page, 'detective', ['Ann', 'Bob', 'Cy']);
+  await padRoll(page, ['6', '6']);
+  await padRoll(page, ['1', '2']);
+  await padRoll(page, ['1', '3']);
+  expect(await page.locator('[data-testid="slate"] thead th').allTextContents()).toContain('Opportunity (4 alike)');
+}
+
 /** How far the slate reaches past its box (the part a player would have to scroll sideways to). */
 async function slateOverflow(page: Page): Promise<number> {
   return page.evaluate(() => {
@@ -44,12 +53,7 @@ describe('the slate on a small phone', () => {
   it("Detective's long column names fit 390 px", async () => {
     const { page } = app.session;
     await page.setViewportSize({ width: 390, height: 844 });
-    await startGame(page, 'detective', ['Ann', 'Bob', 'Cy']);
-    // who starts: the highest of two dice each
-    await padRoll(page, ['6', '6']);
-    await padRoll(page, ['1', '2']);
-    await padRoll(page, ['1', '3']);
-    expect(await page.locator('[data-testid="slate"] thead th').allTextContents()).toContain('Opportunity (4 alike)');
+    await startDetective(page);
     expect(await slateOverflow(page)).toBe(0);
     await home(page);
   });
@@ -57,11 +61,7 @@ describe('the slate on a small phone', () => {
   it("Detective at 320 px scrolls sideways under the players' names, which stay in view", async () => {
     const { page } = app.session;
     await page.setViewportSize({ width: 320, height: 640 });
-    await startGame(page, 'detective', ['Ann', 'Bob', 'Cy']);
-    await padRoll(page, ['6', '6']);
-    await padRoll(page, ['1', '2']);
-    await padRoll(page, ['1', '3']);
-    expect(await page.locator('[data-testid="slate"] thead th').allTextContents()).toContain('Opportunity (4 alike)');
+    await startDetective(page);
     // too wide for 320 px: the slate scrolls, the page does not
     expect(await slateOverflow(page)).toBeGreaterThan(0);
     expect(await layoutProblems(page)).toEqual([]);
