@@ -23,8 +23,8 @@ async function populated(): Promise<RollcallStore> {
   const bob = await s.addPlayer('Bob');
   const session = await s.startSession('Friday');
   const players = [{ id: alice.id, name: alice.name }, { id: bob.id, name: bob.name }];
-  const g1 = await s.createGame({ game: 'five-thousand', players, ante: 2, dice: { kitId: 'standard', taughtSetId: null }, sessionId: session.id, options: { bump: true } });
-  await s.appendAction(g1.id, { type: 'roll', dice: [1, 5, 2, 2, 3] });
+  const g1 = await s.createGame({ game: 'five-thousand', players, ante: 2, dice: { kitId: 'standard', taughtSetId: null }, sessionId: session.id, options: { giftBumps: true } });
+  await s.appendAction(g1.id, { type: 'roll', dice: [1, 1, 1, 2, 3] });
   await s.appendAction(g1.id, { type: 'bank' });
   await s.finishGame(g1.id, { winners: [alice.id], payouts: { [alice.id]: 2, [bob.id]: -2 } });
   const g2 = await s.createGame({ game: 'face-off', players, dice: { kitId: 'face-off', taughtSetId: null }, sessionId: session.id });
@@ -138,6 +138,15 @@ describe('backup export and import', () => {
       const { s, file } = await valid();
       const g = file.games[0]!;
       await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, actions: g.actions.slice(1) }, ...file.games.slice(1)] }), 'corrupt', /should have 2 actions/);
+    });
+
+    it('a log that does not replay under the rules, naming the game and the action', async () => {
+      const { s, file } = await valid();
+      const g = file.games[0]!;
+      // a bank before any roll: well-formed, but the rules refuse it
+      const banked = { ...g, actions: [{ action: { type: 'bank' }, at: 1 }, g.actions[1]!] };
+      await expectRefused(s, JSON.stringify({ ...file, games: [banked, ...file.games.slice(1)] }), 'corrupt', new RegExp(`game "${g.id}" stops making sense at action 1 of 2`));
+      await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, game: 'snakes-and-ladders' }, ...file.games.slice(1)] }), 'corrupt', new RegExp(`game "${g.id}" cannot be set up`));
     });
 
     it('records that refer to missing or duplicate records', async () => {

@@ -15,6 +15,7 @@ import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
 import { blobToDataUrl } from './data-url.ts';
+import { createMatch, RuleError, SetupError, tryAction, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
@@ -257,6 +258,7 @@ export function parseBackup(text: string): ParsedBackup {
     if ((g.status === 'active') !== (g.finishedAt === null)) throw corrupt(`game "${g.id}" has a finish time that does not match its status`);
     const playerIds = new Set(g.players.map((p) => p.id));
     if (playerIds.size !== g.players.length) throw corrupt(`game "${g.id}" lists a player twice`);
+    checkLogReplays(g);
     if (g.result) {
       for (const w of [...g.result.winners, ...Object.keys(g.result.payouts)]) {
         if (!playerIds.has(w)) throw corrupt(`game "${g.id}" has a result for someone not in it`);
@@ -286,6 +288,26 @@ export function parseBackup(text: string): ParsedBackup {
     images.set(f.id, blob);
   }
   return { file, images };
+}
+
+/**
+ * A game's log must replay under the rules from its first action to its last: the slate is
+ * that replay (DESIGN.md), so a log that stops making sense would import a game the table can
+ * show only up to the break and refuse to play on. Refused here, naming the game and the action.
+ */
+function checkLogReplays(g: BackupFile['games'][number]): void {
+  let state: MatchState;
+  try {
+    state = createMatch({ game: g.game, players: g.players.map((p) => p.name), options: g.options });
+  } catch (err) {
+    if (err instanceof SetupError || err instanceof RuleError) throw corrupt(`game "${g.id}" cannot be set up (${err.message.replace(/[.!]+$/, '')})`);
+    throw err;
+  }
+  for (const [index, entry] of g.actions.entries()) {
+    const next = tryAction(state, entry.action as Action);
+    if (!next.ok) throw corrupt(`the log of game "${g.id}" stops making sense at action ${index + 1} of ${g.actions.length} (${next.error.message.replace(/[.!]+$/, '')})`);
+    state = next.state;
+  }
 }
 
 // ── import ───────────────────────────────────────────────────────────────────────────────
