@@ -1,5 +1,5 @@
 /**
- * npm run choose-face-crop -- [--sets DIR]... [--write]
+ * npm run choose-face-crop -- [--sets DIR]... [--face-model FILE] [--crop CENTRE,LIFT,SIDE] [--write]
  *
  * Chooses where the face embedder's crop lies in a die's box when a die is read or taught (the
  * sidecar's `readingCrop`, src/lib/vision/face-embedder.ts `ReadingCrop`): how far down the box
@@ -20,7 +20,11 @@
  * every rule), since in the app the detector finds every die, taught ones included, and a crop
  * far from the box's centre suffers more from a loose box. Kept is the rule with the best mean
  * per-die accuracy over sets and ways (a die refused as unknown counts as wrong), then the most
- * rolls read exactly. `--write` stores it in models/face-embed.json.
+ * rolls read exactly. `--write` stores it in models/face-embed.json (or `--face-model`'s sidecar).
+ *
+ * `--face-model FILE` measures another export of the embedder (its sidecar beside it); `--crop`
+ * measures that one rule only (`--crop sidecar`: the model's own `readingCrop`), to compare models
+ * on the same selection sets.
  */
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -37,7 +41,7 @@ import type { DiceKit } from '../src/lib/dice/kit.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import { gauss, random } from './lib/random.ts';
 
-const USAGE = 'usage: npm run choose-face-crop -- [--sets DIR]... [--write]   (sets: default every folder under cache/face-crop)';
+const USAGE = 'usage: npm run choose-face-crop -- [--sets DIR]... [--face-model FILE] [--crop CENTRE,LIFT,SIDE | --crop sidecar] [--write]   (sets: default every folder under cache/face-crop)';
 
 const CENTRES = [0.5, 0.4, 0.3, 0.2];
 const LIFTS = [0, 0.5, 1];
@@ -131,7 +135,13 @@ async function score(embedder: FaceEmbedder, set: SelectionSet, prototypes: Face
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { sets: { type: 'string', multiple: true }, write: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      sets: { type: 'string', multiple: true },
+      'face-model': { type: 'string' },
+      crop: { type: 'string' },
+      write: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) throw new UsageError(USAGE);
   let dirs = values.sets ?? [];
@@ -141,12 +151,13 @@ async function main(): Promise<void> {
   }
   const sets: SelectionSet[] = [];
   for (const d of dirs) sets.push(await loadSet(d));
-  const files = await loadFaceModelFiles();
+  const files = await loadFaceModelFiles(values['face-model'] ? path.resolve(values['face-model']) : undefined);
+  const rules = values.crop ? [parseCropArg(values.crop, files.config.readingCrop)] : CENTRES.flatMap((centre) => LIFTS.flatMap((lift) => SIDES.map((side) => ({ centre, lift, side }))));
   const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
   console.log(`choosing the face crop on ${sets.length} sets (${sets.map((s) => `${s.name}: ${s.scenes.images.length} rolls`).join(', ')}); labelled boxes moved as the detector's (centre ${BOX_ERROR.shift}, log size ${BOX_ERROR.scale}), ${TAUGHT_PER_FACE} taught photos per face or the art alone`);
   console.log(['centre', 'lift', 'side', ' per die', ' art', ' taught', ' exact'].join('  '));
   const results: Array<{ crop: ReadingCrop; perDie: number; exact: number; art: number; taught: number }> = [];
-  for (const crop of CENTRES.flatMap((centre) => LIFTS.flatMap((lift) => SIDES.map((side) => ({ centre, lift, side }))))) {
+  for (const crop of rules) {
     const embedder = await createFaceEmbedder(ort, files.model, { ...files.config, readingCrop: crop }, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1 });
     const accuracy: Record<'art' | 'taught', number[]> = { art: [], taught: [] };
     const exact: number[] = [];
@@ -167,9 +178,9 @@ async function main(): Promise<void> {
     console.log([String(crop.centre).padEnd(6), String(crop.lift).padEnd(4), String(crop.side).padEnd(5), pct(r.perDie), pct(r.art), pct(r.taught), pct(r.exact)].join('  '));
   }
   const best = [...results].sort((a, b) => b.perDie - a.perDie || b.exact - a.exact)[0]!;
-  const trained = results.find((r) => r.crop.centre === 0.5 && r.crop.lift === 0 && r.crop.side === 1)!;
+  const trained = results.find((r) => r.crop.centre === 0.5 && r.crop.lift === 0 && r.crop.side === 1);
   const f = (r: typeof best): string => `per die ${(100 * r.perDie).toFixed(2)}% (art ${(100 * r.art).toFixed(2)}, taught ${(100 * r.taught).toFixed(2)}), exact rolls ${(100 * r.exact).toFixed(2)}%`;
-  console.log(`\ncrop as trained (centre 0.5, lift 0, side 1): ${f(trained)}`);
+  if (trained) console.log(`\ncrop as trained (centre 0.5, lift 0, side 1): ${f(trained)}`);
   console.log(`chosen: centre ${best.crop.centre}, lift ${best.crop.lift}, side ${best.crop.side}: ${f(best)}`);
   if (values.write) {
     const configPath = sidecarPath(files.modelPath);
@@ -181,6 +192,15 @@ async function main(): Promise<void> {
     await writeFile(configPath, written);
     console.log(`written to ${path.relative(process.cwd(), configPath)}`);
   }
+}
+
+/** `--crop`: `sidecar` (the model's own rule) or `centre,lift,side`. */
+function parseCropArg(text: string, sidecar: ReadingCrop): ReadingCrop {
+  if (text === 'sidecar') return sidecar;
+  const parts = text.split(',').map(Number);
+  if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x))) throw new UsageError(`--crop: expected "sidecar" or three numbers centre,lift,side, got ${JSON.stringify(text)}`);
+  const [centre, lift, side] = parts as [number, number, number];
+  return { centre, lift, side };
 }
 
 runCli('choose-face-crop', import.meta.url, main);

@@ -153,11 +153,19 @@ def paint_die(face, rng, side_faces=(), canvas=112, fill=(0.45, 0.8), elevation=
     return img, (float(x0), float(y0), float(x1 - x0), float(y1 - y0))
 
 
-def embedder_crop(img, box, K, margin):
-    """The die's box squared (longer side) and enlarged by `margin`, clamped at the edges, to K x K."""
+TRAINED_CROP = (0.5, 0.0, 1.0)
+
+
+def embedder_crop(img, box, K, margin, crop=TRAINED_CROP):
+    """The die's box squared (longer side) and enlarged by `margin`, clamped at the edges, to K x K.
+
+    crop: (centre, lift, side) as the sidecar's `readingCrop` (face-embedder.ts
+    `embedderCropSquare`): the crop's centre `centre` of the way down the box, raised by `lift`
+    times the box's height beyond its width, its side `side` times the trained crop's."""
     x, y, w, h = box
-    side = max(w, h) * margin
-    cx, cy = x + w / 2, y + h / 2
+    centre, lift, side_factor = crop
+    side = max(w, h) * margin * side_factor
+    cx, cy = x + w / 2, y + h * centre - lift * max(0.0, h - w)
     x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
     s = max(1, int(round(side)))
     H, W = img.shape[:2]

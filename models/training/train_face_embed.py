@@ -23,7 +23,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from die_crops import embedder_crop, jitter_box, paint_die  # noqa: E402
+from die_crops import TRAINED_CROP, embedder_crop, jitter_box, paint_die  # noqa: E402
 from face_embed_model import FaceEmbedder  # noqa: E402
 from from_onnx import calibrate, load_onnx_weights  # noqa: E402
 from symbol_faces import class_specs, draw_face, face_colours, font_glyphs, font_sets, set_fonts  # noqa: E402
@@ -38,9 +38,11 @@ class Sets:
     """Face textures for every class, and each class's set (which gives its side faces): `specs`
     taken six at a time, then the ready-made `groups` (font sets), one set each."""
 
-    def __init__(self, specs, seed, set_size=6, groups=(), box_error=(0.06, 0.1), k=K):
+    def __init__(self, specs, seed, set_size=6, groups=(), box_error=(0.06, 0.1), k=K, upright=(0.0, 10.0, None)):
         rng = np.random.default_rng(seed)
         self.box_error = box_error
+        # (share of renders painted by an upright camera, its roll in degrees, the crop they are cut with)
+        self.upright = upright
         # the crop size, and a scene as much larger, so that a larger crop sees finer strokes
         self.k, self.canvas = k, round(112 * k / K)
         self.faces, self.set_of, self.members = [], [], []
@@ -54,10 +56,17 @@ class Sets:
                 self.faces.append(draw_face(spec, colours=colours))
             self.members.append(ids)
 
-    def render(self, cls, rng):
+    def render(self, cls, rng, upright=None):
+        """One crop of a die showing face `cls`. upright None: as `self.upright`'s share decides;
+        True: the camera within its roll of upright, the die cut with the app's reading crop (the
+        top face above its sides, as a phone over a table sees a die); False: spun any way round,
+        cut with the crop centred on the box (how the kit art's prototypes are made)."""
+        share, degrees, crop = self.upright
+        if upright is None:
+            upright = crop is not None and share > 0 and rng.random() < share
         sides = [self.faces[i] for i in self.members[self.set_of[cls]] if i != cls]
-        img, box = paint_die(self.faces[cls], rng, side_faces=sides, canvas=self.canvas)
-        return embedder_crop(img, jitter_box(box, rng, *self.box_error), self.k, CROP_MARGIN)
+        img, box = paint_die(self.faces[cls], rng, side_faces=sides, canvas=self.canvas, upright=degrees if upright else None)
+        return embedder_crop(img, jitter_box(box, rng, *self.box_error), self.k, CROP_MARGIN, crop if upright else TRAINED_CROP)
 
 
 def supcon_loss(emb, labels, temperature=0.1):
@@ -106,19 +115,20 @@ def face_centroids(protos):
 
 
 @torch.no_grad()
-def few_shot_embeddings(model, sets, set_ids, shots, queries, seed):
+def few_shot_embeddings(model, sets, set_ids, shots, queries, seed, upright=False):
     """For each held-out set: its faces' centroids of `shots` taught photos (turned prototypes),
-    and queries embedded as taken and at their four quarter turns, with their faces."""
+    and queries embedded as taken and at their four quarter turns, with their faces. upright:
+    photos and dice painted by an upright camera and cut with the reading crop (`Sets.render`)."""
     model.eval()
     rng = np.random.default_rng(seed)
     out = []
     for si in set_ids:
         ids = sets.members[si]
-        protos = [turned_embedding(model, [sets.render(c, rng) for _ in range(shots)]) for c in ids]
+        protos = [turned_embedding(model, [sets.render(c, rng, upright) for _ in range(shots)]) for c in ids]
         q_imgs, q_lab = [], []
         for j, c in enumerate(ids):
             for _ in range(queries):
-                q_imgs.append(sets.render(c, rng)); q_lab.append(j)
+                q_imgs.append(sets.render(c, rng, upright)); q_lab.append(j)
         out.append((face_centroids(protos), model(to_tensor(q_imgs)), turned_embedding(model, q_imgs), torch.tensor(q_lab)))
     model.train()
     return out
@@ -159,10 +169,10 @@ def score_reads(data, gap):
             'open_best': np.array(open_best)}
 
 
-def few_shot(model, sets, set_ids, shots, queries, seed, gap=0.0):
+def few_shot(model, sets, set_ids, shots, queries, seed, gap=0.0, upright=False):
     """Per-die accuracy with `shots` taught photos per face, read as the app reads them (turned
     prototypes, faces scored by their centroid, the second look at `gap`)."""
-    return score_reads(few_shot_embeddings(model, sets, set_ids, shots, queries, seed), gap)['accuracy']
+    return score_reads(few_shot_embeddings(model, sets, set_ids, shots, queries, seed, upright), gap)['accuracy']
 
 
 SECOND_LOOK_GAPS = (0.0, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 2.0)
@@ -259,6 +269,11 @@ def main():
                     help="the crop's side in pixels; default: the --resume checkpoint's or the --init-onnx sidecar's, else 64. "
                          "The net is convolutional with a global pool, so an export goes on at another size")
     ap.add_argument('--threads', type=int, default=1, help='CPU threads for torch')
+    ap.add_argument('--upright-share', type=float, default=0.0,
+                    help="share of training crops painted by an upright camera and cut with the app's reading crop "
+                         "(the --init-onnx sidecar's readingCrop, else --reading-crop); the rest spun any way round, cut centred")
+    ap.add_argument('--upright-degrees', type=float, default=20.0, help="those crops' camera roll, within this many degrees of upright")
+    ap.add_argument('--reading-crop', help="centre,lift,side of the reading crop (face-embedder.ts ReadingCrop); default: the --init-onnx sidecar's")
     args = ap.parse_args()
     args.box_shift, args.box_scale = box_error(args)
     resumed = torch.load(args.resume) if args.resume else {}
@@ -281,7 +296,13 @@ def main():
         sys.exit('--font-sets: no fonts found beside DejaVu and Liberation; install the font packages listed in models/training/README.md')
     font_rng = np.random.default_rng((args.seed, 77))
     groups = [[('glyph', int(font_rng.integers(1 << 31)), path, ch) for path, ch in g] for g in font_sets(args.font_sets, args.seed)]
-    sets = Sets(specs, args.seed, groups=groups, box_error=(args.box_shift, args.box_scale), k=k)
+    reading = init_sidecar(args).get('readingCrop')
+    crop = tuple(float(v) for v in args.reading_crop.split(',')) if args.reading_crop else (
+        (reading['centre'], reading['lift'], reading['side']) if reading else None)
+    if args.upright_share > 0 and crop is None:
+        sys.exit('--upright-share needs a reading crop: --reading-crop centre,lift,side or an --init-onnx sidecar with readingCrop')
+    sets = Sets(specs, args.seed, groups=groups, box_error=(args.box_shift, args.box_scale), k=k,
+                upright=(args.upright_share, args.upright_degrees, crop))
     n_sets = len(sets.members)
     # held out: the last tenth of the mixed sets (the unknown rule is chosen on them) and of the font sets
     n_mixed = n_sets - len(groups)
@@ -371,7 +392,12 @@ def main():
         if step % 250 == 0:
             acc = few_shot(model, sets, val_sets[:16], 5, 6, 123)
             font_acc = few_shot(model, sets, font_val_sets[:16], 5, 6, 123) if font_val_sets else float('nan')
-            print(f'  held-out 5-shot per-die accuracy {acc:.4f} (font sets {font_acc:.4f})', flush=True)
+            line = f'  held-out 5-shot per-die accuracy {acc:.4f} (font sets {font_acc:.4f})'
+            if crop is not None:
+                up = few_shot(model, sets, val_sets[:16], 5, 6, 123, upright=True)
+                up_font = few_shot(model, sets, font_val_sets[:16], 5, 6, 123, upright=True) if font_val_sets else float('nan')
+                line += f'; upright, reading crop {up:.4f} (font sets {up_font:.4f})'
+            print(line, flush=True)
             torch.save({'model': model.state_dict(), 'step': step0 + step, 'inputSize': k}, os.path.join(args.run, 'last.pt'))
 
     torch.save({'model': model.state_dict(), 'step': step0 + step, 'inputSize': k}, os.path.join(args.run, 'last.pt'))
@@ -388,9 +414,13 @@ def main():
         'training': {'classes': n_train, 'loss': 'SupCon t=0.1', 'steps': step,
                      'batch': f'{args.sets_per_batch} sets x 6 faces x {args.views} views',
                      'boxError': {'shift': args.box_shift, 'scale': args.box_scale},
+                     'upright': {'share': args.upright_share, 'degrees': args.upright_degrees,
+                                 'crop': list(crop) if crop else None},
                      'minutes': round((time.time() - t0) / 60, 1)},
         'heldOut': stats,
     }
+    if reading:
+        meta['readingCrop'] = reading  # the app's crop rule stays with the model it was chosen for
     export(model, os.path.join(args.out, 'face-embed.onnx'), os.path.join(args.out, 'face-embed.json'), meta)
     print('wrote', os.path.join(args.out, 'face-embed.onnx'), flush=True)
 
