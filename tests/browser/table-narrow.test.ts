@@ -50,6 +50,26 @@ describe('the slate on a small phone', () => {
     await home(page);
   });
 
+  it("Face Off's named faces sit two to a row on a villain's private pad at 320 px", async () => {
+    const { page } = app.session;
+    await page.setViewportSize({ width: 320, height: 640 });
+    await startGame(page, 'face-off', ['Ann', 'Bob']);
+    await padRoll(page, ['vader', 'vader', 'luke', 'han', 'han'], 'Darth Vader, Darth Vader, Luke Skywalker, Han Solo, Han Solo');
+    await move(page, 'Go Villain');
+    await page.getByTestId('choose-dice-open').click();
+    await page.getByTestId('choose-dice').locator('button[data-token="luke"]').click();
+    await page.getByTestId('choose-dice-confirm').click();
+    await page.getByTestId('pass-phone').click();
+    await page.getByTestId('private-unlock').click();
+    // the private screen is a card inside the page: its pad is the narrowest the app shows
+    const lefts = await page.getByTestId('private-screen').getByTestId('dice-pad').locator('button[data-face]').evaluateAll((buttons) => buttons.map((b) => Math.round(b.getBoundingClientRect().left)));
+    expect(lefts).toHaveLength(6);
+    expect(new Set(lefts).size).toBe(2);
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.getByTestId('private-hide').click();
+    await home(page);
+  });
+
   it("Detective's long column names fit 390 px", async () => {
     const { page } = app.session;
     await page.setViewportSize({ width: 390, height: 844 });
