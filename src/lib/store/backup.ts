@@ -15,7 +15,7 @@ import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
 import { blobToDataUrl } from './data-url.ts';
-import { createMatch, RuleError, SetupError, tryAction, type Action, type MatchState } from '../rules/index.ts';
+import { replay, ReplayError, SetupError, type Action } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
@@ -296,17 +296,13 @@ export function parseBackup(text: string): ParsedBackup {
  * show only up to the break and refuse to play on. Refused here, naming the game and the action.
  */
 function checkLogReplays(g: BackupFile['games'][number]): void {
-  let state: MatchState;
+  const plain = (message: string): string => message.replace(/[.!]+$/, '');
   try {
-    state = createMatch({ game: g.game, players: g.players.map((p) => p.name), options: g.options });
+    replay({ game: g.game, players: g.players.map((p) => p.name), options: g.options, actions: g.actions.map((entry) => entry.action as Action) });
   } catch (err) {
-    if (err instanceof SetupError || err instanceof RuleError) throw corrupt(`game "${g.id}" cannot be set up (${err.message.replace(/[.!]+$/, '')})`);
+    if (err instanceof SetupError) throw corrupt(`game "${g.id}" cannot be set up (${plain(err.message)})`);
+    if (err instanceof ReplayError) throw corrupt(`the log of game "${g.id}" stops making sense at action ${err.index + 1} of ${g.actions.length} (${plain(err.ruleError.message)})`);
     throw err;
-  }
-  for (const [index, entry] of g.actions.entries()) {
-    const next = tryAction(state, entry.action as Action);
-    if (!next.ok) throw corrupt(`the log of game "${g.id}" stops making sense at action ${index + 1} of ${g.actions.length} (${next.error.message.replace(/[.!]+$/, '')})`);
-    state = next.state;
   }
 }
 
