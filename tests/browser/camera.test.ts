@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import sharp from 'sharp';
-import { fakeCameraFile, launch, serve, type StaticServer } from './harness.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeCameraFile, launch, ROOT, serve, type StaticServer } from './harness.ts';
 
 let server: StaticServer;
 let camera: { path: string; cleanup: () => Promise<void> };
@@ -37,6 +39,30 @@ describe('camera', () => {
       await session.page.waitForFunction(() => Number.parseInt(document.querySelector('[data-testid="camera-fps"]')?.textContent ?? '0', 10) > 0);
     } finally {
       await session.close();
+    }
+  });
+
+  it('reads the dice in view, draws them, and reads as another kit when asked', async () => {
+    // a matteop65 val photograph of five dice (licence beside it)
+    const photo = readFileSync(join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg'));
+    const dice = await fakeCameraFile(photo, 640, 480);
+    const session = await launch({ camera: dice.path });
+    try {
+      const { page } = session;
+      await openCameraCheck(page);
+      const read = page.getByTestId('check-read');
+      await page.waitForFunction(() => /^I see/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 45_000 });
+      expect((await read.textContent())?.trim()).toMatch(/^I see 5 dice: [1-6]( [1-6]){4}\.$/);
+      expect(await page.getByTestId('camera-view').locator('svg rect').count()).toBe(5);
+      // how long a read takes on this device, beside the frames that reach the reader
+      await page.waitForFunction(() => /each read takes about \d+ ms/.test(document.querySelector('[data-testid="camera-fps"]')?.textContent ?? ''));
+
+      await page.getByTestId('check-kit').selectOption('corellian-spike');
+      await page.waitForFunction(() => /^(I see|No dice)/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 45_000 });
+      expect(session.errors).toEqual([]);
+    } finally {
+      await session.close();
+      await dice.cleanup();
     }
   });
 
