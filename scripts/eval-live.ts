@@ -16,7 +16,8 @@
  * proposal's per-die F1 and exact rolls (of the proposals, and of all photos: a roll never
  * proposed is a roll the player enters by hand). The proposal is scored as the table shows it:
  * knowing how many dice were thrown (from the labels here, from the game in the app), unread
- * boxes beside as many dice read are left out (`unreadDiceCounted`, src/app/cameraRead.ts).
+ * boxes beside as many dice read are left out, and faces read beyond that count too, the least
+ * sure first (`cameraProposal`, src/app/cameraRead.ts).
  *
  * A simulation, not video: the dice never move, so it measures the tracker against read noise
  * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
@@ -45,7 +46,7 @@ import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
 import { valSplits } from './lib/evaluate.ts';
-import { diceToLearn, unreadDiceCounted } from '../src/app/cameraRead.ts';
+import { cameraProposal, diceToLearn } from '../src/app/cameraRead.ts';
 import { gauss, random } from './lib/random.ts';
 
 const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--face-model FILE.onnx] [--learn] [DATASET_DIR...]";
@@ -254,8 +255,9 @@ export interface LiveSummary {
 
 /**
  * The video's first proposal as the table shows it, and the frame it came at; null when the
- * tracker proposed nothing. The game says how many dice were thrown (here, the labels), and
- * unread boxes beside as many dice read are left out (src/app/cameraRead.ts).
+ * tracker proposed nothing. The game says how many dice were thrown (here, the labels): unread
+ * boxes beside as many dice read are left out, and faces read beyond that count too, the least
+ * sure first (`cameraProposal`, src/app/cameraRead.ts).
  */
 function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<SettleOptions>): { dice: FrameDie[]; frame: number } | null {
   const tracker = new SettleTracker<DieKey | null>(options);
@@ -264,8 +266,7 @@ function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<Sett
   for (const [i, dice] of video.frames.entries()) {
     const update = tracker.update({ t: i * frameMs, dice: dice.map((d) => ({ box: d.frameBox, face: d.value, score: d.score })) });
     if (!update.proposal) continue;
-    const counted = unreadDiceCounted(update.proposal.dice.map((d) => d.face), [video.truth.length]) > 0;
-    const proposed = update.proposal.dice.filter((d) => d.face !== null || counted).map((p) => ({ ...byFrameBox.get(p.box)!, value: p.face }));
+    const proposed = cameraProposal(update.proposal.dice, [video.truth.length]).dice.map((p) => ({ ...byFrameBox.get(p.box)!, value: p.face }));
     return { dice: proposed, frame: i };
   }
   return null;

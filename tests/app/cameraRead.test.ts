@@ -5,6 +5,13 @@ import { cameraProposal, countsInView, diceLookSmall, diceToLearn, onlyDiceTaken
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
+/** What the table shows of a settled read: the faces proposed and the ? slots (nothing read was left out). */
+function shown(dice: readonly { box: unknown; face: DieToken | null; score: number }[], counts: readonly number[] = []): { seen: DieToken[]; unread: number } {
+  const { seen, unread, leftOut } = cameraProposal(dice, counts);
+  expect(leftOut).toEqual([]);
+  return { seen, unread };
+}
+
 /** Feeds the same dice for `ms` at 30 frames a second; returns the proposals made. */
 function hold(tracker: SettleTracker<DieToken>, from: number, ms: number, dice: ReadDie[]): { t: number; proposals: ProposedRoll<DieToken>[] } {
   const proposals: ProposedRoll<DieToken>[] = [];
@@ -28,7 +35,7 @@ describe('camera reads to proposals', () => {
     let step = hold(tracker, 0, 1000, first);
     expect(step.proposals).toHaveLength(1);
     const read = step.proposals[0]!;
-    expect(cameraProposal(read)).toEqual({ seen: [1, 1, 4, 5, 6], unread: 0 });
+    expect(shown(read.dice)).toEqual({ seen: [1, 1, 4, 5, 6], unread: 0 });
 
     // 1 1 5 set aside out of view: the 4 and the 6 still lie where they were
     // (the tracker proposes it: dice left the table; the app knows better)
@@ -41,17 +48,17 @@ describe('camera reads to proposals', () => {
     step = hold(tracker, step.t, 1000, [die(150, 200, 3), die(260, 220, 2)]);
     expect(step.proposals).toHaveLength(1);
     expect(onlyDiceTakenAway(step.proposals[0]!.dice, read.dice)).toBe(false);
-    expect(cameraProposal(step.proposals[0]!)).toEqual({ seen: [3, 2], unread: 0 });
+    expect(shown(step.proposals[0]!.dice)).toEqual({ seen: [3, 2], unread: 0 });
   });
 
   it('a die that lands where it lay but shows another face is a roll; unread dice are counted', () => {
     const before = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 4 as DieToken, score: 1 }];
     expect(onlyDiceTakenAway([{ ...before[0]!, face: 2 }], before)).toBe(false);
     expect(onlyDiceTakenAway(before, null)).toBe(false);
-    expect(cameraProposal({ id: 1, t: 0, dice: [{ box: before[0]!.box, face: null, score: 0.4 }, before[0]!] })).toEqual({ seen: [4], unread: 1 });
+    expect(shown([{ box: before[0]!.box, face: null, score: 0.4 }, before[0]!])).toEqual({ seen: [4], unread: 1 });
     // symbol dice: Face Off faces are written by id
     const faces = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 'luke' as DieToken, score: 1 }, { box: { x: 60, y: 0, w: 40, h: 40 }, face: null, score: 0.8 }];
-    expect(cameraProposal({ id: 2, t: 0, dice: faces })).toEqual({ seen: ['luke'], unread: 1 });
+    expect(shown(faces)).toEqual({ seen: ['luke'], unread: 1 });
   });
 });
 
@@ -66,15 +73,14 @@ describe('unread boxes against the roll awaited', () => {
 
   it('leaves out unread boxes when the faces read are already as many dice as were thrown', () => {
     const counts = countsInView({ count: 5, kept: [] });
-    expect(cameraProposal(roll(['luke', 'r2', 'han', null, 'vader', 'han']), counts)).toEqual({ seen: ['luke', 'r2', 'han', 'vader', 'han'], unread: 0 });
+    expect(shown(roll(['luke', 'r2', 'han', null, 'vader', 'han']).dice, counts)).toEqual({ seen: ['luke', 'r2', 'han', 'vader', 'han'], unread: 0 });
     expect(unreadDiceCounted(['luke', null, null, 'han', 'han', 'r2', 'chewie'], counts)).toBe(0);
   });
 
-  it('keeps them when a die is still missing, too many were read, or no roll is awaited', () => {
+  it('keeps them when a die is still missing, or no roll is awaited', () => {
     const counts = countsInView({ count: 5, kept: [] });
-    expect(cameraProposal(roll([1, 2, null, 4, 5]), counts)).toEqual({ seen: [1, 2, 4, 5], unread: 1 });
-    expect(cameraProposal(roll([1, 2, 3, 4, 5, 6, null]), counts)).toEqual({ seen: [1, 2, 3, 4, 5, 6], unread: 1 });
-    expect(cameraProposal(roll([1, 2, 3, 4, 5, null]))).toEqual({ seen: [1, 2, 3, 4, 5], unread: 1 });
+    expect(shown(roll([1, 2, null, 4, 5]).dice, counts)).toEqual({ seen: [1, 2, 4, 5], unread: 1 });
+    expect(shown(roll([1, 2, 3, 4, 5, null]).dice)).toEqual({ seen: [1, 2, 3, 4, 5], unread: 1 });
   });
 
   it('counts kept dice in view: thrown alone or thrown and kept both make a roll', () => {
@@ -122,5 +128,39 @@ describe('dice that look small', () => {
   it('says nothing without dice or a frame', () => {
     expect(diceLookSmall([], frame)).toBe(false);
     expect(diceLookSmall([sized(10)], { width: 0, height: 0 })).toBe(false);
+  });
+});
+
+describe('more faces read than the roll can show', () => {
+  const roll = (faces: (DieToken | null)[], scores: number[]) => faces.map((face, i) => ({ box: { x: 60 * i, y: 0, w: 40, h: 40 }, face, score: scores[i]! }));
+
+  it('leaves out the least sure down to the count, names them, and keeps reading order', () => {
+    const dice = roll(['luke', 'r2', 'han', 'vader', 'han', 'r2'], [0.95, 0.5, 0.9, 0.93, 0.88, 0.96]);
+    const p = cameraProposal(dice, countsInView({ count: 5, kept: [] }));
+    expect(p.seen).toEqual(['luke', 'han', 'vader', 'han', 'r2']);
+    expect(p.leftOut).toEqual(['r2']);
+    expect(p.unread).toBe(0);
+    expect(p.dice).toEqual([dice[0], dice[2], dice[3], dice[4], dice[5]]);
+  });
+
+  it('with the count met, unread boxes are left out too', () => {
+    const p = cameraProposal(roll([1, 2, null, 4, 5, 6, 6], [0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.4]), [5]);
+    expect(p).toMatchObject({ seen: [1, 2, 4, 5, 6], unread: 0, leftOut: [6] });
+    expect(p.dice.every((d) => d.face !== null)).toBe(true);
+  });
+
+  it('two or more too many (dice lying in view, not a false box) leave the count for the player to fix', () => {
+    const dice = roll([1, 2, 3, 4, 5, 6, 6], [0.9, 0.9, 0.3, 0.9, 0.9, 0.9, 0.4]);
+    expect(cameraProposal(dice, [5])).toEqual({ dice, seen: [1, 2, 3, 4, 5, 6, 6], unread: 0, leftOut: [] });
+    // War's centre die with the five dice of another game in view
+    expect(cameraProposal(roll([1, 2, 3, 4, 5], [0.9, 0.8, 0.7, 0.6, 0.5]), [1]).leftOut).toEqual([]);
+  });
+
+  it('counts kept dice in view: up to thrown and kept nothing is left out', () => {
+    const counts = countsInView({ count: 2, kept: [3, 3, 3] });
+    expect(cameraProposal(roll([1, 2, 3, 3, 3], [0.9, 0.9, 0.9, 0.9, 0.2]), counts).leftOut).toEqual([]);
+    expect(cameraProposal(roll([1, 2, 3, 3, 3, 6], [0.9, 0.9, 0.9, 0.9, 0.9, 0.2]), counts)).toMatchObject({ seen: [1, 2, 3, 3, 3], leftOut: [6] });
+    // no roll awaited: nothing to count against
+    expect(cameraProposal(roll([1, 2, 3, 4, 5, 6], [0.9, 0.9, 0.9, 0.9, 0.9, 0.2])).leftOut).toEqual([]);
   });
 });

@@ -1,0 +1,375 @@
+/**
+ * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
+ *                      [--tracker JSON] [--kit DIR]... [--face-model FILE.onnx] [--learn] [DATASET_DIR...]
+ *
+ * How the camera read does at the table, simulated from labelled photos: each photo becomes a
+ * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
+ * still dice — the picture shaken by a hand (a bounded random walk of shift, turn and zoom, up to
+ * 2% of the frame; `--shake 0`: a phone propped still, 2: a shakier hand) and each frame given
+ * its own exposure and sensor noise. Every frame is read as the app reads it (detector, then
+ * the die-face reader; knowing, as the game does, how many dice were thrown, here from the
+ * labels: pip dice missed below that count are looked for again, die-face-reader.ts
+ * `detectCounted`), and the reads go through the app's settle tracker
+ * (src/lib/vision/settle.ts, shipped defaults; `--tracker '{"settleMs":800}'` overrides).
+ * Printed per dataset: the first frame read alone (per-die F1, exact rolls), the share of
+ * photos the tracker proposed a roll for within the video and how soon, and the first
+ * proposal's per-die F1 and exact rolls (of the proposals, and of all photos: a roll never
+ * proposed is a roll the player enters by hand). The proposal is scored as the table shows it:
+ * knowing how many dice were thrown (from the labels here, from the game in the app), unread
+ * boxes beside as many dice read are left out (`unreadDiceCounted`, src/app/cameraRead.ts).
+ *
+ * A simulation, not video: the dice never move, so it measures the tracker against read noise
+ * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
+ * the app's camera gives. `--save-reads` keeps the per-frame reads so that `--reads` can replay
+ * them through other tracker options in seconds. With no folder it reads every `*-val` split.
+ *
+ * `--kit DIR` reads the frames as that kit's faces (detector + face embedder against the kit's
+ * prototypes, as `npm run eval -- --kit` and the app's table camera for symbol games), labels
+ * giving `"face"`. Give it once for all the folders, or once per folder in the same order (the
+ * symbol evaluation set teaches each set its own kit). Folders that share a name (every set's
+ * `rolls`) are shown by their parent's name. `--face-model` reads them with another face embedder
+ * (its sidecar beside it), as `npm run eval:symbols` does.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
+import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
+import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
+import type { DiceKit } from '../src/lib/dice/kit.ts';
+import { loadDataset } from './lib/datasets.ts';
+import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
+import { runCli, UsageError } from './lib/cli.ts';
+import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
+import type { FaceDie } from '../src/lib/vision/face-reader.ts';
+import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
+import { valSplits } from './lib/evaluate.ts';
+import { diceToLearn, unreadDiceCounted } from '../src/app/cameraRead.ts';
+import { gauss, random } from './lib/random.ts';
+
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--face-model FILE.onnx] [--learn] [DATASET_DIR...]";
+/** The camera frame's long side. */
+const FRAME_SIDE = 1280;
+
+/** One die read in one frame: its box in the frame (what the tracker sees) and in the photo (what is scored). */
+interface FrameDie {
+  frameBox: Box;
+  photoBox: Box;
+  /** The pip value, or the kit's face id (`--kit`); null: not read. */
+  value: DieKey | null;
+  score: number;
+}
+
+interface PhotoVideo {
+  set: string;
+  file: string;
+  wholeDie: boolean;
+  /** The kit's face ids when read with `--kit` (absent: pip values). */
+  faces?: string[];
+  truth: TruthDie[];
+  frames: FrameDie[][];
+}
+
+const clamp = (v: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, v));
+
+/** The camera's pose against the first frame: scale, turn (radians), shift (pixels). */
+interface Pose {
+  s: number;
+  th: number;
+  tx: number;
+  ty: number;
+}
+
+/** The frame the camera sees at `pose` (bilinear, about the centre), with exposure `gain` and sensor noise of sd `noise`. */
+function cameraFrame(src: RgbaImage, pose: Pose, gain: number, noise: number, r: () => number): RgbaImage {
+  const { width: W, height: H, data } = src;
+  const out = new Uint8Array(W * H * 4);
+  const cx = W / 2;
+  const cy = H / 2;
+  const cos = Math.cos(pose.th) / pose.s;
+  const sin = Math.sin(pose.th) / pose.s;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const dx = x - cx - pose.tx;
+      const dy = y - cy - pose.ty;
+      const u = clamp(cx + cos * dx + sin * dy, 0, W - 1.001);
+      const v = clamp(cy - sin * dx + cos * dy, 0, H - 1.001);
+      const x0 = Math.min(W - 2, Math.floor(u));
+      const y0 = Math.min(H - 2, Math.floor(v));
+      const fx = u - x0;
+      const fy = v - y0;
+      const o = (y * W + x) * 4;
+      const p = (y0 * W + x0) * 4;
+      const q = p + W * 4;
+      const n = noise * gauss(r);
+      for (let c = 0; c < 3; c++) {
+        const top = data[p + c]! * (1 - fx) + data[p + 4 + c]! * fx;
+        const bottom = data[q + c]! * (1 - fx) + data[q + 4 + c]! * fx;
+        out[o + c] = clamp((top * (1 - fy) + bottom * fy) * gain + n, 0, 255);
+      }
+      out[o + 3] = 255;
+    }
+  }
+  return { width: W, height: H, data: out };
+}
+
+/** A box of the frame back in the first frame's (unshaken) coordinates. */
+function unshake(box: Box, pose: Pose, W: number, H: number): Box {
+  const px = box.x + box.w / 2 - W / 2 - pose.tx;
+  const py = box.y + box.h / 2 - H / 2 - pose.ty;
+  const u = W / 2 + (Math.cos(pose.th) * px + Math.sin(pose.th) * py) / pose.s;
+  const v = H / 2 + (-Math.sin(pose.th) * px + Math.cos(pose.th) * py) / pose.s;
+  const w = box.w / pose.s;
+  const h = box.h / pose.s;
+  return { x: u - w / 2, y: v - h / 2, w, h };
+}
+
+/**
+ * Each folder's name in the figures: its own, or `parent/name` when several folders share it,
+ * and the kit's id after it when the same folder is read with several kits.
+ */
+function setNames(dirs: readonly string[], kitIds: readonly (string | null)[]): string[] {
+  const base = dirs.map((d) => path.basename(path.resolve(d)));
+  const named = dirs.map((d, i) => (base.filter((b) => b === base[i]).length > 1 ? `${path.basename(path.dirname(path.resolve(d)))}/${base[i]}` : base[i]!));
+  return named.map((n, i) => (named.filter((m) => m === n).length > 1 && kitIds[i] ? `${n} · ${kitIds[i]}` : n));
+}
+
+/** A frame's dice: pip values (the app's two-pass read), or faces of a kit. */
+/** Reads one frame; `expected`: the dice in view (the labels' count, as the game knows it at the table). */
+type ReadFrame = (frame: RgbaImage, expected: number) => Promise<Array<{ box: Box; value: DieKey | null; score: number }>>;
+
+/**
+ * Learning from play (`--learn`): after each photo, a first proposal that is the roll (the
+ * player confirms it as read) teaches the kit the proposed dice, each as its last frame read it
+ * (`NodeKitReader.learn`, as the app's table does).
+ */
+interface Learning {
+  frameMs: number;
+  options: Partial<SettleOptions>;
+  /** The dice read, by their box in the frame. */
+  read: Map<Box, FaceDie>;
+  learn(dice: readonly FaceDie[]): void;
+}
+
+/** One folder's photos, each made a shaken video and read frame by frame with `read`. */
+async function readFolder(
+  dir: string,
+  name: string,
+  read: ReadFrame,
+  kit: { kit: DiceKit; faces: boolean } | null,
+  frames: number,
+  shake: number,
+  learning: Learning | null,
+): Promise<PhotoVideo[]> {
+  const videos: PhotoVideo[] = [];
+  const dataset = await loadDataset(dir, kit?.kit);
+  for (const [index, im] of dataset.images.entries()) {
+    const { data, info } = await sharp(path.join(dir, im.file)).rotate().resize({ width: FRAME_SIDE, height: FRAME_SIDE, fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const photo: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+    const toPhoto = im.width / info.width;
+    const r = random(1000 + index);
+    const pose: Pose = { s: 1, th: 0, tx: 0, ty: 0 };
+    const reads: FrameDie[][] = [];
+    for (let i = 0; i < frames; i++) {
+      if (i > 0) {
+        // a hand's shake: a bounded random walk, up to 2% of the frame, 1.1° and 1.5% of zoom
+        pose.tx = clamp(pose.tx / info.width + 0.004 * shake * gauss(r), -0.02, 0.02) * info.width;
+        pose.ty = clamp(pose.ty / info.height + 0.004 * shake * gauss(r), -0.02, 0.02) * info.height;
+        pose.th = clamp(pose.th + 0.004 * shake * gauss(r), -0.02, 0.02);
+        pose.s = clamp(pose.s + 0.003 * shake * gauss(r), 0.985, 1.015);
+      }
+      const frame = cameraFrame(photo, pose, 1 + 0.03 * gauss(r), 3, r);
+      const dice = await read(frame, im.dice.length);
+      reads.push(
+        dice.map((d) => {
+          const b = unshake(d.box, pose, info.width, info.height);
+          return { frameBox: d.box, photoBox: { x: b.x * toPhoto, y: b.y * toPhoto, w: b.w * toPhoto, h: b.h * toPhoto }, value: d.value, score: d.score };
+        }),
+      );
+    }
+    const faces = kit?.faces ? { faces: kit.kit.faces.map((f) => f.id) } : {};
+    const video: PhotoVideo = { set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads };
+    videos.push(video);
+    if (learning) {
+      const proposal = tableProposal(video, learning.frameMs, learning.options);
+      if (proposal && exactRoll(video.truth, proposal.dice.map((d) => ({ box: d.photoBox, value: d.value })))) {
+        const dice = proposal.dice.map((d) => ({ box: d.frameBox, face: d.value }));
+        learning.learn(diceToLearn(dice, (box) => learning.read.get(box), (die, face) => die.face?.id === face));
+      }
+      learning.read.clear();
+    }
+  }
+  return videos;
+}
+
+async function readVideos(
+  dirs: readonly string[],
+  names: readonly string[],
+  kits: readonly string[],
+  frames: number,
+  shake: number,
+  learn: Omit<Learning, 'read' | 'learn'> | null,
+  faceModel?: string,
+): Promise<PhotoVideo[]> {
+  const detector = await createNodeDetector({ threads: 1 });
+  const videos: PhotoVideo[] = [];
+  try {
+    for (const [d, dir] of dirs.entries()) {
+      const kitDir = kits.length ? kits[Math.min(d, kits.length - 1)]! : null;
+      const kitReader = kitDir ? await createNodeKitReader(kitDir, detector, { threads: 1, ...(faceModel ? { faceModel } : {}) }) : null;
+      try {
+        const learning: Learning | null = learn && kitReader ? { ...learn, read: new Map(), learn: (dice) => kitReader.learn(dice) } : null;
+        const read: ReadFrame = kitReader
+          ? async (frame, expected) =>
+              (await kitReader.read(frame, expected)).dice.map((f) => {
+                learning?.read.set(f.box, f);
+                return { box: f.box, value: f.face?.id ?? null, score: f.score };
+              })
+          : async (frame, expected) => (await detectCounted(detector, frame, expected)).dice;
+        // symbol kits are scored by face id; the standard kit (pips by the detector) by value
+        const kit = kitReader ? { kit: kitReader.folder.kit, faces: kitReader.embedder !== null } : null;
+        const folderVideos = await readFolder(dir, names[d]!, read, kit, frames, shake, learning);
+        videos.push(...folderVideos);
+        process.stderr.write(`${names[d]}: ${folderVideos.length} photos × ${frames} frames read${kitReader ? ` with kit ${kitReader.folder.kit.id}` : ''}\n`);
+      } finally {
+        await kitReader?.release();
+      }
+    }
+  } finally {
+    await detector.release();
+  }
+  return videos;
+}
+
+/** One dataset's figures (`--json` prints an array of them). */
+export interface LiveSummary {
+  set: string;
+  photos: number;
+  firstFrame: { f1: number | null; exact: number };
+  proposed: number;
+  proposalMs: { median: number | null; p90: number | null };
+  proposal: { f1: number | null; exactOfProposals: number | null; exactOfPhotos: number };
+}
+
+/**
+ * The video's first proposal as the table shows it, and the frame it came at; null when the
+ * tracker proposed nothing. The game says how many dice were thrown (here, the labels), and
+ * unread boxes beside as many dice read are left out (src/app/cameraRead.ts).
+ */
+function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<SettleOptions>): { dice: FrameDie[]; frame: number } | null {
+  const tracker = new SettleTracker<DieKey | null>(options);
+  // the tracker keeps each die's box from the last frame it was seen in: score it where that frame put it in the photo
+  const byFrameBox = new Map<Box, FrameDie>(video.frames.flat().map((d) => [d.frameBox, d]));
+  for (const [i, dice] of video.frames.entries()) {
+    const update = tracker.update({ t: i * frameMs, dice: dice.map((d) => ({ box: d.frameBox, face: d.value, score: d.score })) });
+    if (!update.proposal) continue;
+    const counted = unreadDiceCounted(update.proposal.dice.map((d) => d.face), [video.truth.length]) > 0;
+    const proposed = update.proposal.dice.filter((d) => d.face !== null || counted).map((p) => ({ ...byFrameBox.get(p.box)!, value: p.face }));
+    const readN = proposed.filter((d) => d.value !== null).length;
+    if (readN > video.truth.length) {
+      const ex = exactRoll(video.truth, proposed.map((d) => ({ box: d.photoBox, value: d.value })));
+      const byScore = [...proposed].filter((d) => d.value !== null).sort((a, b) => b.score - a.score);
+      const pruned = [...byScore.slice(0, video.truth.length), ...proposed.filter((d) => d.value === null)];
+      const exPruned = exactRoll(video.truth, pruned.map((d) => ({ box: d.photoBox, value: d.value })));
+      console.error(`OVER ${readN} read for ${video.truth.length}; exact ${ex}; pruned by score exact ${exPruned}; scores ${byScore.map((d) => d.score.toFixed(2)).join(' ')}`);
+    }
+    return { dice: proposed, frame: i };
+  }
+  return null;
+}
+
+function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): LiveSummary {
+  const wholeDie = videos.every((v) => v.wholeDie);
+  // symbol kits: every kit's faces (the overall row spans several kits), unread dice are `unknown`
+  const faces = [...new Set(videos.flatMap((v) => v.faces ?? []))];
+  const accumulator = (): EvalAccumulator => (faces.length ? new EvalAccumulator(wholeDie, faces, 'unknown') : new EvalAccumulator(wholeDie));
+  const first = accumulator();
+  const proposals = accumulator();
+  let firstExact = 0;
+  let exact = 0;
+  const times: number[] = [];
+  for (const video of videos) {
+    const firstRead = video.frames[0]!.map((d) => ({ box: d.photoBox, value: d.value }));
+    first.add(video.truth, firstRead);
+    if (exactRoll(video.truth, firstRead)) firstExact++;
+    const proposal = tableProposal(video, frameMs, options);
+    if (!proposal) continue;
+    const proposed = proposal.dice.map((d) => ({ box: d.photoBox, value: d.value }));
+    proposals.add(video.truth, proposed);
+    if (exactRoll(video.truth, proposed)) exact++;
+    times.push(proposal.frame * frameMs);
+  }
+  const n = videos.length;
+  const p = times.length;
+  return {
+    set,
+    photos: n,
+    firstFrame: { f1: first.summarise().perDie.f1, exact: firstExact / Math.max(1, n) },
+    proposed: p / Math.max(1, n),
+    proposalMs: { median: p ? percentile(times, 50) : null, p90: p ? percentile(times, 90) : null },
+    proposal: { f1: p ? proposals.summarise().perDie.f1 : null, exactOfProposals: p ? exact / p : null, exactOfPhotos: exact / Math.max(1, n) },
+  };
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean', default: false },
+      shake: { type: 'string', default: '1' },
+      frames: { type: 'string', default: '24' },
+      fps: { type: 'string', default: '8' },
+      'save-reads': { type: 'string' },
+      reads: { type: 'string' },
+      tracker: { type: 'string', default: '{}' },
+      kit: { type: 'string', multiple: true, default: [] },
+      'face-model': { type: 'string' },
+      learn: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) throw new UsageError(USAGE);
+  const shake = Number(values.shake);
+  const frames = Number(values.frames);
+  const fps = Number(values.fps);
+  if (!(shake >= 0 && shake <= 2) || !Number.isInteger(frames) || frames < 2 || !(fps > 0)) throw new UsageError(USAGE);
+  let options: Partial<SettleOptions>;
+  try {
+    options = JSON.parse(values.tracker) as Partial<SettleOptions>;
+  } catch {
+    throw new UsageError(`--tracker: not JSON (${values.tracker})`);
+  }
+  let videos: PhotoVideo[];
+  if (values.reads) {
+    videos = JSON.parse(await readFile(values.reads, 'utf8')) as PhotoVideo[];
+  } else {
+    const dirs = positionals.length ? positionals : await valSplits(dataRoot());
+    const kits = values.kit;
+    if (kits.length > 1 && kits.length !== dirs.length) throw new UsageError(`--kit: give one kit for all the folders, or one per folder (${kits.length} kits, ${dirs.length} folders)`);
+    // a bad kit fails before any reading
+    const kitIds = await Promise.all(kits.map(async (k) => (await loadKitFolder(k)).kit.id));
+    const names = setNames(dirs, dirs.map((_, i) => (kitIds.length ? kitIds[Math.min(i, kitIds.length - 1)]! : null)));
+    videos = await readVideos(dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null, values['face-model']);
+    if (values['save-reads']) await writeFile(values['save-reads'], JSON.stringify(videos));
+  }
+  const sets = [...new Set(videos.map((v) => v.set))];
+  const rows = sets.map((set) => summarise(set, videos.filter((v) => v.set === set), 1000 / fps, options));
+  if (sets.length > 1) rows.push(summarise('overall', videos, 1000 / fps, options));
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  const pct = (v: number | null): string => (v === null ? '  n/a' : (100 * v).toFixed(1).padStart(5));
+  const width = Math.max(8, ...rows.map((r) => r.set.length));
+  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${values.learn ? ', learning from each roll proposed right (--learn)' : ''}`}\n`);
+  process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos)\n`);
+  for (const r of rows) {
+    process.stdout.write(
+      `${r.set.padEnd(width)}  ${String(r.photos).padStart(6)}  |          ${pct(r.firstFrame.f1)}  ${pct(r.firstFrame.exact)} |    ${pct(r.proposed)}  ${String(r.proposalMs.median ?? '-').padStart(9)}  ${String(r.proposalMs.p90 ?? '-').padStart(6)} |       ${pct(r.proposal.f1)}                ${pct(r.proposal.exactOfProposals)}              ${pct(r.proposal.exactOfPhotos)}\n`,
+    );
+  }
+}
+
+runCli('eval-live', import.meta.url, main);
