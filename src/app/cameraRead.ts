@@ -81,15 +81,13 @@ export function unreadDiceCounted(faces: readonly (DieToken | null)[], counts: r
 /**
  * What a settled read (its dice, left to right) proposes: the dice it keeps, their faces, how many
  * dice could not be read (`unreadDiceCounted`: none when the faces read are already as many dice
- * as the roll awaited shows, `counts`), and the face left out. When exactly one more face was read
- * than the roll can show (the largest of `counts`), the game knows one is not its die: most often
- * a side face or a shadow found as a die, and the detector's least sure. That one is left out and
- * named to the player beside the roll (`leftOut`), in case it was a die. On the dicegen kit-art
- * selection scenes at the table (`npm run eval:live`, 262 proposals) 3 of 4 proposals with too many
- * faces read had one too many, and leaving out the least sure made all 3 exact; the fourth had two
- * too many (4 read for 2), where the least sure were real dice. Two or more too many are mostly
- * real dice lying in view (another game's dice), so then nothing is left out and the rules refuse
- * the count.
+ * as the roll awaited shows, `counts`), and the face left out. When every die found was read and
+ * there is exactly one more than the roll can show (the largest of `counts`), the game knows one
+ * is not its die: most often a side face or a shadow found as a die, and the detector's least
+ * sure. That one is left out and named to the player beside the roll (`leftOut`), in case it was
+ * a die. Two or more too many, or dice found but not read beside them, are mostly real dice lying
+ * in view (another game's dice): then nothing is left out and the rules refuse the count. Chosen on
+ * selection reads at the table (`npm run eval:live`; models/MODEL_CARD.md, "One face too many").
  */
 export function cameraProposal<D extends { face: DieToken | null; score: number }>(
   dice: readonly D[],
@@ -97,7 +95,8 @@ export function cameraProposal<D extends { face: DieToken | null; score: number 
 ): { dice: D[]; seen: DieToken[]; unread: number; leftOut: DieToken[] } {
   const most = counts.length ? Math.max(...counts) : Infinity;
   const read = dice.filter((d) => d.face !== null);
-  const dropped = new Set(read.length === most + 1 ? [[...read].sort((a, b) => a.score - b.score)[0]!] : []);
+  const oneTooMany = read.length === dice.length && read.length === most + 1;
+  const dropped = new Set(oneTooMany ? [[...read].sort((a, b) => a.score - b.score)[0]!] : []);
   const kept = dice.filter((d) => !dropped.has(d));
   const faces = kept.map((d) => d.face);
   const unread = unreadDiceCounted(faces, counts);

@@ -57,7 +57,7 @@ describe('camera', () => {
       // how long a read takes on this device, beside the frames that reach the reader
       await page.waitForFunction(() => /each read takes about \d+ ms/.test(document.querySelector('[data-testid="camera-fps"]')?.textContent ?? ''));
 
-      await page.getByTestId('check-kit').selectOption('corellian-spike');
+      await page.getByTestId('check-kit').selectOption({ label: 'Corellian Spike dice (symbols valued 1–6)' });
       await page.waitForFunction(() => /^(I see|No dice)/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 45_000 });
       expect(session.errors).toEqual([]);
     } finally {

@@ -265,4 +265,18 @@ describe('teaching from the camera', () => {
     expect((await faceStatus(page)).luke).toBe('needs-more');
     expect(readdirSync(path.join(PHOTOS, 'face-off-teach')).length).toBe(18);
   });
+
+  it('the camera check reads with the set just taught', async () => {
+    const { page, errors } = camera;
+    await page.goto('about:blank');
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('camera-check').click();
+    const select = page.getByTestId('check-kit');
+    const taught = select.locator('option', { hasText: '(taught, Star Wars Face Off' });
+    await taught.waitFor({ state: 'attached' });
+    await select.selectOption((await taught.getAttribute('value'))!);
+    await page.waitForFunction(() => /^I see 1 die/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 60_000 });
+    expect(errors).toEqual([]);
+  });
 });
