@@ -54,15 +54,15 @@ async function main(): Promise<void> {
     await page.getByRole('button', { name: 'Dice kits' }).click();
     await shot('kits-tablet-dark');
 
-    // The camera check with a fake camera showing a picture of the icon.
-    const picture = await sharp(join(import.meta.dirname, '..', 'public', 'icons', 'icon-512.png')).resize(640, 480, { fit: 'contain', background: '#1d5c3a' }).png().toBuffer();
+    // The camera check with a fake camera showing five dice (a matteop65 val fixture, licence beside it), read and drawn.
+    const picture = await sharp(join(import.meta.dirname, '..', 'tests', 'fixtures', 'dice-photos', 'matteop65-val-sample', 'valid_80.jpg')).resize(640, 480).png().toBuffer();
     const camera = await fakeCameraFile(picture);
     const withCamera = await launch({ camera: camera.path });
     try {
       await withCamera.page.goto(server.url);
       await withCamera.page.getByRole('button', { name: 'Settings' }).click();
       await withCamera.page.getByTestId('camera-check').click();
-      await withCamera.page.getByTestId('camera-fps').waitFor();
+      await withCamera.page.getByTestId('check-read').getByText('I see', { exact: false }).waitFor({ timeout: 45_000 });
       await withCamera.page.screenshot({ path: join(out, 'camera-check.png'), fullPage: true });
     } finally {
       await withCamera.close();
