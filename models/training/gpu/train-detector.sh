@@ -1,8 +1,8 @@
 #!/bin/bash
 # Runs on the lent GPU machine (the device tool, carry [".gpu"]), from the repo root:
 #   bash .gpu/train-detector.sh RUN_NAME LR SEED SECONDS [train.py options...]
-# Renders synth-a / synth-b (their first 1,600 / 600 scenes: all of them take half a 10-minute
-# call), then trains from .gpu/init/init.pt with the schedule following the clock, and leaves
+# Renders synth-a / synth-b (their first SYNTH_A / SYNTH_B scenes, default 1,600 / 600: about half
+# a 10-minute call on 16 cores; halve them when the lend is short), then trains from .gpu/init/init.pt with the schedule following the clock, and leaves
 # the run folder in $OUT as RUN_NAME.tgz.
 set -u
 name=$1 lr=$2 seed=$3 budget=$4; shift 4
@@ -10,8 +10,8 @@ start=$SECONDS
 cp -r .gpu/share/* /usr/share/
 export ROLLCALL_DATA=$PWD/.gpu/data PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1
 cd models/training
-for i in $(seq 0 15); do python3 render_cache.py --out cache/synth-a --count 1600 --seed 11 --shard $i/16 > /dev/null & done
-for i in $(seq 0 7); do python3 render_cache.py --out cache/synth-b --count 600 --seed 12 --preset mixed-hard --shard $i/8 > /dev/null & done
+for i in $(seq 0 15); do python3 render_cache.py --out cache/synth-a --count "${SYNTH_A:-1600}" --seed 11 --shard $i/16 > /dev/null & done
+for i in $(seq 0 7); do python3 render_cache.py --out cache/synth-b --count "${SYNTH_B:-600}" --seed 12 --preset mixed-hard --shard $i/8 > /dev/null & done
 wait
 left=$((budget - (SECONDS - start) - 35))
 echo "rendered in $((SECONDS - start)) s; training for $left s"
