@@ -16,8 +16,8 @@
  * proposal's per-die F1 and exact rolls (of the proposals, and of all photos: a roll never
  * proposed is a roll the player enters by hand). The proposal is scored as the table shows it:
  * knowing how many dice were thrown (from the labels here, from the game in the app), unread
- * boxes beside as many dice read are left out, and faces read beyond that count too, the least
- * sure first (`cameraProposal`, src/app/cameraRead.ts).
+ * boxes beside as many dice read are left out, and so is the least sure of one face read too many
+ * (`cameraProposal`, src/app/cameraRead.ts).
  *
  * A simulation, not video: the dice never move, so it measures the tracker against read noise
  * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
@@ -256,8 +256,8 @@ export interface LiveSummary {
 /**
  * The video's first proposal as the table shows it, and the frame it came at; null when the
  * tracker proposed nothing. The game says how many dice were thrown (here, the labels): unread
- * boxes beside as many dice read are left out, and faces read beyond that count too, the least
- * sure first (`cameraProposal`, src/app/cameraRead.ts).
+ * boxes beside as many dice read are left out, and so is the least sure of one face read too many
+ * (`cameraProposal`, src/app/cameraRead.ts).
  */
 function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<SettleOptions>): { dice: FrameDie[]; frame: number } | null {
   const tracker = new SettleTracker<DieKey | null>(options);

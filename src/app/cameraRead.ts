@@ -81,7 +81,7 @@ export function unreadDiceCounted(faces: readonly (DieToken | null)[], counts: r
 /**
  * What a settled read (its dice, left to right) proposes: the dice it keeps, their faces, how many
  * dice could not be read (`unreadDiceCounted`: none when the faces read are already as many dice
- * as the roll awaited shows, `counts`), and the face left out. When every die found was read and
+ * as the roll awaited shows, `counts`), and the face left out, if any. When every die found was read and
  * there is exactly one more than the roll can show (the largest of `counts`), the game knows one
  * is not its die: most often a side face or a shadow found as a die, and the detector's least
  * sure. That one is left out and named to the player beside the roll (`leftOut`), in case it was
@@ -92,19 +92,18 @@ export function unreadDiceCounted(faces: readonly (DieToken | null)[], counts: r
 export function cameraProposal<D extends { face: DieToken | null; score: number }>(
   dice: readonly D[],
   counts: readonly number[] = [],
-): { dice: D[]; seen: DieToken[]; unread: number; leftOut: DieToken[] } {
+): { dice: D[]; seen: DieToken[]; unread: number; leftOut: DieToken | null } {
   const most = counts.length ? Math.max(...counts) : Infinity;
-  const read = dice.filter((d) => d.face !== null);
-  const oneTooMany = read.length === dice.length && read.length === most + 1;
-  const dropped = new Set(oneTooMany ? [[...read].sort((a, b) => a.score - b.score)[0]!] : []);
-  const kept = dice.filter((d) => !dropped.has(d));
+  const oneTooMany = dice.every((d) => d.face !== null) && dice.length === most + 1;
+  const dropped = oneTooMany ? dice.reduce((least, d) => (d.score < least.score ? d : least)) : null;
+  const kept = dice.filter((d) => d !== dropped);
   const faces = kept.map((d) => d.face);
   const unread = unreadDiceCounted(faces, counts);
   return {
     dice: kept.filter((d) => d.face !== null || unread > 0),
     seen: faces.filter((f): f is DieToken => f !== null),
     unread,
-    leftOut: dice.filter((d) => dropped.has(d)).map((d) => d.face!),
+    leftOut: dropped?.face ?? null,
   };
 }
 
@@ -140,4 +139,9 @@ export function diceLookSmall(dice: readonly { box: Box }[], frame: { width: num
   const long = Math.max(frame.width, frame.height);
   if (dice.length === 0 || long <= 0) return false;
   return median(dice.map((d) => Math.max(d.box.w, d.box.h))) < share * long;
+}
+
+/** " They look small: hold the phone closer." when `diceLookSmall`, else ''; `count`: the dice the sentence speaks of. */
+export function smallDiceHint(dice: readonly { box: Box }[], frame: { width: number; height: number }, count = dice.length): string {
+  return diceLookSmall(dice, frame) ? ` ${count === 1 ? 'It looks' : 'They look'} small: hold the phone closer.` : '';
 }

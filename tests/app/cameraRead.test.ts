@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { cameraProposal, countsInView, diceLookSmall, diceToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { cameraProposal, countsInView, diceLookSmall, diceToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
 /** What the table shows of a settled read: the faces proposed and the ? slots (nothing read was left out). */
 function shown(dice: readonly { box: unknown; face: DieToken | null; score: number }[], counts: readonly number[] = []): { seen: DieToken[]; unread: number } {
   const { seen, unread, leftOut } = cameraProposal(dice, counts);
-  expect(leftOut).toEqual([]);
+  expect(leftOut).toBeNull();
   return { seen, unread };
 }
 
@@ -120,6 +120,10 @@ describe('dice that look small', () => {
     // one far die among near ones does not call them all small, nor the other way round
     expect(diceLookSmall([sized(20), sized(80), sized(80)], frame)).toBe(false);
     expect(diceLookSmall([sized(20), sized(20), sized(200)], frame)).toBe(true);
+    // what the camera says of it, for one die or several
+    expect(smallDiceHint([sized(50)], frame)).toBe(' It looks small: hold the phone closer.');
+    expect(smallDiceHint([sized(50), sized(60)], frame)).toBe(' They look small: hold the phone closer.');
+    expect(smallDiceHint([sized(80)], frame)).toBe('');
     // an even count: the mean of the middle two
     expect(diceLookSmall([sized(64), sized(66)], frame)).toBe(false); // 65 ≥ 64
     expect(diceLookSmall([sized(64), sized(66)], { width: 720, height: 1400 })).toBe(true); // 65 < 70
@@ -138,7 +142,7 @@ describe('more faces read than the roll can show', () => {
     const dice = roll(['luke', 'r2', 'han', 'vader', 'han', 'r2'], [0.95, 0.5, 0.9, 0.93, 0.88, 0.96]);
     const p = cameraProposal(dice, countsInView({ count: 5, kept: [] }));
     expect(p.seen).toEqual(['luke', 'han', 'vader', 'han', 'r2']);
-    expect(p.leftOut).toEqual(['r2']);
+    expect(p.leftOut).toBe('r2');
     expect(p.unread).toBe(0);
     expect(p.dice).toEqual([dice[0], dice[2], dice[3], dice[4], dice[5]]);
   });
@@ -146,21 +150,21 @@ describe('more faces read than the roll can show', () => {
   it('dice found but not read beside them say other dice lie in view: nothing is left out', () => {
     // Face Off dice on a Point Five table: two read, three not, for a throw of one
     const dice = roll(['burst', null, 'burst', null, null], [0.9, 0.9, 0.4, 0.9, 0.9]);
-    expect(cameraProposal(dice, [1])).toEqual({ dice, seen: ['burst', 'burst'], unread: 3, leftOut: [] });
+    expect(cameraProposal(dice, [1])).toEqual({ dice, seen: ['burst', 'burst'], unread: 3, leftOut: null });
   });
 
   it('two or more too many (dice lying in view, not a false box) leave the count for the player to fix', () => {
     const dice = roll([1, 2, 3, 4, 5, 6, 6], [0.9, 0.9, 0.3, 0.9, 0.9, 0.9, 0.4]);
-    expect(cameraProposal(dice, [5])).toEqual({ dice, seen: [1, 2, 3, 4, 5, 6, 6], unread: 0, leftOut: [] });
+    expect(cameraProposal(dice, [5])).toEqual({ dice, seen: [1, 2, 3, 4, 5, 6, 6], unread: 0, leftOut: null });
     // War's centre die with the five dice of another game in view
-    expect(cameraProposal(roll([1, 2, 3, 4, 5], [0.9, 0.8, 0.7, 0.6, 0.5]), [1]).leftOut).toEqual([]);
+    expect(cameraProposal(roll([1, 2, 3, 4, 5], [0.9, 0.8, 0.7, 0.6, 0.5]), [1]).leftOut).toBeNull();
   });
 
   it('counts kept dice in view: up to thrown and kept nothing is left out', () => {
     const counts = countsInView({ count: 2, kept: [3, 3, 3] });
-    expect(cameraProposal(roll([1, 2, 3, 3, 3], [0.9, 0.9, 0.9, 0.9, 0.2]), counts).leftOut).toEqual([]);
-    expect(cameraProposal(roll([1, 2, 3, 3, 3, 6], [0.9, 0.9, 0.9, 0.9, 0.9, 0.2]), counts)).toMatchObject({ seen: [1, 2, 3, 3, 3], leftOut: [6] });
+    expect(cameraProposal(roll([1, 2, 3, 3, 3], [0.9, 0.9, 0.9, 0.9, 0.2]), counts).leftOut).toBeNull();
+    expect(cameraProposal(roll([1, 2, 3, 3, 3, 6], [0.9, 0.9, 0.9, 0.9, 0.9, 0.2]), counts)).toMatchObject({ seen: [1, 2, 3, 3, 3], leftOut: 6 });
     // no roll awaited: nothing to count against
-    expect(cameraProposal(roll([1, 2, 3, 4, 5, 6], [0.9, 0.9, 0.9, 0.9, 0.9, 0.2])).leftOut).toEqual([]);
+    expect(cameraProposal(roll([1, 2, 3, 4, 5, 6], [0.9, 0.9, 0.9, 0.9, 0.9, 0.2])).leftOut).toBeNull();
   });
 });
