@@ -74,22 +74,34 @@ def set_fonts():
     return sorted(p for p in paths if not any(x in p.lower() for x in SET_FONT_EXCLUDED))
 
 
-def _turns(m):
+def _turns(m, thicken=7):
     """A glyph mask centred on its ink and thickened (thin strokes a pixel apart still overlap),
     at its four quarter turns."""
     ys, xs = np.nonzero(m)
     dy, dx = m.shape[0] // 2 - int(ys.mean()), m.shape[1] // 2 - int(xs.mean())
-    c = cv2.dilate(np.roll(np.roll(m, dy, 0), dx, 1).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    c = cv2.dilate(np.roll(np.roll(m, dy, 0), dx, 1).astype(np.uint8), np.ones((thicken, thicken), np.uint8)) > 0
     return [np.rot90(c, k) for k in range(4)]
 
 
-def font_sets(n_sets, seed, set_size=6, size=64):
+def _likeness(a_turns, b):
+    """How alike two glyphs look when a die can land any way round: the best ink IoU of `b`
+    against `a` at any of `a`'s quarter turns (thickened, centred masks from `_turns`)."""
+    return max((t & b).sum() / max(1, (t | b).sum()) for t in a_turns)
+
+
+def font_sets(n_sets, seed, set_size=6, size=64, near_alike=False):
     """`n_sets` sets of `set_size` characters of one font each: (font path, character) lists.
 
     Characters are drawn from printable ASCII; one is refused when its glyph is
     missing, nearly empty or nearly full, or when at some quarter turn it looks like a character
     already in the set (ink IoU > 0.5: 6/9, n/u, M/W, a letter and its small capital...), since a
-    die can land at any angle. Fonts that cannot fill a set are skipped."""
+    die can land at any angle. Fonts that cannot fill a set are skipped.
+
+    near_alike: three pairs of near twins, letters and digits only: a character drawn at random,
+    then one of the three most like it, such as L and 7 or S and 5, which a die's turns make hard
+    to tell apart. The masks are thickened 3 px, not 7 (at 7 most letters of a font overlap by
+    half), and a character stays out when its IoU with one in the set exceeds 0.45 at some turn
+    (u and n, M and W in most fonts: one shape, not two)."""
     fonts = set_fonts()
     if not fonts:
         return []
@@ -120,14 +132,31 @@ def font_sets(n_sets, seed, set_size=6, size=64):
             masks_of[path] = masks
         masks = masks_of[path]
         chosen, turned = [], []
-        for ch in rng.permutation(sorted(masks)):
-            t = _turns(masks[ch])
-            if any(max((a & b).sum() / max(1, (a | b).sum()) for b in t) > 0.5 for a in turned):
-                continue
-            chosen.append(str(ch))
-            turned.append(t[0])
-            if len(chosen) == set_size:
-                break
+        if near_alike:
+            # letters and digits, thickened less: at 7 px most letters of a font overlap by half
+            pool = {str(ch): _turns(masks[ch], 3) for ch in masks if str(ch).isalnum()}
+            while len(chosen) < set_size:
+                # a character unlike the set so far, then its nearest twins that are still allowed
+                allowed = sorted(c for c, t in pool.items() if all(_likeness(t, a) <= 0.45 for a in turned))
+                if not allowed:
+                    break
+                if len(chosen) % 2 == 0:
+                    ch = str(rng.choice(allowed))
+                else:
+                    last = turned[-1]
+                    near = sorted(((_likeness(pool[c], last), c) for c in allowed), reverse=True)
+                    ch = near[int(rng.integers(min(3, len(near))))][1]
+                chosen.append(ch)
+                turned.append(pool.pop(ch)[0])
+        else:
+            for ch in rng.permutation(sorted(masks)):
+                t = _turns(masks[ch])
+                if any(_likeness(t, a) > 0.5 for a in turned):
+                    continue
+                chosen.append(str(ch))
+                turned.append(t[0])
+                if len(chosen) == set_size:
+                    break
         if len(chosen) == set_size:
             out.append([(path, ch) for ch in chosen])
     return out

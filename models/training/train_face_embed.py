@@ -249,6 +249,8 @@ def main():
     ap.add_argument('--pictures', type=int, default=1200)
     ap.add_argument('--font-sets', type=int, default=1200,
                     help='sets of six characters of one font (symbol_faces.font_sets); a tenth held out')
+    ap.add_argument('--near-font-sets', type=int, default=0,
+                    help='sets of three pairs of near-twin letters and digits of one font (symbol_faces.font_sets near_alike); a tenth held out')
     ap.add_argument('--pool-views', type=int, default=4)
     ap.add_argument('--fresh', type=int, default=48, help='new renders per step replacing pool entries')
     ap.add_argument('--out', default=os.path.join(ROOT, 'models'))
@@ -296,19 +298,27 @@ def main():
         sys.exit('--font-sets: no fonts found beside DejaVu and Liberation; install the font packages listed in models/training/README.md')
     font_rng = np.random.default_rng((args.seed, 77))
     groups = [[('glyph', int(font_rng.integers(1 << 31)), path, ch) for path, ch in g] for g in font_sets(args.font_sets, args.seed)]
+    # after the font sets, so that their held-out tenth stays the same sets with or without these
+    near_rng = np.random.default_rng((args.seed, 78))
+    near_groups = [[('glyph', int(near_rng.integers(1 << 31)), path, ch) for path, ch in g]
+                   for g in font_sets(args.near_font_sets, (args.seed, 78), near_alike=True)] if args.near_font_sets else []
     reading = init_sidecar(args).get('readingCrop')
     crop = tuple(float(v) for v in args.reading_crop.split(',')) if args.reading_crop else (
         (reading['centre'], reading['lift'], reading['side']) if reading else None)
     if args.upright_share > 0 and crop is None:
         sys.exit('--upright-share needs a reading crop: --reading-crop centre,lift,side or an --init-onnx sidecar with readingCrop')
-    sets = Sets(specs, args.seed, groups=groups, box_error=(args.box_shift, args.box_scale), k=k,
+    sets = Sets(specs, args.seed, groups=groups + near_groups, box_error=(args.box_shift, args.box_scale), k=k,
                 upright=(args.upright_share, args.upright_degrees, crop))
     n_sets = len(sets.members)
-    # held out: the last tenth of the mixed sets (the unknown rule is chosen on them) and of the font sets
-    n_mixed = n_sets - len(groups)
+    # held out: the last tenth of the mixed sets (the unknown rule is chosen on them), of the font
+    # sets and of the near-twin sets
+    n_mixed = n_sets - len(groups) - len(near_groups)
+    n_font_end = n_mixed + len(groups)
     val_sets = list(range(n_mixed - n_mixed // 10, n_mixed))
-    font_val_sets = list(range(n_sets - len(groups) // 10, n_sets))
-    train_sets = list(range(0, n_mixed - n_mixed // 10)) + list(range(n_mixed, n_sets - len(groups) // 10))
+    font_val_sets = list(range(n_font_end - len(groups) // 10, n_font_end))
+    near_val_sets = list(range(n_sets - len(near_groups) // 10, n_sets))
+    train_sets = (list(range(0, n_mixed - n_mixed // 10)) + list(range(n_mixed, n_font_end - len(groups) // 10))
+                  + list(range(n_font_end, n_sets - len(near_groups) // 10)))
     train_classes = [c for s in train_sets for c in sets.members[s]]
     n_train = len(train_classes)
     print(f'{len(sets.faces)} classes in {n_sets} sets; training on {n_train}, holding out {len(val_sets)} sets; '
@@ -327,6 +337,8 @@ def main():
         meta['heldOut'] = {'steps': meta.get('training', {}).get('steps'), **stats}
         if font_val_sets:
             meta['heldOut']['fontSetsFiveShotAccuracy'] = few_shot(model, sets, font_val_sets, 5, 20, 321, gap)
+        if near_val_sets:
+            meta['heldOut']['nearTwinSetsFiveShotAccuracy'] = few_shot(model, sets, near_val_sets, 5, 20, 321, gap)
         with open(sidecar, 'w') as f:
             json.dump(meta, f, indent=2)
             f.write('\n')
@@ -393,6 +405,8 @@ def main():
             acc = few_shot(model, sets, val_sets[:16], 5, 6, 123)
             font_acc = few_shot(model, sets, font_val_sets[:16], 5, 6, 123) if font_val_sets else float('nan')
             line = f'  held-out 5-shot per-die accuracy {acc:.4f} (font sets {font_acc:.4f})'
+            if near_val_sets:
+                line += f' (near twins {few_shot(model, sets, near_val_sets[:16], 5, 6, 123):.4f})'
             if crop is not None:
                 up = few_shot(model, sets, val_sets[:16], 5, 6, 123, upright=True)
                 up_font = few_shot(model, sets, font_val_sets[:16], 5, 6, 123, upright=True) if font_val_sets else float('nan')
@@ -406,6 +420,8 @@ def main():
     stats = {'steps': step, **stats}
     if font_val_sets:
         stats['fontSetsFiveShotAccuracy'] = few_shot(model, sets, font_val_sets, 5, 20, 321, gap)
+    if near_val_sets:
+        stats['nearTwinSetsFiveShotAccuracy'] = few_shot(model, sets, near_val_sets, 5, 20, 321, gap)
     print(json.dumps(stats, indent=2), flush=True)
     meta = {
         'inputSize': k, 'dim': DIM, 'cropMargin': CROP_MARGIN,
