@@ -175,6 +175,16 @@ def few_shot(model, sets, set_ids, shots, queries, seed, gap=0.0, upright=False)
     return score_reads(few_shot_embeddings(model, sets, set_ids, shots, queries, seed, upright), gap)['accuracy']
 
 
+def other_held_out(model, sets, font_val_sets, near_val_sets, gap):
+    """The sidecar's held-out figures beside the mixed sets': the font sets and the near-twin sets
+    read with 5 taught photos per face, for those a run has."""
+    out = {}
+    for key, ids in (('fontSetsFiveShotAccuracy', font_val_sets), ('nearTwinSetsFiveShotAccuracy', near_val_sets)):
+        if ids:
+            out[key] = few_shot(model, sets, ids, 5, 20, 321, gap)
+    return out
+
+
 SECOND_LOOK_GAPS = (0.0, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 2.0)
 
 
@@ -301,7 +311,7 @@ def main():
     # after the font sets, so that their held-out tenth stays the same sets with or without these
     near_rng = np.random.default_rng((args.seed, 78))
     near_groups = [[('glyph', int(near_rng.integers(1 << 31)), path, ch) for path, ch in g]
-                   for g in font_sets(args.near_font_sets, (args.seed, 78), near_alike=True)] if args.near_font_sets else []
+                   for g in font_sets(args.near_font_sets, (args.seed, 78), near_alike=True)]
     reading = init_sidecar(args).get('readingCrop')
     crop = tuple(float(v) for v in args.reading_crop.split(',')) if args.reading_crop else (
         (reading['centre'], reading['lift'], reading['side']) if reading else None)
@@ -310,15 +320,16 @@ def main():
     sets = Sets(specs, args.seed, groups=groups + near_groups, box_error=(args.box_shift, args.box_scale), k=k,
                 upright=(args.upright_share, args.upright_degrees, crop))
     n_sets = len(sets.members)
-    # held out: the last tenth of the mixed sets (the unknown rule is chosen on them), of the font
-    # sets and of the near-twin sets
+    # held out: the last tenth of each kind of set, the mixed sets (the unknown rule is chosen on
+    # them), the font sets and the near-twin sets, in the order Sets holds them
     n_mixed = n_sets - len(groups) - len(near_groups)
-    n_font_end = n_mixed + len(groups)
-    val_sets = list(range(n_mixed - n_mixed // 10, n_mixed))
-    font_val_sets = list(range(n_font_end - len(groups) // 10, n_font_end))
-    near_val_sets = list(range(n_sets - len(near_groups) // 10, n_sets))
-    train_sets = (list(range(0, n_mixed - n_mixed // 10)) + list(range(n_mixed, n_font_end - len(groups) // 10))
-                  + list(range(n_font_end, n_sets - len(near_groups) // 10)))
+    train_sets, (val_sets, font_val_sets, near_val_sets) = [], ([], [], [])
+    start = 0
+    for held, count in zip((val_sets, font_val_sets, near_val_sets), (n_mixed, len(groups), len(near_groups))):
+        cut = start + count - count // 10
+        train_sets += range(start, cut)
+        held += range(cut, start + count)
+        start += count
     train_classes = [c for s in train_sets for c in sets.members[s]]
     n_train = len(train_classes)
     print(f'{len(sets.faces)} classes in {n_sets} sets; training on {n_train}, holding out {len(val_sets)} sets; '
@@ -335,10 +346,7 @@ def main():
             meta = json.load(f)
         meta['threshold'], meta['ambiguityMargin'], meta['secondLookGap'] = round(threshold, 4), round(margin, 4), gap
         meta['heldOut'] = {'steps': meta.get('training', {}).get('steps'), **stats}
-        if font_val_sets:
-            meta['heldOut']['fontSetsFiveShotAccuracy'] = few_shot(model, sets, font_val_sets, 5, 20, 321, gap)
-        if near_val_sets:
-            meta['heldOut']['nearTwinSetsFiveShotAccuracy'] = few_shot(model, sets, near_val_sets, 5, 20, 321, gap)
+        meta['heldOut'].update(other_held_out(model, sets, font_val_sets, near_val_sets, gap))
         with open(sidecar, 'w') as f:
             json.dump(meta, f, indent=2)
             f.write('\n')
@@ -418,10 +426,7 @@ def main():
     step += step0
     threshold, margin, gap, stats = unknown_rule(model, sets, val_sets)
     stats = {'steps': step, **stats}
-    if font_val_sets:
-        stats['fontSetsFiveShotAccuracy'] = few_shot(model, sets, font_val_sets, 5, 20, 321, gap)
-    if near_val_sets:
-        stats['nearTwinSetsFiveShotAccuracy'] = few_shot(model, sets, near_val_sets, 5, 20, 321, gap)
+    stats.update(other_held_out(model, sets, font_val_sets, near_val_sets, gap))
     print(json.dumps(stats, indent=2), flush=True)
     meta = {
         'inputSize': k, 'dim': DIM, 'cropMargin': CROP_MARGIN,
