@@ -6,6 +6,7 @@ import type { DetectOptions, Detector } from '../../src/lib/vision/detector.ts';
 import {
   detectSymbolDice,
   findMissedSymbolDice,
+  growSmallBoxes,
   kitSeparation,
   matchFace,
   selectPrototypes,
@@ -182,6 +183,24 @@ describe('renderArtOnDice', () => {
     for (let x = 0; x < k; x++) if (px(0, 0, x, 16) > 0.6) onDie++;
     expect(onDie / k).toBeGreaterThan(0.8);
     expect(onDie / k).toBeLessThan(0.92);
+  });
+});
+
+describe('growSmallBoxes (a die found as its picture alone)', () => {
+  const sq = (x: number, side: number) => ({ x, y: 0, w: side, h: side });
+
+  it('reads a box much smaller than the frame\'s other dice at their median size, centred where it was', () => {
+    const boxes = [sq(0, 40), sq(100, 44), sq(200, 20), sq(300, 42)];
+    const grown = growSmallBoxes(boxes, 0.7);
+    // the median side of 20, 40, 42, 44 is 42 (the upper middle); the small box's centre is (210, 10)
+    expect(grown[2]).toEqual({ x: 210 - 21, y: 10 - 21, w: 42, h: 42 });
+    expect([grown[0], grown[1], grown[3]]).toEqual([boxes[0], boxes[1], boxes[3]]);
+  });
+
+  it('leaves dice alone near the median, and frames of one or two dice', () => {
+    const boxes = [sq(0, 40), sq(100, 30), sq(200, 42)];
+    expect(growSmallBoxes(boxes, 0.7)).toEqual(boxes);
+    expect(growSmallBoxes([sq(0, 40), sq(100, 10)], 0.7)).toEqual([sq(0, 40), sq(100, 10)]);
   });
 });
 

@@ -420,6 +420,7 @@ export function kitSeparation(kit: DiceKit, prototypes: readonly FacePrototype[]
 
 /** One die read with a kit. */
 export interface FaceDie {
+  /** Where the face was read: the detector's box, or grown to the frame's dice (`growSmallBoxes`). */
   box: Box;
   /** The detector's score for the die (objectness × best class probability). */
   score: number;
@@ -494,8 +495,35 @@ export function findMissedSymbolDice(
 }
 
 /**
+ * A box this much smaller (side, √area) than the median die of its frame is a die's picture or
+ * top face found alone: chosen on the dicegen kit-art scenes (models/MODEL_CARD.md), among 0.6,
+ * 0.7 and 0.8.
+ */
+export const SMALL_BOX_RATIO = 0.7;
+
+/**
+ * The boxes to read the faces from: with three dice or more in the frame, a box whose side is
+ * under `ratio` × the median side is read as a square of the median side, centred where it was;
+ * the others as they are.
+ *
+ * Why: the detector sometimes boxes a symbol die's picture or top face alone, and the face
+ * embedder, taught crops of whole dice, refuses or misreads that crop. The dice of one roll are
+ * one kit, about one size in the frame.
+ */
+export function growSmallBoxes(boxes: readonly Box[], ratio = SMALL_BOX_RATIO): Box[] {
+  if (boxes.length < 3) return [...boxes];
+  const side = (b: Box): number => Math.sqrt(b.w * b.h);
+  const sides = boxes.map(side).sort((a, b) => a - b);
+  const median = sides[sides.length >> 1]!;
+  return boxes.map((b) =>
+    side(b) >= ratio * median ? b : { x: b.x + b.w / 2 - median / 2, y: b.y + b.h / 2 - median / 2, w: median, h: median },
+  );
+}
+
+/**
  * Finds the dice (any kind: the detector's class is ignored, `detectSymbolDice`; `expected`: how
- * many lie in view, when the caller knows) and reads each face by its prototypes.
+ * many lie in view, when the caller knows) and reads each face by its prototypes, a box much
+ * smaller than the frame's other dice at their size (`growSmallBoxes`).
  */
 export async function readFaces(
   detector: Detector,
@@ -510,11 +538,12 @@ export async function readFaces(
   const { dice, timing } = await detectSymbolDice(detector, image, expected);
   const t1 = performance.now();
   const used = selectPrototypes(kit, prototypes);
-  const embeddings = await embedForReading(embedder, used, image, dice.map((d) => d.box), embedder.config.secondLookGap, rule);
+  const boxes = growSmallBoxes(dice.map((d) => d.box));
+  const embeddings = await embedForReading(embedder, used, image, boxes, embedder.config.secondLookGap, rule);
   const t2 = performance.now();
   const out = dice.map((d, i): FaceDie => {
     const match = matchFace(used, embeddings[i]!, rule);
-    return { box: d.box, score: d.score, face: kit.faces.find((f) => f.id === match.faceId) ?? null, match, embedding: embeddings[i]!, die: d };
+    return { box: boxes[i]!, score: d.score, face: kit.faces.find((f) => f.id === match.faceId) ?? null, match, embedding: embeddings[i]!, die: d };
   });
   return { dice: out, detectMs: t1 - t0, embedMs: t2 - t1, detection: timing };
 }
