@@ -522,8 +522,8 @@ export function growSmallBoxes(boxes: readonly Box[], ratio = SMALL_BOX_RATIO): 
 
 /**
  * Finds the dice (any kind: the detector's class is ignored, `detectSymbolDice`; `expected`: how
- * many lie in view, when the caller knows) and reads each face by its prototypes, a box much
- * smaller than the frame's other dice at their size (`growSmallBoxes`).
+ * many lie in view, when the caller knows) and reads each face by its prototypes; a box much
+ * smaller than the frame's other dice is read at their size (`growSmallBoxes`).
  */
 export async function readFaces(
   detector: Detector,
