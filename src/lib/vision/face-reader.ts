@@ -12,7 +12,6 @@ import { symbolDetectOptions, type Detector } from './detector.ts';
 import { firstPass } from './die-face-reader.ts';
 import { renderArtOnDice, type ArtView, DEFAULT_ART_VIEWS } from './face-art.ts';
 import { cropForEmbedder, quarterTurnCrop, TRAINED_CROP, type FaceEmbedder, type FaceEmbedderConfig } from './face-embedder.ts';
-import { median } from './settle.ts';
 import type { Box, Detection, Die, ReadTiming, RgbaImage } from './types.ts';
 
 /**
@@ -514,9 +513,10 @@ export const SMALL_BOX_RATIO = 0.7;
 export function growSmallBoxes(boxes: readonly Box[], ratio = SMALL_BOX_RATIO): Box[] {
   if (boxes.length < 3) return [...boxes];
   const side = (b: Box): number => Math.sqrt(b.w * b.h);
-  const typical = median(boxes.map(side));
+  const sides = boxes.map(side).sort((a, b) => a - b);
+  const median = sides[sides.length >> 1]!;
   return boxes.map((b) =>
-    side(b) >= ratio * typical ? b : { x: b.x + b.w / 2 - typical / 2, y: b.y + b.h / 2 - typical / 2, w: typical, h: typical },
+    side(b) >= ratio * median ? b : { x: b.x + b.w / 2 - median / 2, y: b.y + b.h / 2 - median / 2, w: median, h: median },
   );
 }
 
