@@ -513,6 +513,9 @@ export const SMALL_BOX_RATIO = 0.7;
 export function growSmallBoxes(boxes: readonly Box[], ratio = SMALL_BOX_RATIO): Box[] {
   if (boxes.length < 3) return [...boxes];
   const side = (b: Box): number => Math.sqrt(b.w * b.h);
+  // The upper middle side, one die's own (not settle.ts `median`, which averages the middle two
+  // of an even count): with a fragment among the boxes it leans to the whole dice. The mean read
+  // the kits at the table worse (models/MODEL_CARD.md).
   const sides = boxes.map(side).sort((a, b) => a - b);
   const median = sides[sides.length >> 1]!;
   return boxes.map((b) =>
