@@ -38,9 +38,10 @@ import sharp from 'sharp';
 import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
 import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
+import type { Detector } from '../src/lib/vision/detector.ts';
 import type { DiceKit } from '../src/lib/dice/kit.ts';
 import { loadDataset } from './lib/datasets.ts';
-import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
+import { createNodeDetector, dataRoot, detectorModelFor } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
@@ -214,11 +215,15 @@ async function readVideos(
   faceModel?: string,
 ): Promise<PhotoVideo[]> {
   const detector = await createNodeDetector({ threads: 1 });
+  // a symbol kit's dice are found with the symbol-dice detector, as in the app (opened on first use)
+  let symbolDetector: Detector | null = null;
   const videos: PhotoVideo[] = [];
   try {
     for (const [d, dir] of dirs.entries()) {
       const kitDir = kits.length ? kits[Math.min(d, kits.length - 1)]! : null;
-      const kitReader = kitDir ? await createNodeKitReader(kitDir, detector, { threads: 1, ...(faceModel ? { faceModel } : {}) }) : null;
+      const kitId = kitDir ? (await loadKitFolder(kitDir)).kit.id : null;
+      const kitDetector = kitId !== null && kitId !== 'standard' ? (symbolDetector ??= await createNodeDetector({ threads: 1, modelPath: detectorModelFor(kitId) })) : detector;
+      const kitReader = kitDir ? await createNodeKitReader(kitDir, kitDetector, { threads: 1, ...(faceModel ? { faceModel } : {}) }) : null;
       try {
         const learning: Learning | null = learn && kitReader ? { ...learn, read: new Map(), learn: (dice) => kitReader.learn(dice) } : null;
         const read: ReadFrame = kitReader
@@ -239,6 +244,7 @@ async function readVideos(
     }
   } finally {
     await detector.release();
+    await symbolDetector?.release();
   }
   return videos;
 }

@@ -1,5 +1,5 @@
 /**
- * npm run eval:symbols -- [--boxes detector|truth] [--face-model FILE.onnx] [--learn] [--count-known] [--json] [EVAL_DIR]
+ * npm run eval:symbols -- [--boxes detector|truth] [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--count-known] [--json] [EVAL_DIR]
  *
  * The symbol-dice benchmark over the evaluation set that `npm run make-symbol-eval` writes
  * (default cache/symbol-eval):
@@ -7,8 +7,8 @@
  *            the `emblems-*` and `glyphs-*` sets are symbol sets the embedder never saw;
  *   art    — the Corellian Spike and Face Off rolls read with the shipped kit folders
  *            (src/lib/dice/kits/<id>: art only, no photo).
- * `--boxes detector` (default) reads as the app does (detector finds the dice, `npm run eval
- * --kit` per set gives the same figures); `--boxes truth` embeds the labelled boxes, which
+ * `--boxes detector` (default) reads as the app does (the symbol-dice detector finds the dice,
+ * `--model` another detector; `npm run eval --kit` per set gives the same figures); `--boxes truth` embeds the labelled boxes, which
  * measures the face reader alone. Per-die accuracy = dice read right / labelled dice;
  * extra = dice reported where no labelled die lies, per labelled die (detector boxes only);
  * exact = rolls read exactly: their five faces all read right and no extra die.
@@ -26,14 +26,14 @@ import { parseArgs } from 'node:util';
 import { evaluate, type KitEvaluation } from './lib/evaluate.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, readArt, type KitFolder } from './lib/node-faces.ts';
-import { createNodeDetector, readImageFile, REPO_ROOT } from './lib/node-vision.ts';
+import { createNodeDetector, detectorModelFor, readImageFile, REPO_ROOT } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { artPrototypes, embedForReading, embedTaughtFace, learnConfirmed, matchFace, selectPrototypes, type FaceDie, type FacePrototype } from '../src/lib/vision/face-reader.ts';
 import { exactRoll } from '../src/lib/vision/metrics.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import type { Box } from '../src/lib/vision/types.ts';
 
-const USAGE = 'usage: npm run eval:symbols -- [--boxes detector|truth] [--face-model FILE.onnx] [--learn] [--count-known] [--json] [EVAL_DIR]';
+const USAGE = 'usage: npm run eval:symbols -- [--boxes detector|truth] [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--count-known] [--json] [EVAL_DIR]';
 
 interface Row {
   set: string;
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     options: {
       boxes: { type: 'string', default: 'detector' },
       json: { type: 'boolean', default: false },
+      model: { type: 'string' },
       'face-model': { type: 'string' },
       learn: { type: 'boolean', default: false },
       'count-known': { type: 'boolean', default: false },
@@ -88,7 +89,8 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const faceModel = values['face-model'];
   const embedder = await createNodeFaceEmbedder(faceModel ? { modelPath: faceModel } : {});
-  const detector = truthBoxes ? null : await createNodeDetector({ threads: 1 });
+  // every set is a symbol kit: its dice are found as the app finds them (`detectorModelFor`)
+  const detector = truthBoxes ? null : await createNodeDetector({ threads: 1, modelPath: detectorModelFor('symbols', values.model) });
   try {
     for (const set of sets) {
       const setDir = path.join(root, set);

@@ -10,8 +10,9 @@
  * Runs on onnxruntime-node (native CPU) with the app's pre/post-processing; `npm run bench`
  * measures the shipped wasm runtime. Exit code 2 on a missing folder or bad labels.json.
  *
- * With `--kit DIR` (a kit folder, docs/kits.md) the dice are read as that kit's faces (detector +
- * face embedder against the kit's prototypes) and labels give `"face": "<faceId>"`; the figures
+ * With `--kit DIR` (a kit folder, docs/kits.md) the dice are read as that kit's faces (a symbol
+ * kit's with the symbol-dice detector, models/dice-symbols.onnx unless `--model`, then the face
+ * embedder against the kit's prototypes) and labels give `"face": "<faceId>"`; the figures
  * are the same, by face instead of value, with `unknown` for dice found but not read.
  *
  * Standard dice are read as the app reads them: the detector, then the die-face reader's second
@@ -31,8 +32,8 @@ import os from 'node:os';
 import type { EvalSummary } from '../src/lib/vision/metrics.ts';
 import type { TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import { evaluate, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
-import { createNodeKitReader, type NodeKitReader } from './lib/node-faces.ts';
-import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
+import { createNodeKitReader, loadKitFolder, type NodeKitReader } from './lib/node-faces.ts';
+import { createNodeDetector, dataRoot, detectorModelFor } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--threads N] [--kit DIR] [DATASET_DIR...]';
@@ -130,7 +131,17 @@ async function main(): Promise<number> {
     dirs = await valSplits(dataRoot());
     if (dirs.length === 0) throw new UsageError(`no dataset given and no *-val folders under ${dataRoot()}/dice-photos (set ROLLCALL_DATA)\n${USAGE}`);
   }
-  const detector = await createNodeDetector({ threads, dieFace: values['die-face'], ...(values.model ? { modelPath: values.model } : {}) });
+  let kitId: string | null = null;
+  if (values.kit) {
+    try {
+      kitId = (await loadKitFolder(values.kit)).kit.id;
+    } catch (e) {
+      if (e instanceof Error && e.name === 'KitError') throw new UsageError(e.message);
+      throw e;
+    }
+  }
+  // a symbol kit's dice are found with the symbol-dice detector, as in the app
+  const detector = await createNodeDetector({ threads, dieFace: values['die-face'], modelPath: detectorModelFor(kitId, values.model) });
   const dieFaceReader = 'dieFaceReader' in detector ? (detector as unknown as TwoPassDetector).dieFaceReader : null;
   if (truthBoxes && !dieFaceReader) {
     await detector.release();

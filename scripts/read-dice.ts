@@ -7,7 +7,8 @@
  * Exit code 2 when any image could not be read (the others are still read) or on bad usage.
  *
  * Readers are pluggable: a `DieReader` turns an image into labelled dice: the standard pip
- * reader, or with `--kit DIR` (a kit folder, docs/kits.md) the symbol reader, which compares
+ * reader, or with `--kit DIR` (a kit folder, docs/kits.md) the symbol reader, which finds the dice
+ * with the symbol-dice detector (models/dice-symbols.onnx; `--model` uses another), compares
  * each die's face with the kit's prototypes (its art on dice, its example photos) and adds
  * `face` (face id, null when unknown), `label` and `similarity` to every die.
  *
@@ -17,9 +18,9 @@
  */
 import { parseArgs } from 'node:util';
 import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';
-import { createNodeDetector, readImageFile } from './lib/node-vision.ts';
+import { createNodeDetector, detectorModelFor, readImageFile } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
-import { createNodeKitReader } from './lib/node-faces.ts';
+import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 
 const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--kit DIR] IMAGE...';
@@ -78,16 +79,29 @@ function readingOrder(dice: ReadDie[]): ReadDie[] {
   return [...dice].sort((a, b) => a.box.x - b.box.x || a.box.y - b.box.y);
 }
 
+/** A kit problem (bad kit.json, art or examples) is the user's to fix: a usage error. */
+function kitUsageError(e: unknown): unknown {
+  return e instanceof Error && e.name === 'KitError' ? new UsageError(e.message) : e;
+}
+
 export async function createReader(options: ReadDiceOptions): Promise<DieReader> {
-  const detector = await createNodeDetector({ ...(options.model ? { modelPath: options.model } : {}), ...(options.dieFace ? { dieFace: options.dieFace } : {}) });
+  let kitId: string | null = null;
+  if (options.kit) {
+    try {
+      kitId = (await loadKitFolder(options.kit)).kit.id;
+    } catch (e) {
+      throw kitUsageError(e);
+    }
+  }
+  // a symbol kit's dice are found with the symbol-dice detector, as in the app
+  const detector = await createNodeDetector({ modelPath: detectorModelFor(kitId, options.model), ...(options.dieFace ? { dieFace: options.dieFace } : {}) });
   if (options.kit) {
     let kitReader;
     try {
       kitReader = await createNodeKitReader(options.kit, detector);
     } catch (e) {
       await detector.release();
-      if (e instanceof Error && e.name === 'KitError') throw new UsageError(e.message);
-      throw e;
+      throw kitUsageError(e);
     }
     for (const s of kitReader.skipped) console.error(`${s.file}: example not used: ${s.reason}`);
     return {

@@ -1,4 +1,6 @@
-"""Export a checkpoint as the shipped detector: models/dice-pips.onnx + models/dice-pips.json.
+"""Export a checkpoint as a shipped detector: models/dice-pips.onnx + models/dice-pips.json, or
+with `--name dice-symbols` the detector symbol dice are found with (its `symbolDice` rule is then
+chosen by `npm run choose-symbol-rule -- --model models/dice-symbols.onnx --write`).
 
 Thresholds (score, NMS IoU) are chosen on the held-out slice of the train splits, never on val.
 """
@@ -47,11 +49,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", required=True)
     ap.add_argument("--out-dir", default=str(MODELS))
+    ap.add_argument("--name", default="dice-pips", choices=["dice-pips", "dice-symbols"], help="the model's file name, without .onnx")
     a = ap.parse_args()
     net, ck = load_checkpoint(Path(a.checkpoint))
     size = ck["size"]
     out = Path(a.out_dir)
-    onnx_path = out / "dice-pips.onnx"
+    onnx_path = out / f"{a.name}.onnx"
     export(net, size, onnx_path)
     t, nms, per = choose_thresholds(net, size)
     sidecar = {
@@ -66,7 +69,7 @@ def main() -> None:
         "holdout": per,
         "trainingStep": ck.get("step"),
     }
-    (out / "dice-pips.json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    (out / f"{a.name}.json").write_text(json.dumps(sidecar, indent=2) + "\n")
     print(json.dumps({"onnx": str(onnx_path), "bytes": onnx_path.stat().st_size, "scoreThreshold": t, "iouThreshold": nms, "holdout": per}, indent=1))
 
 

@@ -14,7 +14,7 @@ import { detectSymbolDice, embedAtMargins, embedQuarterTurns } from '../../src/l
 import { percentile } from '../../src/lib/vision/metrics.ts';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
 import { loadFaceModelFiles } from './node-faces.ts';
-import { loadModelFiles, REPO_ROOT } from './node-vision.ts';
+import { detectorModelFor, loadModelFiles, REPO_ROOT } from './node-vision.ts';
 
 export interface FaceBenchFigure {
   label: string;
@@ -107,10 +107,11 @@ export async function benchFaceEmbedder(frames: number, warmup: number): Promise
 
 /**
  * Finding the symbol dice of a 1280×720 frame (the sheet fixture stretched to it): the
- * detector at each of its symbol rule's input sizes, the reads pooled (`detectSymbolDice`).
+ * symbol-dice detector (`detectorModelFor`) at each of its symbol rule's input sizes, the reads
+ * pooled (`detectSymbolDice`).
  */
 async function benchSymbolDetection(ort: OrtModule, frames: number, warmup: number): Promise<FaceBenchFigure[]> {
-  const files = await loadModelFiles();
+  const files = await loadModelFiles(detectorModelFor('symbols'));
   const detector = await createDetector(ort, files.model, files.config, { executionProviders: ['wasm'] });
   try {
     const sheet = path.join(REPO_ROOT, 'tests/fixtures/symbol-dice/sheet.jpg');
@@ -124,7 +125,7 @@ async function benchSymbolDetection(ort: OrtModule, frames: number, warmup: numb
     }
     const sizes = files.config.symbolDice?.inputSizes ?? [files.config.inputSize];
     return [
-      { label: 'symbol dice found per frame, 1 thread, median', value: percentile(times, 50), unit: 'ms', note: `n=${frames}, 1280×720 frame read at ${sizes.join(', ')} (long side), the reads pooled; before the embeddings` },
+      { label: 'symbol dice found per frame, 1 thread, median', value: percentile(times, 50), unit: 'ms', note: `n=${frames}, ${path.relative(REPO_ROOT, files.modelPath)} (${files.model.byteLength} bytes), 1280×720 frame read at ${sizes.join(', ')} (long side), the reads pooled; before the embeddings` },
       { label: 'symbol dice found per frame, 1 thread, p95', value: percentile(times, 95), unit: 'ms' },
     ];
   } finally {

@@ -17,6 +17,17 @@ import { UsageError } from './cli.ts';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SHIPPED_MODEL = path.join(REPO_ROOT, 'models/dice-pips.onnx');
 export const SHIPPED_DIE_FACE_MODEL = path.join(REPO_ROOT, 'models/die-face.onnx');
+export const SHIPPED_SYMBOL_MODEL = path.join(REPO_ROOT, 'models/dice-symbols.onnx');
+
+/**
+ * The detector a kit's dice are found with, as the app's worker chooses: `model` when given; for
+ * a symbol kit the shipped symbol-dice detector when there is one; else the pip detector (whose
+ * sidecar's `symbolDice` rule then finds symbol dice). `kitId` null: standard dice.
+ */
+export function detectorModelFor(kitId: string | null, model?: string): string {
+  if (model) return model;
+  return kitId !== null && kitId !== 'standard' && existsSync(SHIPPED_SYMBOL_MODEL) ? SHIPPED_SYMBOL_MODEL : SHIPPED_MODEL;
+}
 
 /** A problem the user can fix (bad path, bad file): printed as one line, exit code 2 (scripts/lib/cli.ts). */
 export { UsageError };
@@ -49,7 +60,7 @@ export interface ModelFiles {
 export async function loadModelFiles(modelPath = SHIPPED_MODEL): Promise<ModelFiles> {
   if (!existsSync(modelPath)) {
     throw new UsageError(
-      modelPath === SHIPPED_MODEL
+      modelPath === SHIPPED_MODEL || modelPath === SHIPPED_SYMBOL_MODEL
         ? `no detector model at ${path.relative(process.cwd(), modelPath) || modelPath} (models/training/ makes it; --model FILE.onnx uses another)`
         : `no model file at ${modelPath}`,
     );

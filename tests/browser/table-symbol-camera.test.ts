@@ -10,13 +10,13 @@
  * chosen by make-symbol-photos.ts, so they say nothing of accuracy: see docs/symbol-dice.md).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { headline, move, scores, startGame } from './table-helpers.ts';
-import { createNodeDetector } from '../../scripts/lib/node-vision.ts';
+import { createNodeDetector, detectorModelFor } from '../../scripts/lib/node-vision.ts';
 import { createNodeFaceEmbedder, createNodeKitReader } from '../../scripts/lib/node-faces.ts';
 import { imageToY4m, y4mToRgba } from '../../scripts/y4m.ts';
 import { CORELLIAN_SPIKE_KIT, describeDice, FACE_OFF_KIT, tokenForFace, type DiceKit, type DieToken } from '../../src/lib/dice/index.ts';
@@ -151,7 +151,7 @@ let taughtKitFile: string;
 
 beforeAll(async () => {
   server = await serve(inject('distDir'));
-  const detector = await createNodeDetector({ threads: 1 });
+  const detector = await createNodeDetector({ threads: 1, modelPath: detectorModelFor('symbols') }); // symbol dice, found as the app finds them
   const faceOff = await createNodeKitReader(path.join(ROOT, 'src/lib/dice/kits/face-off'), detector);
   const spike = await createNodeKitReader(path.join(ROOT, 'src/lib/dice/kits/corellian-spike'), detector);
   const faceOffFrame = await cameraFrame(FACE_OFF_PHOTO.file);
@@ -257,6 +257,8 @@ describe('Star Wars Face Off read by the camera', () => {
 
   it('starts camera-first, reads the roll by the printed faces as the library does, and one tap confirms it', async () => {
     const { page, errors } = session;
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname)); // the worker's requests too
     await page.goto(server.url);
     await startGame(page, 'face-off', ['Ann', 'Bob'], 2);
     // no taught set yet: nothing to choose, the printed faces read the dice; the pad is folded away
@@ -267,6 +269,8 @@ describe('Star Wars Face Off read by the camera', () => {
     expect(await page.getByTestId('table-camera').getAttribute('data-reads')).toBe('art');
     expect(await page.getByTestId('camera-reads').textContent()).toBe('Reading Star Wars Face Off dice by the printed faces.');
     expect(await page.getByTestId('camera-view').locator('svg rect').count()).toBe(faceOffArt.tokens.length);
+    // symbol dice are found by the symbol-dice detector when the build ships one (the reads above match Node's with it)
+    if (existsSync(path.join(ROOT, 'models/dice-symbols.onnx'))) expect(fetched).toContain('/models/dice-symbols.onnx');
 
     // a die read as unknown is a slot the player fills with its face (the labelled one), as at a real table
     const filled = await fillUnread(page, FACE_OFF_KIT, drawn, faceOffArt.truth);

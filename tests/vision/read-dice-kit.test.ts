@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli, TEST_MODEL } from './cli-helpers.ts';
+import { REPO, runCli, TEST_MODEL } from './cli-helpers.ts';
+import { detectorModelFor, loadModelFiles, SHIPPED_MODEL, SHIPPED_SYMBOL_MODEL } from '../../scripts/lib/node-vision.ts';
 import { COLOUR, scenePng } from './synthetic-scenes.ts';
 
 // The hand-wired test detector finds the coloured squares; the real face embedder
@@ -100,5 +101,35 @@ describe('npm run eval -- --kit', () => {
     const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--kit', kitDir, other]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('no face "moon" in kit "my-kit" (faces: fire, leaf, sea)');
+  });
+});
+
+describe('the detector a kit\'s dice are found with', () => {
+  it('symbol kits: the shipped symbol-dice detector; standard dice: the pip detector; --model wins', () => {
+    expect(detectorModelFor(null)).toBe(SHIPPED_MODEL);
+    expect(detectorModelFor('standard')).toBe(SHIPPED_MODEL);
+    expect(detectorModelFor('face-off')).toBe(SHIPPED_SYMBOL_MODEL);
+    expect(detectorModelFor('my-kit')).toBe(SHIPPED_SYMBOL_MODEL);
+    expect(detectorModelFor('face-off', 'other.onnx')).toBe('other.onnx');
+    expect(detectorModelFor(null, 'other.onnx')).toBe('other.onnx');
+  });
+
+  it('ships the symbol-dice detector within the size budget, with its symbol rule', async () => {
+    const files = await loadModelFiles(SHIPPED_SYMBOL_MODEL);
+    expect(files.model.byteLength).toBeLessThanOrEqual(4_000_000);
+    expect(files.config.symbolDice?.inputSizes?.length).toBeGreaterThan(0);
+    expect(files.config.symbolDice?.recount).not.toBeNull();
+  });
+
+  it('reads a symbol kit with it by default: the same dice as naming it', () => {
+    const photo = path.join(REPO, 'tests/fixtures/symbol-photos/rolls', readdirSync(path.join(REPO, 'tests/fixtures/symbol-photos/rolls')).find((f) => f.startsWith('face-off'))!);
+    const kit = path.join(REPO, 'src/lib/dice/kits/face-off');
+    const byDefault = runCli('scripts/read-dice.ts', ['--json', '--kit', kit, photo]);
+    const named = runCli('scripts/read-dice.ts', ['--json', '--kit', kit, '--model', SHIPPED_SYMBOL_MODEL, photo]);
+    const pips = runCli('scripts/read-dice.ts', ['--json', '--kit', kit, '--model', SHIPPED_MODEL, photo]);
+    expect(byDefault.status).toBe(0);
+    expect(byDefault.stdout).toBe(named.stdout);
+    expect(pips.status).toBe(0);
+    expect(byDefault.stdout).not.toBe(pips.stdout); // two detectors, two sets of boxes
   });
 });

@@ -3,9 +3,9 @@
  * The dice reader's Web Worker: onnxruntime-web (wasm, SIMD; threads when the page is
  * cross-origin isolated) runs the shipped detector on frames sent by `createDiceReader`, the
  * die-face reader's second pass over its dice when the build ships models/die-face.onnx, and,
- * once a symbol kit is in use, the face embedder on every die found (docs/symbol-dice.md).
- * ONNX Runtime and the embedder are imported lazily here, so none of it lands in the app's main
- * bundle and a game of pip dice never loads the embedder; the wasm files and the models are Vite
+ * once a symbol kit is in use, the symbol-dice detector and the face embedder on every die found
+ * (docs/symbol-dice.md). ONNX Runtime and the embedder are imported lazily here, so none of it
+ * lands in the app's main bundle and a game of pip dice never loads the symbol models; the wasm files and the models are Vite
  * assets served by the app itself, never a CDN.
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
@@ -36,6 +36,10 @@ const faceModelUrl = shippedModel('face-embed.onnx');
 const dieFaceConfigs = import.meta.glob<unknown>('../../../models/die-face.json', { eager: true, import: 'default' });
 const shippedDieFaceConfig = Object.values(dieFaceConfigs)[0];
 const shippedDieFace = shippedDieFaceConfig !== undefined ? { url: shippedModel('die-face.onnx'), config: shippedDieFaceConfig } : null;
+// Likewise the detector for symbol dice (without it, the pip detector finds them too).
+const symbolConfigs = import.meta.glob<unknown>('../../../models/dice-symbols.json', { eager: true, import: 'default' });
+const shippedSymbolConfig = Object.values(symbolConfigs)[0];
+const shippedSymbolModel = shippedSymbolConfig !== undefined ? { url: shippedModel('dice-symbols.onnx'), config: shippedSymbolConfig } : null;
 
 const post = (message: FromWorker, transfer: Transferable[] = []): void => self.postMessage(message, transfer);
 const absolute = (url: string): string => new URL(url, self.location.href).href;
@@ -44,6 +48,8 @@ type Ort = typeof import('onnxruntime-web/wasm');
 
 let ortModule: Promise<Ort> | null = null;
 let detector: Promise<Detector> | null = null;
+let initOptions: ReaderInitOptions = {};
+let symbolDetector: Promise<Detector> | null = null;
 let embedder: Promise<{ embedder: FaceEmbedder; model: string; loadMs: number }> | null = null;
 /** The symbol kit in use, or null to read pips. */
 let kitState: { kit: DiceKit; prototypes: FacePrototype[] } | null = null;
@@ -115,6 +121,27 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
   return reader ? withDieFaceReader(first, reader) : first;
 }
 
+/**
+ * The detector symbol dice are found with, loaded on first use of a symbol kit, as the embedder
+ * is: the shipped symbol detector (or `initOptions.symbolModel`), else the pip detector.
+ */
+function loadSymbolDetector(): Promise<Detector> {
+  symbolDetector ??= (async () => {
+    if (!ortModule || !detector) throw new Error('dice reader: kit before init');
+    const files = initOptions.symbolModel ?? shippedSymbolModel;
+    if (!files) return detector;
+    const ort = await ortModule;
+    const config = parseDetectorConfig(files.config);
+    const created = await createDetector(ort as unknown as OrtModule, await fetchModel(absolute(files.url)), config, { executionProviders: ['wasm'] });
+    // warm-up at each size the symbol rule reads, as for the pip detector
+    const blank = { width: 1, height: 1, data: new Uint8ClampedArray([114, 114, 114, 255]) };
+    for (const inputSize of config.symbolDice?.inputSizes ?? [config.inputSize]) await created.detect(blank, { inputSize });
+    return created;
+  })();
+  symbolDetector.catch(() => (symbolDetector = null)); // a failed load may be retried by the next kit
+  return symbolDetector;
+}
+
 /** The face embedder, loaded on first use of a symbol kit; `model` names the file by its content. */
 function loadEmbedder(): Promise<{ embedder: FaceEmbedder; model: string; loadMs: number }> {
   embedder ??= (async () => {
@@ -158,7 +185,7 @@ async function read(id: number, frame: ImageBitmap | ImageData, expected: number
     return;
   }
   const { embedder: faces } = await loadEmbedder();
-  const read = await readFaces(ready, faces, kitState.kit, kitState.prototypes, image, faces.config, expected);
+  const read = await readFaces(await loadSymbolDetector(), faces, kitState.kit, kitState.prototypes, image, faces.config, expected);
   post({
     type: 'result',
     id,
@@ -185,6 +212,7 @@ async function useKit(id: number, spec: KitSpec | null): Promise<void> {
   }
   const model = await faceModel();
   const { embedder: faces } = await loadEmbedder();
+  await loadSymbolDetector(); // now, not at the kit's first roll
   const t0 = performance.now();
   const art: FacePrototype[] = spec.artPrototypes
     ? spec.artPrototypes.map((p) => ({ faceId: p.faceId, source: 'art', embedding: p.embedding }))
@@ -214,14 +242,13 @@ async function keepPicture(image: ImageData, box: Box): Promise<{ image: Blob; b
 
 async function teach(id: number, frame: ImageBitmap | ImageData, request: TeachRequest): Promise<void> {
   if (!detector) throw new Error('dice reader: teach before init');
-  const ready = await detector;
   const { embedder: faces, model } = await loadEmbedder();
   const t0 = performance.now();
   const image = pixels(frame);
   let box = request.box;
   if (!box) {
     try {
-      box = (await findTeachDie(ready, image)).box;
+      box = (await findTeachDie(await loadSymbolDetector(), image)).box;
     } catch (e) {
       if (!(e instanceof TeachError)) throw e;
       post({ type: 'taught', id, outcome: { ok: false, problem: e.problem, message: e.message, found: e.found } });
@@ -240,6 +267,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
   if (msg.type === 'init') {
     if (detector) return;
+    initOptions = msg.options;
     detector = start(msg.options);
     detector.catch((e: unknown) => post({ type: 'error', id: null, message: `dice reader failed to start: ${message(e)}` }));
     return;
