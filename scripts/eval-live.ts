@@ -1,6 +1,6 @@
 /**
  * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
- *                      [--tracker JSON] [--kit DIR]... [--face-model FILE.onnx] [--learn] [DATASET_DIR...]
+ *                      [--tracker JSON] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [DATASET_DIR...]
  *
  * How the camera read does at the table, simulated from labelled photos: each photo becomes a
  * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
@@ -29,7 +29,9 @@
  * giving `"face"`. Give it once for all the folders, or once per folder in the same order (the
  * symbol evaluation set teaches each set its own kit). Folders that share a name (every set's
  * `rolls`) are shown by their parent's name. `--face-model` reads them with another face embedder
- * (its sidecar beside it), as `npm run eval:symbols` does.
+ * (its sidecar beside it), as `npm run eval:symbols` does; `--model` finds every set's dice with
+ * another detector (by default pip dice with models/dice-pips.onnx and symbol kits' with
+ * models/dice-symbols.onnx, as the app does).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -50,7 +52,7 @@ import { valSplits } from './lib/evaluate.ts';
 import { cameraProposal, diceToLearn } from '../src/app/cameraRead.ts';
 import { gauss, random } from './lib/random.ts';
 
-const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--face-model FILE.onnx] [--learn] [DATASET_DIR...]";
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [DATASET_DIR...]";
 /** The camera frame's long side. */
 const FRAME_SIDE = 1280;
 
@@ -213,8 +215,9 @@ async function readVideos(
   shake: number,
   learn: Omit<Learning, 'read' | 'learn'> | null,
   faceModel?: string,
+  model?: string,
 ): Promise<PhotoVideo[]> {
-  const detector = await createNodeDetector({ threads: 1 });
+  const detector = await createNodeDetector({ threads: 1, modelPath: detectorModelFor(null, model) });
   // a symbol kit's dice are found with the symbol-dice detector, as in the app (opened on first use)
   let symbolDetector: Detector | null = null;
   const videos: PhotoVideo[] = [];
@@ -222,7 +225,7 @@ async function readVideos(
     for (const [d, dir] of dirs.entries()) {
       const kitDir = kits.length ? kits[Math.min(d, kits.length - 1)]! : null;
       const kitId = kitDir ? (await loadKitFolder(kitDir)).kit.id : null;
-      const kitDetector = kitId !== null && kitId !== 'standard' ? (symbolDetector ??= await createNodeDetector({ threads: 1, modelPath: detectorModelFor(kitId) })) : detector;
+      const kitDetector = kitId !== null && kitId !== 'standard' ? (symbolDetector ??= await createNodeDetector({ threads: 1, modelPath: detectorModelFor(kitId, model) })) : detector;
       const kitReader = kitDir ? await createNodeKitReader(kitDir, kitDetector, { threads: 1, ...(faceModel ? { faceModel } : {}) }) : null;
       try {
         const learning: Learning | null = learn && kitReader ? { ...learn, read: new Map(), learn: (dice) => kitReader.learn(dice) } : null;
@@ -326,6 +329,7 @@ async function main(): Promise<void> {
       tracker: { type: 'string', default: '{}' },
       kit: { type: 'string', multiple: true, default: [] },
       'face-model': { type: 'string' },
+      model: { type: 'string' },
       learn: { type: 'boolean', default: false },
     },
   });
@@ -350,7 +354,7 @@ async function main(): Promise<void> {
     // a bad kit fails before any reading
     const kitIds = await Promise.all(kits.map(async (k) => (await loadKitFolder(k)).kit.id));
     const names = setNames(dirs, dirs.map((_, i) => (kitIds.length ? kitIds[Math.min(i, kitIds.length - 1)]! : null)));
-    videos = await readVideos(dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null, values['face-model']);
+    videos = await readVideos(dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null, values['face-model'], values.model);
     if (values['save-reads']) await writeFile(values['save-reads'], JSON.stringify(videos));
   }
   const sets = [...new Set(videos.map((v) => v.set))];
