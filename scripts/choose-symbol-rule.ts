@@ -2,7 +2,8 @@
  * npm run choose-symbol-rule -- [--scenes cache/dicegen-symbols] [--model models/dice-symbols.onnx] [--kit-scenes DIR]... [--write]
  *
  * Chooses how the app finds symbol dice with a detector (its sidecar's `symbolDice` rule, see
- * src/lib/vision/config.ts; by default the detector the app finds them with, `detectorModelFor`): the score (objectness alone, as symbol faces spread their class
+ * src/lib/vision/config.ts; by default the detector the app finds them with,
+ * `symbolDetectorModel`): the score (objectness alone, as symbol faces spread their class
  * probabilities) and its threshold, and how much of a box may lie inside a better one before it
  * is dropped (a die's side face, or its symbol, found as a die of its own).
  *
@@ -48,7 +49,7 @@ import type { Box, Die } from '../src/lib/vision/types.ts';
 import { INPUT_NAME, OUTPUT_NAME } from '../src/lib/vision/detector.ts';
 import type { DetectorConfig, ReadFusion, SymbolDiceRule, SymbolRecount } from '../src/lib/vision/config.ts';
 import { findMissedSymbolDice, shrinkInFrame } from '../src/lib/vision/face-reader.ts';
-import { createNodeDetector, detectorModelFor, loadModelFiles, readImageFile, REPO_ROOT, sidecarPath } from './lib/node-vision.ts';
+import { createNodeDetector, loadModelFiles, readImageFile, REPO_ROOT, sidecarPath, symbolDetectorModel } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run choose-symbol-rule -- [--scenes cache/dicegen-symbols] [--model models/dice-symbols.onnx] [--kit-scenes DIR]... [--write]';
@@ -238,7 +239,7 @@ async function main(): Promise<void> {
     args: process.argv.slice(2),
     options: {
       scenes: { type: 'string', default: path.join(REPO_ROOT, 'cache/dicegen-symbols') },
-      model: { type: 'string', default: detectorModelFor('symbols') },
+      model: { type: 'string', default: symbolDetectorModel() },
       write: { type: 'boolean', default: false },
       'kit-scenes': { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h' },

@@ -43,7 +43,7 @@ import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import type { Detector } from '../src/lib/vision/detector.ts';
 import type { DiceKit } from '../src/lib/dice/kit.ts';
 import { loadDataset } from './lib/datasets.ts';
-import { createNodeDetector, dataRoot, detectorModelFor } from './lib/node-vision.ts';
+import { createNodeDetector, dataRoot, detectorModelFor, symbolDetectorModel } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
@@ -225,7 +225,7 @@ async function readVideos(
     for (const [d, dir] of dirs.entries()) {
       const kitDir = kits.length ? kits[Math.min(d, kits.length - 1)]! : null;
       const kitId = kitDir ? (await loadKitFolder(kitDir)).kit.id : null;
-      const kitDetector = kitId !== null && kitId !== 'standard' ? (symbolDetector ??= await createNodeDetector({ threads: 1, modelPath: detectorModelFor(kitId, model) })) : detector;
+      const kitDetector = kitId !== null && kitId !== 'standard' ? (symbolDetector ??= await createNodeDetector({ threads: 1, modelPath: symbolDetectorModel(model) })) : detector;
       const kitReader = kitDir ? await createNodeKitReader(kitDir, kitDetector, { threads: 1, ...(faceModel ? { faceModel } : {}) }) : null;
       try {
         const learning: Learning | null = learn && kitReader ? { ...learn, read: new Map(), learn: (dice) => kitReader.learn(dice) } : null;

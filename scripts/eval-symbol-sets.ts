@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { evaluate, type KitEvaluation } from './lib/evaluate.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, readArt, type KitFolder } from './lib/node-faces.ts';
-import { createNodeDetector, detectorModelFor, readImageFile, REPO_ROOT } from './lib/node-vision.ts';
+import { createNodeDetector, readImageFile, REPO_ROOT, symbolDetectorModel } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { artPrototypes, embedForReading, embedTaughtFace, learnConfirmed, matchFace, selectPrototypes, type FaceDie, type FacePrototype } from '../src/lib/vision/face-reader.ts';
 import { exactRoll } from '../src/lib/vision/metrics.ts';
@@ -89,8 +89,8 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const faceModel = values['face-model'];
   const embedder = await createNodeFaceEmbedder(faceModel ? { modelPath: faceModel } : {});
-  // every set is a symbol kit: its dice are found as the app finds them (`detectorModelFor`)
-  const detector = truthBoxes ? null : await createNodeDetector({ threads: 1, modelPath: detectorModelFor('symbols', values.model) });
+  // every set is a symbol kit: its dice are found as the app finds them
+  const detector = truthBoxes ? null : await createNodeDetector({ threads: 1, modelPath: symbolDetectorModel(values.model) });
   try {
     for (const set of sets) {
       const setDir = path.join(root, set);

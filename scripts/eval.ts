@@ -32,8 +32,8 @@ import os from 'node:os';
 import type { EvalSummary } from '../src/lib/vision/metrics.ts';
 import type { TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import { evaluate, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
-import { createNodeKitReader, loadKitFolder, type NodeKitReader } from './lib/node-faces.ts';
-import { createNodeDetector, dataRoot, detectorModelFor } from './lib/node-vision.ts';
+import { createNodeKitReader, kitDetectorModel, type NodeKitReader } from './lib/node-faces.ts';
+import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--threads N] [--kit DIR] [DATASET_DIR...]';
@@ -131,17 +131,8 @@ async function main(): Promise<number> {
     dirs = await valSplits(dataRoot());
     if (dirs.length === 0) throw new UsageError(`no dataset given and no *-val folders under ${dataRoot()}/dice-photos (set ROLLCALL_DATA)\n${USAGE}`);
   }
-  let kitId: string | null = null;
-  if (values.kit) {
-    try {
-      kitId = (await loadKitFolder(values.kit)).kit.id;
-    } catch (e) {
-      if (e instanceof Error && e.name === 'KitError') throw new UsageError(e.message);
-      throw e;
-    }
-  }
   // a symbol kit's dice are found with the symbol-dice detector, as in the app
-  const detector = await createNodeDetector({ threads, dieFace: values['die-face'], modelPath: detectorModelFor(kitId, values.model) });
+  const detector = await createNodeDetector({ threads, dieFace: values['die-face'], modelPath: await kitDetectorModel(values.kit, values.model) });
   const dieFaceReader = 'dieFaceReader' in detector ? (detector as unknown as TwoPassDetector).dieFaceReader : null;
   if (truthBoxes && !dieFaceReader) {
     await detector.release();

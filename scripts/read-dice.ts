@@ -18,9 +18,9 @@
  */
 import { parseArgs } from 'node:util';
 import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';
-import { createNodeDetector, detectorModelFor, readImageFile } from './lib/node-vision.ts';
+import { createNodeDetector, readImageFile } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
-import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
+import { createNodeKitReader, kitDetectorModel } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 
 const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--kit DIR] IMAGE...';
@@ -79,29 +79,17 @@ function readingOrder(dice: ReadDie[]): ReadDie[] {
   return [...dice].sort((a, b) => a.box.x - b.box.x || a.box.y - b.box.y);
 }
 
-/** A kit problem (bad kit.json, art or examples) is the user's to fix: a usage error. */
-function kitUsageError(e: unknown): unknown {
-  return e instanceof Error && e.name === 'KitError' ? new UsageError(e.message) : e;
-}
-
 export async function createReader(options: ReadDiceOptions): Promise<DieReader> {
-  let kitId: string | null = null;
-  if (options.kit) {
-    try {
-      kitId = (await loadKitFolder(options.kit)).kit.id;
-    } catch (e) {
-      throw kitUsageError(e);
-    }
-  }
   // a symbol kit's dice are found with the symbol-dice detector, as in the app
-  const detector = await createNodeDetector({ modelPath: detectorModelFor(kitId, options.model), ...(options.dieFace ? { dieFace: options.dieFace } : {}) });
+  const detector = await createNodeDetector({ modelPath: await kitDetectorModel(options.kit, options.model), ...(options.dieFace ? { dieFace: options.dieFace } : {}) });
   if (options.kit) {
     let kitReader;
     try {
       kitReader = await createNodeKitReader(options.kit, detector);
     } catch (e) {
       await detector.release();
-      throw kitUsageError(e);
+      if (e instanceof Error && e.name === 'KitError') throw new UsageError(e.message);
+      throw e;
     }
     for (const s of kitReader.skipped) console.error(`${s.file}: example not used: ${s.reason}`);
     return {

@@ -14,7 +14,7 @@ import { detectSymbolDice, embedAtMargins, embedQuarterTurns } from '../../src/l
 import { percentile } from '../../src/lib/vision/metrics.ts';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
 import { loadFaceModelFiles } from './node-faces.ts';
-import { detectorModelFor, loadModelFiles, REPO_ROOT } from './node-vision.ts';
+import { loadModelFiles, REPO_ROOT, symbolDetectorModel } from './node-vision.ts';
 
 export interface FaceBenchFigure {
   label: string;
@@ -107,11 +107,11 @@ export async function benchFaceEmbedder(frames: number, warmup: number): Promise
 
 /**
  * Finding the symbol dice of a 1280×720 frame (the sheet fixture stretched to it): the
- * symbol-dice detector (`detectorModelFor`) at each of its symbol rule's input sizes, the reads
+ * symbol-dice detector (`symbolDetectorModel`) at each of its symbol rule's input sizes, the reads
  * pooled (`detectSymbolDice`).
  */
 async function benchSymbolDetection(ort: OrtModule, frames: number, warmup: number): Promise<FaceBenchFigure[]> {
-  const files = await loadModelFiles(detectorModelFor('symbols'));
+  const files = await loadModelFiles(symbolDetectorModel());
   const detector = await createDetector(ort, files.model, files.config, { executionProviders: ['wasm'] });
   try {
     const sheet = path.join(REPO_ROOT, 'tests/fixtures/symbol-dice/sheet.jpg');

@@ -14,7 +14,7 @@ import { detectCounted } from '../../src/lib/vision/die-face-reader.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder, type FaceEmbedderConfig } from '../../src/lib/vision/face-embedder.ts';
 import { artPrototypes, learnConfirmed, readFaces, teachExample, TeachError, type FaceDie, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
-import { readImageFile, REPO_ROOT, sidecarPath, UsageError } from './node-vision.ts';
+import { detectorModelFor, readImageFile, REPO_ROOT, sidecarPath, UsageError } from './node-vision.ts';
 
 export const SHIPPED_FACE_MODEL = path.join(REPO_ROOT, 'models/face-embed.onnx');
 /** Art is drawn at this size before it is painted on dice. */
@@ -156,6 +156,19 @@ export async function kitFolderPrototypes(folder: KitFolder, detector: Detector,
     throw new UsageError(`${folder.dir}: the kit has no art (faces/) and no usable example photos (examples/<faceId>/), so nothing to compare dice with`);
   }
   return { prototypes, skipped };
+}
+
+/**
+ * The detector model a kit folder's dice are found with (`detectorModelFor`; no folder: standard
+ * dice). A bad kit is a usage error, as everywhere in the tools.
+ */
+export async function kitDetectorModel(kitDir: string | undefined, model?: string): Promise<string> {
+  if (!kitDir) return detectorModelFor(null, model);
+  try {
+    return detectorModelFor((await loadKitFolder(kitDir)).kit.id, model);
+  } catch (e) {
+    throw e instanceof KitError ? new UsageError(e.message) : e;
+  }
 }
 
 export interface NodeKitReader {

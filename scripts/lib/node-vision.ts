@@ -20,13 +20,17 @@ export const SHIPPED_DIE_FACE_MODEL = path.join(REPO_ROOT, 'models/die-face.onnx
 export const SHIPPED_SYMBOL_MODEL = path.join(REPO_ROOT, 'models/dice-symbols.onnx');
 
 /**
- * The detector a kit's dice are found with, as the app's worker chooses: `model` when given; for
- * a symbol kit the shipped symbol-dice detector when there is one; else the pip detector (whose
- * sidecar's `symbolDice` rule then finds symbol dice). `kitId` null: standard dice.
+ * The detector symbol dice are found with, as the app's worker chooses: `model` when given; else
+ * the shipped symbol-dice detector when there is one; else the pip detector (whose sidecar's
+ * `symbolDice` rule then finds symbol dice).
  */
+export function symbolDetectorModel(model?: string): string {
+  return model ?? (existsSync(SHIPPED_SYMBOL_MODEL) ? SHIPPED_SYMBOL_MODEL : SHIPPED_MODEL);
+}
+
+/** The detector a kit's dice are found with: symbol kits' as above, standard dice's (`kitId` null or 'standard') the pip detector or `model`. */
 export function detectorModelFor(kitId: string | null, model?: string): string {
-  if (model) return model;
-  return kitId !== null && kitId !== 'standard' && existsSync(SHIPPED_SYMBOL_MODEL) ? SHIPPED_SYMBOL_MODEL : SHIPPED_MODEL;
+  return kitId !== null && kitId !== 'standard' ? symbolDetectorModel(model) : (model ?? SHIPPED_MODEL);
 }
 
 /** A problem the user can fix (bad path, bad file): printed as one line, exit code 2 (scripts/lib/cli.ts). */

@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { headline, move, scores, startGame } from './table-helpers.ts';
-import { createNodeDetector, detectorModelFor } from '../../scripts/lib/node-vision.ts';
+import { createNodeDetector, symbolDetectorModel } from '../../scripts/lib/node-vision.ts';
 import { createNodeFaceEmbedder, createNodeKitReader } from '../../scripts/lib/node-faces.ts';
 import { imageToY4m, y4mToRgba } from '../../scripts/y4m.ts';
 import { CORELLIAN_SPIKE_KIT, describeDice, FACE_OFF_KIT, tokenForFace, type DiceKit, type DieToken } from '../../src/lib/dice/index.ts';
@@ -151,7 +151,7 @@ let taughtKitFile: string;
 
 beforeAll(async () => {
   server = await serve(inject('distDir'));
-  const detector = await createNodeDetector({ threads: 1, modelPath: detectorModelFor('symbols') }); // symbol dice, found as the app finds them
+  const detector = await createNodeDetector({ threads: 1, modelPath: symbolDetectorModel() }); // symbol dice, found as the app finds them
   const faceOff = await createNodeKitReader(path.join(ROOT, 'src/lib/dice/kits/face-off'), detector);
   const spike = await createNodeKitReader(path.join(ROOT, 'src/lib/dice/kits/corellian-spike'), detector);
   const faceOffFrame = await cameraFrame(FACE_OFF_PHOTO.file);

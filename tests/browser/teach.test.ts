@@ -11,7 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
-import { createNodeDetector, detectorModelFor } from '../../scripts/lib/node-vision.ts';
+import { createNodeDetector, symbolDetectorModel } from '../../scripts/lib/node-vision.ts';
 import { createNodeFaceEmbedder } from '../../scripts/lib/node-faces.ts';
 import { FACE_OFF_KIT } from '../../src/lib/dice/index.ts';
 import { kitSeparation, teachExample, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
@@ -37,7 +37,7 @@ let expected: { statuses: Record<string, string>; score: number; headline: strin
 beforeAll(async () => {
   server = await serve(inject('distDir'));
   session = await launch(); // no camera: teaching from photo files
-  const detector = await createNodeDetector({ threads: 1, modelPath: detectorModelFor('symbols') }); // symbol dice, found as the app finds them
+  const detector = await createNodeDetector({ threads: 1, modelPath: symbolDetectorModel() }); // symbol dice, found as the app finds them
   const embedder = await createNodeFaceEmbedder();
   const prototypes: FacePrototype[] = [];
   for (const face of FACES) {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO, runCli, TEST_MODEL } from './cli-helpers.ts';
-import { detectorModelFor, loadModelFiles, SHIPPED_MODEL, SHIPPED_SYMBOL_MODEL } from '../../scripts/lib/node-vision.ts';
+import { detectorModelFor, loadModelFiles, SHIPPED_MODEL, SHIPPED_SYMBOL_MODEL, symbolDetectorModel } from '../../scripts/lib/node-vision.ts';
 import { COLOUR, scenePng } from './synthetic-scenes.ts';
 
 // The hand-wired test detector finds the coloured squares; the real face embedder
@@ -112,6 +112,8 @@ describe('the detector a kit\'s dice are found with', () => {
     expect(detectorModelFor('my-kit')).toBe(SHIPPED_SYMBOL_MODEL);
     expect(detectorModelFor('face-off', 'other.onnx')).toBe('other.onnx');
     expect(detectorModelFor(null, 'other.onnx')).toBe('other.onnx');
+    expect(symbolDetectorModel()).toBe(SHIPPED_SYMBOL_MODEL);
+    expect(symbolDetectorModel('other.onnx')).toBe('other.onnx');
   });
 
   it('ships the symbol-dice detector within the size budget, with its symbol rule', async () => {
