@@ -141,10 +141,12 @@ def _blob_points(img, side):
 class RealCrops:
     """The labelled photos of the train splits, decoded once, with their dice and table spots."""
 
-    def __init__(self, part='train', splits=TRAIN_SPLITS, hard_negatives=None):
-        """hard_negatives: {photo path: [[x, y, w, h, objectness], ...]} (hard_negatives.mine)."""
+    def __init__(self, part='train', splits=TRAIN_SPLITS, hard_negatives=None, reads=None):
+        """hard_negatives: {photo path: [[x, y, w, h, objectness], ...]} (hard_negatives.mine);
+        reads: {photo path: per labelled die, the detector's box on it or None} (hard_negatives.mine_reads)."""
         self.images, self.dice, self.spots, self.median_side = [], [], [], []
         self.items = []   # (image index, box x y w h, class, split)
+        self.read_boxes = []  # per item, the detector's box on that die (x y w h), or None
         self.hard = []    # (image index, box x y w h): the detector's boxes where there is no die
         self.draw_p = None  # per-die draw probabilities (weight_splits); None draws every die alike
         # photos taken from the side (epanemu): the table's up is the frame's up
@@ -161,8 +163,10 @@ class RealCrops:
                 self.spots.append(self._free(_blob_points(img, side), boxes, side))
                 for x, y, w, h, _ in (hard_negatives or {}).get(s['file'], []):
                     self.hard.append((i, (x, y, w, h)))
-                for b, c in zip(boxes, s['classes']):
+                photo_reads = (reads or {}).get(s['file']) or [None] * len(boxes)
+                for b, c, r in zip(boxes, s['classes'], photo_reads):
                     self.items.append((i, b, int(c), split))
+                    self.read_boxes.append(tuple(r) if r else None)
 
     @staticmethod
     def _free(points, boxes, side):
@@ -184,12 +188,17 @@ class RealCrops:
         p = np.array([weights.get(it[3], 1.0) for it in self.items], float)
         self.draw_p = p / p.sum()
 
-    def die(self, rng):
-        """A labelled die: (photo, box, class, whether the photo is oblique)."""
+    def die(self, rng, as_read=0.0):
+        """A labelled die: (photo, box, class, whether the photo is oblique, whether the box is the
+        detector's). With probability `as_read` the box is the detector's own box on that die,
+        where it found one (mine_reads), rather than the labelled one."""
         p = self.draw_p
         k = int(rng.choice(len(self.items), p=p)) if p is not None else int(rng.integers(len(self.items)))
         i, box, cls, split = self.items[k]
-        return self.images[i], box, cls, split in self.oblique
+        read = self.read_boxes[k]
+        if read is not None and rng.random() < as_read:
+            return self.images[i], read, cls, split in self.oblique, True
+        return self.images[i], box, cls, split in self.oblique, False
 
     def background_box(self, rng, i=None):
         """A die-sized box on the table of photo i (random when None), not centred on any die."""
@@ -223,8 +232,11 @@ class Mixer:
     # with the detector's own false boxes (hard_negatives.py): part of the table patches give way to them
     SHARES_WITH_HARD = {'real': 0.40, 'synthetic': 0.28, 'other': 0.10, 'none_real': 0.10, 'none_hard': 0.08, 'none_synthetic': 0.04}
 
-    def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print):
+    def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0):
+        """as_read: the share of real dice cut from the detector's box on them, as the app cuts
+        them, instead of the labelled box moved like a detector's (RealCrops.die)."""
         self.real = real
+        self.as_read = as_read
         self.rng = np.random.default_rng(seed)
         shares = self.SHARES_WITH_HARD if real.hard else self.SHARES
         self.kinds = list(shares)
@@ -246,9 +258,10 @@ class Mixer:
         rng = self.rng
         kind = self.kinds[int(rng.choice(len(self.kinds), p=self.p))]
         if kind == 'real':
-            img, box, cls, oblique = self.real.die(rng)
-            # an oblique photo is mostly seen upright; now and then turned, as a phone can be
-            crop = warp_crop(img, box, rng, any_turn=not oblique or rng.random() < 0.25)
+            img, box, cls, oblique, read = self.real.die(rng, self.as_read)
+            # an oblique photo is mostly seen upright; now and then turned, as a phone can be;
+            # the detector's own box already carries a detector's error
+            crop = warp_crop(img, box, rng, jitter=not read, any_turn=not oblique or rng.random() < 0.25)
         elif kind in ('synthetic', 'other'):
             ids = self.pips if kind == 'synthetic' else self.others
             scene, box, cls = self.scenes[ids[int(rng.integers(len(ids)))]]
@@ -280,7 +293,8 @@ def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3):
     """The fixed model-selection set from the held-out slice, cut by the app's crop
     (die_crops.embedder_crop): every die from its labelled box and `jittered` times from a box
     moved like a detector's (no rotation, no colour change), table patches labelled `none`, and
-    the detector's false boxes (`real.hard`, when mined) labelled `none`.
+    the detector's false boxes (`real.hard`, when mined) labelled `none`, and every die the
+    detector boxed (`real.read_boxes`, when mined) from that box, as source `read`.
     Returns crops, classes, split names."""
     rng = np.random.default_rng(seed)
     xs, ys, src = [], [], []
@@ -295,4 +309,7 @@ def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3):
             xs.append(embedder_crop(img, box, K, CROP_MARGIN)); ys.append(NONE); src.append('background')
     for i, box in real.hard:
         xs.append(embedder_crop(real.images[i], box, K, CROP_MARGIN)); ys.append(NONE); src.append('hard')
+    for (img_i, _, cls, _), read in zip(real.items, real.read_boxes):
+        if read is not None:
+            xs.append(embedder_crop(real.images[img_i], read, K, CROP_MARGIN)); ys.append(cls); src.append('read')
     return np.stack(xs), np.array(ys, np.int64), np.array(src)

@@ -18,12 +18,16 @@ from model import DetectorWithDecode
 PAD = 114
 
 
-def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, float, float]:
+def letterbox(img: np.ndarray, size: int, stride: int = 0) -> tuple[np.ndarray, float, float, float]:
+    """The frame scaled so its long side is `size`, centred on a pad-filled input: S x S, or with a
+    `stride` padded only up to the next multiple of it on each side, as the app reads a frame
+    (src/lib/vision/letterbox.ts `letterboxGeometry`)."""
     h, w = img.shape[:2]
     scale = size / max(w, h)
-    nw, nh = round(w * scale), round(h * scale)
-    dx, dy = (size - nw) // 2, (size - nh) // 2
-    out = np.full((size, size, 3), PAD, np.uint8)
+    nw, nh = min(size, max(1, round(w * scale))), min(size, max(1, round(h * scale)))
+    iw, ih = (-(-nw // stride) * stride, -(-nh // stride) * stride) if stride else (size, size)
+    dx, dy = (iw - nw) // 2, (ih - nh) // 2
+    out = np.full((ih, iw, 3), PAD, np.uint8)
     out[dy:dy + nh, dx:dx + nw] = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     return out, scale, dx, dy
 

@@ -1,5 +1,6 @@
-"""Hard negatives for the die-face reader: boxes the detector finds on the train photos where no
-die is labelled (tray dimples, pip-like specks, shadows, board pieces).
+"""The detector's own boxes on the train photos, for the die-face reader's training: hard negatives,
+boxes it finds where no die is labelled (tray dimples, pip-like specks, shadows, board pieces),
+and its boxes on the labelled dice, so the reader learns the crops it will be given (`mine_reads`).
 
 Behind the reader the detector only has to find dice (die-face-reader.ts `firstPass`), so the
 lower its score threshold the more real dice it finds, but the more of these boxes the reader
@@ -11,6 +12,9 @@ boxes the detector actually makes; these are.
 
 Mined once per detector checkpoint and part (train / holdout) and cached in
 models/training/cache/hard-negatives/.
+
+`mine_reads` reads each photo as the app does (its own aspect ratio, padded to the sidecar's
+`inputStride`) and keeps, per labelled die, the candidate box that overlaps it most (IoU >= 0.3).
 """
 from __future__ import annotations
 
@@ -40,9 +44,9 @@ CONTAINMENT = 0.4
 
 
 @torch.no_grad()
-def _candidates(wrapper: DetectorWithDecode, img: np.ndarray, size: int) -> np.ndarray:
+def _candidates(wrapper: DetectorWithDecode, img: np.ndarray, size: int, stride: int = 0) -> np.ndarray:
     """The first pass's boxes (x1 y1 x2 y2, objectness), by objectness as the app scores them."""
-    lb, scale, dx, dy = letterbox(img, size)
+    lb, scale, dx, dy = letterbox(img, size, stride)
     det = wrapper(torch.from_numpy(lb).permute(2, 0, 1)[None].float() / 255.0)[0]
     obj = det[:, 4]
     keep = obj >= MIN_OBJECTNESS
@@ -112,6 +116,44 @@ def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> dict[st
     cache.write_text(json.dumps(out))
     if log:
         log(f"hard negatives ({part}): {found} boxes in {len(out)} photos, detector {checkpoint.name} ({digest})")
+    return out
+
+
+# a candidate is the detector's read of a labelled die when they overlap this much
+READ_IOU = 0.3
+
+
+def mine_reads(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> dict[str, list[list[float] | None]]:
+    """{photo path: per labelled die (load_split's `boxes` order), the detector's box x, y, w, h on
+    it, or None where it finds none}; cached per checkpoint."""
+    digest = hashlib.sha1(checkpoint.read_bytes()).hexdigest()[:12]
+    cache = CACHE / f"{digest}-{part}-reads-{MIN_OBJECTNESS}-{READ_IOU}.json"
+    if cache.exists():
+        return json.loads(cache.read_text())
+    net, size = load_detector(checkpoint)
+    stride = int(json.loads(checkpoint.with_suffix(".json").read_text()).get("inputStride", 0)) if checkpoint.suffix == ".onnx" else 32
+    wrapper = DetectorWithDecode(net, size).eval()
+    out: dict[str, list[list[float] | None]] = {}
+    found = total = 0
+    for split in splits:
+        for s in load_split(split, part):
+            cands = _candidates(wrapper, read_rgb(s["file"]), size, stride)
+            reads: list[list[float] | None] = []
+            for d in s["boxes"]:
+                ious = [_iou(c[:4], d) for c in cands]
+                k = int(np.argmax(ious)) if ious else -1
+                if k >= 0 and ious[k] >= READ_IOU:
+                    c = cands[k]
+                    reads.append([float(c[0]), float(c[1]), float(c[2] - c[0]), float(c[3] - c[1])])
+                    found += 1
+                else:
+                    reads.append(None)
+                total += 1
+            out[s["file"]] = reads
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(out))
+    if log:
+        log(f"detector reads ({part}): {found} of {total} labelled dice boxed, detector {checkpoint.name} ({digest})")
     return out
 
 

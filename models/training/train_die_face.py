@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from die_face_data import CROP_MARGIN, K, NONE, Mixer, RealCrops, holdout_set  # noqa: E402
 from die_face_model import CLASSES, DieFaceNet, WithSoftmax  # noqa: E402
 from from_onnx import calibrate, load_onnx_weights  # noqa: E402
-from hard_negatives import mine  # noqa: E402
+from hard_negatives import mine, mine_reads  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 SPLIT_NAMES = ('byler-train', 'matteop65-train', 'epanemu-train')
@@ -53,6 +53,10 @@ def evaluate(model, hx, hy, hsrc):
     out['background'] = {'patches': int(m.sum()), 'readNone': float((pred[m] == NONE).mean())}
     dice_acc = float(np.mean([out[s]['right'] for s in SPLIT_NAMES if s in out]))
     out['meanDiceRight'] = dice_acc
+    m = hsrc == 'read'
+    if m.any():
+        # held-out dice cut from the detector's own box on them, as the app reads them
+        out['read'] = {'dice': int(m.sum()), 'right': float((pred[m] == hy[m]).mean())}
     m = hsrc == 'hard'
     if m.any():
         # the detector's own false boxes on the held-out photos (hard_negatives.py)
@@ -90,6 +94,8 @@ def main():
     ap.add_argument('--hard-negatives', help="a detector checkpoint (.pt) whose false boxes on the train photos are taught as `none` (hard_negatives.py)")
     ap.add_argument('--split-weights', default='', help='e.g. epanemu-train=2: draw that split\'s real dice this many times as often (default 1 each)')
     ap.add_argument('--threads', type=int, default=1, help='CPU threads (1 leaves the other core to a detector run)')
+    ap.add_argument('--as-read', help="a detector (.onnx or .pt) whose boxes on the labelled train dice cut part of the real crops, as the app cuts them (hard_negatives.mine_reads)")
+    ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
     ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/die-face.onnx")
     args = ap.parse_args()
     if os.environ.get('CI'):
@@ -101,14 +107,15 @@ def main():
     log = lambda s: print(f'[{(time.time() - t0) / 60:6.1f} min] {s}', flush=True)  # noqa: E731
 
     hard = {part: mine(Path(args.hard_negatives), part, log=log) if args.hard_negatives else None for part in ('train', 'holdout')}
-    real = RealCrops('train', hard_negatives=hard['train'])
+    reads = {part: mine_reads(Path(args.as_read), part, log=log) if args.as_read else None for part in ('train', 'holdout')}
+    real = RealCrops('train', hard_negatives=hard['train'], reads=reads['train'])
     if args.split_weights:
         real.weight_splits({k: float(v) for k, v in (kv.split('=') for kv in args.split_weights.split(','))})
-    held = RealCrops('holdout', hard_negatives=hard['holdout'])
+    held = RealCrops('holdout', hard_negatives=hard['holdout'], reads=reads['holdout'])
     hx, hy, hsrc = holdout_set(held)
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives; held out: '
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches and {len(held.hard)} hard negatives)')
-    mixer = Mixer(real, args.seed, scenes=args.scenes, log=log)
+    mixer = Mixer(real, args.seed, scenes=args.scenes, log=log, as_read=args.as_read_share if args.as_read else 0.0)
     log(f'{args.scenes} synthetic scenes rendered')
 
     widths = tuple(int(w) for w in args.widths.split(','))
@@ -122,7 +129,9 @@ def main():
         # BatchNorm statistics from a few training batches, so train mode starts where the export stands
         calibrate(net, (to_tensor(mixer.batch(args.batch)[0]) for _ in range(8)))
         ema.load_state_dict(net.state_dict())
-        log(f'started from {args.init_onnx}')
+        r = evaluate(ema, hx, hy, hsrc)
+        log(f'started from {args.init_onnx}: held out ' + ', '.join(f"{s} {r[s]['right']:.3f}" for s in SPLIT_NAMES if s in r) +
+            (f", as read {r['read']['right']:.3f}" if 'read' in r else '') + f", score {r['score']:.4f}")
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     step, best, history = 0, None, []
     if args.resume:
@@ -159,7 +168,8 @@ def main():
             history.append({k: v for k, v in r.items() if k != 'confusion'})
             log('held out: ' + ', '.join(f"{s} {r[s]['right']:.3f}" for s in SPLIT_NAMES if s in r) +
                 f", background→none {r['background']['readNone']:.3f}" +
-                (f", hard→none {r['hard']['readNone']:.3f}" if 'hard' in r else '') + f", score {r['score']:.4f}")
+                (f", hard→none {r['hard']['readNone']:.3f}" if 'hard' in r else '') +
+                (f", as read {r['read']['right']:.3f}" if 'read' in r else '') + f", score {r['score']:.4f}")
             if best is None or r['score'] > best['score']:
                 best = r
                 torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths}, os.path.join(args.run, 'best.pt'))
