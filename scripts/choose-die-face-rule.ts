@@ -32,7 +32,6 @@
  * first pass from objectness 0.6 to 0.8, a third changed nothing).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Detector } from '../src/lib/vision/detector.ts';
@@ -40,19 +39,12 @@ import { createDieFaceReader, findMissedDice, readStandardDice, type DieFaceConf
 import type { OrtModule } from '../src/lib/vision/detector.ts';
 import type { Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
-import { loadDataset, type Dataset } from './lib/datasets.ts';
+import { holdoutSlices, type Dataset } from './lib/datasets.ts';
 import { evaluateDataset } from './lib/evaluate.ts';
 import { createNodeDetector, dataRoot, loadDieFaceFiles, readImageFile, SHIPPED_DIE_FACE_MODEL } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--write]';
-
-const TRAIN_SPLITS = ['byler-train', 'epanemu-train', 'matteop65-train'];
-
-/** models/training/datasets.py `is_holdout`: sha1 of "split/file", first 8 hex digits, mod 1000 < 150. */
-function isHoldout(split: string, file: string): boolean {
-  return parseInt(createHash('sha1').update(`${split}/${file}`).digest('hex').slice(0, 8), 16) % 1000 < 150;
-}
 
 const CANDIDATES: DieFaceFirstPass[] = [];
 for (const score of ['class', 'objectness'] as const) {
@@ -120,14 +112,8 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) throw new UsageError(USAGE);
-  const data = dataRoot();
-  const sets: Dataset[] = [];
-  for (const split of TRAIN_SPLITS) {
-    const dataset = await loadDataset(path.join(data, 'dice-photos', split)).catch((e: unknown) => {
-      throw new UsageError(`the labelled photos are needed (${(e as Error).message}); see ../shared/data/README.md`);
-    });
-    sets.push({ ...dataset, name: split.replace('-train', '-holdout'), images: dataset.images.filter((im) => isHoldout(split, im.file)) });
-  }
+  const sets = await holdoutSlices(dataRoot());
+  if (sets.length === 0) throw new UsageError(`the labelled photos are needed (no *-train folders under ${dataRoot()}/dice-photos); see ../shared/data/README.md`);
   const detector = await createNodeDetector({ dieFace: values['die-face'], ...(values.model ? { modelPath: values.model } : {}) });
   if (!('dieFaceReader' in detector)) throw new UsageError(`no die-face reader at ${values['die-face']}`);
   const twoPass = detector as unknown as TwoPassDetector;
@@ -196,7 +182,7 @@ async function main(): Promise<void> {
     const sidecar = values['die-face'].replace(/\.onnx$/, '.json');
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
     json.firstPass = best!.rule;
-    json.firstPassChosenOn = `held-out slice (15%, by file-name hash) of ${TRAIN_SPLITS.join(', ')}; npm run choose-die-face-rule; F1 ${best!.f1.toFixed(4)}, exact ${best!.exact.toFixed(4)}`;
+    json.firstPassChosenOn = `held-out slice (15%, by file-name hash) of ${sets.map((s) => s.name.replace(/-holdout$/, '-train')).join(', ')}; npm run choose-die-face-rule; F1 ${best!.f1.toFixed(4)}, exact ${best!.exact.toFixed(4)}`;
     json.weakDice = weak.rule;
     json.weakDiceChosenOn = `the same slice; F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
     json.recount = recount.rule;

@@ -1,12 +1,15 @@
 /**
  * npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth]
- *                 [--count-known] [--threads N] [--kit DIR] [DATASET_DIR...]
+ *                 [--count-known] [--threads N] [--kit DIR] [--holdout] [DATASET_DIR...]
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
  * `whole-die` sets, detection recall whatever the value, exact-roll accuracy, the confusion
  * matrix, and median / p95 latency per image — per dataset and overall.
- * With no folder given it measures every `*-val` split under $ROLLCALL_DATA or ../shared/data.
+ * With no folder given it measures every `*-val` split under $ROLLCALL_DATA or ../shared/data;
+ * with `--holdout`, instead, the held-out 15% of every `*-train` split (datasets.ts `holdoutSlices`,
+ * the photos training never sees), the slice models and rules are chosen on, so a candidate is
+ * measured without reading val.
  * Runs on onnxruntime-node (native CPU) with the app's pre/post-processing; `npm run bench`
  * measures the shipped wasm runtime. Exit code 2 on a missing folder or bad labels.json.
  *
@@ -31,12 +34,13 @@ import path from 'node:path';
 import os from 'node:os';
 import type { EvalSummary } from '../src/lib/vision/metrics.ts';
 import type { TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
-import { evaluate, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
+import { evaluate, evaluateDatasets, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
+import { holdoutSlices, type Dataset } from './lib/datasets.ts';
 import { createNodeKitReader, kitDetectorModel, type NodeKitReader } from './lib/node-faces.ts';
 import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
-const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--threads N] [--kit DIR] [DATASET_DIR...]';
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--threads N] [--kit DIR] [--holdout] [DATASET_DIR...]';
 
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
@@ -117,6 +121,7 @@ async function main(): Promise<number> {
       'die-face': { type: 'string', default: 'auto' },
       boxes: { type: 'string', default: 'detector' },
       'count-known': { type: 'boolean', default: false },
+      holdout: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -127,7 +132,13 @@ async function main(): Promise<number> {
   const threads = Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer\n${USAGE}`);
   let dirs = positionals;
-  if (dirs.length === 0) {
+  let holdout: Dataset[] | null = null;
+  if (values.holdout) {
+    if (dirs.length) throw new UsageError(`--holdout measures the held-out slices of the train splits under ${dataRoot()}/dice-photos; give no folders with it\n${USAGE}`);
+    if (values.kit) throw new UsageError(`--holdout measures standard dice (the train splits' held-out photos); kits are measured on their own sets\n${USAGE}`);
+    holdout = await holdoutSlices(dataRoot());
+    if (holdout.length === 0) throw new UsageError(`--holdout: no *-train folders under ${dataRoot()}/dice-photos (set ROLLCALL_DATA)\n${USAGE}`);
+  } else if (dirs.length === 0) {
     dirs = await valSplits(dataRoot());
     if (dirs.length === 0) throw new UsageError(`no dataset given and no *-val folders under ${dataRoot()}/dice-photos (set ROLLCALL_DATA)\n${USAGE}`);
   }
@@ -158,7 +169,10 @@ async function main(): Promise<number> {
         },
       };
     }
-    const report = await evaluate(detector, dirs, kitEval, truthBoxes && dieFaceReader ? { reader: dieFaceReader } : undefined, values['count-known']);
+    const truthEval = truthBoxes && dieFaceReader ? { reader: dieFaceReader } : undefined;
+    const report = holdout
+      ? await evaluateDatasets(detector, holdout, kitEval, truthEval, values['count-known'])
+      : await evaluate(detector, dirs, kitEval, truthEval, values['count-known']);
     const c = detector.config;
     const model = {
       file: path.relative(process.cwd(), detector.modelPath) || detector.modelPath,

@@ -2,7 +2,8 @@
  * Labelled dataset folders (the labels.json format of ../shared/data/README.md), validated
  * with errors that name the folder and the field, so a bad set fails before any measuring.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { TruthDie } from '../../src/lib/vision/metrics.ts';
@@ -104,4 +105,28 @@ export async function loadDataset(dir: string, kit?: DiceKit): Promise<Dataset> 
   }
   if (missing.length) throw new UsageError(`${labelsPath}: ${missing.length} listed image(s) missing, e.g. ${missing.slice(0, 3).join(', ')}`);
   return { name: path.basename(path.resolve(dir)), dir, ...parsed };
+}
+
+/**
+ * The fixed slice of each train split kept out of training for choosing models and rules: the
+ * photos whose sha1 of "SPLIT/FILE" (first 8 hex digits) is < 150 mod 1000, 15% — the same hash
+ * as models/training/datasets.py `is_holdout`, so both sides hold out the same photos.
+ */
+export function isHoldout(split: string, file: string): boolean {
+  return parseInt(createHash('sha1').update(`${split}/${file}`).digest('hex').slice(0, 8), 16) % 1000 < 150;
+}
+
+/**
+ * The held-out slices of every `*-train` split under DATA/dice-photos, sorted, each named
+ * `<source>-holdout`; [] when there are none. Never the val splits.
+ */
+export async function holdoutSlices(data: string): Promise<Dataset[]> {
+  const root = path.join(data, 'dice-photos');
+  const names = (await readdir(root).catch(() => [] as string[])).filter((n) => n.endsWith('-train')).sort();
+  const slices: Dataset[] = [];
+  for (const split of names) {
+    const dataset = await loadDataset(path.join(root, split));
+    slices.push({ ...dataset, name: split.replace(/-train$/, '-holdout'), images: dataset.images.filter((im) => isHoldout(split, im.file)) });
+  }
+  return slices;
 }

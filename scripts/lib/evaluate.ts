@@ -119,6 +119,11 @@ export async function evaluateDataset(
 export async function evaluate(detector: Detector, dirs: readonly string[], kitEval?: KitEvaluation, truthEval?: TruthBoxEvaluation, countKnown = false): Promise<EvalReport> {
   const datasets: Dataset[] = [];
   for (const dir of dirs) datasets.push(await loadDataset(dir, kitEval?.kit)); // validate all before measuring any
+  return evaluateDatasets(detector, datasets, kitEval, truthEval, countKnown);
+}
+
+/** `evaluate` over datasets already loaded (the held-out slices: datasets.ts `holdoutSlices`). */
+export async function evaluateDatasets(detector: Detector, datasets: readonly Dataset[], kitEval?: KitEvaluation, truthEval?: TruthBoxEvaluation, countKnown = false): Promise<EvalReport> {
   const overall = kitEval ? new EvalAccumulator(true, kitEval.kit.faces.map((f) => f.id), 'unknown') : new EvalAccumulator(true);
   const reports: DatasetReport[] = [];
   for (const dataset of datasets) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO, runCli, TEST_MODEL } from './cli-helpers.ts';
 import { COLOUR, scenePng } from './synthetic-scenes.ts';
+import { isHoldout } from '../../scripts/lib/datasets.ts';
 
 // Datasets the hand-wired test model reads predictably (see synthetic-scenes.ts):
 // 200×100 frames, stride-32 cell (c, r) = source square at x 20c, y 20r − 50, side 20.
@@ -117,6 +118,38 @@ describe('npm run eval', () => {
     // the pip-pattern box of the yellow die, grown to die size, stays on the die: yellow reads 3
     expect(p!.confusion.counts[3]).toEqual([0, 0, 1, 0, 0, 0, 0, 0]);
     expect(t.overall.latencyMs.median).toBeGreaterThanOrEqual(0);
+  });
+
+  it('measures the train splits\' held-out slices with --holdout, never their other photos nor val', async () => {
+    const data = path.join(root, 'holdout-data');
+    const train = path.join(data, 'dice-photos', 'toy-train');
+    const val = path.join(data, 'dice-photos', 'toy-val');
+    mkdirSync(train, { recursive: true });
+    mkdirSync(val, { recursive: true });
+    // models/training/datasets.py is_holdout('toy-train', …) holds out p1, p9, p16 and p18 of p0…p19;
+    // the others are empty files, so reading any of them would fail the run
+    const names = Array.from({ length: 20 }, (_, i) => `p${i}.png`);
+    const heldOut = ['p1.png', 'p9.png', 'p16.png', 'p18.png'];
+    expect(names.filter((n) => isHoldout('toy-train', n))).toEqual(heldOut);
+    const scene = await scenePng(200, 100, [{ x: 40, y: 10, side: 20, rgb: COLOUR[1] }, { x: 140, y: 50, side: 20, rgb: COLOUR[6] }]);
+    for (const n of names) writeFileSync(path.join(train, n), heldOut.includes(n) ? scene : '');
+    writeFileSync(path.join(train, 'labels.json'), JSON.stringify({
+      box_style: 'whole-die',
+      images: names.map((file) => ({ file, width: 200, height: 100, dice: [{ ...sq(40, 10), value: 1 }, { ...sq(140, 50), value: 6 }] })),
+    }));
+    writeFileSync(path.join(val, 'labels.json'), 'not json: val is never read here');
+    const r = runCli('scripts/eval.ts', ['--json', '--holdout', '--model', TEST_MODEL, '--die-face', 'off'], { ROLLCALL_DATA: data });
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as { datasets: Array<Summary & { name: string }>; overall: Summary };
+    expect(report.datasets.map((d) => [d.name, d.images, d.dice])).toEqual([['toy-holdout', 4, 8]]);
+    expect(report.overall.exactRollAccuracy).toBe(1);
+
+    const withFolder = runCli('scripts/eval.ts', ['--holdout', '--model', TEST_MODEL, whole], { ROLLCALL_DATA: data });
+    expect(withFolder.status).toBe(2);
+    expect(withFolder.stderr).toMatch(/--holdout measures the held-out slices .*give no folders with it/);
+    const none = runCli('scripts/eval.ts', ['--holdout', '--model', TEST_MODEL], { ROLLCALL_DATA: path.join(root, 'no-data') });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/--holdout: no \*-train folders under .*no-data\/dice-photos/);
   });
 
   it('prints which reader read the dice', () => {
