@@ -1,6 +1,6 @@
 /**
  * npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth]
- *                 [--count-known] [--threads N] [--kit DIR] [--holdout] [DATASET_DIR...]
+ *                 [--count-known] [--threads N] [--kit DIR] [--holdout] [--wrong] [DATASET_DIR...]
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
@@ -9,7 +9,8 @@
  * With no folder given it measures every `*-val` split under $ROLLCALL_DATA or ../shared/data;
  * with `--holdout`, instead, the held-out 15% of every `*-train` split (datasets.ts `holdoutSlices`,
  * the photos training never sees), the slice models and rules are chosen on, so a candidate is
- * measured without reading val.
+ * measured without reading val. `--wrong` lists the photos whose roll was not read exactly, what
+ * they show and what was read (always in `--json`, as each dataset's `wrongRolls`).
  * Runs on onnxruntime-node (native CPU) with the app's pre/post-processing; `npm run bench`
  * measures the shipped wasm runtime. Exit code 2 on a missing folder or bad labels.json.
  *
@@ -40,7 +41,7 @@ import { createNodeKitReader, kitDetectorModel, type NodeKitReader } from './lib
 import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
-const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--threads N] [--kit DIR] [--holdout] [DATASET_DIR...]';
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--threads N] [--kit DIR] [--holdout] [--wrong] [DATASET_DIR...]';
 
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
@@ -72,7 +73,7 @@ function confusionTable(title: string, s: EvalSummary): string {
   return [`confusion, ${title} (centre rule; rows = truth, columns = read):`, head, ...lines].join('\n');
 }
 
-export function formatReport(report: EvalReport, header: string): string {
+export function formatReport(report: EvalReport, header: string, listWrongRolls = false): string {
   const out = [header, ''];
   const label = (d: DatasetReport): string => `${d.name} (${d.boxStyle === 'pips' ? 'pips' : 'die'})`;
   const width = Math.max(22, ...report.datasets.map((d) => label(d).length));
@@ -106,6 +107,13 @@ export function formatReport(report: EvalReport, header: string): string {
   );
   for (const d of report.datasets) out.push('', confusionTable(d.name, d));
   out.push('', confusionTable('overall', report.overall));
+  if (listWrongRolls) {
+    const roll = (dice: ReadonlyArray<string | null>): string => (dice.length ? dice.map((v) => v ?? '?').join(' ') : '(none)');
+    for (const d of report.datasets) {
+      out.push('', `rolls not read exactly, ${d.name} (${d.wrongRolls.length} of ${d.images}; ? = a die found but not read):`);
+      for (const w of d.wrongRolls) out.push(`  ${w.file}: truth ${roll(w.truth)}, read ${roll(w.read)}`);
+    }
+  }
   return out.join('\n');
 }
 
@@ -122,6 +130,7 @@ async function main(): Promise<number> {
       boxes: { type: 'string', default: 'detector' },
       'count-known': { type: 'boolean', default: false },
       holdout: { type: 'boolean', default: false },
+      wrong: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -218,7 +227,7 @@ async function main(): Promise<number> {
           `\nkit ${kit.id} (${kit.dir}): ${kit.artPrototypes} art and ${kit.examplePrototypes} example prototypes` +
           (kitReader?.embedder ? `; face embedder, unknown below similarity ${kit.threshold} or lead ${kit.ambiguityMargin}; ms include the embedder` : '; pips read by the detector');
       }
-      console.log(formatReport(report, header));
+      console.log(formatReport(report, header, values.wrong));
     }
     return 0;
   } finally {

@@ -7,15 +7,28 @@ import { readdir } from 'node:fs/promises';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { Detector } from '../../src/lib/vision/detector.ts';
 import { detectCounted, type DieFaceReader } from '../../src/lib/vision/die-face-reader.ts';
-import { EvalAccumulator, type EvalSummary, type PredictedDie, type TruthDie } from '../../src/lib/vision/metrics.ts';
+import { EvalAccumulator, exactRoll, type DieKey, type EvalSummary, type PredictedDie, type TruthDie } from '../../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
-import { loadDataset, type BoxStyle, type Dataset } from './datasets.ts';
+import { loadDataset, type BoxStyle, type Dataset, type LabelledImage } from './datasets.ts';
 import { readImageFile, UsageError } from './node-vision.ts';
 
 export interface DatasetReport extends EvalSummary {
   name: string;
   dir: string;
   boxStyle: BoxStyle;
+  /** The photos whose roll was not read exactly, in dataset order: what they show and what was read (sorted; null: a die not read). */
+  wrongRolls: WrongRoll[];
+}
+
+export interface WrongRoll {
+  file: string;
+  truth: string[];
+  read: Array<string | null>;
+}
+
+/** A roll's dice as sorted strings (values or face ids; null, an unread die, last). */
+function rollOf(dice: ReadonlyArray<{ value: DieKey | null }>): Array<string | null> {
+  return dice.map((d) => (d.value === null ? null : String(d.value))).sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
 }
 
 export interface EvalReport {
@@ -89,6 +102,11 @@ export async function evaluateDataset(
     ? new EvalAccumulator(dataset.boxStyle === 'whole-die', kitEval.kit.faces.map((f) => f.id), 'unknown')
     : new EvalAccumulator(dataset.boxStyle === 'whole-die');
   const floor = patternFloor(dataset);
+  const wrongRolls: WrongRoll[] = [];
+  const tally = (im: LabelledImage, dice: readonly PredictedDie[], ms: number): void => {
+    acc.add(im.dice, dice, ms);
+    if (!exactRoll(im.dice, dice)) wrongRolls.push({ file: im.file, truth: rollOf(im.dice) as string[], read: rollOf(dice) });
+  };
   for (const im of dataset.images) {
     const file = path.join(dataset.dir, im.file);
     const image = await readImageFile(file).catch((e: unknown) => {
@@ -99,7 +117,7 @@ export async function evaluateDataset(
     }
     if (kitEval) {
       const { dice, ms } = await kitEval.read(image, countKnown ? im.dice.length : undefined);
-      acc.add(im.dice, dice, ms);
+      tally(im, dice, ms);
       kitEval.afterRead?.(im.dice, dice);
       continue;
     }
@@ -107,13 +125,13 @@ export async function evaluateDataset(
       const boxes = perfectDetections(im.dice, dataset.boxStyle, floor);
       const t0 = performance.now();
       const dice = await truthEval.reader.read(image, boxes.map((box) => ({ box, value: null, score: 1, classIndex: -1 })));
-      acc.add(im.dice, dice, performance.now() - t0);
+      tally(im, dice, performance.now() - t0);
       continue;
     }
     const { dice, timing } = countKnown ? await detectCounted(detector, image, im.dice.length) : await detector.detect(image);
-    acc.add(im.dice, dice, timing.preprocessMs + timing.inferenceMs + timing.postprocessMs + (timing.faceReadMs ?? 0) + (timing.missedDiceMs ?? 0));
+    tally(im, dice, timing.preprocessMs + timing.inferenceMs + timing.postprocessMs + (timing.faceReadMs ?? 0) + (timing.missedDiceMs ?? 0));
   }
-  return { report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise() }, accumulator: acc };
+  return { report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls }, accumulator: acc };
 }
 
 export async function evaluate(detector: Detector, dirs: readonly string[], kitEval?: KitEvaluation, truthEval?: TruthBoxEvaluation, countKnown = false): Promise<EvalReport> {

@@ -59,7 +59,7 @@ describe('npm run eval', () => {
     const r = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', whole, pips]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const report = JSON.parse(r.stdout) as { model: { inputSize: number }; datasets: Array<Summary & { name: string; boxStyle: string }>; overall: Summary };
+    const report = JSON.parse(r.stdout) as { model: { inputSize: number }; datasets: Array<Summary & { name: string; boxStyle: string; wrongRolls: unknown[] }>; overall: Summary };
     expect(report.model.inputSize).toBe(320);
     const [w, p] = report.datasets;
     expect([w!.name, w!.boxStyle, p!.name, p!.boxStyle]).toEqual(['whole-set', 'whole-die', 'pips-set', 'pips']);
@@ -74,8 +74,11 @@ describe('npm run eval', () => {
     expect(c[4]).toEqual([0, 0, 0, 0, 0, 0, 0, 1]); // true 5 missed
     expect(c[5]).toEqual([0, 0, 0, 0, 0, 1, 0, 0]);
     expect(c[6]).toEqual([0, 0, 0, 0, 0, 0, 1, 0]); // spurious other
+    // b: the 3 read 2, the 5 missed, a spurious die found but not read
+    expect(w!.wrongRolls).toEqual([{ file: 'b.png', truth: ['3', '5'], read: ['2', null] }]);
     expect(p!.perDie).toEqual({ precision: 1, recall: 1, f1: 1 });
     expect(p!.perDieIoU50).toBeNull();
+    expect(p!.wrongRolls).toEqual([]);
     const o = report.overall;
     expect([o.images, o.dice, o.predicted]).toEqual([3, 5, 5]);
     expect(o.perDie.precision).toBeCloseTo(0.6, 12);
@@ -89,6 +92,9 @@ describe('npm run eval', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/whole-set \(die\)\s+2\s+4\s+50\.0\s+50\.0\s+50\.0\s+50\.0\s+50\.0\s+50\.0\s+75\.0\s+50\.0/);
     expect(r.stdout).toContain('confusion, overall');
+    expect(r.stdout).not.toContain('rolls not read exactly');
+    const wrong = runCli('scripts/eval.ts', ['--wrong', '--model', TEST_MODEL, '--die-face', 'off', whole]);
+    expect(wrong.stdout).toContain('rolls not read exactly, whole-set (1 of 2; ? = a die found but not read):\n  b.png: truth 3 5, read 2 ?');
   });
 
   it('reads with a die-face model\'s second pass (--die-face FILE), and its reading alone on the labelled boxes (--boxes truth)', () => {
