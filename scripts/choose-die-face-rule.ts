@@ -39,7 +39,7 @@ import { createDieFaceReader, findMissedDice, readStandardDice, type DieFaceConf
 import type { OrtModule } from '../src/lib/vision/detector.ts';
 import type { Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
-import { holdoutSlices, type Dataset } from './lib/datasets.ts';
+import { holdoutSlices, scoredPredictions, type Dataset } from './lib/datasets.ts';
 import { evaluateDataset } from './lib/evaluate.ts';
 import { createNodeDetector, dataRoot, loadDieFaceFiles, readImageFile, SHIPPED_DIE_FACE_MODEL } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
@@ -68,6 +68,8 @@ for (const scoreThreshold of [0.01, 0.02, 0.05, 0.1, 0.2]) for (const maxCandida
 interface HeldOutRead {
   image: RgbaImage;
   truth: Dataset['images'][number]['dice'];
+  /** Regions not scored (label-fixes.json). */
+  ignore: Dataset['images'][number]['ignore'];
   found: Die[];
   below: Die[];
 }
@@ -80,7 +82,7 @@ async function readHeldOut(twoPass: TwoPassDetector, first: DieFaceFirstPass, se
       const image = await readImageFile(path.join(set.dir, im.file));
       const low = (await twoPass.firstPass.detect(image, { ...first, scoreThreshold: lowest })).dice;
       const found = await twoPass.dieFaceReader.read(image, low.filter((d) => d.score >= first.scoreThreshold));
-      reads.push({ image, truth: im.dice, found, below: low.filter((d) => d.score < first.scoreThreshold) });
+      reads.push({ image, truth: im.dice, ignore: im.ignore, found, below: low.filter((d) => d.score < first.scoreThreshold) });
     }
   }
   return reads;
@@ -92,7 +94,7 @@ async function tally(twoPass: TwoPassDetector, reads: readonly HeldOutRead[], co
   for (const r of reads) {
     for (const [i, config] of configs.entries()) {
       const added = await findMissedDice({ ...twoPass.dieFaceReader, config }, r.image, r.found, r.below, countKnown ? r.truth.length : undefined);
-      tallies[i]!.add(r.truth, [...r.found, ...added]);
+      tallies[i]!.add(r.truth, scoredPredictions(r, [...r.found, ...added]));
     }
   }
   return tallies.map((t) => {
@@ -168,7 +170,7 @@ async function main(): Promise<void> {
   for (const secondLook of SECOND_LOOKS) {
     const reader = await createDieFaceReader(ort, files.model, { ...base, weakDice: weak.rule, recount: recount.rule, secondLook }, { intraOpNumThreads: 1 });
     const overall = new EvalAccumulator(true);
-    for (const r of reads) overall.add(r.truth, (await readStandardDice(twoPass.firstPass, reader, r.image)).dice);
+    for (const r of reads) overall.add(r.truth, scoredPredictions(r, (await readStandardDice(twoPass.firstPass, reader, r.image)).dice));
     await reader.release();
     const s = overall.summarise();
     looks.push({ rule: secondLook, f1: s.perDie.f1 ?? 0, exact: s.exactRollAccuracy ?? 0 });

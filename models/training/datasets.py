@@ -20,10 +20,12 @@ REPO = Path(__file__).resolve().parents[2]
 TRAIN_SPLITS = ("byler-train", "matteop65-train", "epanemu-train")
 VAL_SPLITS = ("byler-val", "matteop65-val", "epanemu-val")
 CACHE = Path(__file__).resolve().parent / "cache"
+LABEL_FIXES = Path(__file__).resolve().parent / "label-fixes.json"
 
 # matteop65 boxes enclose only the pip pattern. A 4, 5 or 6 pattern spans about 60% of the
 # die's top face, and the die as seen (side faces included) is about 1.65x that.
 PIP_TO_DIE = 1.65
+OTHER = 6  # class of a die that is not a pip die
 ESTIMATED_BOX_WEIGHT = 0.2
 
 
@@ -59,7 +61,7 @@ def read_size(path: str | Path) -> tuple[int, int]:
 
 def _estimate_die_boxes(dice: list[dict], split_median: float) -> np.ndarray:
     """Whole-die boxes centred on matteop65's pip-pattern boxes, sized from the image's 4/5/6 faces."""
-    sizes = [max(d["w"], d["h"]) for d in dice if d["value"] >= 4]
+    sizes = [max(d["w"], d["h"]) for d in dice if (d["value"] or 0) >= 4]
     side = PIP_TO_DIE * (float(np.mean(sizes)) if sizes else split_median)
     out = []
     for d in dice:
@@ -68,10 +70,46 @@ def _estimate_die_boxes(dice: list[dict], split_median: float) -> np.ndarray:
     return np.array(out, np.float32).reshape(-1, 4)
 
 
+def label_fixes(split: str) -> dict[str, list[dict]]:
+    """The reviewed corrections of a train split's labels (label-fixes.json), by file."""
+    if not split.endswith("-train"):
+        raise ValueError(f"label fixes are for the train splits only, not {split}")
+    out: dict[str, list[dict]] = {}
+    for fix in json.loads(LABEL_FIXES.read_text())["fixes"]:
+        if fix["split"] == split:
+            out.setdefault(fix["file"], []).append(fix)
+    return out
+
+
+def apply_label_fixes(split: str, image: dict, fixes: list[dict]) -> tuple[list[dict], list[dict]]:
+    """An image's labelled dice with its fixes applied (value None: a die that is not a pip die),
+    and its ignore regions. A fix that no longer fits the labels is an error, not skipped."""
+    dice = [dict(d) for d in image["dice"]]
+    ignore = []
+    for fix in fixes:
+        where = f"label-fixes.json: {split}/{image['file']}"
+        if "die" in fix:
+            j = fix["die"]
+            if not 0 <= j < len(dice) or any(abs(dice[j][k] - fix["box"][k]) > 0.1 for k in "xywh") or dice[j]["value"] != fix["was"]:
+                raise ValueError(f"{where}: die {j} is not the labelled die {fix['box']} valued {fix['was']}")
+            dice[j]["value"] = fix["value"]
+        elif "add" in fix:
+            dice.append({**fix["add"], "value": fix["value"]})
+        elif "ignore" in fix:
+            ignore.append(fix["ignore"])
+        else:
+            raise ValueError(f"{where}: a fix is one of die, add or ignore")
+    return dice, ignore
+
+
 def load_split(split: str, part: str = "train") -> list[dict]:
-    """part: 'train' (the split minus the holdout), 'holdout', or 'all'."""
+    """part: 'train' (the split minus the holdout), 'holdout', or 'all'. The labels come with
+    label-fixes.json applied."""
     folder = data_root() / "dice-photos" / split
     labels = json.loads((folder / "labels.json").read_text())
+    fixes = label_fixes(split)
+    if set(fixes) - {im["file"] for im in labels["images"]}:
+        raise ValueError(f"label-fixes.json names photos {split} does not have: {sorted(set(fixes) - {im['file'] for im in labels['images']})}")
     pips = labels["box_style"] == "pips"
     if pips:
         med = float(np.median([max(d["w"], d["h"]) for im in labels["images"] for d in im["dice"] if d["value"] >= 4]))
@@ -80,7 +118,7 @@ def load_split(split: str, part: str = "train") -> list[dict]:
         hold = is_holdout(split, im["file"])
         if (part == "train" and hold) or (part == "holdout" and not hold):
             continue
-        dice = im["dice"]
+        dice, ignore = apply_label_fixes(split, im, fixes.get(im["file"], []))
         if pips:
             boxes = _estimate_die_boxes(dice, med)
             weight = np.full(len(dice), ESTIMATED_BOX_WEIGHT, np.float32)
@@ -92,9 +130,9 @@ def load_split(split: str, part: str = "train") -> list[dict]:
             "file": str(folder / im["file"]),
             "boxes": boxes,
             "label_boxes": np.array([[d["x"], d["y"], d["x"] + d["w"], d["y"] + d["h"]] for d in dice], np.float32).reshape(-1, 4),
-            "classes": np.array([d["value"] - 1 for d in dice], np.int64),
+            "classes": np.array([OTHER if d["value"] is None else d["value"] - 1 for d in dice], np.int64),
             "box_weight": weight,
-            "ignore": np.zeros((0, 4), np.float32),
+            "ignore": np.array([[b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]] for b in ignore], np.float32).reshape(-1, 4),
         })
     return samples
 

@@ -160,7 +160,8 @@ class RealCrops:
                 self.dice.append(boxes)
                 side = float(np.median([max(b[2], b[3]) for b in boxes])) if boxes else 40.0
                 self.median_side.append(side)
-                self.spots.append(self._free(_blob_points(img, side), boxes, side))
+                ignored = [(float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])) for b in s['ignore']]
+                self.spots.append(self._free(_blob_points(img, side), boxes + ignored, side))  # table spots, off dice and ignored regions
                 for x, y, w, h, _ in (hard_negatives or {}).get(s['file'], []):
                     self.hard.append((i, (x, y, w, h)))
                 photo_reads = (reads or {}).get(s['file']) or [None] * len(boxes)

@@ -28,7 +28,7 @@ import numpy as np
 import torch
 import torchvision
 
-from datasets import TRAIN_SPLITS, load_split, read_rgb
+from datasets import LABEL_FIXES, TRAIN_SPLITS, load_split, read_rgb
 from evaluate import _iou, letterbox
 from export_model import load_checkpoint
 from from_onnx import load_onnx_weights
@@ -99,7 +99,8 @@ def load_detector(checkpoint: Path) -> tuple[DiceDetector, int]:
 def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> dict[str, list[list[float]]]:
     """{photo path: [[x, y, w, h, objectness], ...]} for every photo of `part`; cached per checkpoint."""
     digest = hashlib.sha1(checkpoint.read_bytes()).hexdigest()[:12]
-    cache = CACHE / f"{digest}-{part}-{MIN_OBJECTNESS}-{MAX_OBJECTNESS}.json"
+    fixes = hashlib.sha1(LABEL_FIXES.read_bytes()).hexdigest()[:8]  # the labels the negatives avoid
+    cache = CACHE / f"{digest}-{fixes}-{part}-{MIN_OBJECTNESS}-{MAX_OBJECTNESS}.json"
     if cache.exists():
         return json.loads(cache.read_text())
     net, size = load_detector(checkpoint)
@@ -108,7 +109,7 @@ def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> dict[st
     found = 0
     for split in splits:
         for s in load_split(split, part):
-            dice = np.concatenate([s["boxes"], s["label_boxes"]], 0)
+            dice = np.concatenate([s["boxes"], s["label_boxes"], s["ignore"]], 0)  # an ignored region is no negative
             negs = [b for b in _candidates(wrapper, read_rgb(s["file"]), size) if b[4] <= MAX_OBJECTNESS and is_clear_of_dice(b, dice)]
             out[s["file"]] = [[float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1]), float(b[4])] for b in negs]
             found += len(negs)
@@ -127,7 +128,8 @@ def mine_reads(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> d
     """{photo path: per labelled die (load_split's `boxes` order), the detector's box x, y, w, h on
     it, or None where it finds none}; cached per checkpoint."""
     digest = hashlib.sha1(checkpoint.read_bytes()).hexdigest()[:12]
-    cache = CACHE / f"{digest}-{part}-reads-{MIN_OBJECTNESS}-{READ_IOU}.json"
+    fixes = hashlib.sha1(LABEL_FIXES.read_bytes()).hexdigest()[:8]
+    cache = CACHE / f"{digest}-{fixes}-{part}-reads-{MIN_OBJECTNESS}-{READ_IOU}.json"
     if cache.exists():
         return json.loads(cache.read_text())
     net, size = load_detector(checkpoint)

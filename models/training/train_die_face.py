@@ -170,6 +170,8 @@ def main():
                 f", background→none {r['background']['readNone']:.3f}" +
                 (f", hard→none {r['hard']['readNone']:.3f}" if 'hard' in r else '') +
                 (f", as read {r['read']['right']:.3f}" if 'read' in r else '') + f", score {r['score']:.4f}")
+            # every evaluated step is kept: the reading path is chosen behind the detector afterwards
+            torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths}, os.path.join(args.run, f'step{step:06d}.pt'))
             if best is None or r['score'] > best['score']:
                 best = r
                 torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths}, os.path.join(args.run, 'best.pt'))

@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
-import type { TruthDie } from '../../src/lib/vision/metrics.ts';
-import { UsageError } from './node-vision.ts';
+import type { PredictedDie, TruthDie } from '../../src/lib/vision/metrics.ts';
+import type { Box } from '../../src/lib/vision/types.ts';
+import { REPO_ROOT, UsageError } from './node-vision.ts';
 
 export type BoxStyle = 'whole-die' | 'pips';
 
@@ -16,6 +17,8 @@ export interface LabelledImage {
   width: number;
   height: number;
   dice: TruthDie[];
+  /** Regions neither a die to read nor background (label-fixes.json): a read there is not scored. */
+  ignore: Box[];
 }
 
 export interface Dataset {
@@ -59,7 +62,7 @@ export function parseLabels(json: unknown, where: string, kit?: DiceKit): Omit<D
       }
       return { box: { x: d.x as number, y: d.y as number, w: d.w as number, h: d.h as number }, value: d.value as number };
     });
-    return { file: im.file, width: im.width, height: im.height, dice };
+    return { file: im.file, width: im.width, height: im.height, dice, ignore: [] };
   });
   return {
     boxStyle,
@@ -80,8 +83,11 @@ function kitTruth(kit: DiceKit, d: Record<string, unknown>, dat: string, bad: (w
   return known.id;
 }
 
-/** Reads and validates DIR/labels.json and checks every image it names is there. */
-export async function loadDataset(dir: string, kit?: DiceKit): Promise<Dataset> {
+/**
+ * Reads and validates DIR/labels.json and checks every image it names is there. A `*-train`
+ * split comes with its label fixes applied (`options.fixes`, default label-fixes.json's).
+ */
+export async function loadDataset(dir: string, kit?: DiceKit, options: { fixes?: readonly LabelFix[] } = {}): Promise<Dataset> {
   const info = await stat(dir).catch(() => null);
   if (!info) throw new UsageError(`${dir}: no such dataset folder`);
   if (!info.isDirectory()) throw new UsageError(`${dir}: not a folder (a dataset is a folder with a labels.json)`);
@@ -104,7 +110,81 @@ export async function loadDataset(dir: string, kit?: DiceKit): Promise<Dataset> 
     if (!(await stat(path.join(dir, im.file)).catch(() => null))) missing.push(im.file);
   }
   if (missing.length) throw new UsageError(`${labelsPath}: ${missing.length} listed image(s) missing, e.g. ${missing.slice(0, 3).join(', ')}`);
-  return { name: path.basename(path.resolve(dir)), dir, ...parsed };
+  const name = path.basename(path.resolve(dir));
+  return { name, dir, ...parsed, images: kit ? parsed.images : applyLabelFixes(name, parsed.images, options.fixes ?? (await readLabelFixes())) };
+}
+
+/** models/training/label-fixes.json: reviewed corrections of the `*-train` splits' labels. */
+export const LABEL_FIXES_PATH = path.join(REPO_ROOT, 'models/training/label-fixes.json');
+
+/**
+ * One correction: `die` (the index of a labelled die, with its labelled `box` and old value `was`
+ * as a check) takes `value`; `add` is a die the labels leave out (`value` null: a die that is not
+ * a pip die, so a region not scored); `ignore` is a region neither a die nor background.
+ */
+export interface LabelFix {
+  split: string;
+  file: string;
+  die?: number;
+  box?: Box;
+  was?: number;
+  add?: Box;
+  ignore?: Box;
+  value?: number | null;
+  why: string;
+}
+
+export async function readLabelFixes(file = LABEL_FIXES_PATH): Promise<LabelFix[]> {
+  const json: unknown = JSON.parse(await readFile(file, 'utf8'));
+  if (!isObject(json) || !Array.isArray(json.fixes)) throw new UsageError(`${file}: expected { "fixes": [...] }`);
+  return json.fixes as LabelFix[];
+}
+
+/**
+ * A split's images with its label fixes applied (the same as models/training/datasets.py
+ * `apply_label_fixes`). Only `*-train` splits are ever fixed; a fix that no longer fits its
+ * labels (a photo not there, a die moved or revalued) is an error, not skipped.
+ */
+export function applyLabelFixes(split: string, images: readonly LabelledImage[], fixes: readonly LabelFix[]): LabelledImage[] {
+  const own = fixes.filter((f) => f.split === split);
+  if (own.length === 0) return [...images];
+  if (!split.endsWith('-train')) throw new UsageError(`label fixes are for the train splits only, not ${split}`);
+  const byFile = new Map(images.map((im) => [im.file, im]));
+  const stray = own.filter((f) => !byFile.has(f.file));
+  if (stray.length) throw new UsageError(`${LABEL_FIXES_PATH}: ${split} has no photo ${stray[0]!.file}`);
+  return images.map((im) => {
+    const mine = own.filter((f) => f.file === im.file);
+    if (mine.length === 0) return im;
+    const dice = im.dice.map((d) => ({ ...d }));
+    const ignore = [...im.ignore];
+    for (const fix of mine) {
+      const where = `${LABEL_FIXES_PATH}: ${split}/${im.file}`;
+      if (fix.die !== undefined) {
+        const d = dice[fix.die];
+        const fits = d && fix.box && d.value === fix.was && (['x', 'y', 'w', 'h'] as const).every((k) => Math.abs(d.box[k] - fix.box![k]) <= 0.1);
+        if (!fits || typeof fix.value !== 'number') throw new UsageError(`${where}: die ${fix.die} is not the labelled die ${JSON.stringify(fix.box)} valued ${fix.was}`);
+        d.value = fix.value;
+      } else if (fix.add) {
+        if (fix.value === null || fix.value === undefined) ignore.push(fix.add);
+        else dice.push({ box: fix.add, value: fix.value });
+      } else if (fix.ignore) {
+        ignore.push(fix.ignore);
+      } else {
+        throw new UsageError(`${where}: a fix is one of die, add or ignore`);
+      }
+    }
+    return { ...im, dice, ignore };
+  });
+}
+
+/** The predictions that are scored: those not centred in one of the image's ignored regions. */
+export function scoredPredictions<T extends PredictedDie>(image: Pick<LabelledImage, 'ignore'>, predictions: readonly T[]): T[] {
+  if (image.ignore.length === 0) return [...predictions];
+  return predictions.filter((p) => {
+    const cx = p.box.x + p.box.w / 2;
+    const cy = p.box.y + p.box.h / 2;
+    return !image.ignore.some((r) => cx >= r.x && cx <= r.x + r.w && cy >= r.y && cy <= r.y + r.h);
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Detector } from '../../src/lib/vision/detector.ts';
 import { detectCounted, type DieFaceReader } from '../../src/lib/vision/die-face-reader.ts';
 import { EvalAccumulator, exactRoll, type DieKey, type EvalSummary, type PredictedDie, type TruthDie } from '../../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
-import { loadDataset, type BoxStyle, type Dataset, type LabelledImage } from './datasets.ts';
+import { loadDataset, scoredPredictions, type BoxStyle, type Dataset, type LabelledImage } from './datasets.ts';
 import { readImageFile, UsageError } from './node-vision.ts';
 
 export interface DatasetReport extends EvalSummary {
@@ -103,7 +103,8 @@ export async function evaluateDataset(
     : new EvalAccumulator(dataset.boxStyle === 'whole-die');
   const floor = patternFloor(dataset);
   const wrongRolls: WrongRoll[] = [];
-  const tally = (im: LabelledImage, dice: readonly PredictedDie[], ms: number): void => {
+  const tally = (im: LabelledImage, read: readonly PredictedDie[], ms: number): void => {
+    const dice = scoredPredictions(im, read);
     acc.add(im.dice, dice, ms);
     if (!exactRoll(im.dice, dice)) wrongRolls.push({ file: im.file, truth: rollOf(im.dice) as string[], read: rollOf(dice) });
   };

@@ -438,6 +438,6 @@ describe('perfect detections for --boxes truth', () => {
     expect(boxes[1]!.x + boxes[1]!.w / 2).toBeCloseTo(306, 9);
     // an image of lone 1 pips: the dataset's floor sets the size
     expect(perfectDetections([d(0, 0, 12, 12, 1)], 'pips', 40)[0]!.w).toBeCloseTo(66, 9);
-    expect(patternFloor({ images: [{ file: 'a', width: 1, height: 1, dice: [d(0, 0, 10, 10, 1), d(0, 0, 40, 40, 4), d(0, 0, 50, 30, 5)] }] })).toBeCloseTo(32, 9);
+    expect(patternFloor({ images: [{ file: 'a', width: 1, height: 1, dice: [d(0, 0, 10, 10, 1), d(0, 0, 40, 40, 4), d(0, 0, 50, 30, 5)], ignore: [] }] })).toBeCloseTo(32, 9);
   });
 });
