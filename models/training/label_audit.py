@@ -22,28 +22,18 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import evaluate  # noqa: E402
 from datasets import CACHE, LABEL_FIXES, data_root  # noqa: E402
 
 TILE = 200
 
 
 def match(reads: list[dict], dice: list[dict]) -> dict[int, int]:
-    """read index -> labelled die index, one to one, nearest centres first (the eval's centre rule)."""
-    pairs = []
-    for i, p in enumerate(reads):
-        b = p["box"]
-        for j, t in enumerate(dice):
-            cx, cy = t["x"] + t["w"] / 2, t["y"] + t["h"] / 2
-            if b["x"] <= cx <= b["x"] + b["w"] and b["y"] <= cy <= b["y"] + b["h"]:
-                pairs.append(((b["x"] + b["w"] / 2 - cx) ** 2 + (b["y"] + b["h"] / 2 - cy) ** 2, i, j))
-    pairs.sort()
-    out: dict[int, int] = {}
-    used: set[int] = set()
-    for _, i, j in pairs:
-        if i not in out and j not in used:
-            out[i] = j
-            used.add(j)
-    return out
+    """read index -> labelled die index, by the eval's centre rule (evaluate.match)."""
+    corners = lambda b: [b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]]
+    pred = np.array([corners(r["box"]) for r in reads], np.float32).reshape(-1, 4)
+    labels = np.array([corners(d) for d in dice], np.float32).reshape(-1, 4)
+    return dict(evaluate.match(pred, labels))
 
 
 def settled(fixes: list[dict], file: str, box: dict) -> bool:

@@ -135,8 +135,19 @@ export interface LabelFix {
 }
 
 export async function readLabelFixes(file = LABEL_FIXES_PATH): Promise<LabelFix[]> {
-  const json: unknown = JSON.parse(await readFile(file, 'utf8'));
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`${file}: not readable JSON (${(e as Error).message})`);
+  }
   if (!isObject(json) || !Array.isArray(json.fixes)) throw new UsageError(`${file}: expected { "fixes": [...] }`);
+  const isBox = (b: unknown): boolean => isObject(b) && [b.x, b.y, b.w, b.h].every(isNumber);
+  json.fixes.forEach((f: unknown, i) => {
+    const ok = isObject(f) && typeof f.split === 'string' && typeof f.file === 'string' && typeof f.why === 'string' &&
+      [f.box, f.add, f.ignore].every((b) => b === undefined || isBox(b));
+    if (!ok) throw new UsageError(`${file}: fixes[${i}] needs split, file and why, and boxes of numbers x, y, w, h`);
+  });
   return json.fixes as LabelFix[];
 }
 

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyLabelFixes, loadDataset, readLabelFixes, scoredPredictions, type LabelFix, type LabelledImage } from '../../scripts/lib/datasets.ts';
@@ -48,6 +49,16 @@ describe('label fixes (models/training/label-fixes.json)', () => {
       expect(f.why.length).toBeGreaterThan(10);
       if (f.die !== undefined || (f.add && f.value !== null)) expect([1, 2, 3, 4, 5, 6]).toContain(f.value);
     }
+  });
+
+  it('refuses a fixes file that is not JSON or has a malformed fix, with the file named', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fixes-'));
+    const notJson = path.join(dir, 'a.json');
+    writeFileSync(notJson, '{ nope');
+    await expect(readLabelFixes(notJson)).rejects.toThrow(/a\.json: not readable JSON/);
+    const badBox = path.join(dir, 'b.json');
+    writeFileSync(badBox, JSON.stringify({ fixes: [{ split: 'x-train', file: 'a.jpg', why: 'w', add: { x: 1 } }] }));
+    await expect(readLabelFixes(badBox)).rejects.toThrow(/b\.json: fixes\[0\] needs split, file and why/);
   });
 
   const photos = path.join(dataRoot(), 'dice-photos');
