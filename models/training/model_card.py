@@ -27,7 +27,7 @@ def main() -> None:
     import sys
     sys.path.insert(0, str(HERE))
     from model import DiceDetector, count_params
-    from pipeline import RECIPE
+    from pipeline import PIP_DETECTOR, RECIPE, SYMBOL_DETECTOR
 
     run = Path(a.run)
     sidecar = json.loads((MODELS / "dice-pips.json").read_text())
@@ -35,8 +35,9 @@ def main() -> None:
     timings = json.loads((run / "timings.json").read_text()) if (run / "timings.json").exists() else {}
     latency = json.loads((run / "latency.json").read_text()) if (run / "latency.json").exists() else None
     ev = json.loads((run / "eval.json").read_text()) if (run / "eval.json").exists() else None
-    last_stage = sorted(run.glob("stage*/last.pt"))[-1]
-    ck = torch.load(last_stage, map_location="cpu")
+    # the exported detector: the deeper net of step 7 when the run made it, else the last stage's
+    refined = run / "pips-deep" / "last.pt"
+    ck = torch.load(refined if refined.exists() else sorted(run.glob("stage*/last.pt"))[-1], map_location="cpu")
     arch = ck["arch"]
     params = count_params(DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"]))
     S = sidecar["inputSize"]
@@ -113,6 +114,11 @@ def main() -> None:
         focus = f", {int(100 * st['focus'])}% of them centred on a die" if st.get("focus") else ""
         lines.append(f"- Stage {i}: {st['steps']} steps of {st['batch']} crops of {st['crop']} px{focus}, AdamW lr {st['lr']} (warm-up, cosine),"
                      f" synthetic:real sampling weight {st['synthetic_weight']}:{st['real_weight']}.")
+    if refined.exists():
+        pd = SYMBOL_DETECTOR | PIP_DETECTOR
+        lines.append(f"- Then the symbol detector's deeper net (widths {pd['widths']}, depths {pd['depths']}; step 6) trained on as a pip"
+                     f" detector (step 7): {pd['steps']} steps, AdamW lr {pd['lr']}, seed {pd['seed']}, split weights {pd['split_weights']},"
+                     f" synthetic {', '.join(pd['synthetic'])}; of its checkpoints the one whose pair reads the held-out slice best is exported.")
     lines.append("- The exponential moving average of the weights is what is exported.")
     lines += [
         "- Assignment: cells inside the die's box and within 1.5 strides of its centre, on the level that",
