@@ -88,8 +88,9 @@ def warp_crop(img, box, rng=None, margin=CROP_MARGIN, k=K, jitter=True, geometry
     return cv2.warpPerspective(region, H, (k, k), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
-def photometric(img, rng):
-    """Light, colour and camera: gain, gamma, hue, saturation, grey, blur, low resolution, noise, JPEG."""
+def photometric(img, rng, motion_share=0.08, motion_max=4):
+    """Light, colour and camera: gain, gamma, hue, saturation, grey, blur, low resolution, noise, JPEG.
+    motion_share of the crops get a motion blur of 2 to motion_max pixels (of K), any direction."""
     x = img.astype(np.float32)
     if rng.random() < 0.5:
         hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV).astype(np.float32)
@@ -106,8 +107,8 @@ def photometric(img, rng):
     r = rng.random()
     if r < 0.3:
         x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
-    elif r < 0.38:
-        n = int(rng.integers(2, 5))
+    elif r < 0.3 + motion_share:
+        n = int(rng.integers(2, motion_max + 1))
         kern = np.zeros((n, n), np.float32)
         kern[n // 2, :] = 1.0 / n
         M = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
@@ -233,10 +234,12 @@ class Mixer:
     # with the detector's own false boxes (hard_negatives.py): part of the table patches give way to them
     SHARES_WITH_HARD = {'real': 0.40, 'synthetic': 0.28, 'other': 0.10, 'none_real': 0.10, 'none_hard': 0.08, 'none_synthetic': 0.04}
 
-    def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0):
+    def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0, motion_blur=(0.08, 4)):
         """as_read: the share of real dice cut from the detector's box on them, as the app cuts
-        them, instead of the labelled box moved like a detector's (RealCrops.die)."""
+        them, instead of the labelled box moved like a detector's (RealCrops.die). motion_blur:
+        the share of crops blurred by motion and the longest blur in pixels (`photometric`)."""
         self.real = real
+        self.motion_blur = motion_blur
         self.as_read = as_read
         self.rng = np.random.default_rng(seed)
         shares = self.SHARES_WITH_HARD if real.hard else self.SHARES
@@ -279,7 +282,7 @@ class Mixer:
                 crop = self.real.table_patch(rng, K)
             else:
                 crop = np.clip(_background(rng, K), 0, 255).astype(np.uint8)
-        return photometric(crop, rng), cls
+        return photometric(crop, rng, *self.motion_blur), cls
 
     def batch(self, n):
         for _ in range(self.refresh):

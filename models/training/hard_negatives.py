@@ -84,14 +84,26 @@ def is_clear_of_dice(box: np.ndarray, dice: np.ndarray) -> bool:
     return True
 
 
+# The architectures a detector export may have: the small net (model.py's default) and the deeper
+# net of dice-symbols.onnx and, since 2026-11-27, dice-pips.onnx (pipeline.py SYMBOL_DETECTOR).
+EXPORT_ARCHITECTURES = ({}, {"widths": (16, 24, 48, 128, 192), "depths": (1, 2, 3, 5, 3)})
+
+
 def load_detector(checkpoint: Path) -> tuple[DiceDetector, int]:
-    """A training checkpoint (.pt), or a shipped export (.onnx, the default architecture, its
+    """A training checkpoint (.pt), or a shipped export (.onnx, one of EXPORT_ARCHITECTURES, its
     sidecar's input size), since a fresh checkout has only the exports."""
     if checkpoint.suffix == ".onnx":
         size = int(json.loads(checkpoint.with_suffix(".json").read_text())["inputSize"])
-        net = DiceDetector()
-        load_onnx_weights(net, str(checkpoint), torch.rand(1, 3, size, size))
-        return net.eval(), size
+        errors = []
+        for arch in EXPORT_ARCHITECTURES:
+            net = DiceDetector(**arch)
+            try:
+                load_onnx_weights(net, str(checkpoint), torch.rand(1, 3, size, size))
+            except (ValueError, RuntimeError) as e:  # another architecture's graph
+                errors.append(str(e))
+                continue
+            return net.eval(), size
+        raise ValueError(f"{checkpoint}: not one of the detector architectures hard_negatives.py knows: {'; '.join(errors)}")
     net, ck = load_checkpoint(checkpoint)
     return net, int(ck["size"])
 

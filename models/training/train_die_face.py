@@ -96,6 +96,7 @@ def main():
     ap.add_argument('--threads', type=int, default=1, help='CPU threads (1 leaves the other core to a detector run)')
     ap.add_argument('--as-read', help="a detector (.onnx or .pt) whose boxes on the labelled train dice cut part of the real crops, as the app cuts them (hard_negatives.mine_reads)")
     ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
+    ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (of the 48 px crop)")
     ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/die-face.onnx")
     args = ap.parse_args()
     if os.environ.get('CI'):
@@ -115,7 +116,9 @@ def main():
     hx, hy, hsrc = holdout_set(held)
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives; held out: '
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches and {len(held.hard)} hard negatives)')
-    mixer = Mixer(real, args.seed, scenes=args.scenes, log=log, as_read=args.as_read_share if args.as_read else 0.0)
+    share, longest = args.motion_blur.split(',')
+    mixer = Mixer(real, args.seed, scenes=args.scenes, log=log, as_read=args.as_read_share if args.as_read else 0.0,
+                  motion_blur=(float(share), int(longest)))
     log(f'{args.scenes} synthetic scenes rendered')
 
     widths = tuple(int(w) for w in args.widths.split(','))
