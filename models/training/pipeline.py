@@ -175,34 +175,48 @@ def choose_checkpoint(checkpoints: list[Path], work: Path) -> Path:
     return best[2]
 
 
+def train_from_export(export: Path, out: Path, spec: dict, export_is_deeper: bool) -> None:
+    """The deeper net trained by `spec` (SYMBOL_DETECTOR, PIP_DETECTOR) from an export's weights:
+    first the export with its BatchNorm re-calibrated (10 steps at lr 1e-6; the small net's export
+    in its own shape, whose tensors that agree then start the deeper net), then the run in `out`."""
+    calib = out.with_name(out.name + "-calib")
+    arch = ["--widths", spec["widths"], "--depths", spec["depths"]]
+    run([PY, "train.py", "--init-onnx", str(export), *(arch if export_is_deeper else []), "--steps", "10", "--eval-every", "10",
+         "--lr", "1e-6", "--out", str(calib)], log=calib.with_suffix(".log"))
+    run([PY, "train.py", "--out", str(out), "--steps", str(spec["steps"]), "--init", str(calib / "step000010.pt"), *arch,
+         "--lr", str(spec["lr"]), "--seed", str(spec["seed"]), "--focus", str(spec["focus"]), "--split-weights", spec["split_weights"],
+         "--eval-every", str(spec.get("eval_every", 1000)), "--threads", str(RECIPE["threads"]),
+         "--synthetic", *[str(HERE / "cache" / name) for name in spec["synthetic"]]], log=out.with_suffix(".log"))
+
+
+def best_checkpoint(out: Path, candidates: Path, name: str, measure, what: str) -> Path:
+    """Every checkpoint of `out` exported as `name` into `candidates` and measured; the one with the
+    best `measure` (a tuple, compared in order) is returned."""
+    best: tuple[tuple[float, float], Path] | None = None
+    for ck in sorted(out.glob("step*.pt")):
+        cand = candidates / ck.stem
+        cand.mkdir(parents=True, exist_ok=True)
+        run([PY, "export_model.py", "--checkpoint", str(ck), "--out-dir", str(cand), "--name", name])
+        key = measure(cand / f"{name}.onnx")
+        print(f"{ck.name}: {what} {key[0]:.1f}%, {key[1]:.1f}%", flush=True)
+        if best is None or key > best[0]:
+            best = (key, ck)
+    if best is None:
+        sys.exit(f"no step*.pt checkpoints in {out}")
+    print(f"{name} chosen: {best[1]}", flush=True)
+    return best[1]
+
+
 def train_symbol_detector(run_dir: Path) -> None:
     """Step 6: the symbol-dice detector (SYMBOL_DETECTOR), from the shipped pip detector's export;
     its checkpoint chosen on the dicegen symbol and kit-art scenes alone as choose-symbol-rule chooses
     a rule: most scenes counted right, then F1."""
-    sd = SYMBOL_DETECTOR
     out = run_dir / "symbols"
-    calib = run_dir / "symbols-calib"
-    # the pip export's weights, BatchNorm re-calibrated (10 steps at lr 1e-6), then the deeper net
-    run([PY, "train.py", "--init-onnx", str(REPO / "models" / "dice-pips.onnx"), "--steps", "10", "--eval-every", "10",
-         "--lr", "1e-6", "--out", str(calib)], log=calib.with_suffix(".log"))
-    run([PY, "train.py", "--out", str(out), "--steps", str(sd["steps"]), "--init", str(calib / "step000010.pt"),
-         "--widths", sd["widths"], "--depths", sd["depths"], "--lr", str(sd["lr"]), "--seed", str(sd["seed"]),
-         "--focus", str(sd["focus"]), "--split-weights", sd["split_weights"], "--threads", str(RECIPE["threads"]),
-         "--synthetic", *[str(HERE / "cache" / name) for name in sd["synthetic"]]], log=out.with_suffix(".log"))
+    train_from_export(REPO / "models" / "dice-pips.onnx", out, SYMBOL_DETECTOR, export_is_deeper=False)
     render_symbol_scenes()
-    best: tuple[float, float, Path] | None = None
-    for ck in sorted(out.glob("step*.pt")):
-        cand = run_dir / "symbol-candidates" / ck.stem
-        cand.mkdir(parents=True, exist_ok=True)
-        run([PY, "export_model.py", "--checkpoint", str(ck), "--out-dir", str(cand), "--name", "dice-symbols"])
-        f1, count = symbol_figures(cand / "dice-symbols.onnx")
-        print(f"{ck.name}: symbol scenes F1 {f1:.1f}%, counted right {count:.1f}%", flush=True)
-        if best is None or (count, f1) > best[:2]:
-            best = (count, f1, ck)
-    if best is None:
-        sys.exit(f"no step*.pt checkpoints in {out}")
-    print(f"symbol detector chosen: {best[2]}", flush=True)
-    run([PY, "export_model.py", "--checkpoint", str(best[2]), "--name", "dice-symbols"])
+    best = best_checkpoint(out, run_dir / "symbol-candidates", "dice-symbols", lambda onnx: symbol_figures(onnx)[::-1],
+                           "symbol scenes counted right, F1")
+    run([PY, "export_model.py", "--checkpoint", str(best), "--name", "dice-symbols"])
     run(["npm", "run", "--silent", "choose-symbol-rule", "--", "--model", str(REPO / "models" / "dice-symbols.onnx"), "--write"], cwd=REPO)
 
 
@@ -211,29 +225,10 @@ def refine_pip_detector(run_dir: Path) -> None:
     chosen on the held-out slice with the die-face reader behind it (the pair ships), then the
     reader's rules chosen for it until they hold (two runs of choose-die-face-rule --write), then
     its own `symbolDice` rule (used only by a build without dice-symbols.onnx)."""
-    pd = SYMBOL_DETECTOR | PIP_DETECTOR
     out = run_dir / "pips-deep"
-    calib = run_dir / "pips-deep-calib"
-    run([PY, "train.py", "--init-onnx", str(REPO / "models" / "dice-symbols.onnx"), "--widths", pd["widths"], "--depths", pd["depths"],
-         "--steps", "10", "--eval-every", "10", "--lr", "1e-6", "--out", str(calib)], log=calib.with_suffix(".log"))
-    run([PY, "train.py", "--out", str(out), "--steps", str(pd["steps"]), "--init", str(calib / "step000010.pt"),
-         "--widths", pd["widths"], "--depths", pd["depths"], "--lr", str(pd["lr"]), "--seed", str(pd["seed"]),
-         "--focus", str(pd["focus"]), "--split-weights", pd["split_weights"], "--eval-every", str(pd["eval_every"]),
-         "--threads", str(RECIPE["threads"]), "--synthetic", *[str(HERE / "cache" / name) for name in pd["synthetic"]]],
-        log=out.with_suffix(".log"))
-    best: tuple[float, float, Path] | None = None
-    for ck in sorted(out.glob("step*.pt")):
-        cand = run_dir / "pips-deep-candidates" / ck.stem
-        cand.mkdir(parents=True, exist_ok=True)
-        run([PY, "export_model.py", "--checkpoint", str(ck), "--out-dir", str(cand)])
-        f1, exact = pip_figures(cand / "dice-pips.onnx")
-        print(f"{ck.name}: pips two-pass held-out F1 {f1:.1f}%, exact {exact:.1f}%", flush=True)
-        if best is None or (f1, exact) > best[:2]:
-            best = (f1, exact, ck)
-    if best is None:
-        sys.exit(f"no step*.pt checkpoints in {out}")
-    print(f"pip detector chosen: {best[2]}", flush=True)
-    run([PY, "export_model.py", "--checkpoint", str(best[2])])
+    train_from_export(REPO / "models" / "dice-symbols.onnx", out, SYMBOL_DETECTOR | PIP_DETECTOR, export_is_deeper=True)
+    best = best_checkpoint(out, run_dir / "pips-deep-candidates", "dice-pips", pip_figures, "pips two-pass held-out F1, exact")
+    run([PY, "export_model.py", "--checkpoint", str(best)])
     for _ in range(2):
         run(["npm", "run", "--silent", "choose-die-face-rule", "--", "--write"], cwd=REPO)
     run(["npm", "run", "--silent", "choose-symbol-rule", "--", "--model", str(REPO / "models" / "dice-pips.onnx"), "--write"], cwd=REPO)
