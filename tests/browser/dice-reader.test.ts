@@ -100,8 +100,9 @@ describe('dice reader worker in Chromium (built app)', () => {
   });
 
   it('looks below the first pass for dice missed, with and without a count, as the Node pipeline does', async () => {
-    // twelve dice in this tray photo; some boxes lie below the first pass's threshold
-    const png = await sharp(path.join(REPO_ROOT, 'tests/fixtures/dice-photos/byler-val-sample/IMG_20191208_111328.jpg')).png().toBuffer();
+    // twelve dice in this tray photo, dimmed as in poor light so that some boxes lie below the
+    // first pass's threshold (the shipped detector finds every die of the photo as taken surely)
+    const png = await sharp(path.join(REPO_ROOT, 'tests/fixtures/dice-photos/byler-val-sample/IMG_20191208_111328.jpg')).linear(0.35, 60).png().toBuffer();
     const node = await createNodeDetector({ threads: 1 });
     const { data, info: px } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     const image = { width: px.width, height: px.height, data: new Uint8Array(data) };
