@@ -66,8 +66,10 @@ RECIPE = {
     "die_face_widths": "32,64,96,160",
     # then a short stage that also teaches the detector's own false boxes on the train photos as
     # `none` (hard_negatives.py, mined with the last stage's last.pt), so the first pass can keep
-    # weaker dice (the shipped reader ran this as 4,000 steps, then resumed to 8,000: models/die-face.json)
-    "die_face_hard_negatives": {"steps": 8000, "lr": 5e-4, "seed": 41},
+    # weaker dice (the shipped reader ran this as 4,000 steps, then resumed to 8,000: models/die-face.json);
+    # with the stronger motion blur the shipped reader was last fine-tuned with (2026-11-27:
+    # 15% of crops, 2-12 px of 48; models/MODEL_CARD.md "A reader taught motion blur")
+    "die_face_hard_negatives": {"steps": 8000, "lr": 5e-4, "seed": 41, "motion_blur": "0.15,12"},
 }
 
 # The detector symbol dice are found with (models/MODEL_CARD.md, "A detector for symbol dice"): the
@@ -290,7 +292,7 @@ def main() -> None:
         hard = r["die_face_hard_negatives"]
         run([PY, "train_die_face.py", "--init-onnx", str(base / "export" / "die-face.onnx"), "--widths", r["die_face_widths"],
              "--steps", str(hard["steps"]), "--lr", str(hard["lr"]), "--seed", str(hard["seed"]), "--eval-every", "500",
-             "--hard-negatives", str(last_stage / "last.pt"), "--run", str(run_dir / "die-face-hard")], log=run_dir / "die-face-hard.log")
+             "--motion-blur", hard["motion_blur"], "--hard-negatives", str(last_stage / "last.pt"), "--run", str(run_dir / "die-face-hard")], log=run_dir / "die-face-hard.log")
 
     if a.from_step <= 5:
         ckpt = choose_checkpoint(sorted(last_stage.glob("step*.pt")), run_dir / "candidates")
