@@ -99,6 +99,13 @@ def main():
     ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (of the 48 px crop)")
     ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/die-face.onnx")
     args = ap.parse_args()
+    try:  # checked before the hour of work below
+        share, longest = args.motion_blur.split(',')
+        motion_blur = (float(share), int(longest))
+    except ValueError:
+        ap.error(f'--motion-blur must be SHARE,PIXELS (e.g. 0.15,12), got {args.motion_blur!r}')
+    if not (0 <= motion_blur[0] <= 0.7 and 2 <= motion_blur[1] <= K):
+        ap.error(f'--motion-blur: the share must lie in 0-0.7 (30% of crops get a soft blur instead) and the pixels in 2-{K}, got {args.motion_blur!r}')
     if os.environ.get('CI'):
         sys.exit('train_die_face.py does not run in CI (hours on a CPU); the app ships models/die-face.onnx')
     torch.set_num_threads(args.threads)
@@ -116,9 +123,8 @@ def main():
     hx, hy, hsrc = holdout_set(held)
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives; held out: '
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches and {len(held.hard)} hard negatives)')
-    share, longest = args.motion_blur.split(',')
     mixer = Mixer(real, args.seed, scenes=args.scenes, log=log, as_read=args.as_read_share if args.as_read else 0.0,
-                  motion_blur=(float(share), int(longest)))
+                  motion_blur=motion_blur)
     log(f'{args.scenes} synthetic scenes rendered')
 
     widths = tuple(int(w) for w in args.widths.split(','))
