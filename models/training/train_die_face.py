@@ -70,7 +70,15 @@ def evaluate(model, hx, hy, hsrc):
     return out
 
 
+# The sidecar's `brandedOne` rule (src/lib/vision/die-face-reader.ts `brandedOnes`): a die read
+# `other` whose value classes give the 1 at least this share is a 1 with a maker's logo. 0.8 lies
+# between the false dice of the train photos read `other` (at most 0.75) and the logo 1s of the
+# other renderer's pip sets (0.86 and up); 0.7 reads those sets alike, 0.9 worse (models/MODEL_CARD.md).
+BRANDED_ONE = {'minShare': 0.8}
+
+
 def export(net, path_onnx, path_json, meta):
+    meta = {**meta, 'brandedOne': BRANDED_ONE}
     model = WithSoftmax(net).eval()
     torch.onnx.export(model, torch.rand(1, 3, K, K), path_onnx, input_names=['crops'], output_names=['probs'],
                       dynamic_axes={'crops': {0: 'batch'}, 'probs': {0: 'batch'}}, opset_version=13, do_constant_folding=True)

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import {
   applyDieFaceReads,
   bestClasses,
+  brandedOnes,
   createDieFaceReader,
   DieFaceConfigError,
   detectCounted,
@@ -56,7 +57,7 @@ describe('die-face sidecar', () => {
   const good = { inputSize: 48, cropMargin: 1.2, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], training: { anything: true } };
 
   it('keeps what the reader needs and ignores the rest', () => {
-    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null });
+    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null });
     expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8 } }).secondLook).toEqual({ below: 0.8 });
     for (const secondLook of [{ below: 2 }, { below: -0.1 }, { below: '0.8' }, 0.8, {}]) {
       expect(() => parseDieFaceConfig({ ...good, secondLook })).toThrow(/"secondLook" must be/);
@@ -69,6 +70,10 @@ describe('die-face sidecar', () => {
     expect(parseDieFaceConfig({ ...good, recount: { scoreThreshold: 0.02, maxCandidates: 8 } }).recount).toEqual({ scoreThreshold: 0.02, maxCandidates: 8 });
     for (const recount of [{ scoreThreshold: 2, maxCandidates: 8 }, { scoreThreshold: 0.02, maxCandidates: 0 }, { scoreThreshold: 0.02, maxCandidates: 2.5 }, [0.02, 8]]) {
       expect(() => parseDieFaceConfig({ ...good, recount })).toThrow(/"recount" must be/);
+    }
+    expect(parseDieFaceConfig({ ...good, brandedOne: { minShare: 0.8 } }).brandedOne).toEqual({ minShare: 0.8 });
+    for (const brandedOne of [{ minShare: 0.5 }, { minShare: 1.2 }, { minShare: '0.8' }, {}, 0.8]) {
+      expect(() => parseDieFaceConfig({ ...good, brandedOne })).toThrow(/"brandedOne" must be/);
     }
     const firstPass = { score: 'class', scoreThreshold: 0.2, containment: 0.5 };
     expect(parseDieFaceConfig({ ...good, firstPass }).firstPass).toEqual(firstPass);
@@ -101,7 +106,7 @@ describe('reading the classes', () => {
   });
 
   it('sets values, reads `other` as no value, drops `none`, keeps boxes and scores', () => {
-    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook: null };
+    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null };
     const dice = [die(1, 0), die(5, 30), die(null, 60, 6), die(2, 90)];
     const reads = [5, 7, 3, 6].map((classIndex) => ({ classIndex, probability: 0.9 }));
     const out = applyDieFaceReads(dice, reads, config);
@@ -165,7 +170,7 @@ describe('the second look: a die read unsurely is read again mirrored', () => {
     for (let y = 10; y < 30; y++) for (let x = 10; x < 30; x++) data.set([x < 20 ? left : right, 0, 0, 255], (y * width + x) * 4);
     return { width, height: 40, data };
   };
-  const config = (secondLook: DieFaceConfig['secondLook']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook });
+  const config = (secondLook: DieFaceConfig['secondLook']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook, brandedOne: null });
 
   it('reads an unsure die again mirrored and takes the average; a sure one is read once', async () => {
     const unsure = sidedDie(160, 120); // '1', but not surely
@@ -439,5 +444,41 @@ describe('perfect detections for --boxes truth', () => {
     // an image of lone 1 pips: the dataset's floor sets the size
     expect(perfectDetections([d(0, 0, 12, 12, 1)], 'pips', 40)[0]!.w).toBeCloseTo(66, 9);
     expect(patternFloor({ images: [{ file: 'a', width: 1, height: 1, dice: [d(0, 0, 10, 10, 1), d(0, 0, 40, 40, 4), d(0, 0, 50, 30, 5)], ignore: [] }] })).toBeCloseTo(32, 9);
+  });
+});
+
+describe('branded ones', () => {
+  const classes = ['1', '2', '3', '4', '5', '6', 'other', 'none'];
+  const config = (brandedOne: DieFaceConfig['brandedOne']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne });
+  // rows: a logo 1 (the values point at the 1), a board piece (the values spread), a plain 5, a die read `none`
+  const probs = Float32Array.from([
+    0.2, 0.01, 0.01, 0.01, 0.01, 0.01, 0.75, 0,
+    0.1, 0.05, 0.05, 0.05, 0.05, 0.05, 0.65, 0,
+    0, 0, 0, 0, 0.9, 0.1, 0, 0,
+    0.05, 0, 0, 0, 0, 0, 0.05, 0.9,
+  ]);
+  const reads = bestClasses(probs, 4, classes.length);
+
+  it('reads `other` as a 1 when the value classes point at the 1, with P(1) + P(other)', () => {
+    const out = brandedOnes(reads, probs, config({ minShare: 0.8 }));
+    expect(out[0]!.classIndex).toBe(0);
+    expect(out[0]!.probability).toBeCloseTo(0.95, 5);
+    expect(out.slice(1)).toEqual(reads.slice(1)); // spread values stay `other`; values and `none` untouched
+    expect(reads[0]!.classIndex).toBe(6); // the reads given are left as they are
+  });
+
+  it('changes nothing without the rule, and the share decides', () => {
+    expect(brandedOnes(reads, probs, config(null))).toEqual(reads);
+    expect(brandedOnes(reads, probs, config({ minShare: 0.95 }))[0]!.classIndex).toBe(6); // 0.2 / 0.25 = 0.8 < 0.95
+    expect(brandedOnes(reads, probs, config({ minShare: 0.8 }))[1]!.classIndex).toBe(6); // 0.1 / 0.35 < 0.8
+  });
+
+  it('refuses probabilities that do not match the reads', () => {
+    expect(() => brandedOnes(reads, probs.subarray(0, 8), config({ minShare: 0.8 }))).toThrow(RangeError);
+  });
+
+  it('a logo 1 then counts as a die of value 1', () => {
+    const dice = [{ value: null, box: { x: 0, y: 0, w: 10, h: 10 }, score: 0.9, classIndex: 6 }];
+    expect(applyDieFaceReads(dice, brandedOnes(reads.slice(0, 1), probs.subarray(0, 8), config({ minShare: 0.8 })), config({ minShare: 0.8 }))[0]!.value).toBe(1);
   });
 });

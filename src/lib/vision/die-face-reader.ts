@@ -55,11 +55,22 @@ export interface DieFaceConfig {
    * which move the sides, read oblique dice worse). Chosen on the held-out slice, never on val.
    */
   secondLook: DieFaceSecondLook | null;
+  /**
+   * A die read `other` whose pip-value probabilities point at the 1 is read as a 1, or null never
+   * to (`brandedOnes`). Makers replace only the 1 of a standard die by their logo, and a logo reads
+   * `other` (a die, not a pip face) as a symbol die's face does.
+   */
+  brandedOne: DieFaceBrandedOne | null;
 }
 
 export interface DieFaceSecondLook {
   /** A die whose best class has a probability below this gets the mirrored look. */
   below: number;
+}
+
+export interface DieFaceBrandedOne {
+  /** The 1's share of the six value classes' probability at which an `other` read becomes a 1. */
+  minShare: number;
 }
 
 export interface DieFaceWeakDice {
@@ -154,7 +165,15 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
     }
     secondLook = { below: r.below };
   }
-  return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount, secondLook };
+  let brandedOne: DieFaceBrandedOne | null = null;
+  if (obj.brandedOne !== undefined && obj.brandedOne !== null) {
+    const r = obj.brandedOne;
+    if (!isObject(r) || typeof r.minShare !== 'number' || !(r.minShare > 0.5 && r.minShare <= 1)) {
+      throw new DieFaceConfigError('die-face sidecar: "brandedOne" must be { minShare: a share in (0.5, 1] }, or absent');
+    }
+    brandedOne = { minShare: r.minShare };
+  }
+  return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount, secondLook, brandedOne };
 }
 
 /**
@@ -191,6 +210,32 @@ export function bestClasses(probs: Float32Array, count: number, classes: number)
     out.push({ classIndex: best, probability: probs[i * classes + best]! });
   }
   return out;
+}
+
+/**
+ * The `brandedOne` rule over `reads` (the best classes of `probs`, `classes` per row, in the
+ * sidecar's order): a read of `other` whose six value classes give the 1 at least `minShare` of
+ * their probability becomes a 1, with probability P(1) + P(other) (the die is a 1 or a logo).
+ * Without the rule `reads` are returned as they are. Returns new reads.
+ *
+ * Why: the 1 is the face makers brand, and the reader calls a logo `other` as it calls a symbol
+ * die's face; its value classes still tell the 1 apart (models/MODEL_CARD.md, "Pip dice from
+ * another renderer").
+ */
+export function brandedOnes(reads: readonly DieFaceRead[], probs: Float32Array, config: DieFaceConfig): DieFaceRead[] {
+  const rule = config.brandedOne;
+  const n = config.classes.length;
+  const other = config.classes.indexOf('other');
+  const one = config.classes.indexOf('1');
+  if (!rule) return [...reads];
+  if (probs.length !== reads.length * n) throw new RangeError(`${reads.length} reads but ${probs.length / n} rows of probabilities`);
+  return reads.map((read, i) => {
+    if (read.classIndex !== other) return read;
+    let values = 0;
+    for (const c of config.classes.flatMap((name, j) => (/^[1-6]$/.test(name) ? [j] : []))) values += probs[i * n + c]!;
+    const p1 = probs[i * n + one]!;
+    return values > 0 && p1 / values >= rule.minShare ? { classIndex: one, probability: p1 + probs[i * n + other]! } : read;
+  });
 }
 
 /**
@@ -272,7 +317,7 @@ export async function createDieFaceReader(
         looked.forEach((row, j) => mirrorCrop(buffer, row * per, mirrors, j * per, k));
         probs = mirroredLook(probs, nClasses, looked, await classify(mirrors, looked.length));
       }
-      reads.push(...bestClasses(probs, n, nClasses));
+      reads.push(...brandedOnes(bestClasses(probs, n, nClasses), probs, config));
     }
     return reads;
   }
