@@ -229,10 +229,10 @@ export function brandedOnes(reads: readonly DieFaceRead[], probs: Float32Array, 
   const one = config.classes.indexOf('1');
   if (!rule) return [...reads];
   if (probs.length !== reads.length * n) throw new RangeError(`${reads.length} reads but ${probs.length / n} rows of probabilities`);
+  const valueClasses = config.classes.flatMap((name, j) => (dieFaceClass(name).kind === 'value' ? [j] : []));
   return reads.map((read, i) => {
     if (read.classIndex !== other) return read;
-    let values = 0;
-    for (const c of config.classes.flatMap((name, j) => (/^[1-6]$/.test(name) ? [j] : []))) values += probs[i * n + c]!;
+    const values = valueClasses.reduce((sum, c) => sum + probs[i * n + c]!, 0);
     const p1 = probs[i * n + one]!;
     return values > 0 && p1 / values >= rule.minShare ? { classIndex: one, probability: p1 + probs[i * n + other]! } : read;
   });
