@@ -49,9 +49,21 @@ def _bn_after(net: nn.Module) -> dict[nn.Conv2d, nn.BatchNorm2d]:
     return pairs
 
 
+def _quantized(model: onnx.ModelProto) -> bool:
+    return any(n.op_type in ("QuantizeLinear", "DequantizeLinear") for n in model.graph.node)
+
+
+def is_quantized(onnx_path: str) -> bool:
+    """An int8 graph (quantize_die_face.py): its weights are not float initializers to train from."""
+    return _quantized(onnx.load(onnx_path))
+
+
 def load_onnx_weights(net: nn.Module, onnx_path: str, example: torch.Tensor) -> None:
     """Copies an export's weights into `net` (same architecture). Raises on any mismatch."""
     model = onnx.load(onnx_path)
+    if _quantized(model):
+        raise ValueError(f"{onnx_path} is an int8 graph (quantize_die_face.py); train from its float export, "
+                         "models/training/die-face-float.onnx for the shipped die-face reader")
     inits = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in model.graph.initializer}
     conv_nodes = [n for n in model.graph.node if n.op_type == "Conv"]
     convs = _conv_call_order(net, example)

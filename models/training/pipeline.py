@@ -4,7 +4,8 @@
   2. render the synthetic sets into models/training/cache/ (resumable);
   3. train the stages of RECIPE in models/training/runs/<name>/ (each stage starts from the last);
   4. train the die-face reader (second pass, train_die_face.py → models/die-face.onnx), then a
-     short stage that teaches it the detector's false boxes as `none` (hard_negatives.py);
+     short stage that teaches it the detector's false boxes as `none` (hard_negatives.py), then
+     quantize it to int8 (quantize_die_face.py; the float graph kept in models/training/);
   5. choose the detector: every checkpoint the last stage kept is exported and measured with the
      die-face reader behind it on the held-out slice (npm run choose-die-face-rule -- --model) and
      on symbol dice (npm run choose-symbol-rule -- --model, on dicegen symbol scenes and on dicegen
@@ -293,6 +294,8 @@ def main() -> None:
         run([PY, "train_die_face.py", "--init-onnx", str(base / "export" / "die-face.onnx"), "--widths", r["die_face_widths"],
              "--steps", str(hard["steps"]), "--lr", str(hard["lr"]), "--seed", str(hard["seed"]), "--eval-every", "500",
              "--motion-blur", hard["motion_blur"], "--hard-negatives", str(last_stage / "last.pt"), "--run", str(run_dir / "die-face-hard")], log=run_dir / "die-face-hard.log")
+        # the app runs the reader in int8 (the float graph kept as models/training/die-face-float.onnx)
+        run([PY, "quantize_die_face.py", "--float", str(REPO / "models" / "die-face.onnx")], log=run_dir / "die-face-int8.log")
 
     if a.from_step <= 5:
         ckpt = choose_checkpoint(sorted(last_stage.glob("step*.pt")), run_dir / "candidates")

@@ -7,8 +7,9 @@ at the frame's own resolution (docs/vision.md, models/MODEL_CARD.md "Die-face re
 
 Data: the train splits' labelled dice (minus the held-out slice), their tables, and synthetic
 dice (die_face_data.py). Model selection: the held-out slice of the train splits only (never the
-*-val splits). Writes models/die-face.onnx and models/die-face.json. Uses one CPU thread (the
-detector's training uses the other core).
+*-val splits). Writes models/die-face.onnx (float32) and models/die-face.json; quantize_die_face.py
+then makes the int8 graph the app runs. Uses one CPU thread (the detector's training uses the other
+core).
 """
 import argparse
 import json
@@ -105,7 +106,7 @@ def main():
     ap.add_argument('--as-read', help="a detector (.onnx or .pt) whose boxes on the labelled train dice cut part of the real crops, as the app cuts them (hard_negatives.mine_reads)")
     ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
     ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (of the 48 px crop)")
-    ap.add_argument('--init-onnx', help="start from this export's weights (from_onnx.py), e.g. models/die-face.onnx")
+    ap.add_argument('--init-onnx', help="start from this float export's weights (from_onnx.py), e.g. models/training/die-face-float.onnx (the shipped reader's)")
     args = ap.parse_args()
     try:  # checked before the hour of work below
         share, longest = args.motion_blur.split(',')
