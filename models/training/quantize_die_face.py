@@ -27,7 +27,6 @@ import shutil
 import sys
 import time
 
-import numpy as np
 import onnx
 import torch
 
