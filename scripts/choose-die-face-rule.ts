@@ -23,8 +23,9 @@
  * fewest candidates read.
  *
  * Then, with all three, the `secondLook`: below which probability a die is read again from its
- * crop mirrored (die-face-reader.ts `mirroredLook`), or never. Kept: the best F1, then the most
- * rolls exact, then the fewest dice looked at twice (the lowest bound).
+ * crop mirrored and from crops cut at other margins, as cut and mirrored (die-face-reader.ts
+ * `averagedLooks`), or never. Kept: the best F1, then the most rolls exact, then the fewest
+ * extra crops (the fewest margins, then the lowest bound).
  *
  * Each rule is chosen given the ones before, and the first three through the reader as its
  * sidecar stands (its second look included), so run it with `--write` until a run changes
@@ -58,8 +59,14 @@ for (const scoreThreshold of [0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]) {
   for (const maxCandidates of [2, 4, 8, 16]) for (const minProbability of [0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]) WEAK_CANDIDATES.push({ scoreThreshold, maxCandidates, minProbability });
 }
 
-/** Second looks tried (`DieFaceConfig.secondLook`): never, or below these probabilities (above 1: every die). */
-const SECOND_LOOKS: Array<DieFaceSecondLook | null> = [null, ...[0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01].map((below) => ({ below }))];
+/**
+ * Second looks tried (`DieFaceConfig.secondLook`): never, or below these probabilities (above 1:
+ * every die), with the mirrored crop alone or with crops cut tighter or looser than the first.
+ */
+const SECOND_LOOKS: Array<DieFaceSecondLook | null> = [null];
+for (const margins of [[], [1.0], [1.1], [1.0, 1.1], [1.1, 1.3], [1.3]]) {
+  for (const below of [0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01]) SECOND_LOOKS.push({ below, margins });
+}
 
 const RECOUNT_CANDIDATES: DieFaceRecount[] = [];
 for (const scoreThreshold of [0.01, 0.02, 0.05, 0.1, 0.2]) for (const maxCandidates of [4, 8, 16, 32]) RECOUNT_CANDIDATES.push({ scoreThreshold, maxCandidates });
@@ -164,8 +171,8 @@ async function main(): Promise<void> {
   // The second look changes what the reader returns for every read, so each is measured as the app reads.
   const files = await loadDieFaceFiles(values['die-face']);
   const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
-  console.log('\na die read less surely than this read again mirrored (secondLook)');
-  console.log('below      F1  exact');
+  console.log('\na die read less surely than this read again mirrored, and at these margins (secondLook)');
+  console.log('below  margins       F1  exact');
   const looks: Array<{ rule: DieFaceSecondLook | null; f1: number; exact: number }> = [];
   for (const secondLook of SECOND_LOOKS) {
     const reader = await createDieFaceReader(ort, files.model, { ...base, weakDice: weak.rule, recount: recount.rule, secondLook }, { intraOpNumThreads: 1 });
@@ -174,10 +181,12 @@ async function main(): Promise<void> {
     await reader.release();
     const s = overall.summarise();
     looks.push({ rule: secondLook, f1: s.perDie.f1 ?? 0, exact: s.exactRollAccuracy ?? 0 });
-    console.log(`${secondLook ? secondLook.below.toFixed(2).padStart(5) : ' none'}  ${pct(s.perDie.f1)}  ${pct(s.exactRollAccuracy)}`);
+    console.log(`${secondLook ? secondLook.below.toFixed(2).padStart(5) : ' none'}  ${(secondLook?.margins.join(', ') ?? '').padEnd(10)}  ${pct(s.perDie.f1)}  ${pct(s.exactRollAccuracy)}`);
   }
   await detector.release();
-  const look = [...looks].sort((a, b) => b.f1 - a.f1 || b.exact - a.exact || (a.rule?.below ?? -1) - (b.rule?.below ?? -1))[0]!;
+  const look = [...looks].sort(
+    (a, b) => b.f1 - a.f1 || b.exact - a.exact || (a.rule?.margins.length ?? -1) - (b.rule?.margins.length ?? -1) || (a.rule?.below ?? -1) - (b.rule?.below ?? -1),
+  )[0]!;
   const noLook = looks[0]!;
   console.log(`chosen: ${look.rule ? JSON.stringify(look.rule) : 'none'} (F1 ${pct(noLook.f1)} → ${pct(look.f1)}%, exact ${pct(noLook.exact)} → ${pct(look.exact)}%)`);
   if (values.write) {

@@ -11,7 +11,7 @@ import {
   detectCounted,
   findMissedDice,
   firstPass,
-  mirroredLook,
+  averagedLooks,
   parseDieFaceConfig,
   withDieFaceReader,
   type DieFaceConfig,
@@ -58,8 +58,9 @@ describe('die-face sidecar', () => {
 
   it('keeps what the reader needs and ignores the rest', () => {
     expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null });
-    expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8 } }).secondLook).toEqual({ below: 0.8 });
-    for (const secondLook of [{ below: 2 }, { below: -0.1 }, { below: '0.8' }, 0.8, {}]) {
+    expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8 } }).secondLook).toEqual({ below: 0.8, margins: [] });
+    expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8, margins: [1, 1.1] } }).secondLook).toEqual({ below: 0.8, margins: [1, 1.1] });
+    for (const secondLook of [{ below: 2 }, { below: -0.1 }, { below: '0.8' }, 0.8, {}, { below: 0.8, margins: 1.1 }, { below: 0.8, margins: [0.5] }, { below: 0.8, margins: ['1.1'] }, { below: 0.8, margins: [1, 1, 1, 1, 1] }]) {
       expect(() => parseDieFaceConfig({ ...good, secondLook })).toThrow(/"secondLook" must be/);
     }
     const weakDice = { scoreThreshold: 0.02, maxCandidates: 8, minProbability: 0.8 };
@@ -129,17 +130,21 @@ describe('the second look: a die read unsurely is read again mirrored', () => {
     expect([...out]).toEqual([0, 2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11]);
   });
 
-  it('averages the looked-at rows with their mirrored reads and leaves the rest', () => {
+  it('averages the looked-at rows with their other reads and leaves the rest', () => {
     const probs = Float32Array.from([0.6, 0.4, /**/ 0.9, 0.1, /**/ 0.5, 0.5]);
-    const out = mirroredLook(probs, 2, [0, 2], Float32Array.from([0.2, 0.8, /**/ 0.1, 0.9]));
+    const mirrored = Float32Array.from([0.2, 0.8, /**/ 0.1, 0.9]);
+    const out = averagedLooks(probs, 2, [0, 2], [mirrored]);
     expect([...out].map((v) => Math.round(v * 100) / 100)).toEqual([0.4, 0.6, 0.9, 0.1, 0.3, 0.7]);
     expect(probs[0]).toBeCloseTo(0.6, 6); // the input is not changed
+    const three = averagedLooks(probs, 2, [0, 2], [mirrored, Float32Array.from([0.7, 0.3, /**/ 0.3, 0.7])]);
+    expect([...three].map((v) => Math.round(v * 100) / 100)).toEqual([0.5, 0.5, 0.9, 0.1, 0.3, 0.7]);
   });
 
   // A stand-in model that reads '1' from a crop brighter on its left and '2' from one brighter on
   // its right, surely or not as the sides differ: what the reader asks of it, and how it answers.
-  const sidedModel = (): { ort: OrtModule; batches: number[] } => {
+  const sidedModel = (): { ort: OrtModule; batches: number[]; means: number[] } => {
     const batches: number[] = [];
+    const means: number[] = []; // each crop's mean red, 0-1
     const session = {
       inputNames: ['crops'],
       outputNames: ['probs'],
@@ -152,6 +157,7 @@ describe('the second look: a die read unsurely is read again mirrored', () => {
           let left = 0;
           let right = 0;
           for (let y = 0; y < k; y++) for (let x = 0; x < k; x++) (x < k / 2 ? (v: number) => (left += v) : (v: number) => (right += v))(data[i * 3 * k * k + y * k + x]!);
+          means.push((left + right) / (k * k));
           const one = Math.min(0.95, Math.max(0.05, 0.5 + (left - right) / (k * k)));
           out[i * 8] = one;
           out[i * 8 + 1] = 1 - one;
@@ -161,7 +167,7 @@ describe('the second look: a die read unsurely is read again mirrored', () => {
       release: async () => {},
     };
     const ort = { InferenceSession: { create: async () => session }, Tensor: class { constructor(readonly type: string, readonly data: Float32Array, readonly dims: number[]) {} } };
-    return { ort: ort as unknown as OrtModule, batches };
+    return { ort: ort as unknown as OrtModule, batches, means };
   };
   /** A die 20 px wide at x = 10 whose left half is `left` grey and right half `right`. */
   const sidedDie = (left: number, right: number): RgbaImage => {
@@ -178,10 +184,10 @@ describe('the second look: a die read unsurely is read again mirrored', () => {
     const box = [{ box: { x: 10, y: 10, w: 20, h: 20 } }];
     for (const [secondLook, image, looks, classIndex] of [
       [null, unsure, [1], 0],
-      [{ below: 0.5 }, unsure, [1], 0],   // sure enough for this bound: one look
-      [{ below: 0.8 }, unsure, [1, 1], 0], // looked at twice: '1' and its mirror '2' average to even (0.5 each)
-      [{ below: 0.8 }, sure, [1], 0],
-      [{ below: 1.01 }, sure, [1, 1], 0],  // every die
+      [{ below: 0.5, margins: [] }, unsure, [1], 0],   // sure enough for this bound: one look
+      [{ below: 0.8, margins: [] }, unsure, [1, 1], 0], // looked at twice: '1' and its mirror '2' average to even (0.5 each)
+      [{ below: 0.8, margins: [] }, sure, [1], 0],
+      [{ below: 1.01, margins: [] }, sure, [1, 1], 0],  // every die
     ] as const) {
       const { ort, batches } = sidedModel();
       const reader = await createDieFaceReader(ort, new Uint8Array(0), config(secondLook));
@@ -192,9 +198,22 @@ describe('the second look: a die read unsurely is read again mirrored', () => {
     }
   });
 
+  it('reads an unsure die at the second look\'s margins too, as cut and mirrored, in the same one more batch', async () => {
+    const { ort, batches, means } = sidedModel();
+    const reader = await createDieFaceReader(ort, new Uint8Array(0), config({ below: 0.8, margins: [2] }));
+    const [read] = await reader.readBoxes(sidedDie(160, 120), [{ box: { x: 10, y: 10, w: 20, h: 20 } }]);
+    expect(batches).toEqual([1, 3]);
+    // the first crop is the die (cropMargin 1); at margin 2 the crop is the whole 40 px frame, a quarter of it die
+    expect(means[1]).toBeCloseTo(means[0]!, 5); // mirrored
+    expect(means[2]! / means[0]!).toBeCloseTo(0.25, 1);
+    expect(means[3]).toBeCloseTo(means[2]!, 5);
+    // '1' and its mirror '2' at each margin: the four reads average to even
+    expect(read!.probability).toBeCloseTo(0.5, 5);
+  });
+
   it('looks again at the unsure dice of a batch only, in one more batch', async () => {
     const { ort, batches } = sidedModel();
-    const reader = await createDieFaceReader(ort, new Uint8Array(0), config({ below: 0.8 }));
+    const reader = await createDieFaceReader(ort, new Uint8Array(0), config({ below: 0.8, margins: [] }));
     const width = 100;
     const data = new Uint8Array(width * 40 * 4);
     const paint = (x0: number, left: number, right: number) => {

@@ -49,10 +49,12 @@ export interface DieFaceConfig {
    */
   recount: DieFaceRecount | null;
   /**
-   * A die read less surely than this is read again from its crop mirrored left to right, and the
-   * two reads' probabilities averaged (`mirroredLook`), or null never to. A pip face reads the
-   * same mirrored, and the top face stays above its sides as the camera saw them (quarter turns,
-   * which move the sides, read oblique dice worse). Chosen on the held-out slice, never on val.
+   * A die read less surely than this is read again from its crop mirrored left to right, and
+   * from crops cut at other margins (as cut and mirrored), and all reads' probabilities averaged
+   * (`averagedLooks`), or null never to. A pip face reads the same mirrored, and the top face
+   * stays above its sides as the camera saw them (quarter turns, which move the sides, read
+   * oblique dice worse); a detector's box that takes in the die's sides or shadow reads better
+   * cut tighter. Chosen on the held-out slice, never on val.
    */
   secondLook: DieFaceSecondLook | null;
   /**
@@ -64,8 +66,10 @@ export interface DieFaceConfig {
 }
 
 export interface DieFaceSecondLook {
-  /** A die whose best class has a probability below this gets the mirrored look. */
+  /** A die whose best class has a probability below this gets the second look. */
   below: number;
+  /** Crop margins (as `cropMargin`) it is also read at, each as cut and mirrored; [] for the mirrored crop alone. */
+  margins: readonly number[];
 }
 
 export interface DieFaceBrandedOne {
@@ -160,10 +164,20 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
   let secondLook: DieFaceSecondLook | null = null;
   if (obj.secondLook !== undefined && obj.secondLook !== null) {
     const r = obj.secondLook;
-    if (!isObject(r) || typeof r.below !== 'number' || !(r.below >= 0 && r.below <= 1.01)) {
-      throw new DieFaceConfigError('die-face sidecar: "secondLook" must be { below: a probability in [0, 1.01] (above 1: every die) }, or absent');
+    const margins = isObject(r) ? (r.margins ?? []) : undefined;
+    if (
+      !isObject(r) ||
+      typeof r.below !== 'number' ||
+      !(r.below >= 0 && r.below <= 1.01) ||
+      !Array.isArray(margins) ||
+      margins.length > 4 ||
+      !margins.every((m) => typeof m === 'number' && m >= 0.8 && m <= 2)
+    ) {
+      throw new DieFaceConfigError(
+        'die-face sidecar: "secondLook" must be { below: a probability in [0, 1.01] (above 1: every die), margins: up to 4 crop margins in [0.8, 2] (optional) }, or absent',
+      );
     }
-    secondLook = { below: r.below };
+    secondLook = { below: r.below, margins: [...(margins as number[])] };
   }
   let brandedOne: DieFaceBrandedOne | null = null;
   if (obj.brandedOne !== undefined && obj.brandedOne !== null) {
@@ -178,14 +192,18 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
 
 /**
  * The second look (`DieFaceConfig.secondLook`): the rows `looked` of `probs` (`classes`
- * probabilities per die) averaged with those dice's reads of their mirrored crops (`mirrored`,
- * one row per looked-at die, in the order of `looked`). Returns new probabilities; `probs` is
- * left as it is.
+ * probabilities per die) averaged with those dice's other reads (`looks`: each one row per
+ * looked-at die, in the order of `looked` — the mirrored crop, then each margin's crop as cut
+ * and mirrored). Returns new probabilities; `probs` is left as it is.
  */
-export function mirroredLook(probs: Float32Array, classes: number, looked: readonly number[], mirrored: Float32Array): Float32Array {
+export function averagedLooks(probs: Float32Array, classes: number, looked: readonly number[], looks: readonly Float32Array[]): Float32Array {
   const out = Float32Array.from(probs);
   looked.forEach((row, j) => {
-    for (let c = 0; c < classes; c++) out[row * classes + c] = (probs[row * classes + c]! + mirrored[j * classes + c]!) / 2;
+    for (let c = 0; c < classes; c++) {
+      let sum = probs[row * classes + c]!;
+      for (const look of looks) sum += look[j * classes + c]!;
+      out[row * classes + c] = sum / (1 + looks.length);
+    }
   });
   return out;
 }
@@ -288,7 +306,8 @@ export async function createDieFaceReader(
   const per = 3 * k * k;
   const nClasses = config.classes.length;
   let buffer = new Float32Array(per * 8);
-  let mirrors = new Float32Array(0);
+  // The second look's crops (mirrored, other margins), reused between reads.
+  let looks = new Float32Array(0);
 
   /** The model's probabilities for the first `n` crops of `crops` (copied: the output is disposed). */
   async function classify(crops: Float32Array, n: number): Promise<Float32Array> {
@@ -310,12 +329,24 @@ export async function createDieFaceReader(
       if (buffer.length < n * per) buffer = new Float32Array(n * per);
       for (let i = 0; i < n; i++) cropForEmbedder(image, dice[start + i]!.box, k, config.cropMargin, buffer, i * per);
       let probs = await classify(buffer, n);
-      const below = config.secondLook?.below;
-      const looked = below === undefined ? [] : bestClasses(probs, n, nClasses).flatMap((r, i) => (r.probability < below ? [i] : []));
-      if (looked.length > 0) {
-        if (mirrors.length < looked.length * per) mirrors = new Float32Array(looked.length * per);
-        looked.forEach((row, j) => mirrorCrop(buffer, row * per, mirrors, j * per, k));
-        probs = mirroredLook(probs, nClasses, looked, await classify(mirrors, looked.length));
+      const second = config.secondLook;
+      const looked = second === null ? [] : bestClasses(probs, n, nClasses).flatMap((r, i) => (r.probability < second.below ? [i] : []));
+      if (second && looked.length > 0) {
+        // One batch: the mirrored crops, then per margin the crops as cut and mirrored.
+        const blocks = 1 + 2 * second.margins.length;
+        const size = looked.length * per;
+        if (looks.length < blocks * size) looks = new Float32Array(blocks * size);
+        looked.forEach((row, j) => mirrorCrop(buffer, row * per, looks, j * per, k));
+        second.margins.forEach((margin, m) => {
+          const cut = (1 + 2 * m) * size;
+          looked.forEach((row, j) => {
+            cropForEmbedder(image, dice[start + row]!.box, k, margin, looks, cut + j * per);
+            mirrorCrop(looks, cut + j * per, looks, cut + size + j * per, k);
+          });
+        });
+        const read = await classify(looks, blocks * looked.length);
+        const rows = looked.length * nClasses;
+        probs = averagedLooks(probs, nClasses, looked, Array.from({ length: blocks }, (_, b) => read.subarray(b * rows, (b + 1) * rows)));
       }
       reads.push(...brandedOnes(bestClasses(probs, n, nClasses), probs, config));
     }
