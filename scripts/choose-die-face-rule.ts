@@ -1,5 +1,5 @@
 /**
- * npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--write]
+ * npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--also DATASET_DIR]... [--write]
  *
  * Chooses how the detector finds standard dice when the die-face reader reads them (the reader's
  * sidecar `firstPass`, src/lib/vision/die-face-reader.ts): the score (objectness × best class, or
@@ -10,7 +10,9 @@
  * sees: `datasets.is_holdout` in models/training, the same hash here), never on val. The rule
  * kept has the best per-die F1 over all held-out dice (centre matching with the right value),
  * then the most rolls read exactly. `--write` stores it in the reader's sidecar. Run it again
- * after a new detector or reader is exported.
+ * after a new detector or reader is exported. `--also DIR` adds a labelled folder to the slice
+ * (e.g. the other renderer's pip sets, `npm run make-pip-eval`): the slice has about ten wrong
+ * photos left, too few to tell rules a photo apart. A `*-val` folder is refused.
  *
  * Then, with that first pass, the `weakDice` rule (`findMissedDice`): which dice found below the
  * first pass's threshold are kept because the reader is sure of their value (how far below, how
@@ -43,12 +45,12 @@ import { createDieFaceReader, findMissedDice, readStandardDice, type DieFaceConf
 import type { OrtModule } from '../src/lib/vision/detector.ts';
 import type { Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
-import { holdoutSlices, scoredPredictions, type Dataset } from './lib/datasets.ts';
+import { holdoutSlices, loadDataset, scoredPredictions, type Dataset } from './lib/datasets.ts';
 import { evaluateDataset } from './lib/evaluate.ts';
 import { createNodeDetector, dataRoot, loadDieFaceFiles, readImageFile, SHIPPED_DIE_FACE_MODEL } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
-const USAGE = 'usage: npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--write]';
+const USAGE = 'usage: npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--also DATASET_DIR]... [--write]';
 
 const CANDIDATES: DieFaceFirstPass[] = [];
 for (const score of ['class', 'objectness'] as const) {
@@ -119,17 +121,22 @@ async function main(): Promise<void> {
     options: {
       'die-face': { type: 'string', default: SHIPPED_DIE_FACE_MODEL },
       model: { type: 'string' },
+      also: { type: 'string', multiple: true, default: [] },
       write: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) throw new UsageError(USAGE);
-  const sets = await holdoutSlices(dataRoot());
-  if (sets.length === 0) throw new UsageError(`the labelled photos are needed (no *-train folders under ${dataRoot()}/dice-photos); see ../shared/data/README.md`);
+  const val = values.also.find((dir) => /-val$/.test(path.basename(path.resolve(dir))));
+  if (val) throw new UsageError(`${val}: rules are never chosen on a val split\n${USAGE}`);
+  const slices = await holdoutSlices(dataRoot());
+  if (slices.length === 0) throw new UsageError(`the labelled photos are needed (no *-train folders under ${dataRoot()}/dice-photos); see ../shared/data/README.md`);
+  const also = await Promise.all(values.also.map((dir) => loadDataset(dir)));
+  const sets = [...slices, ...also];
   const detector = await createNodeDetector({ dieFace: values['die-face'], ...(values.model ? { modelPath: values.model } : {}) });
   if (!('dieFaceReader' in detector)) throw new UsageError(`no die-face reader at ${values['die-face']}`);
   const twoPass = detector as unknown as TwoPassDetector;
-  console.log(`held-out slice: ${sets.map((s) => `${s.name} ${s.images.length} photos`).join(', ')}`);
+  console.log(`held-out slice: ${slices.map((s) => `${s.name} ${s.images.length} photos`).join(', ')}${also.length ? `; also ${also.map((s) => `${s.name} ${s.images.length}`).join(', ')}` : ''}`);
   const pct = (v: number | null): string => (100 * (v ?? 0)).toFixed(1).padStart(5);
   console.log('score       thr   cont     P      R     F1  exact');
   let best: { rule: DieFaceFirstPass; f1: number; exact: number } | null = null;
@@ -196,7 +203,8 @@ async function main(): Promise<void> {
     const sidecar = values['die-face'].replace(/\.onnx$/, '.json');
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
     json.firstPass = best!.rule;
-    json.firstPassChosenOn = `held-out slice (15%, by file-name hash) of ${sets.map((s) => s.name.replace(/-holdout$/, '-train')).join(', ')}; npm run choose-die-face-rule; F1 ${best!.f1.toFixed(4)}, exact ${best!.exact.toFixed(4)}`;
+    const alsoNamed = also.length ? ` and ${values.also.join(', ')}` : '';
+    json.firstPassChosenOn = `held-out slice (15%, by file-name hash) of ${slices.map((s) => s.name.replace(/-holdout$/, '-train')).join(', ')}${alsoNamed}; npm run choose-die-face-rule; F1 ${best!.f1.toFixed(4)}, exact ${best!.exact.toFixed(4)}`;
     json.weakDice = weak.rule;
     json.weakDiceChosenOn = `the same slice; F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
     json.recount = recount.rule;

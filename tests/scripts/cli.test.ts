@@ -99,6 +99,15 @@ describe('command-line scripts', () => {
   });
 });
 
+describe('choose-die-face-rule', () => {
+  it('refuses a val split as a selection set (exit 2), before reading any photo', { timeout: 60_000 }, async () => {
+    const r = await run('choose-die-face-rule', ['--also', 'cache/pip-eval/pips-1', '--also', '../shared/data/dice-photos/epanemu-val/']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^choose-die-face-rule: \.\.\/shared\/data\/dice-photos\/epanemu-val\/: rules are never chosen on a val split\n/);
+  });
+});
+
 describe('isUsageError', () => {
   it("is a UsageError or parseArgs' refusal, nothing else", () => {
     let parseError: unknown;
