@@ -1,6 +1,6 @@
 /**
  * npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth]
- *                 [--count-known] [--threads N] [--kit DIR] [--holdout] [--wrong] [DATASET_DIR...]
+ *                 [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [DATASET_DIR...]
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
@@ -27,7 +27,9 @@
  * detection errors; latency is then the reader's alone. `--count-known` reads each photo knowing
  * how many dice it shows, as the table knows how many were thrown: pip dice missed below that
  * count are looked for again (die-face-reader.ts `detectCounted`; the figures are not the
- * issue's, which know nothing of the count).
+ * issue's, which know nothing of the count). `--learn` reads each folder as one table, in order,
+ * learning the dice the reader could not read as a player fills them in (pip-learning.ts;
+ * scripts/lib/evaluate.ts `PipLearningEvaluation`).
  */
 import { parseArgs } from 'node:util';
 import { statSync } from 'node:fs';
@@ -37,11 +39,12 @@ import type { EvalSummary } from '../src/lib/vision/metrics.ts';
 import type { TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import { evaluate, evaluateDatasets, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
 import { holdoutSlices, type Dataset } from './lib/datasets.ts';
-import { createNodeKitReader, kitDetectorModel, type NodeKitReader } from './lib/node-faces.ts';
+import { createNodeFaceEmbedder, createNodeKitReader, kitDetectorModel, type NodeKitReader } from './lib/node-faces.ts';
+import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
-const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--threads N] [--kit DIR] [--holdout] [--wrong] [DATASET_DIR...]';
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [DATASET_DIR...]';
 
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
@@ -129,6 +132,7 @@ async function main(): Promise<number> {
       'die-face': { type: 'string', default: 'auto' },
       boxes: { type: 'string', default: 'detector' },
       'count-known': { type: 'boolean', default: false },
+      learn: { type: 'boolean', default: false },
       holdout: { type: 'boolean', default: false },
       wrong: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
@@ -138,6 +142,7 @@ async function main(): Promise<number> {
   if (values.boxes !== 'detector' && values.boxes !== 'truth') throw new UsageError(`--boxes must be detector or truth\n${USAGE}`);
   const truthBoxes = values.boxes === 'truth';
   if (truthBoxes && values.kit) throw new UsageError(`--boxes truth measures the die-face reader of standard dice; eval:symbols -- --boxes truth does it for kits\n${USAGE}`);
+  if (values.learn && (values.kit || truthBoxes)) throw new UsageError(`--learn reads standard dice as the app reads them (eval:symbols -- --learn does it for kits)\n${USAGE}`);
   const threads = Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer\n${USAGE}`);
   let dirs = positionals;
@@ -159,6 +164,7 @@ async function main(): Promise<number> {
     throw new UsageError(`--boxes truth measures the die-face reader, and there is none (${values['die-face'] === 'off' ? '--die-face off' : 'no models/die-face.onnx'})\n${USAGE}`);
   }
   let kitReader: NodeKitReader | null = null;
+  let embedder: FaceEmbedder | null = null;
   try {
     let kitEval: KitEvaluation | undefined;
     if (values.kit) {
@@ -179,9 +185,11 @@ async function main(): Promise<number> {
       };
     }
     const truthEval = truthBoxes && dieFaceReader ? { reader: dieFaceReader } : undefined;
+    if (values.learn) embedder = await createNodeFaceEmbedder({ threads });
+    const pipLearning = embedder ? { embedder } : undefined;
     const report = holdout
-      ? await evaluateDatasets(detector, holdout, kitEval, truthEval, values['count-known'])
-      : await evaluate(detector, dirs, kitEval, truthEval, values['count-known']);
+      ? await evaluateDatasets(detector, holdout, kitEval, truthEval, values['count-known'], pipLearning)
+      : await evaluate(detector, dirs, kitEval, truthEval, values['count-known'], pipLearning);
     const c = detector.config;
     const model = {
       file: path.relative(process.cwd(), detector.modelPath) || detector.modelPath,
@@ -206,7 +214,8 @@ async function main(): Promise<number> {
         }
       : null;
     if (values.json) {
-      console.log(JSON.stringify({ model, dieFace, boxes, runtime, ...(kit ? { kit } : {}), ...report }, null, 2));
+      const learn = embedder ? { learn: { threshold: embedder.config.threshold, ambiguityMargin: embedder.config.ambiguityMargin } } : {};
+      console.log(JSON.stringify({ model, dieFace, boxes, runtime, ...(kit ? { kit } : {}), ...learn, ...report }, null, 2));
     } else {
       let header =
         `model ${model.file} (${(model.bytes / 1e6).toFixed(2)} MB, input ${c.inputSize}, score ≥ ${c.scoreThreshold}, NMS IoU ${c.iouThreshold})\n` +
@@ -222,6 +231,9 @@ async function main(): Promise<number> {
         (values['count-known'] && dieFace?.recount && !truthBoxes
           ? `\ncount known (--count-known): each photo read knowing how many dice it shows; below that count, candidates down to score ${dieFace.recount.scoreThreshold}, the ${dieFace.recount.maxCandidates} best, read again (ms include it)`
           : '');
+      if (embedder) {
+        header += `\nlearning at the table (--learn): each folder one table, read in order; dice read \`other\` filled in with their labelled value (all one value) are learnt, and later \`other\` dice near one (face embedder, similarity ≥ ${embedder.config.threshold}) read as it; ms include the embedder`;
+      }
       if (kit) {
         header +=
           `\nkit ${kit.id} (${kit.dir}): ${kit.artPrototypes} art and ${kit.examplePrototypes} example prototypes` +
@@ -232,6 +244,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     await kitReader?.release();
+    await embedder?.release();
     await detector.release();
   }
 }

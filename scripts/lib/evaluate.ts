@@ -7,7 +7,10 @@ import { readdir } from 'node:fs/promises';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { Detector } from '../../src/lib/vision/detector.ts';
 import { detectCounted, type DieFaceReader } from '../../src/lib/vision/die-face-reader.ts';
-import { EvalAccumulator, exactRoll, type DieKey, type EvalSummary, type PredictedDie, type TruthDie } from '../../src/lib/vision/metrics.ts';
+import { EvalAccumulator, exactRoll, matchByCentre, type DieKey, type EvalSummary, type PredictedDie, type TruthDie } from '../../src/lib/vision/metrics.ts';
+import type { FaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
+import { learnConfirmed, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
+import { pipFaceId, readOtherPips } from '../../src/lib/vision/pip-learning.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
 import { loadDataset, scoredPredictions, type BoxStyle, type Dataset, type LabelledImage } from './datasets.ts';
 import { readImageFile, UsageError } from './node-vision.ts';
@@ -57,6 +60,28 @@ export interface TruthBoxEvaluation {
 }
 
 /**
+ * Pip faces learnt at the table (`eval --learn`, pip-learning.ts): each folder is one table, its
+ * photos read in order. After each photo, the dice still read `other` (the `?` a player fills)
+ * are learnt as the value the labels give them when every one is a labelled die and all show
+ * one value (`filledValue`), as the app's table learns (cameraRead.ts `filledAllAs`).
+ */
+export interface PipLearningEvaluation {
+  embedder: FaceEmbedder;
+}
+
+/**
+ * The value a player fills every `?` of a read with: each die read `other` (value null) is
+ * matched to a labelled die by the centre rule; null when there is none, when one is no
+ * labelled die (the player drops it) or when they show different values.
+ */
+export function filledValue(truth: readonly TruthDie[], read: readonly PredictedDie[]): DieKey | null {
+  const byPrediction = new Map(matchByCentre(truth, read).map((m) => [m.prediction, truth[m.truth]!.value]));
+  const values = read.flatMap((d, i) => (d.value === null ? [byPrediction.get(i) ?? null] : []));
+  if (values.length === 0 || values.some((v) => v === null)) return null;
+  return values.every((v) => v === values[0]) ? values[0]! : null;
+}
+
+/**
  * A matteop65 pip-pattern die is 1.65× its 4, 5 or 6 pattern's box as seen (the detector's
  * training makes the same estimate, models/training/datasets.py).
  */
@@ -97,12 +122,15 @@ export async function evaluateDataset(
   kitEval?: KitEvaluation,
   truthEval?: TruthBoxEvaluation,
   countKnown = false,
+  pipLearning?: PipLearningEvaluation,
 ): Promise<{ report: DatasetReport; accumulator: EvalAccumulator }> {
   const acc = kitEval
     ? new EvalAccumulator(dataset.boxStyle === 'whole-die', kitEval.kit.faces.map((f) => f.id), 'unknown')
     : new EvalAccumulator(dataset.boxStyle === 'whole-die');
   const floor = patternFloor(dataset);
   const wrongRolls: WrongRoll[] = [];
+  /** This table's pip faces learnt so far (`pipLearning`). */
+  let learnt: FacePrototype[] = [];
   const tally = (im: LabelledImage, read: readonly PredictedDie[], ms: number): void => {
     const dice = scoredPredictions(im, read);
     acc.add(im.dice, dice, ms);
@@ -130,23 +158,51 @@ export async function evaluateDataset(
       continue;
     }
     const { dice, timing } = countKnown ? await detectCounted(detector, image, im.dice.length) : await detector.detect(image);
-    tally(im, dice, timing.preprocessMs + timing.inferenceMs + timing.postprocessMs + (timing.faceReadMs ?? 0) + (timing.missedDiceMs ?? 0));
+    const ms = timing.preprocessMs + timing.inferenceMs + timing.postprocessMs + (timing.faceReadMs ?? 0) + (timing.missedDiceMs ?? 0);
+    if (!pipLearning) {
+      tally(im, dice, ms);
+      continue;
+    }
+    const t0 = performance.now();
+    const read = await readOtherPips(pipLearning.embedder, image, dice, learnt);
+    tally(im, read.dice, ms + performance.now() - t0);
+    const scored = scoredPredictions(im, read.dice);
+    const value = filledValue(im.dice, scored);
+    if (value !== null && read.reads) {
+      const kept = new Set(scored);
+      const filled = read.dice.flatMap((d, i) => (d.value === null && kept.has(d) && read.reads![i] ? [{ faceId: pipFaceId(Number(value)), embedding: read.reads![i]!.embedding }] : []));
+      learnt = learnConfirmed(learnt, filled);
+    }
   }
   return { report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls }, accumulator: acc };
 }
 
-export async function evaluate(detector: Detector, dirs: readonly string[], kitEval?: KitEvaluation, truthEval?: TruthBoxEvaluation, countKnown = false): Promise<EvalReport> {
+export async function evaluate(
+  detector: Detector,
+  dirs: readonly string[],
+  kitEval?: KitEvaluation,
+  truthEval?: TruthBoxEvaluation,
+  countKnown = false,
+  pipLearning?: PipLearningEvaluation,
+): Promise<EvalReport> {
   const datasets: Dataset[] = [];
   for (const dir of dirs) datasets.push(await loadDataset(dir, kitEval?.kit)); // validate all before measuring any
-  return evaluateDatasets(detector, datasets, kitEval, truthEval, countKnown);
+  return evaluateDatasets(detector, datasets, kitEval, truthEval, countKnown, pipLearning);
 }
 
 /** `evaluate` over datasets already loaded (the held-out slices: datasets.ts `holdoutSlices`). */
-export async function evaluateDatasets(detector: Detector, datasets: readonly Dataset[], kitEval?: KitEvaluation, truthEval?: TruthBoxEvaluation, countKnown = false): Promise<EvalReport> {
+export async function evaluateDatasets(
+  detector: Detector,
+  datasets: readonly Dataset[],
+  kitEval?: KitEvaluation,
+  truthEval?: TruthBoxEvaluation,
+  countKnown = false,
+  pipLearning?: PipLearningEvaluation,
+): Promise<EvalReport> {
   const overall = kitEval ? new EvalAccumulator(true, kitEval.kit.faces.map((f) => f.id), 'unknown') : new EvalAccumulator(true);
   const reports: DatasetReport[] = [];
   for (const dataset of datasets) {
-    const { report, accumulator } = await evaluateDataset(detector, dataset, kitEval, truthEval, countKnown);
+    const { report, accumulator } = await evaluateDataset(detector, dataset, kitEval, truthEval, countKnown, pipLearning);
     reports.push(report);
     overall.merge(accumulator);
   }

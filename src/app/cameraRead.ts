@@ -125,6 +125,36 @@ export function diceToLearn<F, R>(
 }
 
 /**
+ * What a camera read teaches the reader once its roll is confirmed (learning from play): `asRead`
+ * when it is confirmed exactly as read (`diceToLearn`), `filledAs` when the player's only change
+ * was filling every `?` with the same face (`unreadToLearn`, `filledAllAs`). Either may be null.
+ */
+export interface ReadLearning<F> {
+  asRead: (() => void) | null;
+  filledAs: ((face: F) => void) | null;
+}
+
+/**
+ * The dice a proposal shows as `?` (face null), each as its last frame embedded it (`lastRead`,
+ * by the box the tracker carries): what the face the player fills them with teaches. Empty
+ * unless there is one and every one has its vector.
+ */
+export function unreadToLearn<R>(dice: readonly { box: Box; face: unknown }[], lastRead: (box: Box) => R | undefined): R[] {
+  const reads = dice.filter((d) => d.face === null).map((d) => lastRead(d.box));
+  return reads.every((r) => r !== undefined) ? (reads as R[]) : [];
+}
+
+/**
+ * The face a camera proposal's `?` dice were all filled with, when that was the only change:
+ * every `?` filled (`unreadLeft` 0), nothing else corrected, dropped or added (`otherChange`),
+ * and all with one face. Otherwise null: which `?` was which face cannot be told.
+ */
+export function filledAllAs<F>(filled: readonly F[], unreadLeft: number, otherChange: boolean): F | null {
+  if (otherChange || unreadLeft > 0 || filled.length === 0) return null;
+  return filled.every((f) => f === filled[0]) ? filled[0]! : null;
+}
+
+/**
  * Below this share of the frame's long side (the median box of the dice found), dice are often
  * missed: in the 15 held-out photos whose dice measure under 5%, the reader's first frame found
  * 64% of the dice; in the others, 93–100%.

@@ -39,9 +39,12 @@ export interface KitDie {
   faceId: string | null;
   /** The face as the game's actions write it (`tokenForFace`); null: not read. */
   token: DieToken | null;
-  /** Symbol dice: similarity to the nearest face (−1…1); null for pips. */
+  /** Dice read by the face embedder: similarity to the nearest face (−1…1); null otherwise. */
   similarity: number | null;
-  /** Symbol dice: the vector the die was read by, for `KitReader.learn`; null for pips. */
+  /**
+   * The vector the die was read by, for `KitReader.learn`: every symbol die; a pip die only when
+   * the die-face reader read it `other` (pip-learning.ts); null otherwise.
+   */
   embedding: Float32Array | null;
 }
 
@@ -84,12 +87,14 @@ export interface KitReader {
    */
   read(frame: ImageBitmap | ImageData, kitId?: string, expected?: number): Promise<KitRead>;
   /**
-   * Learning from play: the dice of a roll the player confirmed exactly as read (their face ids
-   * and reading embeddings, `KitDie`) become prototypes of the game's symbol kit for the rest of
-   * this reader's life (`learnConfirmed`: at most CONFIRMED_PER_FACE per face, oldest out).
-   * Resolves to how many dice it now reads with that way; pips learn nothing (0).
+   * Learning from play: dice of a confirmed roll (their face ids and reading embeddings,
+   * `KitDie`) become prototypes of their faces for the rest of this reader's life
+   * (`learnConfirmed`: at most CONFIRMED_PER_FACE per face, oldest out). `kitId` is the kit the
+   * roll was read as (default the game's). A symbol kit learns the dice of a roll confirmed
+   * exactly as read; pips learn the dice the reader could not read, as the player filled them
+   * in (pip-learning.ts). Resolves to how many dice that kit now reads with that way.
    */
-  learn(dice: readonly { faceId: string; embedding: Float32Array }[]): Promise<number>;
+  learn(dice: readonly { faceId: string; embedding: Float32Array }[], kitId?: string): Promise<number>;
   close(): void;
 }
 
@@ -185,6 +190,8 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
   let current: 'pips' | 'symbol' = 'pips';
   /** Dice learnt from confirmed rolls (`learn`). */
   let confirmed: FacePrototype[] = [];
+  /** Pip dice the die-face reader could not read, as the player filled them in (`learn` of a pip roll). */
+  let pipsLearnt: FacePrototype[] = [];
   /** Kit switches and reads, one at a time. */
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -252,8 +259,15 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
     return { dice: found, width: read.width, height: read.height, timing: read.timing };
   }
 
-  async function learnNow(roll: readonly { faceId: string; embedding: Float32Array }[]): Promise<number> {
+  async function learnNow(roll: readonly { faceId: string; embedding: Float32Array }[], kitId: string): Promise<number> {
     await ready;
+    const rollKit = kitId === dice.kitId ? readKit : BUILT_IN_KITS[kitId];
+    if (rollKit && kitReadsPips(rollKit)) {
+      const known = new Set(rollKit.faces.map((f) => f.id));
+      pipsLearnt = learnConfirmed(pipsLearnt, roll.filter((d) => known.has(d.faceId)));
+      await reader.learnPips(pipsLearnt.map((p) => ({ faceId: p.faceId, embedding: p.embedding })));
+      return pipsLearnt.length;
+    }
     if (!symbolSpec) return 0;
     const known = new Set(readKit.faces.map((f) => f.id));
     confirmed = learnConfirmed(confirmed, roll.filter((d) => known.has(d.faceId)));
@@ -271,8 +285,8 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
       queue = next.catch(() => undefined);
       return next;
     },
-    learn(roll) {
-      const next = queue.then(() => learnNow(roll));
+    learn(roll, kitId = dice.kitId) {
+      const next = queue.then(() => learnNow(roll, kitId));
       queue = next.catch(() => undefined);
       return next;
     },

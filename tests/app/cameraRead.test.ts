@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { cameraProposal, countsInView, diceLookSmall, diceToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { cameraProposal, countsInView, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -166,5 +166,29 @@ describe('more faces read than the roll can show', () => {
     expect(cameraProposal(roll([1, 2, 3, 3, 3, 6], [0.9, 0.9, 0.9, 0.9, 0.9, 0.2]), counts)).toMatchObject({ seen: [1, 2, 3, 3, 3], leftOut: 6 });
     // no roll awaited: nothing to count against
     expect(cameraProposal(roll([1, 2, 3, 4, 5, 6], [0.9, 0.9, 0.9, 0.9, 0.9, 0.2])).leftOut).toBeNull();
+  });
+});
+
+describe('what filling in the dice not read teaches', () => {
+  const box = (x: number) => ({ x, y: 0, w: 10, h: 10 });
+  it("gives each ? die's last vector, only when every ? has one", () => {
+    const a = box(0), b = box(20), c = box(40);
+    const dice = [{ box: a, face: 5 as DieToken | null }, { box: b, face: null }, { box: c, face: null }];
+    const vectors = new Map([[b, 'vb'], [c, 'vc']]);
+    expect(unreadToLearn(dice, (x) => vectors.get(x))).toEqual(['vb', 'vc']);
+    vectors.delete(c);
+    expect(unreadToLearn(dice, (x) => vectors.get(x))).toEqual([]);
+    expect(unreadToLearn([{ box: a, face: 5 }], (x) => vectors.get(x))).toEqual([]);
+  });
+
+  it('names the face every ? was filled with, when filling them was the only change', () => {
+    expect(filledAllAs([1], 0, false)).toBe(1);
+    expect(filledAllAs([1, 1], 0, false)).toBe(1);
+    // which ? was which cannot be told
+    expect(filledAllAs([1, 2], 0, false)).toBeNull();
+    // a ? left, a die corrected, dropped or added, nothing filled
+    expect(filledAllAs([1], 1, false)).toBeNull();
+    expect(filledAllAs([1], 0, true)).toBeNull();
+    expect(filledAllAs([], 0, false)).toBeNull();
   });
 });

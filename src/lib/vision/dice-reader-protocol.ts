@@ -64,8 +64,13 @@ export interface FaceRead {
 export interface DiceRead {
   /** Every die found. With a symbol kit, found as symbol dice (the detector's class ignored). */
   dice: Die[];
-  /** With a symbol kit (`useKit`): each die's face, in the order of `dice`; otherwise null. */
-  faces: FaceRead[] | null;
+  /**
+   * In the order of `dice`. With a symbol kit (`useKit`): each die's face. With pips: the dice
+   * the die-face reader read `other`, embedded and read by the pip faces the player filled in
+   * (`learnPips`, pip-learning.ts), null for the others; null when no die was read `other` (or
+   * the face embedder could not be loaded).
+   */
+  faces: (FaceRead | null)[] | null;
   /** Frame size, the coordinate space of the boxes. */
   width: number;
   height: number;
@@ -152,13 +157,15 @@ export interface TeachRequest {
 export type ToWorker =
   | { type: 'init'; options: ReaderInitOptions }
   | { type: 'read'; id: number; frame: ImageBitmap | ImageData; expected?: number }
+  | { type: 'learn-pips'; id: number; prototypes: PrototypeData[] }
   | { type: 'kit'; id: number; spec: KitSpec | null }
   | { type: 'face-model'; id: number }
   | { type: 'teach'; id: number; frame: ImageBitmap | ImageData; request: TeachRequest };
 
 export type FromWorker =
   | { type: 'ready'; info: ReaderInfo }
-  | { type: 'result'; id: number; dice: Die[]; faces: FaceRead[] | null; width: number; height: number; timing: WorkerReadTiming }
+  | { type: 'result'; id: number; dice: Die[]; faces: (FaceRead | null)[] | null; width: number; height: number; timing: WorkerReadTiming }
+  | { type: 'pips-learnt'; id: number; count: number }
   | { type: 'kit'; id: number; info: KitInfo | null }
   | { type: 'face-model'; id: number; info: FaceModelInfo }
   | { type: 'taught'; id: number; outcome: TeachOutcome }

@@ -16,6 +16,7 @@
 import type {
   DiceRead,
   FaceModelInfo,
+  PrototypeData,
   FromWorker,
   KitInfo,
   KitSpec,
@@ -55,6 +56,12 @@ export interface DiceReader {
    */
   useKit(spec: KitSpec): Promise<KitInfo>;
   useKit(spec: null): Promise<null>;
+  /**
+   * Pip faces learnt at the table (pip-learning.ts): dice the die-face reader reads `other` and
+   * that look like one of these are read as its face ("1"…"6") from now on. Replaces the set
+   * learnt before; resolves to how many prototypes the worker reads with.
+   */
+  learnPips(prototypes: readonly PrototypeData[]): Promise<number>;
   /** Loads the face embedder (once): which model it is, for keying and refreshing taught embeddings. */
   faceModel(): Promise<FaceModelInfo>;
   /** One teach photo: its die found (or `request.box` used) and embedded; a refusal says why. */
@@ -146,6 +153,11 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
       return { dice: reply.dice, faces: reply.faces, width: reply.width, height: reply.height, timing: { ...reply.timing, roundTripMs: performance.now() - sent } };
     },
     useKit,
+    async learnPips(prototypes) {
+      const reply = await call((id) => ({ type: 'learn-pips', id, prototypes: [...prototypes] }));
+      if (reply.type !== 'pips-learnt') unexpected(reply);
+      return reply.count;
+    },
     async faceModel() {
       const reply = await call((id) => ({ type: 'face-model', id }));
       if (reply.type !== 'face-model') unexpected(reply);

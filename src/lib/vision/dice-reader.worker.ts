@@ -5,7 +5,9 @@
  * die-face reader's second pass over its dice when the build ships models/die-face.onnx, and,
  * once a symbol kit is in use, the symbol-dice detector and the face embedder on every die found
  * (docs/symbol-dice.md). ONNX Runtime and the embedder are imported lazily here, so none of it
- * lands in the app's main bundle and a game of pip dice never loads the symbol models; the wasm files and the models are Vite
+ * lands in the app's main bundle and a game of pip dice never loads the symbol detector (the
+ * face embedder only once a die is read `other`, for the pip faces learnt at the table,
+ * pip-learning.ts); the wasm files and the models are Vite
  * assets served by the app itself, never a CDN.
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
@@ -17,8 +19,9 @@ import { createDetector, symbolDetectOptions, type Detector, type OrtModule } fr
 import { createDieFaceReader, detectCounted, parseDieFaceConfig, withDieFaceReader, type DieFaceReader } from './die-face-reader.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from './face-embedder.ts';
 import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddingRecipe, TeachError, type FacePrototype } from './face-reader.ts';
+import { readOtherPips } from './pip-learning.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
-import type { Box, RgbaImage } from './types.ts';
+import type { Box, Die, RgbaImage } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -53,6 +56,10 @@ let symbolDetector: Promise<Detector> | null = null;
 let embedder: Promise<{ embedder: FaceEmbedder; model: string; loadMs: number }> | null = null;
 /** The symbol kit in use, or null to read pips. */
 let kitState: { kit: DiceKit; prototypes: FacePrototype[] } | null = null;
+/** Pip faces the player filled in at this table (`learn-pips`, pip-learning.ts). */
+let pipsLearnt: FacePrototype[] = [];
+/** The face embedder could not be loaded for pip dice: they are read as before, without it. */
+let pipEmbedderFailed = false;
 /** Messages are handled one at a time, in order. */
 let queue: Promise<unknown> = Promise.resolve();
 let canvas: OffscreenCanvas | null = null;
@@ -181,7 +188,10 @@ async function read(id: number, frame: ImageBitmap | ImageData, expected: number
   const decodeMs = performance.now() - t0;
   if (!kitState) {
     const { dice, timing } = await detectCounted(ready, image, expected);
-    post({ type: 'result', id, dice, faces: null, width: image.width, height: image.height, timing: { decodeMs, embedMs: 0, ...timing } });
+    const t1 = performance.now();
+    const others = await readOtherPipsWithEmbedder(image, dice);
+    const embedMs = others.reads ? performance.now() - t1 : 0;
+    post({ type: 'result', id, dice: others.dice, faces: others.reads, width: image.width, height: image.height, timing: { decodeMs, embedMs, ...timing } });
     return;
   }
   const { embedder: faces } = await loadEmbedder();
@@ -196,6 +206,24 @@ async function read(id: number, frame: ImageBitmap | ImageData, expected: number
     height: image.height,
     timing: { decodeMs, embedMs: read.embedMs, ...read.detection },
   });
+}
+
+/**
+ * Pip dice read `other`, embedded and read by the faces learnt (`readOtherPips`). The first such
+ * die loads the face embedder (that frame waits for it, once), so that the dice the player fills
+ * in carry what they are learnt by from the first proposal on. A failed load leaves pips read as
+ * before.
+ */
+async function readOtherPipsWithEmbedder(image: RgbaImage, dice: Die[]): ReturnType<typeof readOtherPips> {
+  if (pipEmbedderFailed || !dice.some((d) => d.value === null)) return { dice, reads: null };
+  let faces: FaceEmbedder;
+  try {
+    faces = (await loadEmbedder()).embedder;
+  } catch {
+    pipEmbedderFailed = true;
+    return { dice, reads: null };
+  }
+  return readOtherPips(faces, image, dice, pipsLearnt);
 }
 
 async function faceModel(): Promise<FaceModelInfo> {
@@ -275,7 +303,12 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   const run =
     msg.type === 'read'
       ? () => read(msg.id, msg.frame, msg.expected)
-      : msg.type === 'kit'
+      : msg.type === 'learn-pips'
+        ? async () => {
+            pipsLearnt = msg.prototypes.map((p) => ({ faceId: p.faceId, source: 'confirmed', embedding: p.embedding }));
+            post({ type: 'pips-learnt', id: msg.id, count: pipsLearnt.length });
+          }
+        : msg.type === 'kit'
         ? () => useKit(msg.id, msg.spec)
         : msg.type === 'face-model'
           ? async () => post({ type: 'face-model', id: msg.id, info: await faceModel() })
