@@ -48,7 +48,7 @@ import { runCli, UsageError } from './lib/cli.ts';
 import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
-import { valSplits } from './lib/evaluate.ts';
+import { filledValue, valSplits } from './lib/evaluate.ts';
 import { cameraProposal, diceToLearn } from '../src/app/cameraRead.ts';
 import { gauss, random } from './lib/random.ts';
 
@@ -146,7 +146,8 @@ type ReadFrame = (frame: RgbaImage, expected: number) => Promise<Array<{ box: Bo
 /**
  * Learning from play (`--learn`): after each photo, a first proposal that is the roll (the
  * player confirms it as read) teaches the kit the proposed dice, each as its last frame read it
- * (`NodeKitReader.learn`, as the app's table does).
+ * (`NodeKitReader.learn`, as the app's table does); one whose only fault is dice not read, all of
+ * one face, teaches those dice as that face (the player fills them in: evaluate.ts `filledValue`).
  */
 interface Learning {
   frameMs: number;
@@ -197,9 +198,15 @@ async function readFolder(
     videos.push(video);
     if (learning) {
       const proposal = tableProposal(video, learning.frameMs, learning.options);
-      if (proposal && exactRoll(video.truth, proposal.dice.map((d) => ({ box: d.photoBox, value: d.value })))) {
+      const read = proposal?.dice.map((d) => ({ box: d.photoBox, value: d.value })) ?? [];
+      if (proposal && exactRoll(video.truth, read)) {
         const dice = proposal.dice.map((d) => ({ box: d.frameBox, face: d.value }));
         learning.learn(diceToLearn(dice, (box) => learning.read.get(box), (die, face) => die.face?.id === face));
+      } else if (proposal) {
+        const filled = filledValue(video.truth, read);
+        const face = kit?.kit.faces.find((f) => f.id === filled);
+        const unread = proposal.dice.filter((d) => d.value === null).map((d) => learning.read.get(d.frameBox));
+        if (face && unread.every((d) => d !== undefined)) learning.learn(unread.map((d) => ({ ...d!, face })));
       }
       learning.read.clear();
     }

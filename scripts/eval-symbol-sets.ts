@@ -14,7 +14,9 @@
  * exact = rolls read exactly: their five faces all read right and no extra die.
  * `--learn`: learning from play, as the app's table does — the rolls of a set are read in order
  * as one game, and each roll read exactly (the player confirms it as read) adds its dice to the
- * kit's prototypes (`learnConfirmed`, CONFIRMED_PER_FACE per face).
+ * kit's prototypes (`learnConfirmed`, CONFIRMED_PER_FACE per face); so does a roll whose only
+ * fault is dice read unknown, all of one face, as the player fills them in (their dice learnt as
+ * that face: scripts/lib/evaluate.ts `filledValue`, src/app/cameraRead.ts `filledAllAs`).
  * `--count-known`: each roll is read knowing how many dice it shows, as the table knows the dice
  * thrown (detector boxes only: dice missed below the count are looked for again,
  * face-reader.ts `findMissedSymbolDice`).
@@ -23,7 +25,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { evaluate, type KitEvaluation } from './lib/evaluate.ts';
+import { evaluate, filledValue, type KitEvaluation } from './lib/evaluate.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, readArt, type KitFolder } from './lib/node-faces.ts';
 import { createNodeDetector, readImageFile, REPO_ROOT, symbolDetectorModel } from './lib/node-vision.ts';
@@ -112,17 +114,20 @@ async function main(): Promise<void> {
             const image = await readImageFile(path.join(dataset.dir, im.file));
             const embs = await embedForReading(embedder, protos, image, im.dice.map((d) => d.box));
             let allRight = true;
-            im.dice.forEach((d, i) => {
+            const read = im.dice.map((d, i) => {
               const m = matchFace(protos, embs[i]!, embedder.config);
               row.dice++;
               row.detected++;
               if (m.faceId === null) row.unknown++;
               if (m.faceId === d.value) row.correct++;
               else allRight = false;
+              return { box: d.box, value: m.faceId };
             });
             row.rolls++;
             if (allRight) row.exact++;
             if (allRight && values.learn) confirmed = learnConfirmed(confirmed, im.dice.map((d, i) => ({ faceId: String(d.value), embedding: embs[i]! })));
+            const filled = values.learn && !allRight ? filledValue(im.dice, read) : null;
+            if (filled !== null) confirmed = learnConfirmed(confirmed, read.flatMap((r, i) => (r.value === null ? [{ faceId: String(filled), embedding: embs[i]! }] : [])));
           }
         } else {
           const reader = await createNodeKitReader(kitDir, detector!, faceModel ? { faceModel } : {});
@@ -140,7 +145,12 @@ async function main(): Promise<void> {
               return { ms, dice: dice.map((d) => ({ box: d.box, value: d.face?.id ?? null })) };
             },
             afterRead(truth, read) {
-              if (values.learn && exactRoll(truth, read)) reader.learn(last);
+              if (!values.learn) return;
+              if (exactRoll(truth, read)) return reader.learn(last);
+              // every unknown die filled in with one face, nothing else to fix: they are learnt as it
+              const filled = filledValue(truth, read);
+              const face = folder.kit.faces.find((f) => f.id === filled);
+              if (face) reader.learn(last.filter((d) => d.face === null).map((d) => ({ ...d, face })));
             },
           };
           const report = await evaluate(detector!, [dataset.dir], kitEval, undefined, values['count-known']);

@@ -62,23 +62,27 @@ export interface TruthBoxEvaluation {
 /**
  * Pip faces learnt at the table (`eval --learn`, pip-learning.ts): each folder is one table, its
  * photos read in order. After each photo, the dice still read `other` (the `?` a player fills)
- * are learnt as the value the labels give them when every one is a labelled die and all show
- * one value (`filledValue`), as the app's table learns (cameraRead.ts `filledAllAs`).
+ * are learnt as the value the labels give them when filling them is all the read needs
+ * (`filledValue`), as the app's table learns (cameraRead.ts `filledAllAs`).
  */
 export interface PipLearningEvaluation {
   embedder: FaceEmbedder;
 }
 
 /**
- * The value a player fills every `?` of a read with: each die read `other` (value null) is
- * matched to a labelled die by the centre rule; null when there is none, when one is no
- * labelled die (the player drops it) or when they show different values.
+ * The value a player fills every `?` of a read with, when that is all the read needs (the app
+ * learns only then: cameraRead.ts `filledAllAs`): each die read unknown (value null) is matched to
+ * a labelled die by the centre rule, all show one value, and with them filled so the read is the
+ * labelled roll exactly. Null otherwise (no `?`, a `?` where no die lies, `?`s of different
+ * values, or another die to correct).
  */
 export function filledValue(truth: readonly TruthDie[], read: readonly PredictedDie[]): DieKey | null {
   const byPrediction = new Map(matchByCentre(truth, read).map((m) => [m.prediction, truth[m.truth]!.value]));
   const values = read.flatMap((d, i) => (d.value === null ? [byPrediction.get(i) ?? null] : []));
   if (values.length === 0 || values.some((v) => v === null)) return null;
-  return values.every((v) => v === values[0]) ? values[0]! : null;
+  const value = values[0]!;
+  if (!values.every((v) => v === value)) return null;
+  return exactRoll(truth, read.map((d) => (d.value === null ? { ...d, value } : d))) ? value : null;
 }
 
 /**

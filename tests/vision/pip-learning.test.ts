@@ -87,12 +87,15 @@ describe('pip dice read `other`, learnt at the table', () => {
 describe('a table of logo ones, as `npm run eval -- --learn` reads it', () => {
   const LOGO_ONES = path.join(REPO_ROOT, 'tests/fixtures/dice-photos/logo-ones');
 
-  it('the value a player fills every ? with: one value, every ? a labelled die', () => {
+  it('the value a player fills every ? with, when that is all the read needs', () => {
     const truth = [1, 1, 5].map((value, i) => ({ value, box: { x: i * 100, y: 0, w: 50, h: 50 } }));
     const at = (i: number, value: number | null) => ({ value, box: { x: i * 100 - 5, y: -5, w: 60, h: 60 } });
     expect(filledValue(truth, [at(0, null), at(1, null), at(2, 5)])).toBe(1);
+    expect(filledValue(truth, [at(0, null), at(1, 1), at(2, 5)])).toBe(1);
     expect(filledValue(truth, [at(0, null), at(1, 1), at(2, null)])).toBeNull(); // a 1 and a 5
-    expect(filledValue(truth, [at(0, null), at(5, null)])).toBeNull(); // a ? where no die lies
+    expect(filledValue(truth, [at(0, null), at(1, 1), at(2, 5), at(5, null)])).toBeNull(); // a ? where no die lies
+    expect(filledValue(truth, [at(0, null), at(1, 1), at(2, 6)])).toBeNull(); // a die to correct too
+    expect(filledValue(truth, [at(0, null), at(1, 1)])).toBeNull(); // a die to add too
     expect(filledValue(truth, [at(0, 1), at(1, 1), at(2, 5)])).toBeNull(); // nothing to fill
   });
 
