@@ -32,6 +32,10 @@
  * (its sidecar beside it), as `npm run eval:symbols` does; `--model` finds every set's dice with
  * another detector (by default pip dice with models/dice-pips.onnx and symbol kits' with
  * models/dice-symbols.onnx, as the app does).
+ *
+ * `--learn`: each folder is one table, its photos thrown in order, and the table learns from play
+ * as the app's does (`Learning`, below): symbol kits from rolls proposed right, symbol kits and
+ * pips from dice not read that the player fills in with one face.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -45,8 +49,10 @@ import type { DiceKit } from '../src/lib/dice/kit.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeDetector, dataRoot, detectorModelFor, symbolDetectorModel } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
-import { createNodeKitReader, loadKitFolder } from './lib/node-faces.ts';
-import type { FaceDie } from '../src/lib/vision/face-reader.ts';
+import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, type NodeKitReader } from './lib/node-faces.ts';
+import { learnConfirmed, type FaceDie, type FacePrototype } from '../src/lib/vision/face-reader.ts';
+import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
+import { pipFaceId, readOtherPips } from '../src/lib/vision/pip-learning.ts';
 import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
 import { filledValue, valSplits } from './lib/evaluate.ts';
 import { cameraProposal, diceToLearn } from '../src/app/cameraRead.ts';
@@ -144,17 +150,52 @@ function setNames(dirs: readonly string[], kitIds: readonly (string | null)[]): 
 type ReadFrame = (frame: RgbaImage, expected: number) => Promise<Array<{ box: Box; value: DieKey | null; score: number }>>;
 
 /**
- * Learning from play (`--learn`): after each photo, a first proposal that is the roll (the
- * player confirms it as read) teaches the kit the proposed dice, each as its last frame read it
- * (`NodeKitReader.learn`, as the app's table does); one whose only fault is dice not read, all of
- * one face, teaches those dice as that face (the player fills them in: evaluate.ts `filledValue`).
+ * Learning from play (`--learn`), as the app's table does, after each photo from its first
+ * proposal: a symbol kit learns the proposed dice when the proposal is the roll (the player
+ * confirms it as read), each as its last frame read it (`NodeKitReader.learn`); a symbol kit or
+ * pips learn the dice not read when filling them all with one face is all the proposal needs
+ * (the player fills them in: evaluate.ts `filledValue`; pips by src/lib/vision/pip-learning.ts).
  */
 interface Learning {
   frameMs: number;
   options: Partial<SettleOptions>;
-  /** The dice read, by their box in the frame. */
-  read: Map<Box, FaceDie>;
-  learn(dice: readonly FaceDie[]): void;
+  /** After a photo's frames were read: its labels and its first proposal (null: none). */
+  afterPhoto(truth: readonly TruthDie[], proposal: FrameDie[] | null): void;
+}
+
+/** Symbol dice: what a kit reader learns from a proposal (`Learning`); `read` holds the frames' dice by box. */
+function kitLearning(learn: Omit<Learning, 'afterPhoto'>, kitReader: NodeKitReader, read: Map<Box, FaceDie>): Learning {
+  return {
+    ...learn,
+    afterPhoto(truth, proposal) {
+      const asRead = proposal?.map((d) => ({ box: d.photoBox, value: d.value })) ?? [];
+      if (proposal && exactRoll(truth, asRead)) {
+        const dice = proposal.map((d) => ({ box: d.frameBox, face: d.value }));
+        kitReader.learn(diceToLearn(dice, (box) => read.get(box), (die, face) => die.face?.id === face));
+      } else if (proposal) {
+        const filled = filledValue(truth, asRead);
+        const face = kitReader.folder.kit.faces.find((f) => f.id === filled);
+        const unread = proposal.filter((d) => d.value === null).map((d) => read.get(d.frameBox));
+        if (face && unread.every((d) => d !== undefined)) kitReader.learn(unread.map((d) => ({ ...d!, face })));
+      }
+      read.clear();
+    },
+  };
+}
+
+/** Pip dice: the faces learnt from the dice filled in (`Learning`); `vectors` holds the frames' `other` dice by box. */
+function pipLearning(learn: Omit<Learning, 'afterPhoto'>, state: { learnt: FacePrototype[]; vectors: Map<Box, Float32Array> }): Learning {
+  return {
+    ...learn,
+    afterPhoto(truth, proposal) {
+      const filled = proposal ? filledValue(truth, proposal.map((d) => ({ box: d.photoBox, value: d.value }))) : null;
+      const unread = proposal?.filter((d) => d.value === null).map((d) => state.vectors.get(d.frameBox)) ?? [];
+      if (filled !== null && unread.every((v) => v !== undefined)) {
+        state.learnt = learnConfirmed(state.learnt, unread.map((embedding) => ({ faceId: pipFaceId(Number(filled)), embedding: embedding! })));
+      }
+      state.vectors.clear();
+    },
+  };
 }
 
 /** One folder's photos, each made a shaken video and read frame by frame with `read`. */
@@ -196,20 +237,7 @@ async function readFolder(
     const faces = kit?.faces ? { faces: kit.kit.faces.map((f) => f.id) } : {};
     const video: PhotoVideo = { set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads };
     videos.push(video);
-    if (learning) {
-      const proposal = tableProposal(video, learning.frameMs, learning.options);
-      const read = proposal?.dice.map((d) => ({ box: d.photoBox, value: d.value })) ?? [];
-      if (proposal && exactRoll(video.truth, read)) {
-        const dice = proposal.dice.map((d) => ({ box: d.frameBox, face: d.value }));
-        learning.learn(diceToLearn(dice, (box) => learning.read.get(box), (die, face) => die.face?.id === face));
-      } else if (proposal) {
-        const filled = filledValue(video.truth, read);
-        const face = kit?.kit.faces.find((f) => f.id === filled);
-        const unread = proposal.dice.filter((d) => d.value === null).map((d) => learning.read.get(d.frameBox));
-        if (face && unread.every((d) => d !== undefined)) learning.learn(unread.map((d) => ({ ...d!, face })));
-      }
-      learning.read.clear();
-    }
+    learning?.afterPhoto(video.truth, learning ? (tableProposal(video, learning.frameMs, learning.options)?.dice ?? null) : null);
   }
   return videos;
 }
@@ -220,13 +248,15 @@ async function readVideos(
   kits: readonly string[],
   frames: number,
   shake: number,
-  learn: Omit<Learning, 'read' | 'learn'> | null,
+  learn: Omit<Learning, 'afterPhoto'> | null,
   faceModel?: string,
   model?: string,
 ): Promise<PhotoVideo[]> {
   const detector = await createNodeDetector({ threads: 1, modelPath: detectorModelFor(null, model) });
   // a symbol kit's dice are found with the symbol-dice detector, as in the app (opened on first use)
   let symbolDetector: Detector | null = null;
+  // pip dice read `other`, for learning them (opened with --learn, when a folder is read as pips)
+  let embedder: FaceEmbedder | null = null;
   const videos: PhotoVideo[] = [];
   try {
     for (const [d, dir] of dirs.entries()) {
@@ -235,14 +265,23 @@ async function readVideos(
       const kitDetector = kitId !== null && kitId !== 'standard' ? (symbolDetector ??= await createNodeDetector({ threads: 1, modelPath: symbolDetectorModel(model) })) : detector;
       const kitReader = kitDir ? await createNodeKitReader(kitDir, kitDetector, { threads: 1, ...(faceModel ? { faceModel } : {}) }) : null;
       try {
-        const learning: Learning | null = learn && kitReader ? { ...learn, read: new Map(), learn: (dice) => kitReader.learn(dice) } : null;
+        const kitDice = new Map<Box, FaceDie>();
+        const pips = { learnt: [] as FacePrototype[], vectors: new Map<Box, Float32Array>() };
+        if (learn && !kitReader) embedder ??= await createNodeFaceEmbedder({ threads: 1, ...(faceModel ? { modelPath: faceModel } : {}) });
+        const learning: Learning | null = !learn ? null : kitReader ? kitLearning(learn, kitReader, kitDice) : pipLearning(learn, pips);
         const read: ReadFrame = kitReader
           ? async (frame, expected) =>
               (await kitReader.read(frame, expected)).dice.map((f) => {
-                learning?.read.set(f.box, f);
+                if (learning) kitDice.set(f.box, f);
                 return { box: f.box, value: f.face?.id ?? null, score: f.score };
               })
-          : async (frame, expected) => (await detectCounted(detector, frame, expected)).dice;
+          : async (frame, expected) => {
+              const { dice } = await detectCounted(detector, frame, expected);
+              if (!embedder) return dice;
+              const other = await readOtherPips(embedder, frame, dice, pips.learnt);
+              other.reads?.forEach((r, i) => r && pips.vectors.set(other.dice[i]!.box, r.embedding));
+              return other.dice;
+            };
         // symbol kits are scored by face id; the standard kit (pips by the detector) by value
         const kit = kitReader ? { kit: kitReader.folder.kit, faces: kitReader.embedder !== null } : null;
         const folderVideos = await readFolder(dir, names[d]!, read, kit, frames, shake, learning);
@@ -255,6 +294,7 @@ async function readVideos(
   } finally {
     await detector.release();
     await symbolDetector?.release();
+    await embedder?.release();
   }
   return videos;
 }
@@ -373,7 +413,7 @@ async function main(): Promise<void> {
   }
   const pct = (v: number | null): string => (v === null ? '  n/a' : (100 * v).toFixed(1).padStart(5));
   const width = Math.max(8, ...rows.map((r) => r.set.length));
-  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${values.learn ? ', learning from each roll proposed right (--learn)' : ''}`}\n`);
+  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${values.learn ? ', learning from play (--learn: rolls proposed right, and dice not read as the player fills them in)' : ''}`}\n`);
   process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos)\n`);
   for (const r of rows) {
     process.stdout.write(
