@@ -38,8 +38,9 @@ const centre = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 
 /**
  * True when every die of `next` lies where a die of `previous` lay, showing the same face: the
- * table only lost dice (set aside out of view, picked up to roll), nothing was thrown.
- * `tolerance` is in die sizes.
+ * table only lost dice (set aside out of view, picked up to roll), nothing was thrown. A die
+ * not read then (`?`) may show a face now: the same die read at last (the table learnt it from
+ * the player's fill-in, pip-learning.ts), not a die thrown. `tolerance` is in die sizes.
  */
 export function onlyDiceTakenAway(next: readonly TrackedDie<DieToken>[], previous: readonly TrackedDie<DieToken>[] | null, tolerance = 0.5): boolean {
   if (!previous || next.length === 0 || next.length > previous.length) return false;
@@ -48,7 +49,7 @@ export function onlyDiceTakenAway(next: readonly TrackedDie<DieToken>[], previou
     const c = centre(die.box);
     const at = free.findIndex((p) => {
       const pc = centre(p.box);
-      return p.face === die.face && Math.hypot(pc.x - c.x, pc.y - c.y) <= tolerance * Math.max(p.box.w, p.box.h, die.box.w, die.box.h);
+      return (p.face === die.face || p.face === null) && Math.hypot(pc.x - c.x, pc.y - c.y) <= tolerance * Math.max(p.box.w, p.box.h, die.box.w, die.box.h);
     });
     if (at < 0) return false;
     free.splice(at, 1);

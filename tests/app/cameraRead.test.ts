@@ -55,6 +55,10 @@ describe('camera reads to proposals', () => {
     const before = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 4 as DieToken, score: 1 }];
     expect(onlyDiceTakenAway([{ ...before[0]!, face: 2 }], before)).toBe(false);
     expect(onlyDiceTakenAway(before, null)).toBe(false);
+    // a die not read then, read now where it lay (learnt from the player's fill-in), was not thrown; the reverse is no roll either
+    const unread = [{ ...before[0]!, face: null }];
+    expect(onlyDiceTakenAway(before, unread)).toBe(true);
+    expect(onlyDiceTakenAway([{ ...before[0]!, box: { x: 100, y: 0, w: 40, h: 40 } }], unread)).toBe(false);
     expect(shown([{ box: before[0]!.box, face: null, score: 0.4 }, before[0]!])).toEqual({ seen: [4], unread: 1 });
     // symbol dice: Face Off faces are written by id
     const faces = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 'luke' as DieToken, score: 1 }, { box: { x: 60, y: 0, w: 40, h: 40 }, face: null, score: 0.8 }];

@@ -68,6 +68,10 @@ describe('dice the reader cannot read, filled in once', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="table-camera"]')?.getAttribute('data-learned') === '2');
     expect(await page.getByTestId('camera-reads').textContent()).toBe('Learning from 2 dice you filled in.');
     await expect.poll(markLabels, { timeout: 20_000 }).toEqual(['1', '1', '2', '2', '5']);
+    // the same dice, still lying there and now read in full, are not proposed as the next roll
+    await page.waitForTimeout(2_000);
+    expect(await read.count()).toBe(0);
+    expect(await page.getByTestId('camera-status').textContent()).toBe('These dice were read already: waiting for the throw.');
     expect(errors).toEqual([]);
   });
 });
