@@ -179,7 +179,8 @@ export async function listReadableKits(gameKitId: string, store?: RollcallStore)
 /**
  * A reader for a game's dice (`GameRecord.dice`): pips with the detector's classes, a symbol kit
  * by its printed art, a taught set by its photos (and art for faces not taught). Starts the
- * worker at once; `ready` says when it can read. The face model loads only for symbol dice.
+ * worker at once; `ready` says when it can read. The face model loads for symbol dice, and for
+ * pips only once a die is read `other` (pip-learning.ts).
  */
 export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOptions; store?: RollcallStore } = {}): KitReader {
   const gameKit = BUILT_IN_KITS[dice.kitId];
