@@ -12,9 +12,9 @@
  * embeddings of dice the player filled (`learnConfirmed`: at most 10 per face, oldest out), keyed
  * by the standard kit's face ids "1"…"6". Nothing is stored: a new table starts afresh.
  *
- * On the other renderer's pip sets (600 rolls, 24 tables; a die filled in once per table), 27 of
- * the 37 ones read `other` are then read as 1s, none wrongly (models/MODEL_CARD.md, "Logo ones
- * learnt at the table").
+ * On the other renderer's pip sets (600 rolls, 24 tables, read in order as the table reads them:
+ * `npm run eval -- --learn`), 26 of the 37 ones read `other` are then read as 1s, and no die
+ * changes otherwise (models/MODEL_CARD.md, "Dice the reader cannot read, learnt at the table").
  */
 import type { FaceEmbedder } from './face-embedder.ts';
 import { matchFace, type FacePrototype, type MatchRule } from './face-reader.ts';
