@@ -50,11 +50,11 @@ import { loadDataset } from './lib/datasets.ts';
 import { createNodeDetector, dataRoot, detectorModelFor, symbolDetectorModel } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, type NodeKitReader } from './lib/node-faces.ts';
-import { learnConfirmed, type FaceDie, type FacePrototype } from '../src/lib/vision/face-reader.ts';
+import type { FaceDie, FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
-import { pipFaceId, readOtherPips } from '../src/lib/vision/pip-learning.ts';
+import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
 import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
-import { filledValue, valSplits } from './lib/evaluate.ts';
+import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
 import { cameraProposal, diceToLearn } from '../src/app/cameraRead.ts';
 import { gauss, random } from './lib/random.ts';
 
@@ -188,10 +188,9 @@ function pipLearning(learn: Omit<Learning, 'afterPhoto'>, state: { learnt: FaceP
   return {
     ...learn,
     afterPhoto(truth, proposal) {
-      const filled = proposal ? filledValue(truth, proposal.map((d) => ({ box: d.photoBox, value: d.value }))) : null;
-      const unread = proposal?.filter((d) => d.value === null).map((d) => state.vectors.get(d.frameBox)) ?? [];
-      if (filled !== null && unread.every((v) => v !== undefined)) {
-        state.learnt = learnConfirmed(state.learnt, unread.map((embedding) => ({ faceId: pipFaceId(Number(filled)), embedding: embedding! })));
+      if (proposal) {
+        const asRead = proposal.map((d) => ({ box: d.photoBox, value: d.value }));
+        state.learnt = learnFilledPips(state.learnt, truth, asRead, (i) => state.vectors.get(proposal[i]!.frameBox));
       }
       state.vectors.clear();
     },

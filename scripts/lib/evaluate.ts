@@ -86,6 +86,24 @@ export function filledValue(truth: readonly TruthDie[], read: readonly Predicted
 }
 
 /**
+ * A table's pip faces after a read (`eval --learn`, `eval:live --learn`): when filling its `?`
+ * is all the read needs (`filledValue`), each `?` die's vector (`vectorOf`, by its index in
+ * `read`) is learnt as the labelled value (`learnConfirmed`); otherwise `learnt` as it was.
+ */
+export function learnFilledPips(
+  learnt: FacePrototype[],
+  truth: readonly TruthDie[],
+  read: readonly PredictedDie[],
+  vectorOf: (index: number) => Float32Array | undefined,
+): FacePrototype[] {
+  const value = filledValue(truth, read);
+  if (value === null) return learnt;
+  const vectors = read.flatMap((d, i) => (d.value === null ? [vectorOf(i)] : []));
+  if (!vectors.every((v) => v !== undefined)) return learnt;
+  return learnConfirmed(learnt, vectors.map((embedding) => ({ faceId: pipFaceId(Number(value)), embedding: embedding! })));
+}
+
+/**
  * A matteop65 pip-pattern die is 1.65× its 4, 5 or 6 pattern's box as seen (the detector's
  * training makes the same estimate, models/training/datasets.py).
  */
@@ -171,12 +189,8 @@ export async function evaluateDataset(
     const read = await readOtherPips(pipLearning.embedder, image, dice, learnt);
     tally(im, read.dice, ms + performance.now() - t0);
     const scored = scoredPredictions(im, read.dice);
-    const value = filledValue(im.dice, scored);
-    if (value !== null && read.reads) {
-      const kept = new Set(scored);
-      const filled = read.dice.flatMap((d, i) => (d.value === null && kept.has(d) && read.reads![i] ? [{ faceId: pipFaceId(Number(value)), embedding: read.reads![i]!.embedding }] : []));
-      learnt = learnConfirmed(learnt, filled);
-    }
+    const vectors = new Map(read.dice.map((d, i) => [d, read.reads?.[i]?.embedding]));
+    learnt = learnFilledPips(learnt, im.dice, scored, (i) => vectors.get(scored[i]!));
   }
   return { report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls }, accumulator: acc };
 }
