@@ -2,9 +2,10 @@
 # Fills .gpu/ (git-ignored; under the device tool's 64 MiB) with what a detector run on a lent GPU
 # machine needs and that the working tree lacks: the train splits (never the val splits), the
 # fonts and icons dicegen draws with (the machine's image has none), and the checkpoint to start
-# from. Usage: bash models/training/gpu/prepare.sh CHECKPOINT.pt   (from the repo root)
+# from: a checkpoint, or a shipped export (.onnx) when no checkpoint is left. Usage, from the repo
+# root: bash models/training/gpu/prepare.sh CHECKPOINT.pt|EXPORT.onnx
 set -euo pipefail
-ckpt=${1:?usage: prepare.sh CHECKPOINT.pt}
+ckpt=${1:?usage: prepare.sh CHECKPOINT.pt or EXPORT.onnx}
 data=${ROLLCALL_DATA:-../shared/data}
 [ -d "$data/dice-photos" ] || { echo "error: the labelled photographs were not found at $data/dice-photos" >&2; exit 2; }
 rm -rf .gpu && mkdir -p .gpu/data/dice-photos .gpu/share/fonts/truetype/dejavu .gpu/share/icons/Adwaita .gpu/init
@@ -15,6 +16,6 @@ for f in DejaVuSans DejaVuSans-Bold DejaVuSans-ExtraLight DejaVuSansCondensed De
          DejaVuSerif DejaVuSerif-Bold DejaVuSerif-Italic; do
   cp "/usr/share/fonts/truetype/dejavu/$f.ttf" .gpu/share/fonts/truetype/dejavu/
 done
-cp "$ckpt" .gpu/init/init.pt
+case $ckpt in *.onnx) cp "$ckpt" .gpu/init/init.onnx ;; *) cp "$ckpt" .gpu/init/init.pt ;; esac
 cp models/training/gpu/train-detector.sh .gpu/
 du -sh .gpu
