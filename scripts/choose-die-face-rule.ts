@@ -1,5 +1,5 @@
 /**
- * npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--also DATASET_DIR]... [--write]
+ * npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--also DATASET_DIR]... [--only weak-dice] [--write]
  *
  * Chooses how the detector finds standard dice when the die-face reader reads them (the reader's
  * sidecar `firstPass`, src/lib/vision/die-face-reader.ts): the score (objectness × best class, or
@@ -18,6 +18,9 @@
  * first pass's threshold are kept because the reader is sure of their value (how far below, how
  * many read, how sure). Kept: the best F1, then the most rolls exact, then the fewest candidates
  * read, then the surest, then the highest threshold.
+ * `--only weak-dice` chooses this rule alone, the sidecar's other rules as they stand, and
+ * writes only it: a larger selection set (`--also`) can settle it without moving the rules
+ * before it, which the slice alone chose and which were read on val since.
  *
  * Then, with both, the `recount` rule: how far below the first pass to look for dice when the
  * count of dice in view is known (at the table, the game knows how many were thrown; here the
@@ -50,7 +53,7 @@ import { evaluateDataset } from './lib/evaluate.ts';
 import { createNodeDetector, dataRoot, loadDieFaceFiles, readImageFile, SHIPPED_DIE_FACE_MODEL } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
-const USAGE = 'usage: npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--also DATASET_DIR]... [--write]';
+const USAGE = 'usage: npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--also DATASET_DIR]... [--only weak-dice] [--write]';
 
 const CANDIDATES: DieFaceFirstPass[] = [];
 for (const score of ['class', 'objectness'] as const) {
@@ -122,11 +125,14 @@ async function main(): Promise<void> {
       'die-face': { type: 'string', default: SHIPPED_DIE_FACE_MODEL },
       model: { type: 'string' },
       also: { type: 'string', multiple: true, default: [] },
+      only: { type: 'string' },
       write: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) throw new UsageError(USAGE);
+  if (values.only !== undefined && values.only !== 'weak-dice') throw new UsageError(`--only: ${values.only}? (weak-dice is the one rule chosen alone)\n${USAGE}`);
+  const weakOnly = values.only === 'weak-dice';
   const val = values.also.find((dir) => /-val$/.test(path.basename(path.resolve(dir))));
   if (val) throw new UsageError(`${val}: rules are never chosen on a val split\n${USAGE}`);
   const slices = await holdoutSlices(dataRoot());
@@ -138,9 +144,11 @@ async function main(): Promise<void> {
   const twoPass = detector as unknown as TwoPassDetector;
   console.log(`held-out slice: ${slices.map((s) => `${s.name} ${s.images.length} photos`).join(', ')}${also.length ? `; also ${also.map((s) => `${s.name} ${s.images.length}`).join(', ')}` : ''}`);
   const pct = (v: number | null): string => (100 * (v ?? 0)).toFixed(1).padStart(5);
-  console.log('score       thr   cont     P      R     F1  exact');
-  let best: { rule: DieFaceFirstPass; f1: number; exact: number } | null = null;
-  for (const rule of CANDIDATES) {
+  const shipped = twoPass.dieFaceReader.config.firstPass;
+  if (weakOnly && !shipped) throw new UsageError(`--only weak-dice: the sidecar of ${values['die-face']} has no firstPass to keep; run without --only first`);
+  let best: { rule: DieFaceFirstPass; f1: number; exact: number } | null = weakOnly && shipped ? { rule: shipped, f1: NaN, exact: NaN } : null;
+  if (!weakOnly) console.log('score       thr   cont     P      R     F1  exact');
+  for (const rule of weakOnly ? [] : CANDIDATES) {
     const ruled: Detector = { config: detector.config, detect: (image) => twoPass.detect(image, rule), release: async () => {} };
     const overall = new EvalAccumulator(true);
     for (const set of sets) overall.merge((await evaluateDataset(ruled, set)).accumulator);
@@ -150,7 +158,7 @@ async function main(): Promise<void> {
     console.log(`${rule.score.padEnd(10)} ${rule.scoreThreshold.toFixed(3)}  ${rule.containment.toFixed(1)}  ${pct(s.perDie.precision)}  ${pct(s.perDie.recall)}  ${pct(f1)}  ${pct(exact)}`);
     if (!best || f1 > best.f1 + 1e-9 || (Math.abs(f1 - best.f1) <= 1e-9 && exact > best.exact)) best = { rule, f1, exact };
   }
-  console.log(`chosen: ${JSON.stringify(best!.rule)} (held-out F1 ${(100 * best!.f1).toFixed(1)}%, exact ${(100 * best!.exact).toFixed(1)}%)`);
+  console.log(weakOnly ? `first pass kept: ${JSON.stringify(best!.rule)}` : `chosen: ${JSON.stringify(best!.rule)} (held-out F1 ${(100 * best!.f1).toFixed(1)}%, exact ${(100 * best!.exact).toFixed(1)}%)`);
   const reads = await readHeldOut(twoPass, best!.rule, sets);
   const base: DieFaceConfig = { ...twoPass.dieFaceReader.config, firstPass: best!.rule, weakDice: null, recount: null };
   const weakRules = [null, ...WEAK_CANDIDATES];
@@ -168,6 +176,20 @@ async function main(): Promise<void> {
   )[0]!;
   const noWeak = weakRows[0]!;
   console.log(`chosen: ${weak.rule ? JSON.stringify(weak.rule) : 'none'} (F1 ${pct(noWeak.f1)} → ${pct(weak.f1)}%, exact ${pct(noWeak.exact)} → ${pct(weak.exact)}%)`);
+  const weakChosenOn = `the same slice; F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
+  if (weakOnly) {
+    await detector.release();
+    if (values.write) {
+      const sidecar = values['die-face'].replace(/\.onnx$/, '.json');
+      const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
+      json.weakDice = weak.rule;
+      const alsoNamed = also.length ? ` and ${also.length} --also folders (${also.map((s) => s.name).join(', ')})` : '';
+      json.weakDiceChosenOn = `held-out slice${alsoNamed}, the other rules kept; npm run choose-die-face-rule -- --only weak-dice; F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
+      await writeFile(sidecar, JSON.stringify(json, null, 2) + '\n');
+      console.log(`wrote weakDice to ${sidecar}`);
+    }
+    return;
+  }
   const recountRules = [null, ...RECOUNT_CANDIDATES];
   const recountFigures = await tally(twoPass, reads, recountRules.map((recount) => ({ ...base, weakDice: weak.rule, recount })), true);
   console.log('\nwith the count of dice known (recount: look again below the first pass)');
@@ -206,7 +228,7 @@ async function main(): Promise<void> {
     const alsoNamed = also.length ? ` and ${values.also.join(', ')}` : '';
     json.firstPassChosenOn = `held-out slice (15%, by file-name hash) of ${slices.map((s) => s.name.replace(/-holdout$/, '-train')).join(', ')}${alsoNamed}; npm run choose-die-face-rule; F1 ${best!.f1.toFixed(4)}, exact ${best!.exact.toFixed(4)}`;
     json.weakDice = weak.rule;
-    json.weakDiceChosenOn = `the same slice; F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
+    json.weakDiceChosenOn = weakChosenOn;
     json.recount = recount.rule;
     json.recountChosenOn = `the same slice with the count of dice known; F1 ${none.f1.toFixed(4)} -> ${recount.f1.toFixed(4)}, exact ${none.exact.toFixed(4)} -> ${recount.exact.toFixed(4)}`;
     json.secondLook = look.rule;

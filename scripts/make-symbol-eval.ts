@@ -14,13 +14,15 @@
  * emblems; Liberation-font glyphs — training drew DejaVu); `corellian-spike` and `face-off`
  * put the shipped kit art on the dice ("dice that look like the art").
  *
- * npm run make-pip-eval (this script with --pips) [-- --out DIR] [--sets N] [--rolls N]
+ * npm run make-pip-eval (this script with --pips) [-- --out DIR] [--sets N] [--rolls N] [--first N]
  *
  * The same renderer paints standard pip dice for the standard reader, which learnt from photos
  * and dicegen's renders only: under DIR (default cache/pip-eval) `pips-<n>/labels.json` + *.png,
  * rolls of 1–12 dice in three dice styles per set (body and pip colours, round, square or ring
  * pips, a big red 1 or a logo on the 1 as some makers print), opposite faces summing to 7, dice
  * apart or touching, at phone-like sizes. `npm run eval -- cache/pip-eval/pips-*` measures them.
+ * `--first N` starts at `pips-N` (set n is seeded by n): once sets 1–24 have chosen a rule,
+ * `--first 25 --sets 24` makes 24 fresh ones to check it on.
  *
  * Everything is seeded: the same command writes the same set.
  */
@@ -34,7 +36,7 @@ import { parseKitText } from '../src/lib/dice/validate.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = `usage: npm run make-symbol-eval -- [--out DIR] [--sets N] [--rolls N] [--teach N]   (DIR default cache/symbol-eval)
-       npm run make-pip-eval [-- --out DIR] [--sets N] [--rolls N]   (this script with --pips; DIR default cache/pip-eval)`;
+       npm run make-pip-eval [-- --out DIR] [--sets N] [--rolls N] [--first N]   (this script with --pips; DIR default cache/pip-eval)`;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const THREE_DIR = path.join(ROOT, 'node_modules/three');
@@ -102,9 +104,9 @@ function renderIn(page: Page): Render {
 }
 
 /** Pip-dice sets: rolls of 1–12 standard dice, labelled with `value`. */
-async function makePipSets(page: Page, out: string, nSets: number, nRolls: number): Promise<void> {
+async function makePipSets(page: Page, out: string, first: number, nSets: number, nRolls: number): Promise<void> {
   const render = renderIn(page);
-  for (let n = 1; n <= nSets; n++) {
+  for (let n = first; n < first + nSets; n++) {
     const name = `pips-${n}`;
     const dir = path.join(out, name);
     const setSeed = 4000 + n;
@@ -152,6 +154,7 @@ async function main(): Promise<void> {
       rolls: { type: 'string', default: '20' },
       teach: { type: 'string', default: '5' },
       pips: { type: 'boolean', default: false },
+      first: { type: 'string', default: '1' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -160,7 +163,8 @@ async function main(): Promise<void> {
   const nSets = Number(values.sets);
   const nRolls = Number(values.rolls);
   const nTeach = Number(values.teach);
-  if (![nSets, nRolls, nTeach].every((n) => Number.isInteger(n) && n > 0)) throw new UsageError(`--sets, --rolls and --teach must be positive integers\n${USAGE}`);
+  const first = Number(values.first);
+  if (![nSets, nRolls, nTeach, first].every((n) => Number.isInteger(n) && n > 0)) throw new UsageError(`--sets, --rolls, --teach and --first must be positive integers\n${USAGE}`);
 
   const plans: SetPlan[] = [];
   for (let i = 1; i <= nSets; i++) plans.push({ name: `emblems-${i}`, family: 'emblems', seed: 1000 + i });
@@ -188,7 +192,7 @@ async function main(): Promise<void> {
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => (window as unknown as { sceneReady?: boolean }).sceneReady === true);
     if (values.pips) {
-      await makePipSets(page, out, nSets, nRolls);
+      await makePipSets(page, out, first, nSets, nRolls);
       return;
     }
 
