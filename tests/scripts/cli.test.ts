@@ -106,6 +106,13 @@ describe('choose-die-face-rule', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^choose-die-face-rule: \.\.\/shared\/data\/dice-photos\/epanemu-val\/: rules are never chosen on a val split\n/);
   });
+
+  it('chooses one rule alone only where it can: --only weak-dice, nothing else (exit 2)', { timeout: 60_000 }, async () => {
+    const r = await run('choose-die-face-rule', ['--only', 'first-pass']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^choose-die-face-rule: --only: first-pass\? \(weak-dice is the one rule chosen alone\)\n/);
+  });
 });
 
 describe('isUsageError', () => {
