@@ -15,8 +15,9 @@ on batches of training crops (die_face_data.Mixer: the train splits' real dice, 
 the centred image, which costs little and keeps the input exact. Exported as ONNX QDQ (opset 13);
 onnxruntime fuses it into QLinearConv / QGemm.
 
-The float graph is kept as `models/training/die-face-float.onnx`: training goes on from it
-(`train_die_face.py --init-onnx`), as an int8 graph cannot. The sidecar `models/die-face.json`
+The float graph is kept as `models/training/die-face-float.onnx` when `--out` is `models/` (the
+shipped reader; a candidate quantized into a scratch folder leaves it alone): training goes on
+from it (`train_die_face.py --init-onnx`), as an int8 graph cannot. The sidecar `models/die-face.json`
 keeps every key and gains `quantization`: how it was made and how closely the int8 reader agrees
 with the float one on the held-out crops.
 """
@@ -127,8 +128,10 @@ def main():
     agree = agreement(reader, quantized, hx)
     log(f'int8 against float on {len(hx)} held-out crops: {agree}')
 
-    os.makedirs(os.path.dirname(FLOAT_MASTER), exist_ok=True)
-    if os.path.abspath(args.float) != FLOAT_MASTER:
+    # the float master follows the shipped reader only: a candidate quantized into a scratch
+    # --out must not replace the float graph the shipped int8 reader was made from
+    if os.path.abspath(args.out) == os.path.join(ROOT, 'models') and os.path.abspath(args.float) != FLOAT_MASTER:
+        os.makedirs(os.path.dirname(FLOAT_MASTER), exist_ok=True)
         shutil.copyfile(args.float, FLOAT_MASTER)
     out = os.path.join(args.out, 'die-face.onnx')
     torch.onnx.export(quantized, torch.rand(1, 3, K, K), out, input_names=['crops'], output_names=['probs'],
