@@ -115,6 +115,15 @@ describe('choose-die-face-rule', () => {
   });
 });
 
+describe('make-symbol-eval', () => {
+  it('numbers pip sets only: --first without --pips is refused (exit 2), before a browser starts', { timeout: 60_000 }, async () => {
+    const r = await run('make-symbol-eval', ['--first', '25']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^make-symbol-eval: --first numbers pip sets only \(npm run make-pip-eval\)\n/);
+  });
+});
+
 describe('isUsageError', () => {
   it("is a UsageError or parseArgs' refusal, nothing else", () => {
     let parseError: unknown;
