@@ -144,9 +144,10 @@ async function main(): Promise<void> {
   const twoPass = detector as unknown as TwoPassDetector;
   console.log(`held-out slice: ${slices.map((s) => `${s.name} ${s.images.length} photos`).join(', ')}${also.length ? `; also ${also.map((s) => `${s.name} ${s.images.length}`).join(', ')}` : ''}`);
   const pct = (v: number | null): string => (100 * (v ?? 0)).toFixed(1).padStart(5);
-  const shipped = twoPass.dieFaceReader.config.firstPass;
-  if (weakOnly && !shipped) throw new UsageError(`--only weak-dice: the sidecar of ${values['die-face']} has no firstPass to keep; run without --only first`);
-  let best: { rule: DieFaceFirstPass; f1: number; exact: number } | null = weakOnly && shipped ? { rule: shipped, f1: NaN, exact: NaN } : null;
+  const alsoNamed = also.length ? ` and ${values.also.join(', ')}` : '';
+  const kept = twoPass.dieFaceReader.config.firstPass;
+  if (weakOnly && !kept) throw new UsageError(`--only weak-dice: the sidecar of ${values['die-face']} has no firstPass to keep; run without --only first`);
+  let best: { rule: DieFaceFirstPass; f1: number; exact: number } | null = null;
   if (!weakOnly) console.log('score       thr   cont     P      R     F1  exact');
   for (const rule of weakOnly ? [] : CANDIDATES) {
     const ruled: Detector = { config: detector.config, detect: (image) => twoPass.detect(image, rule), release: async () => {} };
@@ -158,9 +159,10 @@ async function main(): Promise<void> {
     console.log(`${rule.score.padEnd(10)} ${rule.scoreThreshold.toFixed(3)}  ${rule.containment.toFixed(1)}  ${pct(s.perDie.precision)}  ${pct(s.perDie.recall)}  ${pct(f1)}  ${pct(exact)}`);
     if (!best || f1 > best.f1 + 1e-9 || (Math.abs(f1 - best.f1) <= 1e-9 && exact > best.exact)) best = { rule, f1, exact };
   }
-  console.log(weakOnly ? `first pass kept: ${JSON.stringify(best!.rule)}` : `chosen: ${JSON.stringify(best!.rule)} (held-out F1 ${(100 * best!.f1).toFixed(1)}%, exact ${(100 * best!.exact).toFixed(1)}%)`);
-  const reads = await readHeldOut(twoPass, best!.rule, sets);
-  const base: DieFaceConfig = { ...twoPass.dieFaceReader.config, firstPass: best!.rule, weakDice: null, recount: null };
+  const firstPass = best ? best.rule : kept!;
+  console.log(best ? `chosen: ${JSON.stringify(firstPass)} (held-out F1 ${(100 * best.f1).toFixed(1)}%, exact ${(100 * best.exact).toFixed(1)}%)` : `first pass kept: ${JSON.stringify(firstPass)}`);
+  const reads = await readHeldOut(twoPass, firstPass, sets);
+  const base: DieFaceConfig = { ...twoPass.dieFaceReader.config, firstPass, weakDice: null, recount: null };
   const weakRules = [null, ...WEAK_CANDIDATES];
   const weakFigures = await tally(twoPass, reads, weakRules.map((weakDice) => ({ ...base, weakDice })), false);
   console.log('\ndice found below the first pass, kept when the reader is sure (weakDice)');
@@ -176,15 +178,14 @@ async function main(): Promise<void> {
   )[0]!;
   const noWeak = weakRows[0]!;
   console.log(`chosen: ${weak.rule ? JSON.stringify(weak.rule) : 'none'} (F1 ${pct(noWeak.f1)} → ${pct(weak.f1)}%, exact ${pct(noWeak.exact)} → ${pct(weak.exact)}%)`);
-  const weakChosenOn = `the same slice; F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
+  const weakGain = `F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
   if (weakOnly) {
     await detector.release();
     if (values.write) {
       const sidecar = values['die-face'].replace(/\.onnx$/, '.json');
       const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
       json.weakDice = weak.rule;
-      const alsoNamed = also.length ? ` and ${also.length} --also folders (${also.map((s) => s.name).join(', ')})` : '';
-      json.weakDiceChosenOn = `held-out slice${alsoNamed}, the other rules kept; npm run choose-die-face-rule -- --only weak-dice; F1 ${noWeak.f1.toFixed(4)} -> ${weak.f1.toFixed(4)}, exact ${noWeak.exact.toFixed(4)} -> ${weak.exact.toFixed(4)}`;
+      json.weakDiceChosenOn = `held-out slice${alsoNamed}, the other rules kept; npm run choose-die-face-rule -- --only weak-dice; ${weakGain}`;
       await writeFile(sidecar, JSON.stringify(json, null, 2) + '\n');
       console.log(`wrote weakDice to ${sidecar}`);
     }
@@ -224,11 +225,10 @@ async function main(): Promise<void> {
   if (values.write) {
     const sidecar = values['die-face'].replace(/\.onnx$/, '.json');
     const json = JSON.parse(await readFile(sidecar, 'utf8')) as Record<string, unknown>;
-    json.firstPass = best!.rule;
-    const alsoNamed = also.length ? ` and ${values.also.join(', ')}` : '';
+    json.firstPass = firstPass;
     json.firstPassChosenOn = `held-out slice (15%, by file-name hash) of ${slices.map((s) => s.name.replace(/-holdout$/, '-train')).join(', ')}${alsoNamed}; npm run choose-die-face-rule; F1 ${best!.f1.toFixed(4)}, exact ${best!.exact.toFixed(4)}`;
     json.weakDice = weak.rule;
-    json.weakDiceChosenOn = weakChosenOn;
+    json.weakDiceChosenOn = `the same slice; ${weakGain}`;
     json.recount = recount.rule;
     json.recountChosenOn = `the same slice with the count of dice known; F1 ${none.f1.toFixed(4)} -> ${recount.f1.toFixed(4)}, exact ${none.exact.toFixed(4)} -> ${recount.exact.toFixed(4)}`;
     json.secondLook = look.rule;

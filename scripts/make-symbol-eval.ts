@@ -164,8 +164,8 @@ async function main(): Promise<void> {
   const nRolls = Number(values.rolls);
   const nTeach = Number(values.teach);
   const first = Number(values.first);
-  if (first !== 1 && !values.pips) throw new UsageError(`--first numbers pip sets only (npm run make-pip-eval)\n${USAGE}`);
   if (![nSets, nRolls, nTeach, first].every((n) => Number.isInteger(n) && n > 0)) throw new UsageError(`--sets, --rolls, --teach and --first must be positive integers\n${USAGE}`);
+  if (first !== 1 && !values.pips) throw new UsageError(`--first numbers pip sets only (npm run make-pip-eval)\n${USAGE}`);
 
   const plans: SetPlan[] = [];
   for (let i = 1; i <= nSets; i++) plans.push({ name: `emblems-${i}`, family: 'emblems', seed: 1000 + i });
