@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -33,8 +34,26 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 SPLIT_NAMES = ('byler-train', 'matteop65-train', 'epanemu-train')
 
 
-def to_tensor(x):
-    return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255)
+def to_tensor(x, device='cpu'):
+    return torch.from_numpy(x).to(device).permute(0, 3, 1, 2).float().div_(255)
+
+
+class MixerBatches(torch.utils.data.IterableDataset):
+    """Endless training batches made by data workers (`--workers`, a lent GPU machine's cores): each
+    worker builds its own Mixer, seeded by its number and rendering its share of the scenes, over
+    the real photos decoded once before the workers fork."""
+
+    def __init__(self, real, seed, scenes, workers, **mixer_options):
+        self.real, self.seed, self.scenes, self.workers, self.options = real, seed, scenes, workers, mixer_options
+        self.batch = 128
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        wid = info.id if info else 0
+        torch.set_num_threads(1)
+        mixer = Mixer(self.real, self.seed + 1000 * (wid + 1), scenes=max(1, self.scenes // self.workers), log=None, **self.options)
+        while True:
+            yield mixer.batch(self.batch)
 
 
 @torch.no_grad()
@@ -42,7 +61,8 @@ def evaluate(model, hx, hy, hsrc):
     """Held-out figures: per split, share of dice read right (exact and jittered crops together),
     dice taken for `none`/`other`; share of table patches read `none`; the confusion matrix."""
     model.eval()
-    pred = torch.cat([model(to_tensor(hx[i:i + 256])).argmax(1) for i in range(0, len(hx), 256)]).numpy()
+    device = next(model.parameters()).device
+    pred = torch.cat([model(to_tensor(hx[i:i + 256], device)).argmax(1).cpu() for i in range(0, len(hx), 256)]).numpy()
     model.train()
     out = {}
     for split in SPLIT_NAMES:
@@ -103,6 +123,9 @@ def main():
     ap.add_argument('--hard-negatives', help="a detector checkpoint (.pt) whose false boxes on the train photos are taught as `none` (hard_negatives.py)")
     ap.add_argument('--split-weights', default='', help='e.g. epanemu-train=2: draw that split\'s real dice this many times as often (default 1 each)')
     ap.add_argument('--threads', type=int, default=1, help='CPU threads (1 leaves the other core to a detector run)')
+    ap.add_argument('--device', default='cpu', help="cpu, or cuda on a lent GPU machine (models/training/gpu/train-reader.sh)")
+    ap.add_argument('--minutes', type=float, help='end the run after this many minutes of training, the schedule following the clock')
+    ap.add_argument('--workers', type=int, default=0, help='data workers, each with its own share of the synthetic scenes (0: batches made between steps, as on this CPU)')
     ap.add_argument('--as-read', help="a detector (.onnx or .pt) whose boxes on the labelled train dice cut part of the real crops, as the app cuts them (hard_negatives.mine_reads)")
     ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
     ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (of the 48 px crop)")
@@ -132,9 +155,19 @@ def main():
     hx, hy, hsrc = holdout_set(held)
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives; held out: '
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches and {len(held.hard)} hard negatives)')
-    mixer = Mixer(real, args.seed, scenes=args.scenes, log=log, as_read=args.as_read_share if args.as_read else 0.0,
-                  motion_blur=motion_blur)
-    log(f'{args.scenes} synthetic scenes rendered')
+    mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur}
+    if args.workers > 0:
+        source = MixerBatches(real, args.seed, args.scenes, args.workers, **mixer_options)
+        source.batch = args.batch
+        batches = iter(torch.utils.data.DataLoader(source, batch_size=None, num_workers=args.workers, prefetch_factor=4,
+                                                   worker_init_fn=lambda _: cv2.setNumThreads(1)))
+        next_batch = lambda: tuple(t.numpy() for t in next(batches))  # noqa: E731
+        log(f'{args.workers} data workers rendering {args.scenes} synthetic scenes between them')
+    else:
+        mixer = Mixer(real, args.seed, scenes=args.scenes, log=log, **mixer_options)
+        next_batch = lambda: mixer.batch(args.batch)  # noqa: E731
+        log(f'{args.scenes} synthetic scenes rendered')
+    device = torch.device(args.device)
 
     widths = tuple(int(w) for w in args.widths.split(','))
     net = DieFaceNet(widths)
@@ -145,27 +178,32 @@ def main():
     if args.init_onnx and not args.resume:
         load_onnx_weights(net, args.init_onnx, torch.rand(1, 3, K, K))
         # BatchNorm statistics from a few training batches, so train mode starts where the export stands
-        calibrate(net, (to_tensor(mixer.batch(args.batch)[0]) for _ in range(8)))
+        calibrate(net, (to_tensor(next_batch()[0]) for _ in range(8)))
         ema.load_state_dict(net.state_dict())
         r = evaluate(ema, hx, hy, hsrc)
         log(f'started from {args.init_onnx}: held out ' + ', '.join(f"{s} {r[s]['right']:.3f}" for s in SPLIT_NAMES if s in r) +
             (f", as read {r['read']['right']:.3f}" if 'read' in r else '') + f", score {r['score']:.4f}")
+    net.to(device)
+    ema.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     step, best, history = 0, None, []
     if args.resume:
-        ck = torch.load(args.resume)
+        ck = torch.load(args.resume, map_location=device)
         net.load_state_dict(ck['model']); ema.load_state_dict(ck['ema']); opt.load_state_dict(ck['opt'])
         step, best, history = ck['step'], ck.get('best'), ck.get('history', [])
         log(f'resumed at step {step}')
     losses = []
-    while step < args.steps:
+    t_train = time.time()
+    # the schedule's progress: by steps, or by the clock when --minutes ends the run first (a lent GPU's call)
+    progress = lambda: max(step / args.steps, (time.time() - t_train) / 60 / args.minutes if args.minutes else 0.0)  # noqa: E731
+    while progress() < 1:
         warm = min(1.0, (step + 1) / 200)
-        lr = args.lr * warm * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * step / args.steps)))
+        lr = args.lr * warm * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * progress())))
         for g in opt.param_groups:
             g['lr'] = lr
-        x, y = mixer.batch(args.batch)
-        logits = net(to_tensor(x))
-        loss = F.cross_entropy(logits, torch.from_numpy(y), label_smoothing=0.05)
+        x, y = next_batch()
+        logits = net(to_tensor(x, device))
+        loss = F.cross_entropy(logits, torch.from_numpy(y).to(device), label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -180,7 +218,7 @@ def main():
         losses.append(float(loss))
         if step % 100 == 0:
             log(f'step {step} loss {np.mean(losses[-100:]):.3f} lr {lr:.2e}')
-        if step % args.eval_every == 0 or step == args.steps:
+        if step % args.eval_every == 0 or progress() >= 1:
             r = evaluate(ema, hx, hy, hsrc)
             r['step'] = step
             history.append({k: v for k, v in r.items() if k != 'confusion'})
@@ -196,7 +234,7 @@ def main():
             torch.save({'model': net.state_dict(), 'ema': ema.state_dict(), 'opt': opt.state_dict(), 'step': step, 'widths': widths,
                         'best': best, 'history': history}, os.path.join(args.run, 'last.pt'))
 
-    ck = torch.load(os.path.join(args.run, 'best.pt'))
+    ck = torch.load(os.path.join(args.run, 'best.pt'), map_location='cpu')
     final = DieFaceNet(widths)
     final.load_state_dict(ck['model'])
     meta = {

@@ -17,5 +17,5 @@ for f in DejaVuSans DejaVuSans-Bold DejaVuSans-ExtraLight DejaVuSansCondensed De
   cp "/usr/share/fonts/truetype/dejavu/$f.ttf" .gpu/share/fonts/truetype/dejavu/
 done
 case $ckpt in *.onnx) cp "$ckpt" .gpu/init/init.onnx ;; *) cp "$ckpt" .gpu/init/init.pt ;; esac
-cp models/training/gpu/train-detector.sh .gpu/
+cp models/training/gpu/train-detector.sh models/training/gpu/train-reader.sh .gpu/
 du -sh .gpu
