@@ -141,6 +141,10 @@ def main():
     if os.environ.get('CI'):
         sys.exit('train_die_face.py does not run in CI (hours on a CPU); the app ships models/die-face.onnx')
     torch.set_num_threads(args.threads)
+    if args.workers > 0:
+        # before the photos are decoded: a forked data worker hangs in OpenCV when the parent has
+        # started OpenCV's thread pool (seen on a lent GPU machine's OpenCV build)
+        cv2.setNumThreads(0)
     torch.manual_seed(args.seed)
     os.makedirs(args.run, exist_ok=True)
     t0 = time.time()
@@ -159,8 +163,7 @@ def main():
     if args.workers > 0:
         source = MixerBatches(real, args.seed, args.scenes, args.workers, **mixer_options)
         source.batch = args.batch
-        batches = iter(torch.utils.data.DataLoader(source, batch_size=None, num_workers=args.workers, prefetch_factor=4,
-                                                   worker_init_fn=lambda _: cv2.setNumThreads(1)))
+        batches = iter(torch.utils.data.DataLoader(source, batch_size=None, num_workers=args.workers, prefetch_factor=4))
         next_batch = lambda: tuple(t.numpy() for t in next(batches))  # noqa: E731
         log(f'{args.workers} data workers rendering {args.scenes} synthetic scenes between them')
     else:
@@ -215,7 +218,7 @@ def main():
                     pe.mul_(d).add_(pn.detach(), alpha=1 - d)
                 else:
                     pe.copy_(pn)
-        losses.append(float(loss))
+        losses.append(loss.item())
         if step % 100 == 0:
             log(f'step {step} loss {np.mean(losses[-100:]):.3f} lr {lr:.2e}')
         if step % args.eval_every == 0 or progress() >= 1:

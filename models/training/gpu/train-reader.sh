@@ -19,7 +19,8 @@ done
 init=()
 [ "${INIT:-no}" = yes ] && init=(--init-onnx ../../.gpu/init/init.onnx)
 cd models/training
-python3 train_die_face.py --device cuda --workers "${WORKERS:-15}" --minutes "$minutes" --steps 1000000 \
+# a hung run still gives the call back in time to read its log (the clock ends a healthy one)
+timeout "$(python3 -c "print(int($minutes * 60 + 150))")" python3 train_die_face.py --device cuda --workers "${WORKERS:-15}" --minutes "$minutes" --steps 1000000 \
   --widths "$widths" --lr "$lr" --seed "$seed" --scenes 6000 --eval-every 1000 --hard-negatives ../dice-pips.onnx \
   --motion-blur 0.15,12 --out "runs/$name" --run "runs/$name" "${init[@]}" "$@" > "$OUT/$name.log" 2>&1
 # the best step, the last four and the export come back (every step would pass the tool's limits)
