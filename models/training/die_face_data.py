@@ -234,11 +234,14 @@ class Mixer:
     # with the detector's own false boxes (hard_negatives.py): part of the table patches give way to them
     SHARES_WITH_HARD = {'real': 0.40, 'synthetic': 0.28, 'other': 0.10, 'none_real': 0.10, 'none_hard': 0.08, 'none_synthetic': 0.04}
 
-    def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0, motion_blur=(0.08, 4)):
+    def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0, motion_blur=(0.08, 4),
+                 translucent=0.0):
         """as_read: the share of real dice cut from the detector's box on them, as the app cuts
         them, instead of the labelled box moved like a detector's (RealCrops.die). motion_blur:
-        the share of crops blurred by motion and the longest blur in pixels (`photometric`)."""
+        the share of crops blurred by motion and the longest blur in pixels (`photometric`).
+        translucent: the share of synthetic scenes whose die is see-through (pip_crops.render_die)."""
         self.real = real
+        self.translucent = translucent
         self.motion_blur = motion_blur
         self.as_read = as_read
         self.rng = np.random.default_rng(seed)
@@ -252,7 +255,7 @@ class Mixer:
         self.scene_kinds = ['pips' if self.rng.random() >= share_other else 'symbol' for _ in range(scenes)]
         self.scenes = []
         for i, k in enumerate(self.scene_kinds):
-            self.scenes.append(render_die(self.rng, self.real.table_patch, kind=k, pool=self.faces))
+            self.scenes.append(render_die(self.rng, self.real.table_patch, kind=k, pool=self.faces, translucent=translucent))
             if log and (i + 1) % 2000 == 0:
                 log(f'  {i + 1} synthetic scenes rendered')
         self.pips = [i for i, k in enumerate(self.scene_kinds) if k == 'pips']
@@ -287,7 +290,8 @@ class Mixer:
     def batch(self, n):
         for _ in range(self.refresh):
             i = int(self.rng.integers(len(self.scenes)))
-            self.scenes[i] = render_die(self.rng, self.real.table_patch, kind=self.scene_kinds[i], pool=self.faces)
+            self.scenes[i] = render_die(self.rng, self.real.table_patch, kind=self.scene_kinds[i], pool=self.faces,
+                                        translucent=self.translucent)
         self.faces.refresh(2)
         xs, ys = zip(*(self.sample() for _ in range(n)))
         return np.stack(xs), np.array(ys, np.int64)

@@ -177,10 +177,13 @@ class FacePool:
                 self.symbols[int(self.rng.integers(len(self.symbols)))] = symbol_die_faces(self.rng)
 
 
-def render_die(rng, backgrounds=None, canvas=96, kind=None, pool=None):
+def render_die(rng, backgrounds=None, canvas=96, kind=None, pool=None, translucent=0.0):
     """One die in the middle of a small scene, maybe with neighbours.
 
     kind: 'pips' (a standard die) or 'symbol' (a symbol die); drawn at random when None.
+    translucent: the share of scenes whose die (and its like neighbours) is see-through, the pips
+    of its hidden faces showing through the body, blurred and tinted (gem dice; 0 draws no
+    random number, so a recipe without it renders as before).
     backgrounds(rng, size) gives a real
     table patch (uint8 RGB size x size) or None for procedural tables only. pool: a FacePool to
     take painted dice from (painted afresh when None).
@@ -214,8 +217,9 @@ def render_die(rng, backgrounds=None, canvas=96, kind=None, pool=None):
     top_face = int(np.argmax([(pose @ np.array(n, float))[2] for _, n in FACES]))
     v = values[order[top_face]]
     cls = OTHER if v is None else v - 1
+    tau = float(rng.uniform(0.3, 0.75)) if translucent > 0 and rng.random() < translucent else 0.0
 
-    dice = [(np.zeros(2), pose, cube_faces, body)]
+    dice = [(np.zeros(2), pose, cube_faces, body, tau)]
     n_neigh = int(rng.choice([0, 1, 2, 3], p=[0.45, 0.3, 0.17, 0.08]))
     for _ in range(n_neigh):
         a = rng.uniform(0, 2 * math.pi)
@@ -223,15 +227,16 @@ def render_die(rng, backgrounds=None, canvas=96, kind=None, pool=None):
         pos = np.array([math.cos(a), math.sin(a)]) * d
         if any(np.linalg.norm(pos - p) < 1.1 for p, *_ in dice):
             continue
+        ntau = 0.0
         if rng.random() < 0.5:   # same kind of die, another value up
             nf = list(cube_faces)
             rng.shuffle(nf)
-            nb = body
+            nb, ntau = body, tau
         else:
             f2, nb = pip_die()
             nf = [f2[i] for i in rng.permutation(6)]
         npose = _rot((0, 0, 1), rng.uniform(0, 2 * math.pi)) @ _rot(axis, math.radians(abs(rng.normal(0, 4))))
-        dice.append((pos, npose, nf, nb))
+        dice.append((pos, npose, nf, nb, ntau))
 
     # Camera above the main die: from straight above to a low phone held at the table's edge.
     el_deg = rng.uniform(20, 90)
@@ -252,7 +257,7 @@ def render_die(rng, backgrounds=None, canvas=96, kind=None, pool=None):
         return np.stack([(rel @ right) / z, (rel @ down) / z], -1)
 
     verts = []
-    for pos, pose, _, _ in dice:
+    for pos, pose, *_ in dice:
         v3 = (CUBE - [0, 0, 0.5]) @ pose.T + [0, 0, 0.5] + [pos[0], pos[1], 0]
         verts.append(v3)
     # Seen from above, any turn of the phone; seen obliquely the table's "up" stays up in the
@@ -283,28 +288,60 @@ def render_die(rng, backgrounds=None, canvas=96, kind=None, pool=None):
     src = np.float32([[0, 0], [T - 1, 0], [T - 1, T - 1], [0, T - 1]])
     depth = [float(np.linalg.norm(v3.mean(0) - cam)) for v3 in verts]
     for i in sorted(range(len(dice)), key=lambda j: -depth[j]):
-        pos, pose, cfaces, dbody = dice[i]
+        pos, pose, cfaces, dbody, dtau = dice[i]
         p2 = pts[i]
         body_mask = np.zeros((canvas, canvas), np.float32)
         cv2.fillConvexPoly(body_mask, hulls[i].astype(np.int32), 1.0, lineType=cv2.LINE_AA)
         edge = np.asarray(cfaces[0][1, 1], np.float32) * ambient * 0.8
-        img = img * (1 - body_mask[..., None]) + body_mask[..., None] * edge
         radius = T * rng.uniform(0.06, 0.2)
         mask = _rounded_mask(T, radius)
         inset = rng.uniform(0.02, 0.06)
-        for f, (idx, normal) in enumerate(FACES):
-            n = pose @ np.array(normal, float)
-            c3 = verts[i][idx].mean(0)
-            if np.dot(n, cam - c3) <= 0:
-                continue
-            quad = p2[idx]
+
+        def warp_face(f):
+            quad = p2[FACES[f][0]]
             c = quad.mean(0)
             quad = c + (quad - c) * (1 - inset)
             H = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
             warped = cv2.warpPerspective(cfaces[f], H, (canvas, canvas), flags=cv2.INTER_LINEAR).astype(np.float32)
             alpha = cv2.warpPerspective(mask, H, (canvas, canvas), flags=cv2.INTER_LINEAR).astype(np.float32) / 255
+            return warped, alpha
+
+        def faces_camera(f):
+            n = pose @ np.array(FACES[f][1], float)
+            return np.dot(n, cam - verts[i][FACES[f][0]].mean(0)) > 0
+
+        def ink_of(warped):
+            """The paint of a face (pips, logo) as against its body colour, 0..1."""
+            return np.clip(np.abs(warped / 255 - np.asarray(dbody, np.float32)).sum(-1) * 4, 0, 1)
+
+        behind = None
+        if dtau > 0:
+            # a see-through die: the table and the hidden faces' pips (seen from inside, so
+            # mirrored) behind the body, blurred by it and tinted by its colour
+            behind = img.copy()
+            for f in range(6):
+                if not faces_camera(f):
+                    warped, alpha = warp_face(f)
+                    paint = alpha * ink_of(warped)  # a clear body: only the paint of a hidden face shows
+                    behind = behind * (1 - paint[..., None]) + warped * ambient * paint[..., None]
+            side_px = float(np.ptp(hulls[i], 0).max())
+            behind = cv2.GaussianBlur(behind, (0, 0), max(0.5, side_px * rng.uniform(0.01, 0.05)))
+            behind = behind * (np.asarray(dbody, np.float32) * 0.5 + 0.5)
+            img = img * (1 - body_mask[..., None]) + body_mask[..., None] * (edge * (1 - dtau) + behind * dtau)
+        else:
+            img = img * (1 - body_mask[..., None]) + body_mask[..., None] * edge
+        for f, (idx, normal) in enumerate(FACES):
+            n = pose @ np.array(normal, float)
+            c = p2[idx].mean(0)
+            if not faces_camera(f):
+                continue
+            warped, alpha = warp_face(f)
             shade = ambient + (1 - ambient) * max(0.0, float(np.dot(n, light)))
             layer = warped * shade
+            if behind is not None:
+                # the paint (pips) is opaque; the body lets the inside show through
+                see = (dtau * (1 - ink_of(warped)))[..., None]
+                layer = layer * (1 - see) + behind * see
             if n[2] > 0.7 and rng.random() < 0.5:  # a specular highlight on the upper face
                 hx, hy = c + rng.uniform(-0.3, 0.3, 2) * scale
                 r = np.arange(canvas, dtype=np.float32)

@@ -130,9 +130,11 @@ def main():
 
     # the float master follows the shipped reader only: a candidate quantized into a scratch
     # --out must not replace the float graph the shipped int8 reader was made from
-    if os.path.abspath(args.out) == os.path.join(ROOT, 'models') and os.path.abspath(args.float) != FLOAT_MASTER:
+    shipping = os.path.abspath(args.out) == os.path.join(ROOT, 'models')
+    if shipping and os.path.abspath(args.float) != FLOAT_MASTER:
         os.makedirs(os.path.dirname(FLOAT_MASTER), exist_ok=True)
         shutil.copyfile(args.float, FLOAT_MASTER)
+    float_model = FLOAT_MASTER if shipping else os.path.abspath(args.float)
     out = os.path.join(args.out, 'die-face.onnx')
     torch.onnx.export(quantized, torch.rand(1, 3, K, K), out, input_names=['crops'], output_names=['probs'],
                       dynamic_axes={'crops': {0: 'batch'}, 'probs': {0: 'batch'}}, opset_version=13)
@@ -142,7 +144,7 @@ def main():
         'script': 'models/training/quantize_die_face.py',
         'method': 'PyTorch FX post-training static quantization (qnnpack): int8 weights per output channel, '
                   'uint8 activations per tensor (histogram observers), the first convolution float',
-        'floatModel': os.path.relpath(FLOAT_MASTER, ROOT),
+        'floatModel': os.path.relpath(float_model, ROOT),
         'calibration': {'batches': args.batches, 'batch': args.batch, 'seed': args.seed, 'scenes': args.scenes,
                         'crops': 'training crops (die_face_data.Mixer): the train splits, never the held-out slice or val'},
         'heldOutCropsReadRight': figures,
@@ -151,7 +153,7 @@ def main():
     with open(sidecar, 'w') as f:
         json.dump(meta, f, indent=2)
         f.write('\n')
-    log(f'wrote {out} ({os.path.getsize(out):,} bytes) and its quantization in {sidecar}; float kept as {FLOAT_MASTER}')
+    log(f'wrote {out} ({os.path.getsize(out):,} bytes) and its quantization in {sidecar}; its float graph: {float_model}')
 
 
 if __name__ == '__main__':

@@ -129,6 +129,7 @@ def main():
     ap.add_argument('--as-read', help="a detector (.onnx or .pt) whose boxes on the labelled train dice cut part of the real crops, as the app cuts them (hard_negatives.mine_reads)")
     ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
     ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (of the 48 px crop)")
+    ap.add_argument('--translucent', type=float, default=0.0, help="the share of synthetic dice rendered see-through, their hidden faces' pips showing (gem dice: byler's dark red-pipped dice)")
     ap.add_argument('--init-onnx', help="start from this float export's weights (from_onnx.py), e.g. models/training/die-face-float.onnx (the shipped reader's)")
     args = ap.parse_args()
     try:  # checked before the hour of work below
@@ -138,6 +139,8 @@ def main():
         ap.error(f'--motion-blur must be SHARE,PIXELS (e.g. 0.15,12), got {args.motion_blur!r}')
     if not (0 <= motion_blur[0] <= 0.7 and 2 <= motion_blur[1] <= K):
         ap.error(f'--motion-blur: the share must lie in 0-0.7 (30% of crops get a soft blur instead) and the pixels in 2-{K}, got {args.motion_blur!r}')
+    if not 0 <= args.translucent <= 1:
+        ap.error(f'--translucent is a share in 0-1, got {args.translucent}')
     if os.environ.get('CI'):
         sys.exit('train_die_face.py does not run in CI (hours on a CPU); the app ships models/die-face.onnx')
     torch.set_num_threads(args.threads)
@@ -159,7 +162,7 @@ def main():
     hx, hy, hsrc = holdout_set(held)
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives; held out: '
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches and {len(held.hard)} hard negatives)')
-    mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur}
+    mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur, 'translucent': args.translucent}
     if args.workers > 0:
         source = MixerBatches(real, args.seed, args.scenes, args.workers, **mixer_options)
         source.batch = args.batch
