@@ -43,9 +43,8 @@ class MixerBatches(torch.utils.data.IterableDataset):
     worker builds its own Mixer, seeded by its number and rendering its share of the scenes, over
     the real photos decoded once before the workers fork."""
 
-    def __init__(self, real, seed, scenes, workers, **mixer_options):
-        self.real, self.seed, self.scenes, self.workers, self.options = real, seed, scenes, workers, mixer_options
-        self.batch = 128
+    def __init__(self, real, seed, scenes, workers, batch, **mixer_options):
+        self.real, self.seed, self.scenes, self.workers, self.batch, self.options = real, seed, scenes, workers, batch, mixer_options
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
@@ -129,7 +128,7 @@ def main():
     ap.add_argument('--as-read', help="a detector (.onnx or .pt) whose boxes on the labelled train dice cut part of the real crops, as the app cuts them (hard_negatives.mine_reads)")
     ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
     ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (of the 48 px crop)")
-    ap.add_argument('--translucent', type=float, default=0.0, help="the share of synthetic dice rendered see-through, their hidden faces' pips showing (gem dice: byler's dark red-pipped dice)")
+    ap.add_argument('--translucent', type=float, default=0.0, help="the share of synthetic scenes whose die (and its like neighbours) is see-through, the hidden faces' pips showing (gem dice, as byler's dark red-pipped ones)")
     ap.add_argument('--init-onnx', help="start from this float export's weights (from_onnx.py), e.g. models/training/die-face-float.onnx (the shipped reader's)")
     args = ap.parse_args()
     try:  # checked before the hour of work below
@@ -164,8 +163,7 @@ def main():
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches and {len(held.hard)} hard negatives)')
     mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur, 'translucent': args.translucent}
     if args.workers > 0:
-        source = MixerBatches(real, args.seed, args.scenes, args.workers, **mixer_options)
-        source.batch = args.batch
+        source = MixerBatches(real, args.seed, args.scenes, args.workers, args.batch, **mixer_options)
         batches = iter(torch.utils.data.DataLoader(source, batch_size=None, num_workers=args.workers, prefetch_factor=4))
         next_batch = lambda: tuple(t.numpy() for t in next(batches))  # noqa: E731
         log(f'{args.workers} data workers rendering {args.scenes} synthetic scenes between them')
