@@ -28,7 +28,7 @@ import numpy as np
 import torch
 import torchvision
 
-from datasets import LABEL_FIXES, TRAIN_SPLITS, load_split, read_rgb
+from datasets import LABEL_FIXES, TRAIN_SPLITS, data_root, load_split, read_rgb
 from evaluate import _iou, letterbox
 from export_model import load_checkpoint
 from from_onnx import load_onnx_weights
@@ -41,6 +41,13 @@ MIN_OBJECTNESS = 0.1
 MAX_OBJECTNESS = 0.9
 # the app's first pass drops a box mostly inside a better one (die-face.json firstPass.containment)
 CONTAINMENT = 0.4
+
+
+def _cached(cache: Path) -> dict:
+    """A cache read back with its photos under this machine's data root (load_split's paths): a
+    cache mined here still serves where the photos lie elsewhere (a lent GPU machine's .gpu/data)."""
+    root = data_root() / "dice-photos"
+    return {str(root / k.split("/dice-photos/", 1)[-1]): v for k, v in json.loads(cache.read_text()).items()}
 
 
 @torch.no_grad()
@@ -114,7 +121,7 @@ def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> dict[st
     fixes = hashlib.sha1(LABEL_FIXES.read_bytes()).hexdigest()[:8]  # the labels the negatives avoid
     cache = CACHE / f"{digest}-{fixes}-{part}-{MIN_OBJECTNESS}-{MAX_OBJECTNESS}.json"
     if cache.exists():
-        return json.loads(cache.read_text())
+        return _cached(cache)
     net, size = load_detector(checkpoint)
     wrapper = DetectorWithDecode(net, size).eval()
     out: dict[str, list[list[float]]] = {}
@@ -143,7 +150,7 @@ def mine_reads(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> d
     fixes = hashlib.sha1(LABEL_FIXES.read_bytes()).hexdigest()[:8]
     cache = CACHE / f"{digest}-{fixes}-{part}-reads-{MIN_OBJECTNESS}-{READ_IOU}.json"
     if cache.exists():
-        return json.loads(cache.read_text())
+        return _cached(cache)
     net, size = load_detector(checkpoint)
     stride = int(json.loads(checkpoint.with_suffix(".json").read_text()).get("inputStride", 0)) if checkpoint.suffix == ".onnx" else 32
     wrapper = DetectorWithDecode(net, size).eval()

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Fills .gpu/ (git-ignored; under the device tool's 64 MiB) with what a detector run on a lent GPU
+# Fills .gpu/ (git-ignored; under the device tool's 64 MiB) with what a detector or reader run on a lent GPU
 # machine needs and that the working tree lacks: the train splits (never the val splits), the
 # fonts and icons dicegen draws with (the machine's image has none), and the checkpoint to start
 # from: a checkpoint, or a shipped export (.onnx) when no checkpoint is left. Usage, from the repo

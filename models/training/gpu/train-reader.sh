@@ -5,17 +5,13 @@
 #   bash .gpu/train-reader.sh RUN_NAME WIDTHS LR SEED MINUTES [train_die_face.py options...]
 # Trains the die-face reader with its batches made by WORKERS data workers (default 15; two runs in
 # one call: start each with WORKERS=7 in the background and `wait`), the schedule following the
-# clock, the shipped detector's false boxes taught as `none` (the hard-negative cache this machine
-# mined for models/dice-pips.onnx, its photo paths moved to .gpu/data), and leaves the run folder
+# clock, the shipped detector's false boxes taught as `none` (the hard-negative cache mined on
+# the CPU for models/dice-pips.onnx, read back under .gpu/data), and leaves the run folder
 # in $OUT as RUN_NAME.tgz. Quantize and choose its rules back on the CPU (models/training/README.md).
 set -u
 name=$1 widths=$2 lr=$3 seed=$4 minutes=$5; shift 5
 cp -r .gpu/share/* /usr/share/
 export ROLLCALL_DATA=$PWD/.gpu/data PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1
-# the cache names photos by this machine's path to them (hard_negatives.mine)
-for f in models/training/cache/hard-negatives/*.json; do
-  sed -i "s#\"[^\"]*/dice-photos/#\"$ROLLCALL_DATA/dice-photos/#g" "$f"
-done
 init=()
 [ "${INIT:-no}" = yes ] && init=(--init-onnx ../../.gpu/init/init.onnx)
 cd models/training
