@@ -5,14 +5,15 @@
 The app and `npm run eval -- --die-face OUT.onnx` read the result as they read one reader: the
 same `crops` input, the same `probs` output (the mean of the readers' softmax outputs). The
 sidecar OUT.json is the first reader's (its rules, crop and classes), plus `averageOf`: the graphs
-averaged. Float or int8 graphs both work; every reader must have the same input and classes.
+averaged. Float or int8 graphs both work; every reader must have the same input and output shapes,
+and the same classes in the same order (checked against the sidecars that sit beside them).
 
 Why: readers fine-tuned from one another agree too much for an average to help; a reader trained
 apart (from scratch, another seed) is the partner to try (models/MODEL_CARD.md, "Die-face reader").
 """
+import argparse
 import json
 import os
-import sys
 
 import numpy as np
 import onnx
@@ -52,23 +53,31 @@ def average(paths):
 
 
 def main():
-    if len(sys.argv) < 4:
-        raise SystemExit(__doc__)
-    out, paths = sys.argv[1], sys.argv[2:]
-    for p in paths:
+    ap = argparse.ArgumentParser(description='Averages several die-face readers in one ONNX graph (the first reader\'s sidecar).')
+    ap.add_argument('out', help='the averaged graph, e.g. runs/avg/die-face.onnx (its sidecar beside it)')
+    ap.add_argument('readers', nargs='+', help='two or more reader graphs, float or int8; the first one\'s sidecar (.json) is kept')
+    args = ap.parse_args()
+    if len(args.readers) < 2:
+        ap.error('an average needs two readers or more')
+    sidecars = []
+    for p in args.readers:
         if not os.path.exists(p):
-            raise SystemExit(f'{p}: no such reader')
-    sidecar = os.path.splitext(paths[0])[0] + '.json'
-    if not os.path.exists(sidecar):
-        raise SystemExit(f'{sidecar}: the first reader needs its sidecar (its rules are the average\'s)')
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    onnx.save(average(paths), out)
-    meta = json.load(open(sidecar))
-    meta['averageOf'] = paths  # as given
-    with open(os.path.splitext(out)[0] + '.json', 'w') as f:
+            ap.error(f'{p}: no such reader')
+        side = os.path.splitext(p)[0] + '.json'
+        sidecars.append(json.load(open(side)) if os.path.exists(side) else None)
+    if sidecars[0] is None:
+        ap.error(f'{args.readers[0]}: the first reader needs its sidecar beside it (its rules are the average\'s)')
+    # the graphs only say how many classes; the sidecars say which, and the average needs them in one order
+    for p, side in zip(args.readers[1:], sidecars[1:]):
+        if side is not None and side.get('classes') != sidecars[0].get('classes'):
+            ap.error(f'{p}: classes {side.get("classes")} differ from {args.readers[0]}\'s {sidecars[0].get("classes")}')
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    onnx.save(average(args.readers), args.out)
+    meta = dict(sidecars[0], averageOf=args.readers)
+    with open(os.path.splitext(args.out)[0] + '.json', 'w') as f:
         json.dump(meta, f, indent=2)
         f.write('\n')
-    print(f'wrote {out}: the mean of {len(paths)} readers\' probabilities')
+    print(f'wrote {args.out}: the mean of {len(args.readers)} readers\' probabilities')
 
 
 if __name__ == '__main__':
