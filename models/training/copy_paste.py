@@ -1,0 +1,169 @@
+"""Copy-paste augmentation for the detector (Ghiasi et al., "Simple Copy-Paste", 2021): real dice
+cut from the train photos and pasted into other train photos, at the size of that photo's own
+dice, wherever no die lies.
+
+Why: the dice the detector still misses are small dice lying on busy surfaces (a Catan board's
+hexes, a patterned cloth), and the train photos hold few of them. Pasting real dice (not renders)
+onto those surfaces shows the detector many more of them without a new photo. The labels have
+no masks, so a die is cut by its whole-die box with a feathered rounded-rectangle mask: its
+corners, where the box holds table rather than die, fade into the photo it lands on.
+
+Only whole-die boxes are cut (byler, epanemu); matteop65's boxes hold only the pips. The held-out
+slice is never cut (the bank is built from `load_split(split, "train")`).
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+BANK_SPLITS = ("byler-train", "epanemu-train")
+
+
+class DiceBank:
+    """Every labelled die of the whole-die train splits, cut by its box (RGB uint8) with its class."""
+
+    def __init__(self, samples: list[dict], read_image):
+        self.patches: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+        self.classes: list[int] = []
+        for s in samples:
+            if s["source"] not in BANK_SPLITS or not len(s["boxes"]):
+                continue
+            img = read_image(s)
+            h, w = img.shape[:2]
+            for box, cls in zip(s["boxes"], s["classes"]):
+                x1, y1, x2, y2 = (int(round(v)) for v in box)
+                x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+                # a die cut by the frame edge or seen from its side is not a die to paste
+                if x2 - x1 < 10 or y2 - y1 < 10 or not (0.5 < (x2 - x1) / (y2 - y1) < 2.0):
+                    continue
+                patch = np.ascontiguousarray(img[y1:y2, x1:x2])
+                self.patches.append(patch)
+                self.masks.append(die_mask(patch))
+                self.classes.append(int(cls))
+
+    def __len__(self) -> int:
+        return len(self.patches)
+
+
+def die_mask(patch: np.ndarray) -> np.ndarray:
+    """Where in its box the die lies (float32 0..1): GrabCut seeded with the box's middle as die
+    and its corners as table, holes filled (pips are die), within the rounded rectangle. Where
+    GrabCut keeps too little or nearly all of the box (a white die on a white table), the rounded
+    rectangle alone."""
+    h, w = patch.shape[:2]
+    rounded = _rounded(h, w)
+    yy, xx = np.mgrid[0:h, 0:w]
+    u, v = np.abs((xx + 0.5) / w - 0.5) * 2, np.abs((yy + 0.5) / h - 0.5) * 2
+    r = (u ** 4 + v ** 4) ** 0.25
+    seed = np.full((h, w), cv2.GC_PR_FGD, np.uint8)
+    seed[r > 0.85] = cv2.GC_PR_BGD
+    seed[(u > 0.92) & (v > 0.92)] = cv2.GC_BGD
+    seed[r < 0.45] = cv2.GC_FGD
+    try:
+        cv2.grabCut(np.ascontiguousarray(patch[..., ::-1]), seed, None, np.zeros((1, 65)), np.zeros((1, 65)), 3,
+                    cv2.GC_INIT_WITH_MASK)
+    except cv2.error:
+        return rounded
+    fg = ((seed == cv2.GC_FGD) | (seed == cv2.GC_PR_FGD)).astype(np.uint8)
+    # fill holes: what the border cannot reach through the table is die
+    outside = np.pad(1 - fg, 1, constant_values=1)
+    flood = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.floodFill(outside, flood, (0, 0), 2)
+    fg = (outside[1:-1, 1:-1] != 2).astype(np.float32)
+    share = fg.mean()
+    if not 0.55 < share < 0.97:
+        return rounded
+    return cv2.GaussianBlur(fg, (0, 0), max(0.6, 0.03 * min(h, w))) * rounded
+
+
+def _rounded(h: int, w: int) -> np.ndarray:
+    """A rounded rectangle, feathered: 1 on the die, fading to 0 at the box's corners."""
+    scale = 4  # drawn larger, then shrunk, for a smooth edge
+    H, W = h * scale, w * scale
+    r = int(0.38 * min(H, W))
+    m = np.zeros((H, W), np.float32)
+    cv2.rectangle(m, (r, 0), (W - 1 - r, H - 1), 1.0, -1)
+    cv2.rectangle(m, (0, r), (W - 1, H - 1 - r), 1.0, -1)
+    for cx, cy in ((r, r), (W - 1 - r, r), (r, H - 1 - r), (W - 1 - r, H - 1 - r)):
+        cv2.circle(m, (cx, cy), r, 1.0, -1)
+    m = cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA)
+    sigma = max(0.7, 0.07 * min(h, w))
+    return cv2.GaussianBlur(m, (0, 0), sigma) * m  # fades inside the outline, not beyond it
+
+
+def _specks(img: np.ndarray) -> tuple[float, float]:
+    """The shares of dark and bright single-pixel specks in a photo (most of epanemu's carry them,
+    and a pasted die without them would stand out by that alone)."""
+    g = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+    d = g.astype(np.int16) - cv2.medianBlur(g, 3).astype(np.int16)
+    return float((d < -60).mean()), float((d > 60).mean())
+
+
+def _overlaps(box: np.ndarray, others: np.ndarray, pad: float) -> bool:
+    if not len(others):
+        return False
+    x1, y1, x2, y2 = box
+    o = others
+    return bool(np.any((o[:, 0] < x2 + pad) & (o[:, 2] > x1 - pad) & (o[:, 1] < y2 + pad) & (o[:, 3] > y1 - pad)))
+
+
+def paste_dice(rng: np.random.Generator, sample: dict, img: np.ndarray, bank: DiceBank, most: int = 3) -> tuple[dict, np.ndarray]:
+    """1..most dice from the bank pasted into a copy of img; returns the sample with their boxes
+    added, and the new image. The sample and img given are not changed."""
+    h, w = img.shape[:2]
+    boxes = sample["boxes"]
+    if len(boxes):
+        sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+        base = float(np.median(sides))
+    else:
+        base = max(h, w) * math.exp(rng.uniform(math.log(0.02), math.log(0.07)))
+    out = img.copy()
+    taken = np.concatenate([boxes, sample["ignore"]], 0) if len(sample["ignore"]) else boxes.copy()
+    new_boxes, new_classes = [], []
+    dark, bright = _specks(img)
+    for _ in range(int(rng.integers(1, most + 1))):
+        k = int(rng.integers(len(bank)))
+        patch, mask = bank.patches[k], bank.masks[k]
+        turn = int(rng.integers(4))  # a die's value does not turn with it
+        patch, mask = np.rot90(patch, turn), np.rot90(mask, turn)
+        if rng.random() < 0.5:
+            patch, mask = patch[:, ::-1], mask[:, ::-1]
+        side = base * math.exp(rng.uniform(math.log(0.65), math.log(1.25)))
+        ph, pw = patch.shape[:2]
+        f = side / max(ph, pw)
+        nw, nh = max(8, round(pw * f)), max(8, round(ph * f))
+        if nw >= w - 2 or nh >= h - 2:
+            continue
+        for _try in range(12):
+            x = int(rng.integers(0, w - nw))
+            y = int(rng.integers(0, h - nh))
+            box = np.array([x, y, x + nw, y + nh], np.float32)
+            if not _overlaps(box, taken, 0.15 * side):
+                break
+        else:
+            continue
+        small = cv2.resize(np.ascontiguousarray(patch), (nw, nh), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+        region = out[y:y + nh, x:x + nw].astype(np.float32)
+        # light the die like the photo around it, a little (the two photos' lights differ)
+        gain = float(np.clip((region.mean() + 1) / (small.mean() + 1), 0.5, 2.0)) ** 0.3
+        die = np.clip(small.astype(np.float32) * gain, 0, 255)
+        a = cv2.resize(np.ascontiguousarray(mask), (nw, nh), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)[..., None]
+        blended = (a * die + (1 - a) * region).astype(np.uint8)
+        if dark + bright > 0.001:
+            u = rng.random((nh, nw))
+            blended[u < dark] = rng.integers(0, 40)
+            blended[(u >= dark) & (u < dark + bright)] = rng.integers(215, 256)
+        out[y:y + nh, x:x + nw] = blended
+        taken = np.concatenate([taken, box[None]], 0)
+        new_boxes.append(box)
+        new_classes.append(bank.classes[k])
+    if not new_boxes:
+        return sample, img
+    pasted = dict(sample)
+    pasted["boxes"] = np.concatenate([boxes, np.stack(new_boxes)], 0).astype(np.float32)
+    pasted["classes"] = np.concatenate([sample["classes"], np.array(new_classes, np.int64)])
+    pasted["box_weight"] = np.concatenate([sample["box_weight"], np.ones(len(new_boxes), np.float32)])
+    return pasted, out
