@@ -110,10 +110,37 @@ def _overlaps(box: np.ndarray, others: np.ndarray, pad: float) -> bool:
     return bool(np.any((o[:, 0] < x2 + pad) & (o[:, 2] > x1 - pad) & (o[:, 1] < y2 + pad) & (o[:, 3] > y1 - pad)))
 
 
-def paste_dice(rng: np.random.Generator, sample: dict, img: np.ndarray, bank: DiceBank, most: int = 3) -> tuple[dict, np.ndarray]:
+class Busyness:
+    """How busy (textured) each part of a photo is: the mean gradient magnitude over any box, from an
+    integral image of a copy at most 256 px on its long side."""
+
+    def __init__(self, img: np.ndarray):
+        h, w = img.shape[:2]
+        self.f = min(1.0, 256 / max(h, w))
+        g = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+        if self.f < 1:
+            g = cv2.resize(g, (max(1, round(w * self.f)), max(1, round(h * self.f))), interpolation=cv2.INTER_AREA)
+        g = g.astype(np.float32)
+        mag = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1))
+        self.sums = cv2.integral(mag)
+
+    def of(self, box: np.ndarray) -> float:
+        H, W = self.sums.shape[0] - 1, self.sums.shape[1] - 1
+        x1, y1, x2, y2 = (int(round(v * self.f)) for v in box)
+        x1, x2 = min(max(x1, 0), W - 1), min(max(x2, x1 + 1), W)
+        y1, y2 = min(max(y1, 0), H - 1), min(max(y2, y1 + 1), H)
+        s = self.sums
+        return float(s[y2, x2] - s[y1, x2] - s[y2, x1] + s[y1, x1]) / ((x2 - x1) * (y2 - y1))
+
+
+def paste_dice(rng: np.random.Generator, sample: dict, img: np.ndarray, bank: DiceBank, most: int = 3,
+               busy: float = 0.0) -> tuple[dict, np.ndarray]:
     """1..most dice from the bank pasted into a copy of img; returns the sample with their boxes
-    added, and the new image. The sample and img given are not changed."""
+    added, and the new image. The sample and img given are not changed. With probability `busy`
+    a die goes to the busiest of 16 free spots (a board's hexes, a printed cloth: where the
+    detector misses dice) rather than the first free one."""
     h, w = img.shape[:2]
+    busyness = Busyness(img) if busy > 0 else None
     boxes = sample["boxes"]
     if len(boxes):
         sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
@@ -137,14 +164,23 @@ def paste_dice(rng: np.random.Generator, sample: dict, img: np.ndarray, bank: Di
         nw, nh = max(8, round(pw * f)), max(8, round(ph * f))
         if nw >= w - 2 or nh >= h - 2:
             continue
-        for _try in range(12):
-            x = int(rng.integers(0, w - nw))
-            y = int(rng.integers(0, h - nh))
-            box = np.array([x, y, x + nw, y + nh], np.float32)
-            if not _overlaps(box, taken, 0.15 * side):
-                break
+        if busyness is not None and rng.random() < busy:
+            spots = [np.array([x, y, x + nw, y + nh], np.float32)
+                     for x, y in zip(rng.integers(0, w - nw, 16), rng.integers(0, h - nh, 16))]
+            spots = [b for b in spots if not _overlaps(b, taken, 0.15 * side)]
+            if not spots:
+                continue
+            box = max(spots, key=busyness.of)
+            x, y = int(box[0]), int(box[1])
         else:
-            continue
+            for _try in range(12):
+                x = int(rng.integers(0, w - nw))
+                y = int(rng.integers(0, h - nh))
+                box = np.array([x, y, x + nw, y + nh], np.float32)
+                if not _overlaps(box, taken, 0.15 * side):
+                    break
+            else:
+                continue
         small = cv2.resize(np.ascontiguousarray(patch), (nw, nh), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
         region = out[y:y + nh, x:x + nw].astype(np.float32)
         # light the die like the photo around it, a little (the two photos' lights differ)

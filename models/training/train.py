@@ -37,9 +37,9 @@ SMALL_DIE = 0.045  # --small-dice-boost: a photo whose median die side is under 
 
 class CropDataset(Dataset):
     def __init__(self, samples: list[dict], input_size: int, crop: int, seed: int, length: int, focus_p: float = 0.0,
-                 paste_p: float = 0.0):
+                 paste_p: float = 0.0, paste_busy: float = 0.0):
         self.samples, self.input_size, self.crop, self.seed, self.length = samples, input_size, crop, seed, length
-        self.focus_p, self.paste_p = focus_p, paste_p
+        self.focus_p, self.paste_p, self.paste_busy = focus_p, paste_p, paste_busy
         self.cache: dict[str, np.ndarray] = {}
         self.bank = DiceBank(samples, self.image) if paste_p > 0 else None
 
@@ -58,7 +58,7 @@ class CropDataset(Dataset):
         s = self.samples[index]
         img = self.image(s)
         if self.bank is not None and s["source"] in ds.TRAIN_SPLITS and rng.random() < self.paste_p:
-            s, img = paste_dice(rng, s, img, self.bank)
+            s, img = paste_dice(rng, s, img, self.bank, busy=self.paste_busy)
         out = make_crop(rng, s, img, self.input_size, self.crop, allow_rotation=True, focus_p=self.focus_p)
         return out
 
@@ -245,6 +245,7 @@ def main() -> None:
     ap.add_argument("--eval-every", type=int, default=1000)
     ap.add_argument("--focus", type=float, default=0.0, help="share of die-centric crops (small crops read many dice per step)")
     ap.add_argument("--copy-paste", type=float, default=0.0, help="share of real photos given 1-3 real dice from other train photos (copy_paste.py)")
+    ap.add_argument("--copy-paste-busy", type=float, default=0.0, help="share of pasted dice put on the busiest of 16 free spots (copy_paste.py)")
     ap.add_argument("--init", default=None, help="start from this checkpoint")
     ap.add_argument("--init-onnx", default=None, help="start from this export's weights (from_onnx.py), e.g. models/dice-pips.onnx")
     ap.add_argument("--widths", default="16,24,48,96,160")
@@ -286,7 +287,7 @@ def main() -> None:
 
     train, weights, holdout = build_samples(args)
     print(f"train samples {len(train)}, holdout {len(holdout)}", flush=True)
-    data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus, args.copy_paste)
+    data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus, args.copy_paste, args.copy_paste_busy)
     sampler = WeightedSampler(weights, args.steps * args.batch, args.seed)
     loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate, pin_memory=device.type == "cuda",
                         num_workers=args.workers, persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers else None)
