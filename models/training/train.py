@@ -37,9 +37,9 @@ SMALL_DIE = 0.045  # --small-dice-boost: a photo whose median die side is under 
 
 class CropDataset(Dataset):
     def __init__(self, samples: list[dict], input_size: int, crop: int, seed: int, length: int, focus_p: float = 0.0,
-                 paste_p: float = 0.0, paste_busy: float = 0.0):
+                 paste_p: float = 0.0, paste_busy: float = 0.0, paste_busy_dice: bool = False):
         self.samples, self.input_size, self.crop, self.seed, self.length = samples, input_size, crop, seed, length
-        self.focus_p, self.paste_p, self.paste_busy = focus_p, paste_p, paste_busy
+        self.focus_p, self.paste_p, self.paste_busy, self.paste_busy_dice = focus_p, paste_p, paste_busy, paste_busy_dice
         self.cache: dict[str, np.ndarray] = {}
         self.bank = DiceBank(samples, self.image) if paste_p > 0 else None
 
@@ -58,7 +58,7 @@ class CropDataset(Dataset):
         s = self.samples[index]
         img = self.image(s)
         if self.bank is not None and s["source"] in ds.TRAIN_SPLITS and rng.random() < self.paste_p:
-            s, img = paste_dice(rng, s, img, self.bank, busy=self.paste_busy)
+            s, img = paste_dice(rng, s, img, self.bank, busy=self.paste_busy, busy_dice=self.paste_busy_dice)
         out = make_crop(rng, s, img, self.input_size, self.crop, allow_rotation=True, focus_p=self.focus_p)
         return out
 
@@ -175,12 +175,17 @@ def giou_loss(p: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
     return 1 - iou + (c - union) / c, iou
 
 
-def compute_loss(maps, batch, layout, size):
+def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0):
     centres, strides, levels = layout
     raw = flatten_levels(maps)                                       # [B, N, 12]
     pos, gt, obj_w = assign(batch, centres, strides, levels, size)
     npos = max(1.0, float(pos.sum()))
     obj_t = pos.float()
+    if hard_positives:
+        # dice the net still scores low (small dice on a game board) weigh up to 1 + A times as much;
+        # dice it already finds keep weight 1, so the objectness scale the rules were chosen on holds
+        p = torch.sigmoid(raw[..., 4].detach())
+        obj_w = obj_w * torch.where(pos, 1.0 + hard_positives * (1.0 - p) ** 2, torch.ones_like(p))
     l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
     bi, ni = torch.nonzero(pos, as_tuple=True)
     gi = gt[bi, ni]
@@ -246,6 +251,8 @@ def main() -> None:
     ap.add_argument("--focus", type=float, default=0.0, help="share of die-centric crops (small crops read many dice per step)")
     ap.add_argument("--copy-paste", type=float, default=0.0, help="share of real photos given 1-3 real dice from other train photos (copy_paste.py)")
     ap.add_argument("--copy-paste-busy", type=float, default=0.0, help="share of pasted dice put on the busiest of 16 free spots (copy_paste.py)")
+    ap.add_argument("--hard-positives", type=float, default=0.0, help="a die cell's objectness loss weighs 1 + A(1-p)^2: dice scored low learnt harder")
+    ap.add_argument("--copy-paste-busy-dice", action="store_true", help="the dice put on busy spots are dice the bank found on busy surfaces (board dice; copy_paste.py BUSY_CONTEXT)")
     ap.add_argument("--init", default=None, help="start from this checkpoint")
     ap.add_argument("--init-onnx", default=None, help="start from this export's weights (from_onnx.py), e.g. models/dice-pips.onnx")
     ap.add_argument("--widths", default="16,24,48,96,160")
@@ -287,7 +294,7 @@ def main() -> None:
 
     train, weights, holdout = build_samples(args)
     print(f"train samples {len(train)}, holdout {len(holdout)}", flush=True)
-    data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus, args.copy_paste, args.copy_paste_busy)
+    data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus, args.copy_paste, args.copy_paste_busy, args.copy_paste_busy_dice)
     sampler = WeightedSampler(weights, args.steps * args.batch, args.seed)
     loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate, pin_memory=device.type == "cuda",
                         num_workers=args.workers, persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers else None)
@@ -314,7 +321,7 @@ def main() -> None:
         net.train()
         batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
         x = (batch["images"].float() / 255.0).contiguous(memory_format=torch.channels_last)
-        loss, parts = compute_loss(net(x), batch, layout, args.crop)
+        loss, parts = compute_loss(net(x), batch, layout, args.crop, args.hard_positives)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
