@@ -142,7 +142,9 @@ class Busyness:
         return float(s[y2, x2] - s[y1, x2] - s[y2, x1] + s[y1, x1]) / ((x2 - x1) * (y2 - y1))
 
     def around(self, box: np.ndarray) -> float:
-        """The busyness of the ring around a box: the square of 3x its longer side, less the box."""
+        """The busyness of the ring around a box: the square of 3x its longer side, less the box.
+        Approximate (the box taken as a ninth of the square; exact for a square box whose square
+        lies inside the photo), which is all BUSY_CONTEXT needs: it was measured with this."""
         x1, y1, x2, y2 = box
         cx, cy, side = (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)
         ring = np.array([cx - 1.5 * side, cy - 1.5 * side, cx + 1.5 * side, cy + 1.5 * side])
