@@ -15,7 +15,9 @@ Sources (train splits only; `part` = 'train' leaves out the held-out slice, data
 """
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -224,6 +226,32 @@ class RealCrops:
         return warp_crop(img, box, rng, margin=2.2, k=size, jitter=False)
 
 
+class RenderedDice:
+    """The rendered dice of an `on-boards` render cache (render_cache.py --preset on-boards): dice in
+    a board game's colours rendered onto real epanemu-train board photos, the last `rendered` boxes
+    of each scene. The photos' own dice are left to RealCrops."""
+
+    def __init__(self, folder):
+        self.images, self.items = [], []
+        folder = Path(folder)
+        records = [json.loads(line) for index in sorted(folder.glob('index-*.jsonl'))
+                   for line in index.read_text().splitlines() if line.strip()]
+        if not any(r.get('rendered') for r in records):
+            raise ValueError(f'{folder} holds no rendered dice: make it with render_cache.py --preset on-boards')
+        for r in sorted(records, key=lambda r: r['id']):
+            n = r.get('rendered', 0)
+            if not n:
+                continue
+            i = len(self.images)
+            self.images.append(read_rgb(folder / r['file']))
+            for b, c in zip(r['boxes'][-n:], r['classes'][-n:]):
+                self.items.append((i, (b[0], b[1], b[2] - b[0], b[3] - b[1]), int(c)))
+
+    def die(self, rng):
+        i, box, cls = self.items[int(rng.integers(len(self.items)))]
+        return self.images[i], box, cls
+
+
 class Mixer:
     """Training batches: real dice, synthetic dice, `other` and `none` in fixed shares.
 
@@ -235,17 +263,23 @@ class Mixer:
     SHARES_WITH_HARD = {'real': 0.40, 'synthetic': 0.28, 'other': 0.10, 'none_real': 0.10, 'none_hard': 0.08, 'none_synthetic': 0.04}
 
     def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0, motion_blur=(0.08, 4),
-                 translucent=0.0):
+                 translucent=0.0, on_boards: RenderedDice | None = None, on_boards_share=0.0):
         """as_read: the share of real dice cut from the detector's box on them, as the app cuts
         them, instead of the labelled box moved like a detector's (RealCrops.die). motion_blur:
         the share of crops blurred by motion and the longest blur in pixels (`photometric`).
-        translucent: the share of synthetic scenes whose die is see-through (pip_crops.render_die)."""
+        translucent: the share of synthetic scenes whose die is see-through (pip_crops.render_die).
+        on_boards, on_boards_share: rendered board dice (RenderedDice) drawn as this share of the
+        crops, the other shares shrunk to make room."""
         self.real = real
+        self.on_boards = on_boards
         self.translucent = translucent
         self.motion_blur = motion_blur
         self.as_read = as_read
         self.rng = np.random.default_rng(seed)
-        shares = self.SHARES_WITH_HARD if real.hard else self.SHARES
+        shares = dict(self.SHARES_WITH_HARD if real.hard else self.SHARES)
+        if on_boards is not None and on_boards_share > 0:
+            shares = {k: v * (1 - on_boards_share) for k, v in shares.items()}
+            shares['on_boards'] = on_boards_share
         self.kinds = list(shares)
         self.p = np.array([shares[k] for k in self.kinds])
         self.p /= self.p.sum()
@@ -273,6 +307,9 @@ class Mixer:
             ids = self.pips if kind == 'synthetic' else self.others
             scene, box, cls = self.scenes[ids[int(rng.integers(len(ids)))]]
             crop = warp_crop(scene, box, rng, any_turn=False)  # the render has already turned it
+        elif kind == 'on_boards':
+            img, box, cls = self.on_boards.die(rng)
+            crop = warp_crop(img, box, rng, any_turn=rng.random() < 0.25)  # oblique board photos, as epanemu's
         elif kind == 'none_real':
             img, box = self.real.background_box(rng)
             crop, cls = warp_crop(img, box, rng, jitter=False), NONE

@@ -25,7 +25,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from die_face_data import CROP_MARGIN, K, NONE, Mixer, RealCrops, holdout_set  # noqa: E402
+from die_face_data import CROP_MARGIN, K, NONE, Mixer, RealCrops, RenderedDice, holdout_set  # noqa: E402
 from die_face_model import CLASSES, DieFaceNet, WithSoftmax  # noqa: E402
 from from_onnx import calibrate, load_onnx_weights  # noqa: E402
 from hard_negatives import mine, mine_reads  # noqa: E402
@@ -129,6 +129,8 @@ def main():
     ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
     ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (of the 48 px crop)")
     ap.add_argument('--translucent', type=float, default=0.0, help="the share of synthetic scenes whose die (and its like neighbours) is see-through, the hidden faces' pips showing (gem dice, as byler's dark red-pipped ones)")
+    ap.add_argument('--on-boards', help="a render cache of board dice (render_cache.py --preset on-boards): its rendered dice drawn as --on-boards-share of the crops")
+    ap.add_argument('--on-boards-share', type=float, default=0.1, help='the share of crops cut from --on-boards dice')
     ap.add_argument('--init-onnx', help="start from this float export's weights (from_onnx.py), e.g. models/training/die-face-float.onnx (the shipped reader's)")
     args = ap.parse_args()
     try:  # checked before the hour of work below
@@ -138,6 +140,8 @@ def main():
         ap.error(f'--motion-blur must be SHARE,PIXELS (e.g. 0.15,12), got {args.motion_blur!r}')
     if not (0 <= motion_blur[0] <= 0.7 and 2 <= motion_blur[1] <= K):
         ap.error(f'--motion-blur: the share must lie in 0-0.7 (30% of crops get a soft blur instead) and the pixels in 2-{K}, got {args.motion_blur!r}')
+    if not 0 <= args.on_boards_share < 1:
+        ap.error(f'--on-boards-share is a share in 0-1, got {args.on_boards_share}')
     if not 0 <= args.translucent <= 1:
         ap.error(f'--translucent is a share in 0-1, got {args.translucent}')
     if os.environ.get('CI'):
@@ -162,6 +166,9 @@ def main():
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives; held out: '
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches and {len(held.hard)} hard negatives)')
     mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur, 'translucent': args.translucent}
+    if args.on_boards:
+        mixer_options.update(on_boards=RenderedDice(args.on_boards), on_boards_share=args.on_boards_share)
+        log(f"{len(mixer_options['on_boards'].items)} rendered board dice from {args.on_boards}, {args.on_boards_share:.0%} of the crops")
     if args.workers > 0:
         source = MixerBatches(real, args.seed, args.scenes, args.workers, args.batch, **mixer_options)
         batches = iter(torch.utils.data.DataLoader(source, batch_size=None, num_workers=args.workers, prefetch_factor=4))

@@ -51,8 +51,8 @@ def _body_colour(rng: np.random.Generator) -> np.ndarray:
     return random_colour(rng, (0, 1), (0.1, 1))
 
 
-def _material(rng: np.random.Generator, die: Die) -> None:
-    m = rng.choice(MATERIALS, p=[0.52, 0.17, 0.14, 0.06, 0.06, 0.05])
+def _material(rng: np.random.Generator, die: Die, material: str | None = None) -> None:
+    m = material if material is not None else rng.choice(MATERIALS, p=[0.52, 0.17, 0.14, 0.06, 0.06, 0.05])
     die.material = str(m)
     die.rounding = float(rng.choice([rng.uniform(0.06, 0.2), rng.uniform(0.015, 0.05)], p=[0.85, 0.15]))
     die.specular = float(rng.uniform(0.05, 0.6))
@@ -77,11 +77,13 @@ def _material(rng: np.random.Generator, die: Die) -> None:
         die.specular = float(rng.uniform(0.02, 0.15))
 
 
-def make_pip_die(rng: np.random.Generator, res: int = FACE_RES) -> Die:
-    """A standard d6: opposite faces sum to 7, random handedness and pip orientation."""
-    body = _body_colour(rng)
+def make_pip_die(rng: np.random.Generator, res: int = FACE_RES, body: np.ndarray | None = None,
+                 material: str | None = None) -> Die:
+    """A standard d6: opposite faces sum to 7, random handedness and pip orientation. `body` and
+    `material` (one of MATERIALS) fix the die's colour and material, else both are drawn."""
+    body = _body_colour(rng) if body is None else np.asarray(body, np.float64)
     die = Die(faces=[], values=[None] * 6, body=body)
-    _material(rng, die)
+    _material(rng, die, material)
     style = random_pip_style(rng, die.body)
     if die.material == "metallic":
         style.depth = max(style.depth, 2.0)

@@ -503,6 +503,26 @@ def render_scene(rng: np.random.Generator, config: SceneConfig | None = None) ->
     light = _make_light(rng)
     placed = _place_dice(rng, cam, Ws, Hs, dice, cfg.top_faces, cfg)
     ground, kind = _ground(rng, cam, Ws, Hs, placed, light, cfg)
+    img, ids, topvis, infos = _draw_dice(placed, cam, light, Ws, Hs, ground, rng)
+    if rng.random() < cfg.hand_probability:
+        mask, colour = _hand(rng, Ws, Hs)
+        img = img * (1 - mask[..., None]) + colour * mask[..., None]
+        ids[mask > 0.5] = -2
+    out = cv2.resize(img, (W, H), interpolation=cv2.INTER_AREA)
+    if cfg.damage:
+        out = _damage(rng, out)
+    out = np.clip(out * 255, 0, 255).astype(np.uint8)
+    if cfg.damage and rng.random() < 0.7:
+        ok, buf = cv2.imencode(".jpg", out[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)[..., ::-1].copy()
+    ann = _annotate(placed, infos, cam, ids, topvis, ss, W, H)
+    ann["surface"] = kind
+    return out, ann
+
+
+def _draw_dice(placed: list[PlacedDie], cam: Camera, light: Light, Ws, Hs, ground: np.ndarray, rng):
+    """The dice ray-cast over `ground` (float RGB, Hs x Ws), nearest first where they overlap.
+    Returns (image, ids: the die seen at each pixel or -1, topvis: whether it is a top face, infos)."""
     img = ground.copy()
     zbuf = np.full((Hs, Ws), np.inf, np.float32)
     ids = np.full((Hs, Ws), -1, np.int32)
@@ -520,22 +540,13 @@ def render_scene(rng: np.random.Generator, config: SceneConfig | None = None) ->
         zbuf[sl][closer] = depth[closer]
         ids[sl][closer] = i
         topvis[sl][closer] = top[closer]
-    if rng.random() < cfg.hand_probability:
-        mask, colour = _hand(rng, Ws, Hs)
-        img = img * (1 - mask[..., None]) + colour * mask[..., None]
-        ids[mask > 0.5] = -2
-    out = cv2.resize(img, (W, H), interpolation=cv2.INTER_AREA)
-    if cfg.damage:
-        out = _damage(rng, out)
-    out = np.clip(out * 255, 0, 255).astype(np.uint8)
-    if cfg.damage and rng.random() < 0.7:
-        ok, buf = cv2.imencode(".jpg", out[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)[..., ::-1].copy()
-    # annotations
+    return img, ids, topvis, infos
+
+
+def _annotate(placed: list[PlacedDie], infos, cam: Camera, ids: np.ndarray, topvis: np.ndarray, ss: int, W: int, H: int) -> dict:
+    """render_scene's annotations (without `surface`) of dice drawn by _draw_dice at `ss`x supersampling."""
     dice_ann, boxes, classes, ignore = [], [], [], []
     for i, (p, (res, full)) in enumerate(zip(placed, infos)):
-        h = p.die.size / 2
-        tz = np.array([[x, y, h] for x, y in ((-h, -h), (h, -h), (h, h), (-h, h))])
         # top face corners in world (the local face turned up)
         axis_local = _AXES[p.top]
         U, V = _U[p.top], _V[p.top]
@@ -566,9 +577,8 @@ def render_scene(rng: np.random.Generator, config: SceneConfig | None = None) ->
         "boxes": np.array(boxes, np.float32).reshape(-1, 4),
         "classes": np.array(classes, np.int64),
         "ignore": np.array(ignore, np.float32).reshape(-1, 4),
-        "surface": kind,
     }
-    return out, ann
+    return ann
 
 
 def render_die_crop(rng: np.random.Generator, die: Die, top_face: int, size: int = 64, margin: float = 0.15,
@@ -586,3 +596,124 @@ def render_die_crop(rng: np.random.Generator, die: Die, top_face: int, size: int
     side = max(x2 - x1, y2 - y1) * (1 + 2 * margin)
     M = np.float32([[size / side, 0, size / 2 - cx * size / side], [0, size / side, size / 2 - cy * size / side]])
     return cv2.warpAffine(img, M, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=(114, 114, 114))
+
+
+def render_onto_photo(rng: np.random.Generator, photo: np.ndarray, taken: np.ndarray, dice: list[Die], die_frac: float,
+                      stretch: float = 1.0, busyness=None, busy_share: float = 0.75, tilt_max: float = 50.0,
+                      supersample: int = 2) -> tuple[np.ndarray, dict]:
+    """Dice ray-cast onto a real photograph (RGB uint8) as if they lay on its table: the photo is the
+    ground (a see-through die shows it through its body), with the dice's shadows on it, and the
+    dice matched to the photo's brightness, colour, blur and noise.
+
+    taken: [M, 4] x1 y1 x2 y2 boxes in photo pixels where no die may land (the photo's own dice).
+    die_frac: a die's side as a fraction of the photo's long side (as the photo's own dice measure).
+    stretch: how much wider than tall the photo's own dice look (epanemu's exporter stretched its
+    photos to 640x640): the dice are rendered on the photo un-stretched, then stretched with it.
+    busyness(box x1 y1 x2 y2 in photo pixels) -> float: with probability `busy_share` a die goes to the
+    busiest of 16 free spots (a board's hexes, where the detector misses dice) rather than the first.
+    Returns (image, annotations as render_scene's, for the new dice only; `surface` is 'photo')."""
+    H, W = photo.shape[:2]
+    Wu = max(8, int(round(W / stretch)))
+    ss = supersample
+    Ws, Hs = Wu * ss, H * ss
+    to_s = np.array([ss / (W / Wu), ss, ss / (W / Wu), ss], np.float32)  # photo pixels -> render pixels
+    taken_s = np.asarray(taken, np.float32).reshape(-1, 4) * to_s
+    ground = cv2.resize(photo, (Ws, Hs), interpolation=cv2.INTER_LINEAR).astype(np.float32) / 255.0
+    cam = _make_camera(rng, Ws, Hs, die_frac, tilt_max)
+    light = _make_light(rng)
+    side_px = die_frac * max(Ws, Hs)
+
+    def screen_box(p: PlacedDie) -> np.ndarray:
+        h = p.die.size / 2
+        cube = np.array([[x, y, z] for x in (-h, h) for y in (-h, h) for z in (-h, h)]) @ p.R.T + p.c
+        uv = cam.project(cube)
+        return np.concatenate([uv.min(0), uv.max(0)])
+
+    placed: list[PlacedDie] = []
+    for die in dice:
+        top = int(rng.integers(6))
+        to_busy = busyness is not None and rng.random() < busy_share
+        fits = []
+        for attempt in range(16):
+            yaw = rng.uniform(0, 2 * math.pi)
+            if placed and rng.random() < 0.3:   # touching or close to another new die
+                other = placed[int(rng.integers(len(placed)))]
+                a = rng.uniform(0, 2 * math.pi)
+                xy = other.c[:2] + (other.die.size + die.size) / 2 * rng.uniform(1.0, 1.5) * np.array([math.cos(a), math.sin(a)])
+            else:
+                g = cam.ground_point(rng.uniform(0.04, 0.96) * Ws, rng.uniform(0.04, 0.96) * Hs)
+                if g is None:
+                    continue
+                xy = g[:2]
+            tilt = _rot((rng.normal(), rng.normal(), 0.0), rng.normal(0, 2.0))
+            axis, deg = _FACE_UP[top]
+            R = tilt @ _rot((0, 0, 1), math.degrees(yaw)) @ _rot(axis, deg)
+            cand = PlacedDie(die, top, R, np.array([xy[0], xy[1], die.size / 2]), yaw)
+            box = screen_box(cand)
+            pad = 0.15 * side_px
+            if box[0] < 0 or box[1] < 0 or box[2] > Ws or box[3] > Hs:
+                continue
+            if len(taken_s) and np.any((taken_s[:, 0] < box[2] + pad) & (taken_s[:, 2] > box[0] - pad)
+                                       & (taken_s[:, 1] < box[3] + pad) & (taken_s[:, 3] > box[1] - pad)):
+                continue
+            if any(_overlap(_footprint(cand), _footprint(p)) for p in placed):
+                continue
+            fits.append((cand, box))
+            if not to_busy:
+                break
+        if fits:
+            cand, _ = max(fits, key=lambda f: busyness(f[1] / to_s)) if to_busy else fits[0]
+            placed.append(cand)
+    # shadows on the photo: each die's cube cast along the light onto the table, and its contact
+    cast = np.zeros((Hs, Ws), np.float32)
+    contact = np.zeros((Hs, Ws), np.float32)
+    L = light.L
+    for p in placed:
+        h = p.die.size / 2 * 0.97
+        cube = np.array([[x, y, z] for x in (-h, h) for y in (-h, h) for z in (-h, h)]) @ p.R.T + p.c
+        on_table = cube[:, :2] - cube[:, 2:3] * (L[:2] / L[2])[None]
+        hull = cv2.convexHull(cam.project(np.c_[on_table, np.zeros(8)]).astype(np.float32)).astype(np.int32)
+        cv2.fillConvexPoly(cast, hull, 1.0 - 0.6 * p.die.translucency, cv2.LINE_AA)
+        foot = cam.project(np.c_[_footprint(p), np.zeros(4)]).astype(np.int32)
+        cv2.fillConvexPoly(contact, foot, 1.0, cv2.LINE_AA)
+    cast = _blur(cast, max(0.6, light.softness * side_px))
+    contact = _blur(contact, max(0.6, 0.12 * side_px))
+    ground = ground * (1 - 0.8 * light.shadow * np.clip(cast, 0, 1) - 0.3 * np.clip(contact, 0, 1))[..., None]
+    img, ids, topvis, infos = _draw_dice(placed, cam, light, Ws, Hs, ground, rng)
+    # each die lit like the photo around it (the renderer's light is not the photo's), a little
+    tint = photo.reshape(-1, 3).mean(0) / max(float(photo.mean()), 1.0)
+    for i, (res, _) in enumerate(infos):
+        if res is None:
+            continue
+        y0, x0, col, depth, hit, top = res
+        sl = (slice(y0, y0 + depth.shape[0]), slice(x0, x0 + depth.shape[1]))
+        mine = ids[sl] == i
+        if not mine.any():
+            continue
+        gain = float(np.clip((ground[sl].mean() + 0.01) / (img[sl][mine].mean() + 0.01), 0.5, 2.0)) ** 0.4
+        img[sl][mine] = img[sl][mine] * gain * tint ** 0.5
+    def to_photo(a: np.ndarray) -> np.ndarray:
+        a = cv2.resize(a, (Wu, H), interpolation=cv2.INTER_AREA)
+        return cv2.resize(a, (W, H), interpolation=cv2.INTER_LINEAR) if Wu != W else a
+
+    render, mask, reach = to_photo(img), to_photo((ids >= 0).astype(np.float32)), to_photo(np.clip(cast + contact, 0, 1))
+    # the dice as soft and noisy as the photo around them
+    m = cv2.GaussianBlur(cv2.dilate(mask, np.ones((3, 3), np.uint8)), (0, 0), 1.0)[..., None]
+    soft = cv2.GaussianBlur(render, (0, 0), rng.uniform(0.4, 1.1))
+    soft = soft + rng.normal(0, rng.uniform(0.005, 0.025), soft.shape).astype(np.float32)
+    render = soft * m + render * (1 - m)
+    # the photo's own pixels wherever neither a die nor its shadow reaches (the render resampled them)
+    alpha = np.clip(np.maximum(m, 4 * reach[..., None]), 0, 1)
+    out = alpha * render + (1 - alpha) * (photo.astype(np.float32) / 255.0)
+    out = np.clip(out * 255, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", out[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR)[..., ::-1].copy()
+    ann = _annotate(placed, infos, cam, ids, topvis, ss, Wu, H)
+    sx = W / Wu
+    for key in ("boxes", "ignore"):
+        ann[key] = ann[key] * np.array([sx, 1, sx, 1], np.float32)
+    for d in ann["dice"]:
+        d["box"] = [d["box"][0] * sx, d["box"][1], d["box"][2] * sx, d["box"][3]]
+        d["top_centre"] = [d["top_centre"][0] * sx, d["top_centre"][1]]
+    ann["surface"] = "photo"
+    return out, ann
