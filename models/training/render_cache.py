@@ -9,8 +9,8 @@ shipped detector finds hardest: a single die close to the camera (12-60% of the 
 symbol: a player showing a face to the teach screen), and crowds of 10-25 small dice (2-8%);
 or `symbol-rolls`: two scenes in three are rolls of 1-7 dice, 6-35% of the frame, three in four of
 them symbol dice (as a game of Face Off or Point Five is thrown), the third a default scene;
-or `on-boards`: 1-3 dice in a game board's colours (yellow, amber, red, white; nearly half of them
-cloudy see-through) rendered onto the epanemu-train photos whose dice are small (under 7% of the long
+or `on-boards`: 1-3 dice in a game board's colours (yellow with red pips, red with yellow pips,
+amber, white; nearly half of them cloudy see-through) rendered onto the epanemu-train photos whose dice are small (under 7% of the long
 side) and one of them on a busy surface (a Catan board: copy_paste.BUSY_CONTEXT), three in four of them onto the busiest free spot, at the size of
 the photo's own dice, with the photo's own labels kept (the held-out slice is never drawn on).
 """
@@ -47,17 +47,24 @@ def scene_config(preset: str, i: int) -> SceneConfig:
 
 
 def board_die(rng: np.random.Generator):
-    """A pip die as board games ship them (Catan's: yellow, amber, red, or white), often see-through."""
+    """A pip die as board games ship them (Catan's: yellow with red pips, red with yellow pips, amber,
+    white), often cloudy see-through."""
+    black, white = np.array([0.06, 0.05, 0.05]), np.array([0.95, 0.95, 0.92])
+    red, yellow = hsv_colour(rng.uniform(-3, 3), 0.85, 0.7), hsv_colour(27, 0.85, 0.95)
     r = rng.random()
     if r < 0.3:
         body = hsv_colour(28 + rng.uniform(-4, 4), rng.uniform(0.7, 1.0), rng.uniform(0.8, 1.0))
+        pip = [red, black, white][int(rng.choice(3, p=[0.5, 0.35, 0.15]))]
     elif r < 0.55:
         body = hsv_colour(14 + rng.uniform(-4, 4), rng.uniform(0.75, 1.0), rng.uniform(0.7, 1.0))
+        pip = [black, white, red][int(rng.choice(3, p=[0.5, 0.35, 0.15]))]
     elif r < 0.8:
         body = hsv_colour(rng.uniform(-4, 4), rng.uniform(0.75, 1.0), rng.uniform(0.5, 0.9))
+        pip = [yellow, white, black][int(rng.choice(3, p=[0.5, 0.4, 0.1]))]
     else:
         body = hsv_colour(rng.uniform(10, 30), rng.uniform(0, 0.12), rng.uniform(0.85, 1.0))
-    die = make_pip_die(rng, body=body, material="translucent" if rng.random() < 0.45 else "plastic")
+        pip = [black, red][int(rng.choice(2, p=[0.7, 0.3]))]
+    die = make_pip_die(rng, body=body, material="translucent" if rng.random() < 0.45 else "plastic", pip=pip)
     if die.material == "translucent":  # board dice are cloudy rather than clear
         die.translucency = float(rng.uniform(0.2, 0.5))
     return die

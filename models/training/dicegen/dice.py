@@ -78,13 +78,16 @@ def _material(rng: np.random.Generator, die: Die, material: str | None = None) -
 
 
 def make_pip_die(rng: np.random.Generator, res: int = FACE_RES, body: np.ndarray | None = None,
-                 material: str | None = None) -> Die:
-    """A standard d6: opposite faces sum to 7, random handedness and pip orientation. `body` and
-    `material` (one of MATERIALS) fix the die's colour and material, else both are drawn."""
+                 material: str | None = None, pip: np.ndarray | None = None) -> Die:
+    """A standard d6: opposite faces sum to 7, random handedness and pip orientation. `body`,
+    `material` (one of MATERIALS) and `pip` fix the die's colour, material and pip colour, else
+    they are drawn."""
     body = _body_colour(rng) if body is None else np.asarray(body, np.float64)
     die = Die(faces=[], values=[None] * 6, body=body)
     _material(rng, die, material)
     style = random_pip_style(rng, die.body)
+    if pip is not None:
+        style.pip = np.asarray(pip, np.float32)
     if die.material == "metallic":
         style.depth = max(style.depth, 2.0)
     low = [1, 2, 3]
