@@ -16,8 +16,9 @@
  *
  * Then, with that first pass, the `weakDice` rule (`findMissedDice`): which dice found below the
  * first pass's threshold are kept because the reader is sure of their value (how far below, how
- * many read, how sure). Kept: the best F1, then the most rolls exact, then the fewest candidates
- * read, then the surest, then the highest threshold.
+ * many read, how sure, and whether each is also read moved around its box: `shift`). Kept: the
+ * best F1, then the most rolls exact, then the fewest candidates read, then the surest, then the
+ * highest threshold, then the least moved.
  * `--only weak-dice` chooses this rule alone, the sidecar's other rules as they stand, and
  * writes only it: a larger selection set (`--also`) can settle it without moving the rules
  * before it, which the slice alone chose and which were read on val since.
@@ -65,6 +66,12 @@ for (const score of ['class', 'objectness'] as const) {
 const WEAK_CANDIDATES: DieFaceWeakDice[] = [];
 for (const scoreThreshold of [0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]) {
   for (const maxCandidates of [2, 4, 8, 16]) for (const minProbability of [0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]) WEAK_CANDIDATES.push({ scoreThreshold, maxCandidates, minProbability });
+}
+// each candidate also read moved (`shiftedBoxes`): nine reads a candidate, so around the rules that read well only
+for (const scoreThreshold of [0.05, 0.1, 0.2]) {
+  for (const maxCandidates of [4, 8]) {
+    for (const minProbability of [0.8, 0.9, 0.95]) for (const shift of [0.25, 0.4, 0.5]) WEAK_CANDIDATES.push({ scoreThreshold, maxCandidates, minProbability, shift });
+  }
 }
 
 /**
@@ -166,15 +173,16 @@ async function main(): Promise<void> {
   const weakRules = [null, ...WEAK_CANDIDATES];
   const weakFigures = await tally(twoPass, reads, weakRules.map((weakDice) => ({ ...base, weakDice })), false);
   console.log('\ndice found below the first pass, kept when the reader is sure (weakDice)');
-  console.log('threshold  read at most  sure at     F1  exact');
+  console.log('threshold  read at most  sure at  moved     F1  exact');
   const weakRows = weakRules.map((rule, i) => ({ rule, ...weakFigures[i]! }));
   for (const r of weakRows) {
-    console.log(r.rule ? `${r.rule.scoreThreshold.toFixed(2).padStart(9)}  ${String(r.rule.maxCandidates).padStart(12)}  ${r.rule.minProbability.toFixed(3).padStart(7)}  ${pct(r.f1)}  ${pct(r.exact)}` : `     none                           ${pct(r.f1)}  ${pct(r.exact)}`);
+    console.log(r.rule ? `${r.rule.scoreThreshold.toFixed(2).padStart(9)}  ${String(r.rule.maxCandidates).padStart(12)}  ${r.rule.minProbability.toFixed(3).padStart(7)}  ${(r.rule.shift ?? 0).toFixed(2).padStart(5)}  ${pct(r.f1)}  ${pct(r.exact)}` : `     none                                  ${pct(r.f1)}  ${pct(r.exact)}`);
   }
   const weak = [...weakRows].sort(
     (a, b) =>
       b.f1 - a.f1 || b.exact - a.exact || (a.rule?.maxCandidates ?? 0) - (b.rule?.maxCandidates ?? 0) ||
-      (b.rule?.minProbability ?? 1) - (a.rule?.minProbability ?? 1) || (b.rule?.scoreThreshold ?? 1) - (a.rule?.scoreThreshold ?? 1),
+      (b.rule?.minProbability ?? 1) - (a.rule?.minProbability ?? 1) || (b.rule?.scoreThreshold ?? 1) - (a.rule?.scoreThreshold ?? 1) ||
+      (a.rule?.shift ?? 0) - (b.rule?.shift ?? 0),
   )[0]!;
   const noWeak = weakRows[0]!;
   console.log(`chosen: ${weak.rule ? JSON.stringify(weak.rule) : 'none'} (F1 ${pct(noWeak.f1)} → ${pct(weak.f1)}%, exact ${pct(noWeak.exact)} → ${pct(weak.exact)}%)`);

@@ -13,6 +13,7 @@ import {
   firstPass,
   averagedLooks,
   parseDieFaceConfig,
+  shiftedBoxes,
   withDieFaceReader,
   type DieFaceConfig,
   type DieFaceReader,
@@ -65,9 +66,12 @@ describe('die-face sidecar', () => {
     }
     const weakDice = { scoreThreshold: 0.02, maxCandidates: 8, minProbability: 0.8 };
     expect(parseDieFaceConfig({ ...good, weakDice }).weakDice).toEqual(weakDice);
-    for (const bad of [{ ...weakDice, minProbability: 1.5 }, { ...weakDice, maxCandidates: 0 }, { scoreThreshold: 0.02, maxCandidates: 8 }, 'sure']) {
+    expect(parseDieFaceConfig({ ...good, weakDice: { ...weakDice, shift: 0.25 } }).weakDice).toEqual({ ...weakDice, shift: 0.25 });
+    for (const bad of [{ ...weakDice, minProbability: 1.5 }, { ...weakDice, maxCandidates: 0 }, { scoreThreshold: 0.02, maxCandidates: 8 }, 'sure', { ...weakDice, shift: 1.5 }, { ...weakDice, shift: '0.25' }]) {
       expect(() => parseDieFaceConfig({ ...good, weakDice: bad })).toThrow(/"weakDice" must be/);
     }
+    expect(parseDieFaceConfig({ ...good, recount: { scoreThreshold: 0.02, maxCandidates: 8, shift: 0.4 } }).recount).toEqual({ scoreThreshold: 0.02, maxCandidates: 8, shift: 0.4 });
+    expect(() => parseDieFaceConfig({ ...good, recount: { scoreThreshold: 0.02, maxCandidates: 8, shift: -0.1 } })).toThrow(/"recount" must be/);
     expect(parseDieFaceConfig({ ...good, recount: { scoreThreshold: 0.02, maxCandidates: 8 } }).recount).toEqual({ scoreThreshold: 0.02, maxCandidates: 8 });
     for (const recount of [{ scoreThreshold: 2, maxCandidates: 8 }, { scoreThreshold: 0.02, maxCandidates: 0 }, { scoreThreshold: 0.02, maxCandidates: 2.5 }, [0.02, 8]]) {
       expect(() => parseDieFaceConfig({ ...good, recount })).toThrow(/"recount" must be/);
@@ -410,6 +414,38 @@ describe('findMissedDice without a count (dice found weakly, read surely)', () =
     // at most maxCandidates read (the 1 is the fourth candidate clear of the die found), and nothing without the rule
     expect(await findMissedDice(await readerWith({ scoreThreshold: 0.02, maxCandidates: 2, minProbability: 0 }), image, found, below)).toEqual([]);
     expect(await findMissedDice(await readerWith(null), image, found, below)).toEqual([]);
+  });
+
+  it('with a shift, reads each candidate moved around its box too and keeps the surest pip read with its box', async () => {
+    // a die (the reader's 1) on a table the reader calls `none`, and a weak box half off it
+    const image = await rgba(
+      await scenePng(300, 80, [
+        { x: 100, y: 0, side: 80, rgb: COLOUR[5] },
+        { x: 180, y: 0, side: 80, rgb: COLOUR[5] },
+        { x: 130, y: 30, side: 20, rgb: COLOUR[6] },
+      ]),
+    );
+    const at = (x: number, y: number, score = 0.3): Die => ({ value: null, box: { x, y, w: 20, h: 20 }, score, classIndex: 6 });
+    const off = at(140, 30);
+    const plain = await readerWith({ scoreThreshold: 0.1, maxCandidates: 4, minProbability: 0 });
+    const moved = shiftedBoxes(off.box, 0.5);
+    expect(moved[0]).toEqual(off.box);
+    expect(moved.slice(1).map((b) => [b.x, b.y])).toEqual([[130, 20], [140, 20], [150, 20], [130, 30], [150, 30], [130, 40], [140, 40], [150, 40]]);
+    const reads = await plain.readBoxes(image, moved.map((box) => ({ box })));
+    const on = reads[4]!; // the box on the die
+    expect(testConfig.classes[on.classIndex]).toBe('1');
+    // the premise: the box half off the die is read less surely than the box on it, and no moved box more surely
+    expect(reads[0]!.probability).toBeLessThan(on.probability);
+    for (const r of reads) expect(r.probability).toBeLessThanOrEqual(on.probability);
+    const sure = { scoreThreshold: 0.1, maxCandidates: 4, minProbability: on.probability };
+    expect(await findMissedDice(await readerWith(sure), image, [], [off])).toEqual([]);
+    const found = await findMissedDice(await readerWith({ ...sure, shift: 0.5 }), image, [], [off]);
+    expect(found.map((d) => [d.box.x, d.box.y, d.value, d.score])).toEqual([[130, 30, 1, 0.3]]);
+    // a moved box that lands on a die already found is that die again
+    expect(await findMissedDice(await readerWith({ ...sure, shift: 0.5 }), image, [{ ...at(130, 30, 0.9), value: 1, classIndex: 0 }], [at(145, 45)])).toEqual([]);
+    // the recount moves its candidates the same way
+    const counted = await findMissedDice(await readerWith(null, { scoreThreshold: 0.1, maxCandidates: 4, shift: 0.5 }), image, [], [off], 1);
+    expect(counted.map((d) => [d.box.x, d.box.y, d.value])).toEqual([[130, 30, 1]]);
   });
 
   it('a two-pass read keeps them (one detector run, down to the rule); with a count the recount decides instead', async () => {

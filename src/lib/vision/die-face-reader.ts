@@ -14,7 +14,7 @@
 import { insideShare, iou } from './decode.ts';
 import type { DetectOptions, Detector, OrtModule, SessionOptions } from './detector.ts';
 import { cropForEmbedder, mirrorCrop } from './face-embedder.ts';
-import type { Detection, Die, RgbaImage } from './types.ts';
+import type { Box, Detection, Die, RgbaImage } from './types.ts';
 
 export const DIE_FACE_INPUT_NAME = 'crops';
 export const DIE_FACE_OUTPUT_NAME = 'probs';
@@ -84,6 +84,8 @@ export interface DieFaceWeakDice {
   maxCandidates: number;
   /** One is kept when the reader reads it as a pip value with at least this probability. */
   minProbability: number;
+  /** Each candidate is also read moved by this share of its box in the eight directions, the surest pip read kept with its box (absent: not moved; see `shiftedBoxes`). */
+  shift?: number;
 }
 
 export interface DieFaceRecount {
@@ -91,6 +93,8 @@ export interface DieFaceRecount {
   scoreThreshold: number;
   /** At most this many of them, best first, are read. */
   maxCandidates: number;
+  /** As `DieFaceWeakDice.shift`. */
+  shift?: number;
 }
 
 export interface DieFaceFirstPass {
@@ -145,21 +149,22 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
   const unit = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
   const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const shiftOk = (v: unknown): boolean => v === undefined || unit(v);
   let weakDice: DieFaceWeakDice | null = null;
   if (obj.weakDice !== undefined && obj.weakDice !== null) {
     const r = obj.weakDice;
-    if (!isObject(r) || !unit(r.scoreThreshold) || !count(r.maxCandidates) || !unit(r.minProbability)) {
-      throw new DieFaceConfigError('die-face sidecar: "weakDice" must be { scoreThreshold in [0, 1], maxCandidates a positive integer, minProbability in [0, 1] }, or absent');
+    if (!isObject(r) || !unit(r.scoreThreshold) || !count(r.maxCandidates) || !unit(r.minProbability) || !shiftOk(r.shift)) {
+      throw new DieFaceConfigError('die-face sidecar: "weakDice" must be { scoreThreshold in [0, 1], maxCandidates a positive integer, minProbability in [0, 1], shift in [0, 1] (optional) }, or absent');
     }
-    weakDice = { scoreThreshold: r.scoreThreshold, maxCandidates: r.maxCandidates, minProbability: r.minProbability };
+    weakDice = { scoreThreshold: r.scoreThreshold, maxCandidates: r.maxCandidates, minProbability: r.minProbability, ...(r.shift ? { shift: r.shift as number } : {}) };
   }
   let recount: DieFaceRecount | null = null;
   if (obj.recount !== undefined && obj.recount !== null) {
     const r = obj.recount;
-    if (!isObject(r) || !unit(r.scoreThreshold) || !count(r.maxCandidates)) {
-      throw new DieFaceConfigError('die-face sidecar: "recount" must be { scoreThreshold in [0, 1], maxCandidates a positive integer }, or absent');
+    if (!isObject(r) || !unit(r.scoreThreshold) || !count(r.maxCandidates) || !shiftOk(r.shift)) {
+      throw new DieFaceConfigError('die-face sidecar: "recount" must be { scoreThreshold in [0, 1], maxCandidates a positive integer, shift in [0, 1] (optional) }, or absent');
     }
-    recount = { scoreThreshold: r.scoreThreshold, maxCandidates: r.maxCandidates };
+    recount = { scoreThreshold: r.scoreThreshold, maxCandidates: r.maxCandidates, ...(r.shift ? { shift: r.shift as number } : {}) };
   }
   let secondLook: DieFaceSecondLook | null = null;
   if (obj.secondLook !== undefined && obj.secondLook !== null) {
@@ -424,22 +429,49 @@ export async function findMissedDice(reader: DieFaceReader, image: RgbaImage, fo
     dice.every((f) => iou(f.box, c.box) <= SAME_DIE_IOU && insideShare(f.box, c.box) <= containment && insideShare(c.box, f.box) <= containment);
   const looked = candidates.filter((c) => c.score >= rule.scoreThreshold && clearOf(c, found)).slice(0, rule.maxCandidates);
   if (looked.length === 0) return [];
-  const reads = await reader.readBoxes(image, looked);
+  const tries = looked.map((c) => (rule.shift ? shiftedBoxes(c.box, rule.shift) : [c.box]));
+  const reads = await reader.readBoxes(image, tries.flat().map((box) => ({ box })));
   const meanings = reader.config.classes.map(dieFaceClass);
   const added: Die[] = [];
+  let at = 0;
   looked.forEach((c, i) => {
-    const { classIndex, probability } = reads[i]!;
+    const boxes = tries[i]!;
+    // the surest pip read among the candidate's boxes (its own first, so a tie keeps it)
+    let best = -1;
+    for (let j = 0; j < boxes.length; j++) {
+      const r = reads[at + j]!;
+      if (meanings[r.classIndex]?.kind === 'value' && (best < 0 || r.probability > reads[at + best]!.probability)) best = j;
+    }
+    at += boxes.length;
+    if (best < 0) return;
+    const { classIndex, probability } = reads[at - boxes.length + best]!;
     const meaning = meanings[classIndex];
     if (meaning?.kind !== 'value' || probability < rule.minProbability) return;
     if (expected !== undefined && found.length + added.length >= expected) return;
-    const die = { ...c, value: meaning.value, classIndex };
-    if (clearOf(die, added)) added.push(die);
+    const die = { ...c, box: boxes[best]!, value: meaning.value, classIndex };
+    if (clearOf(die, found) && clearOf(die, added)) added.push(die);
   });
   return added;
 }
 
+/**
+ * A box and the eight boxes moved from it by `shift` of its width and height (across, down and
+ * diagonally), for a candidate the detector boxed half off a small die: on a game board the
+ * detector finds such dice weakly and places their box loosely, and the reader calls a box half
+ * off a die `none` though it reads the die right from a box on it (models/MODEL_CARD.md).
+ */
+export function shiftedBoxes(box: Box, shift: number): Box[] {
+  const out: Box[] = [box];
+  for (const dy of [-1, 0, 1]) {
+    for (const dx of [-1, 0, 1]) {
+      if (dx !== 0 || dy !== 0) out.push({ x: box.x + dx * shift * box.w, y: box.y + dy * shift * box.h, w: box.w, h: box.h });
+    }
+  }
+  return out;
+}
+
 /** The rule `findMissedDice` looks by: with a count the recount (any value read fills it), else the weak dice. */
-function missedDiceRule(config: DieFaceConfig, expected: number | undefined): { scoreThreshold: number; maxCandidates: number; minProbability: number } | null {
+function missedDiceRule(config: DieFaceConfig, expected: number | undefined): { scoreThreshold: number; maxCandidates: number; minProbability: number; shift?: number } | null {
   if (expected !== undefined) return config.recount ? { ...config.recount, minProbability: 0 } : null;
   return config.weakDice;
 }
