@@ -221,16 +221,7 @@ def _ground(rng, cam: Camera, Ws, Hs, placed: list[PlacedDie], light: Light, cfg
     # shadows: each die's cube projected along the light onto the table, blurred by softness
     mask = np.zeros((th, tw), np.float32)
     contact = np.zeros((th, tw), np.float32)
-    L = light.L
-    for p in placed:
-        h = p.die.size / 2 * 0.97
-        cube = np.array([[x, y, z] for x in (-h, h) for y in (-h, h) for z in (-h, h)]) @ p.R.T + p.c
-        proj = cube[:, :2] - cube[:, 2:3] * (L[:2] / L[2])[None]
-        hull = cv2.convexHull(to_tex(proj).astype(np.float32)).astype(np.int32)
-        strength = 1.0 - 0.6 * p.die.translucency
-        cv2.fillConvexPoly(mask, hull, strength, cv2.LINE_AA)
-        foot = to_tex(_footprint(p)).astype(np.int32)
-        cv2.fillConvexPoly(contact, foot, 1.0, cv2.LINE_AA)
+    _draw_shadows(placed, light, to_tex, mask, contact)
     sig = max(0.6, light.softness * ppu)
     mask = _blur(mask, sig)
     contact = _blur(contact, max(0.6, 0.12 * ppu))
@@ -245,6 +236,24 @@ def _ground(rng, cam: Camera, Ws, Hs, placed: list[PlacedDie], light: Light, cfg
     Hm = K @ cam.R @ A
     img = cv2.warpPerspective(tex.astype(np.float32), Hm, (Ws, Hs), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     return img, kind
+
+
+def _cube(p: PlacedDie, scale: float = 1.0) -> np.ndarray:
+    """The eight corners (world) of a placed die's cube, its side times `scale`."""
+    h = p.die.size / 2 * scale
+    return np.array([[x, y, z] for x in (-h, h) for y in (-h, h) for z in (-h, h)]) @ p.R.T + p.c
+
+
+def _draw_shadows(placed: list[PlacedDie], light: Light, to_px, cast: np.ndarray, contact: np.ndarray) -> None:
+    """Each die's cube cast along the light onto the table (z = 0) into `cast` (fainter for a
+    see-through die), and its footprint into `contact`; `to_px` maps table points [N, 2] to pixels."""
+    L = light.L
+    for p in placed:
+        cube = _cube(p, 0.97)
+        on_table = cube[:, :2] - cube[:, 2:3] * (L[:2] / L[2])[None]
+        hull = cv2.convexHull(to_px(on_table).astype(np.float32)).astype(np.int32)
+        cv2.fillConvexPoly(cast, hull, 1.0 - 0.6 * p.die.translucency, cv2.LINE_AA)
+        cv2.fillConvexPoly(contact, to_px(_footprint(p)).astype(np.int32), 1.0, cv2.LINE_AA)
 
 
 def _marble(p: np.ndarray, seed: int) -> np.ndarray:
@@ -624,9 +633,7 @@ def render_onto_photo(rng: np.random.Generator, photo: np.ndarray, taken: np.nda
     side_px = die_frac * max(Ws, Hs)
 
     def screen_box(p: PlacedDie) -> np.ndarray:
-        h = p.die.size / 2
-        cube = np.array([[x, y, z] for x in (-h, h) for y in (-h, h) for z in (-h, h)]) @ p.R.T + p.c
-        uv = cam.project(cube)
+        uv = cam.project(_cube(p))
         return np.concatenate([uv.min(0), uv.max(0)])
 
     placed: list[PlacedDie] = []
@@ -667,15 +674,7 @@ def render_onto_photo(rng: np.random.Generator, photo: np.ndarray, taken: np.nda
     # shadows on the photo: each die's cube cast along the light onto the table, and its contact
     cast = np.zeros((Hs, Ws), np.float32)
     contact = np.zeros((Hs, Ws), np.float32)
-    L = light.L
-    for p in placed:
-        h = p.die.size / 2 * 0.97
-        cube = np.array([[x, y, z] for x in (-h, h) for y in (-h, h) for z in (-h, h)]) @ p.R.T + p.c
-        on_table = cube[:, :2] - cube[:, 2:3] * (L[:2] / L[2])[None]
-        hull = cv2.convexHull(cam.project(np.c_[on_table, np.zeros(8)]).astype(np.float32)).astype(np.int32)
-        cv2.fillConvexPoly(cast, hull, 1.0 - 0.6 * p.die.translucency, cv2.LINE_AA)
-        foot = cam.project(np.c_[_footprint(p), np.zeros(4)]).astype(np.int32)
-        cv2.fillConvexPoly(contact, foot, 1.0, cv2.LINE_AA)
+    _draw_shadows(placed, light, lambda xy: cam.project(np.c_[xy, np.zeros(len(xy))]), cast, contact)
     cast = _blur(cast, max(0.6, light.softness * side_px))
     contact = _blur(contact, max(0.6, 0.12 * side_px))
     ground = ground * (1 - 0.8 * light.shadow * np.clip(cast, 0, 1) - 0.3 * np.clip(contact, 0, 1))[..., None]
