@@ -412,6 +412,8 @@ const SAME_DIE_IOU = 0.3;
  * - otherwise the `weakDice` rule: the best `weakDice.maxCandidates` down to
  *   `weakDice.scoreThreshold` are kept when the reader reads a pip value with at least
  *   `weakDice.minProbability` (a die found weakly, read surely).
+ * With the rule's `shift`, each candidate is also read moved around its box (`shiftedBoxes`), and
+ * its surest pip read is the one judged, with the box it was read from.
  * With a count the count decides: keeping the sure dice first and then filling the count read
  * the held-out slice worse than the count alone (models/MODEL_CARD.md). A candidate overlapping
  * a die already added is that die again. The reader's `none` (no die there) is what makes a low
