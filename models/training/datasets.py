@@ -137,14 +137,18 @@ def load_split(split: str, part: str = "train") -> list[dict]:
     return samples
 
 
+def cache_records(folder: Path) -> list[dict]:
+    """The records of a render cache (render_cache.py: index-*.jsonl, one JSON object a scene), by id."""
+    items = []
+    for index in sorted(Path(folder).glob("index-*.jsonl")):
+        items += [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
+    return sorted(items, key=lambda it: it["id"])
+
+
 def load_synthetic(folder: Path) -> list[dict]:
     """Synthetic scenes pre-rendered by render_cache.py: index-*.jsonl + image files."""
-    items = []
-    for index in sorted(folder.glob("index-*.jsonl")):
-        items += [json.loads(line) for line in index.read_text().splitlines() if line.strip()]
-    items.sort(key=lambda it: it["id"])
     samples = []
-    for item in items:
+    for item in cache_records(folder):
         boxes = np.array(item["boxes"], np.float32).reshape(-1, 4)
         samples.append({
             "source": "synthetic",

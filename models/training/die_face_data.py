@@ -15,14 +15,13 @@ Sources (train splits only; `part` = 'train' leaves out the held-out slice, data
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from datasets import TRAIN_SPLITS, load_split, read_rgb
+from datasets import TRAIN_SPLITS, cache_records, load_split, read_rgb
 from die_crops import _background, embedder_crop, jitter_box
 from die_face_model import CLASSES
 from pip_crops import FacePool, render_die
@@ -234,11 +233,10 @@ class RenderedDice:
     def __init__(self, folder):
         self.images, self.items = [], []
         folder = Path(folder)
-        records = [json.loads(line) for index in sorted(folder.glob('index-*.jsonl'))
-                   for line in index.read_text().splitlines() if line.strip()]
+        records = cache_records(folder)
         if not any(r.get('rendered') for r in records):
             raise ValueError(f'{folder} holds no rendered dice: make it with render_cache.py --preset on-boards')
-        for r in sorted(records, key=lambda r: r['id']):
+        for r in records:
             n = r.get('rendered', 0)
             if not n:
                 continue

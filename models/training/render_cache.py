@@ -10,9 +10,10 @@ symbol: a player showing a face to the teach screen), and crowds of 10-25 small 
 or `symbol-rolls`: two scenes in three are rolls of 1-7 dice, 6-35% of the frame, three in four of
 them symbol dice (as a game of Face Off or Point Five is thrown), the third a default scene;
 or `on-boards`: 1-3 dice in a game board's colours (yellow with red pips, red with yellow pips,
-amber, white; nearly half of them cloudy see-through) rendered onto the epanemu-train photos whose dice are small (under 7% of the long
-side) and one of them on a busy surface (a Catan board: copy_paste.BUSY_CONTEXT), three in four of them onto the busiest free spot, at the size of
-the photo's own dice, with the photo's own labels kept (the held-out slice is never drawn on).
+amber, white; nearly half of them cloudy see-through) rendered onto the epanemu-train photos whose
+dice are small (under 7% of the long side) and one of them on a busy surface (a Catan board:
+copy_paste.BUSY_CONTEXT), three in four of them onto the busiest free spot, at the size of the
+photo's own dice, with the photo's own labels kept (the held-out slice is never drawn on).
 """
 from __future__ import annotations
 

@@ -155,6 +155,14 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
     return True
 
 
+def _resting(rng, die: Die, top: int, yaw: float, xy: np.ndarray) -> PlacedDie:
+    """A die lying at table point xy with face `top` up, turned by `yaw`, tipped a little (a table is never quite flat)."""
+    tilt = _rot((rng.normal(), rng.normal(), 0.0), rng.normal(0, 2.0))
+    axis, deg = _FACE_UP[top]
+    R = tilt @ _rot((0, 0, 1), math.degrees(yaw)) @ _rot(axis, deg)
+    return PlacedDie(die, top, R, np.array([xy[0], xy[1], die.size / 2]), yaw)
+
+
 def _place_dice(rng, cam: Camera, W, H, dice: list[Die], tops: list[int] | None, cfg: SceneConfig) -> list[PlacedDie]:
     placed: list[PlacedDie] = []
     for i, die in enumerate(dice):
@@ -177,10 +185,7 @@ def _place_dice(rng, cam: Camera, W, H, dice: list[Die], tops: list[int] | None,
             m = -0.04 if rng.random() < cfg.cut_probability else cfg.edge_margin
             if not (m * W <= uv[0] <= (1 - m) * W and m * H <= uv[1] <= (1 - m) * H):
                 continue
-            tilt = _rot((rng.normal(), rng.normal(), 0.0), rng.normal(0, 2.0))
-            axis, deg = _FACE_UP[top]
-            R = tilt @ _rot((0, 0, 1), math.degrees(yaw)) @ _rot(axis, deg)
-            cand = PlacedDie(die, top, R, np.array([xy[0], xy[1], die.size / 2]), yaw)
+            cand = _resting(rng, die, top, yaw, xy)
             fp = _footprint(cand)
             if all(not _overlap(fp, _footprint(p)) for p in placed):
                 placed.append(cand)
@@ -641,7 +646,7 @@ def render_onto_photo(rng: np.random.Generator, photo: np.ndarray, taken: np.nda
         top = int(rng.integers(6))
         to_busy = busyness is not None and rng.random() < busy_share
         fits = []
-        for attempt in range(16):
+        for _ in range(16):
             yaw = rng.uniform(0, 2 * math.pi)
             if placed and rng.random() < 0.3:   # touching or close to another new die
                 other = placed[int(rng.integers(len(placed)))]
@@ -652,10 +657,7 @@ def render_onto_photo(rng: np.random.Generator, photo: np.ndarray, taken: np.nda
                 if g is None:
                     continue
                 xy = g[:2]
-            tilt = _rot((rng.normal(), rng.normal(), 0.0), rng.normal(0, 2.0))
-            axis, deg = _FACE_UP[top]
-            R = tilt @ _rot((0, 0, 1), math.degrees(yaw)) @ _rot(axis, deg)
-            cand = PlacedDie(die, top, R, np.array([xy[0], xy[1], die.size / 2]), yaw)
+            cand = _resting(rng, die, top, yaw, xy)
             box = screen_box(cand)
             pad = 0.15 * side_px
             if box[0] < 0 or box[1] < 0 or box[2] > Ws or box[3] > Hs:
@@ -691,6 +693,7 @@ def render_onto_photo(rng: np.random.Generator, photo: np.ndarray, taken: np.nda
             continue
         gain = float(np.clip((ground[sl].mean() + 0.01) / (img[sl][mine].mean() + 0.01), 0.5, 2.0)) ** 0.4
         img[sl][mine] = img[sl][mine] * gain * tint ** 0.5
+
     def to_photo(a: np.ndarray) -> np.ndarray:
         a = cv2.resize(a, (Wu, H), interpolation=cv2.INTER_AREA)
         return cv2.resize(a, (W, H), interpolation=cv2.INTER_LINEAR) if Wu != W else a
