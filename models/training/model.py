@@ -130,5 +130,31 @@ class DetectorWithDecode(nn.Module):
         return torch.cat([cx, cy, w, h, obj, cls], -1)
 
 
+@torch.no_grad()
+def grow_deeper(src: DiceDetector, dst: DiceDetector) -> list[str]:
+    """Copies `src` into `dst`, a net of the same widths with more blocks at the end of some
+    stages, and sets each added block to the identity (its last BatchNorm's scale and shift zero:
+    the residual adds nothing, and the ReLU passes the previous block's non-negative output). The
+    grown net computes what `src` computes, so training adds capacity from where `src` stands
+    (Net2Net's function-preserving growth, with Goyal et al.'s zero-initialised residual).
+    Returns the added blocks' names."""
+    own, theirs = dst.state_dict(), src.state_dict()
+    for k, v in theirs.items():
+        if k not in own or own[k].shape != v.shape:
+            raise ValueError(f"grow_deeper: {k} {tuple(v.shape)} has no place in the grown net")
+        own[k].copy_(v)
+    added = []
+    for name in ("s4", "s8", "s16", "s32"):
+        a, b = getattr(src, name), getattr(dst, name)
+        for i in range(len(a), len(b)):
+            block = b[i]
+            if not block.residual:
+                raise ValueError(f"grow_deeper: {name}.{i} is not residual, so it cannot start as the identity")
+            block.pw[1].weight.zero_()
+            block.pw[1].bias.zero_()
+            added.append(f"{name}.{i}")
+    return added
+
+
 def count_params(m: nn.Module) -> int:
     return sum(p.numel() for p in m.parameters())

@@ -27,7 +27,7 @@ from augment import make_crop
 from copy_paste import DiceBank, paste_dice
 from evaluate import evaluate
 from from_onnx import calibrate, load_onnx_weights
-from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_params, flatten_levels
+from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_params, flatten_levels, grow_deeper
 
 # Which level learns which die: by the longer side of its box, in input pixels.
 LEVEL_RANGES = {8: (0.0, 64.0), 16: (44.0, 160.0), 32: (120.0, 1e9)}
@@ -175,7 +175,7 @@ def giou_loss(p: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
     return 1 - iou + (c - union) / c, iou
 
 
-def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0):
+def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_objectness: bool = False):
     centres, strides, levels = layout
     raw = flatten_levels(maps)                                       # [B, N, 12]
     pos, gt, obj_w = assign(batch, centres, strides, levels, size)
@@ -186,17 +186,22 @@ def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0):
         # dice it already finds keep weight 1, so the objectness scale the rules were chosen on holds
         p = torch.sigmoid(raw[..., 4].detach())
         obj_w = obj_w * torch.where(pos, 1.0 + hard_positives * (1.0 - p) ** 2, torch.ones_like(p))
-    l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
     bi, ni = torch.nonzero(pos, as_tuple=True)
     gi = gt[bi, ni]
     if len(bi) == 0:
+        l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
         return l_obj, {"obj": float(l_obj), "cls": 0.0, "box": 0.0, "npos": 0}
     r = raw[bi, ni]
     d = torch.exp(r[:, :4].clamp(-6, 6)) * strides[ni, None]
     c = centres[ni]
     pb = torch.stack([c[:, 0] - d[:, 0], c[:, 1] - d[:, 1], c[:, 0] + d[:, 2], c[:, 1] + d[:, 3]], 1)
     gb = batch["boxes"][bi, gi]
-    lg, _ = giou_loss(pb, gb)
+    lg, iou = giou_loss(pb, gb)
+    if iou_objectness:
+        # a die cell's objectness target is how well its box fits the die (YOLOv5's choice), so a box
+        # straddling two touching dice scores below the boxes on them, and NMS keeps those
+        obj_t[bi, ni] = iou.detach().clamp(0, 1).to(obj_t.dtype)
+    l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
     l_box = (lg * batch["weight"][bi, gi]).sum() / npos
     l_cls = F.cross_entropy(r[:, 5:], batch["classes"][bi, gi], reduction="sum", label_smoothing=0.02) / npos
     loss = l_obj + l_cls + 2.0 * l_box
@@ -252,9 +257,12 @@ def main() -> None:
     ap.add_argument("--copy-paste", type=float, default=0.0, help="share of real photos given 1-3 real dice from other train photos (copy_paste.py)")
     ap.add_argument("--copy-paste-busy", type=float, default=0.0, help="share of pasted dice put on the busiest of 16 free spots (copy_paste.py)")
     ap.add_argument("--hard-positives", type=float, default=0.0, help="a die cell's objectness loss weighs 1 + A(1-p)^2: dice scored low learnt harder")
+    ap.add_argument("--iou-objectness", action="store_true", help="a die cell's objectness target is its box's IoU with the die, not 1 (boxes ranked by fit)")
     ap.add_argument("--copy-paste-busy-dice", action="store_true", help="the dice put on busy spots are dice the bank found on busy surfaces (board dice; copy_paste.py BUSY_CONTEXT)")
     ap.add_argument("--init", default=None, help="start from this checkpoint")
     ap.add_argument("--init-onnx", default=None, help="start from this export's weights (from_onnx.py), e.g. models/dice-pips.onnx")
+    ap.add_argument("--grow-from-depths", default=None,
+                    help="with --init-onnx: the export's stage depths; --depths adds blocks at the ends of stages, each starting as the identity (model.grow_deeper)")
     ap.add_argument("--widths", default="16,24,48,96,160")
     ap.add_argument("--depths", default="1,2,3,3,2")
     ap.add_argument("--fpn", type=int, default=64)
@@ -283,6 +291,10 @@ def main() -> None:
             same = {k: v for k, v in init["model"].items() if k in own and own[k].shape == v.shape}
             net.load_state_dict(same, strict=False)
             print(f"--init: arch differs, {len(same)} of {len(own)} tensors loaded", flush=True)
+    elif args.init_onnx and args.grow_from_depths:
+        src = DiceDetector(tuple(arch["widths"]), tuple(int(x) for x in args.grow_from_depths.split(",")), arch["fpn"], 3, arch["head_depth"])
+        load_onnx_weights(src, args.init_onnx, torch.rand(1, 3, args.size, args.size))
+        print(f"--grow-from-depths: blocks added as the identity: {', '.join(grow_deeper(src, net))}", flush=True)
     elif args.init_onnx:
         load_onnx_weights(net, args.init_onnx, torch.rand(1, 3, args.size, args.size))
     device = torch.device(args.device)
@@ -321,7 +333,7 @@ def main() -> None:
         net.train()
         batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
         x = (batch["images"].float() / 255.0).contiguous(memory_format=torch.channels_last)
-        loss, parts = compute_loss(net(x), batch, layout, args.crop, args.hard_positives)
+        loss, parts = compute_loss(net(x), batch, layout, args.crop, args.hard_positives, args.iou_objectness)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
