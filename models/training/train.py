@@ -271,6 +271,8 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=0.0,
                     help="train for this long, the schedule following the time (--steps then caps the steps); 0: --steps")
     args = ap.parse_args()
+    if args.grow_from_depths and not args.init_onnx:
+        ap.error("--grow-from-depths grows an export: give it with --init-onnx")
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
