@@ -153,6 +153,9 @@ def grow_deeper(src: DiceDetector, dst: DiceDetector) -> list[str]:
             block.pw[1].weight.zero_()
             block.pw[1].bias.zero_()
             added.append(f"{name}.{i}")
+    untouched = [k for k in own if k not in theirs and not any(k.startswith(a + ".") for a in added)]
+    if untouched:
+        raise ValueError(f"grow_deeper: the grown net differs outside the stages' ends: {untouched[0]} …")
     return added
 
 

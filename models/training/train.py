@@ -188,20 +188,20 @@ def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_obj
         obj_w = obj_w * torch.where(pos, 1.0 + hard_positives * (1.0 - p) ** 2, torch.ones_like(p))
     bi, ni = torch.nonzero(pos, as_tuple=True)
     gi = gt[bi, ni]
-    if len(bi) == 0:
-        l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
-        return l_obj, {"obj": float(l_obj), "cls": 0.0, "box": 0.0, "npos": 0}
-    r = raw[bi, ni]
-    d = torch.exp(r[:, :4].clamp(-6, 6)) * strides[ni, None]
-    c = centres[ni]
-    pb = torch.stack([c[:, 0] - d[:, 0], c[:, 1] - d[:, 1], c[:, 0] + d[:, 2], c[:, 1] + d[:, 3]], 1)
-    gb = batch["boxes"][bi, gi]
-    lg, iou = giou_loss(pb, gb)
-    if iou_objectness:
-        # a die cell's objectness target is how well its box fits the die (YOLOv5's choice), so a box
-        # straddling two touching dice scores below the boxes on them, and NMS keeps those
-        obj_t[bi, ni] = iou.detach().clamp(0, 1).to(obj_t.dtype)
+    if len(bi):
+        r = raw[bi, ni]
+        d = torch.exp(r[:, :4].clamp(-6, 6)) * strides[ni, None]
+        c = centres[ni]
+        pb = torch.stack([c[:, 0] - d[:, 0], c[:, 1] - d[:, 1], c[:, 0] + d[:, 2], c[:, 1] + d[:, 3]], 1)
+        gb = batch["boxes"][bi, gi]
+        lg, iou = giou_loss(pb, gb)
+        if iou_objectness:
+            # a die cell's objectness target is how well its box fits the die (YOLOv5's choice), so a
+            # box straddling two touching dice scores below the boxes on them, and NMS keeps those
+            obj_t[bi, ni] = iou.detach().clamp(0, 1).to(obj_t.dtype)
     l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
+    if len(bi) == 0:
+        return l_obj, {"obj": float(l_obj), "cls": 0.0, "box": 0.0, "npos": 0}
     l_box = (lg * batch["weight"][bi, gi]).sum() / npos
     l_cls = F.cross_entropy(r[:, 5:], batch["classes"][bi, gi], reduction="sum", label_smoothing=0.02) / npos
     loss = l_obj + l_cls + 2.0 * l_box
