@@ -1,7 +1,7 @@
 """The Rollcall dice detector: a small anchor-free, single-stage network.
 
-Backbone of depthwise-separable blocks (ReLU), a three-level FPN (strides 8, 16, 32) and one
-light head per level. Every output cell predicts distances to the four box sides (FCOS style,
+Backbone of depthwise-separable blocks (ReLU), a three-level FPN (strides 8, 16, 32; optionally a
+fourth at stride 4, `p4`) and one light head per level. Every output cell predicts distances to the four box sides (FCOS style,
 exp-parameterised, in units of the stride), an objectness logit and 7 class logits
 (top-face values 1..6, then `other`). `DetectorWithDecode` wraps the network for export:
 it decodes the boxes into input pixels (cx, cy, w, h), applies the sigmoid and the softmax,
@@ -51,8 +51,12 @@ def stage(cin: int, cout: int, n: int, k: int = 3) -> nn.Sequential:
 
 
 class DiceDetector(nn.Module):
-    def __init__(self, widths=(16, 24, 48, 96, 160), depths=(1, 2, 3, 3, 2), fpn: int = 64, k: int = 3, head_depth: int = 2):
+    def __init__(self, widths=(16, 24, 48, 96, 160), depths=(1, 2, 3, 3, 2), fpn: int = 64, k: int = 3, head_depth: int = 2,
+                 p4: int = 0):
+        """`p4` > 0 adds a stride-4 level of that width (its map first in the output), for dice of a
+        few cells at stride 8 that touch: each then has cells of its own to be found from."""
         super().__init__()
+        self.strides = ((4,) if p4 else ()) + STRIDES
         w0, w1, w2, w3, w4 = widths
         self.stem = conv_bn(3, w0, 3, 2)                      # stride 2
         self.s4 = stage(w0, w1, depths[1], k)                 # stride 4
@@ -73,6 +77,18 @@ class DiceDetector(nn.Module):
             nn.init.constant_(p.bias, 0.0)
             with torch.no_grad():
                 p.bias[4] = -4.6  # objectness prior ~1%
+        self.p4 = p4
+        if p4:
+            # p8 is narrowed at stride 8, where it is cheap, before it is brought up to stride 4
+            self.lat4 = conv_bn(w1, p4, 1)
+            self.down8 = conv_bn(fpn, p4, 1)
+            self.smooth4 = DWSep(p4, p4, 1, k)
+            self.head4 = nn.Sequential(*[DWSep(p4, p4, 1, k) for _ in range(head_depth)])
+            self.pred4 = nn.Conv2d(p4, 4 + 1 + NUM_CLASSES, 1)
+            nn.init.normal_(self.pred4.weight, std=0.01)
+            nn.init.constant_(self.pred4.bias, 0.0)
+            with torch.no_grad():
+                self.pred4.bias[4] = -4.6
 
     def forward(self, x: torch.Tensor) -> list[torch.Tensor]:
         """Raw per-level maps [B, 12, H, W]: 4 log-distances, objectness logit, class logits."""
@@ -84,7 +100,11 @@ class DiceDetector(nn.Module):
         p32 = self.lat32(c32)
         p16 = self.smooth16(self.lat16(c16) + F.interpolate(p32, scale_factor=2.0, mode="nearest"))
         p8 = self.smooth8(self.lat8(c8) + F.interpolate(p16, scale_factor=2.0, mode="nearest"))
-        return [pred(head(p)) for p, head, pred in zip((p8, p16, p32), self.heads, self.preds)]
+        maps = [pred(head(p)) for p, head, pred in zip((p8, p16, p32), self.heads, self.preds)]
+        if self.p4:
+            p4 = self.smooth4(self.lat4(c4) + F.interpolate(self.down8(p8), scale_factor=2.0, mode="nearest"))
+            maps.insert(0, self.pred4(self.head4(p4)))
+        return maps
 
 
 def flatten_levels(maps: list[torch.Tensor]) -> torch.Tensor:
@@ -109,7 +129,7 @@ class DetectorWithDecode(nn.Module):
     def forward(self, images: torch.Tensor) -> torch.Tensor:
         maps = self.net(images)
         centres, strides = [], []
-        for m, s in zip(maps, STRIDES):
+        for m, s in zip(maps, self.net.strides):
             h, w = m.shape[2], m.shape[3]
             ys = (torch.arange(h, dtype=torch.float32, device=m.device) + 0.5) * s
             xs = (torch.arange(w, dtype=torch.float32, device=m.device) + 0.5) * s

@@ -39,7 +39,7 @@ def main() -> None:
     refined = run / "pips-deep" / "last.pt"
     ck = torch.load(refined if refined.exists() else sorted(run.glob("stage*/last.pt"))[-1], map_location="cpu")
     arch = ck["arch"]
-    params = count_params(DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"]))
+    params = count_params(DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"], arch.get("p4", 0)))
     S = sidecar["inputSize"]
     cells = sum((S // s) ** 2 for s in (8, 16, 32))
 

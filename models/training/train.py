@@ -30,7 +30,7 @@ from from_onnx import calibrate, load_onnx_weights
 from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_params, flatten_levels, grow_deeper
 
 # Which level learns which die: by the longer side of its box, in input pixels.
-LEVEL_RANGES = {8: (0.0, 64.0), 16: (44.0, 160.0), 32: (120.0, 1e9)}
+LEVEL_RANGES = {4: (0.0, 32.0), 8: (0.0, 64.0), 16: (44.0, 160.0), 32: (120.0, 1e9)}  # die side in input px; 4 only with --p4
 CENTRE_RADIUS = 1.5
 SMALL_DIE = 0.045  # --small-dice-boost: a photo whose median die side is under this share of its longer side  # positives: cells within this many strides of the die's centre (and inside its box)
 
@@ -106,9 +106,9 @@ def collate(batch: list[dict]) -> dict:
             "ignore": ignore, "ivalid": ivalid}
 
 
-def cell_layout(size: int):
+def cell_layout(size: int, level_strides: tuple[int, ...] = STRIDES):
     centres, strides, levels = [], [], []
-    for s in STRIDES:
+    for s in level_strides:
         n = size // s
         ys, xs = torch.meshgrid(torch.arange(n), torch.arange(n), indexing="ij")
         centres.append((torch.stack([xs, ys], -1).reshape(-1, 2).float() + 0.5) * s)
@@ -131,6 +131,7 @@ def assign(batch: dict, centres: torch.Tensor, strides: torch.Tensor, levels: to
     side = torch.maximum(x2 - x1, y2 - y1)
     lo = torch.zeros_like(strides)
     hi = torch.zeros_like(strides)
+    level_strides = tuple(torch.unique_consecutive(levels).tolist())
     for s, (a, b) in LEVEL_RANGES.items():
         lo[levels == s] = a
         hi[levels == s] = b
@@ -139,7 +140,7 @@ def assign(batch: dict, centres: torch.Tensor, strides: torch.Tensor, levels: to
     cand = inside & near & level_ok & valid[:, None, :]
     # the cell holding each die's centre is always positive on the levels that take its size
     offset = 0
-    for s in STRIDES:
+    for s in level_strides:
         n = size // s
         ix = (gcx[:, 0, :] / s).floor().clamp(0, n - 1).long()
         iy = (gcy[:, 0, :] / s).floor().clamp(0, n - 1).long()
@@ -267,6 +268,8 @@ def main() -> None:
     ap.add_argument("--depths", default="1,2,3,3,2")
     ap.add_argument("--fpn", type=int, default=64)
     ap.add_argument("--head-depth", type=int, default=2)
+    ap.add_argument("--p4", type=int, default=0, help="add a stride-4 level this wide (model.DiceDetector p4): dice under 32 px get cells of their own")
+    ap.add_argument("--new-lr-mult", type=float, default=8.0, help="with --init-onnx and --p4: the new level learns at this many times --lr")
     ap.add_argument("--device", default="cpu", help="cpu, or cuda on a lent GPU machine")
     ap.add_argument("--minutes", type=float, default=0.0,
                     help="train for this long, the schedule following the time (--steps then caps the steps); 0: --steps")
@@ -281,8 +284,9 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     arch = {"widths": [int(x) for x in args.widths.split(",")], "depths": [int(x) for x in args.depths.split(",")],
-            "fpn": args.fpn, "head_depth": args.head_depth}
-    net = DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"])
+            "fpn": args.fpn, "head_depth": args.head_depth, **({"p4": args.p4} if args.p4 else {})}
+    net = DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"], args.p4)
+    new_modules: list[torch.nn.Module] = []
     if args.init:
         init = torch.load(args.init, map_location="cpu")
         if init.get("arch", arch) == arch:
@@ -297,6 +301,17 @@ def main() -> None:
         src = DiceDetector(tuple(arch["widths"]), tuple(int(x) for x in args.grow_from_depths.split(",")), arch["fpn"], 3, arch["head_depth"])
         load_onnx_weights(src, args.init_onnx, torch.rand(1, 3, args.size, args.size))
         print(f"--grow-from-depths: blocks added as the identity: {', '.join(grow_deeper(src, net))}", flush=True)
+    elif args.init_onnx and args.p4:
+        # the export has no stride-4 level: its weights go into the same net without one, and the
+        # new level starts from scratch beside them
+        src = DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"])
+        load_onnx_weights(src, args.init_onnx, torch.rand(1, 3, args.size, args.size))
+        missing, unexpected = net.load_state_dict(src.state_dict(), strict=False)
+        new_names = ("lat4", "down8", "smooth4", "head4", "pred4")
+        if unexpected or any(not k.startswith(new_names) for k in missing):
+            raise SystemExit(f"--p4: the export does not fit the net outside the new level ({(unexpected + missing)[0]})")
+        new_modules = [getattr(net, n) for n in new_names]
+        print(f"--p4 {args.p4}: stride-4 level added beside the export's weights", flush=True)
     elif args.init_onnx:
         load_onnx_weights(net, args.init_onnx, torch.rand(1, 3, args.size, args.size))
     device = torch.device(args.device)
@@ -316,8 +331,17 @@ def main() -> None:
         # BatchNorm statistics from a few training batches, so train mode starts where the export stands
         calib = DataLoader(data, batch_size=args.batch, sampler=WeightedSampler(weights, 8 * args.batch, args.seed + 1000), collate_fn=collate)
         calibrate(net, ((b["images"].to(device).float() / 255.0).contiguous(memory_format=torch.channels_last) for b in calib))
+        with torch.no_grad():
+            # calibrate keeps what each BatchNorm computed; a new one should normalise instead
+            for bn in (m for mod in new_modules for m in mod.modules() if isinstance(m, torch.nn.BatchNorm2d)):
+                bn.weight.fill_(1.0)
+                bn.bias.zero_()
         ema.load_state_dict(net.state_dict())
-    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    new_params = {id(p) for mod in new_modules for p in mod.parameters()}
+    opt = torch.optim.AdamW([
+        {"params": [p for p in net.parameters() if id(p) not in new_params], "lr": args.lr},
+        {"params": [p for p in net.parameters() if id(p) in new_params], "lr": args.lr * args.new_lr_mult},
+    ], lr=args.lr, weight_decay=5e-4)
     warm = min(500, args.steps // 10)
     t0 = time.time()
 
@@ -327,7 +351,7 @@ def main() -> None:
 
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / warm) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * progress(s)))))
-    layout = tuple(t.to(device) for t in cell_layout(args.crop))
+    layout = tuple(t.to(device) for t in cell_layout(args.crop, net.strides))
     log = open(out / "log.jsonl", "a")
     best = -1.0
     step = 0
