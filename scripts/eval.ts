@@ -1,6 +1,6 @@
 /**
  * npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth]
- *                 [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [DATASET_DIR...]
+ *                 [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [DATASET_DIR...]
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
@@ -11,6 +11,8 @@
  * the photos training never sees), the slice models and rules are chosen on, so a candidate is
  * measured without reading val. `--wrong` lists the photos whose roll was not read exactly, what
  * they show and what was read (always in `--json`, as each dataset's `wrongRolls`).
+ * Each dataset and the whole are also measured over their crowds alone, the photos of `--crowd N`
+ * (default 8) labelled dice or more (`crowds` in `--json`, null where there are none).
  * Runs on onnxruntime-node (native CPU) with the app's pre/post-processing; `npm run bench`
  * measures the shipped wasm runtime. Exit code 2 on a missing folder or bad labels.json.
  *
@@ -37,14 +39,14 @@ import path from 'node:path';
 import os from 'node:os';
 import type { EvalSummary } from '../src/lib/vision/metrics.ts';
 import type { TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
-import { evaluate, evaluateDatasets, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
+import { CROWD_DICE, evaluate, evaluateDatasets, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
 import { holdoutSlices, type Dataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, kitDetectorModel, type NodeKitReader } from './lib/node-faces.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
-const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [DATASET_DIR...]';
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [DATASET_DIR...]';
 
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
@@ -98,14 +100,20 @@ export function formatReport(report: EvalReport, header: string, listWrongRolls 
       ' p95 ms',
     ].join('  '),
   );
-  for (const d of report.datasets) out.push(row(label(d), d, width));
+  const crowdLabel = `  ≥ ${report.crowdDice} dice`;
+  for (const d of report.datasets) {
+    out.push(row(label(d), d, width));
+    if (d.crowds && report.datasets.length > 1) out.push(row(crowdLabel, d.crowds, width));
+  }
   out.push(row('overall', report.overall, width));
+  if (report.crowds) out.push(row(crowdLabel, report.crowds, width));
   out.push(
     '',
     'All rates in %. P/R/F1: per die, a prediction matching a labelled die (its centre inside the predicted box, nearest first) with the right value.',
     '@IoU: the same with IoU ≥ 0.5 matching, whole-die sets only (overall: over those sets).',
     'detR: labelled dice found whatever the value.  exact: images whose multiset of values read equals the truth.',
     'read: of the labelled dice found, the share read right (R / detR).',
+    `≥ ${report.crowdDice} dice: the same over the photos of that many labelled dice or more (crowds of small touching dice, where most dice are missed).`,
     'ms: reader time per image (letterbox + inference + decode/NMS, + the die-face pass when used), nearest-rank median and p95.',
   );
   for (const d of report.datasets) out.push('', confusionTable(d.name, d));
@@ -135,6 +143,7 @@ async function main(): Promise<number> {
       learn: { type: 'boolean', default: false },
       holdout: { type: 'boolean', default: false },
       wrong: { type: 'boolean', default: false },
+      crowd: { type: 'string', default: String(CROWD_DICE) },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -143,6 +152,8 @@ async function main(): Promise<number> {
   const truthBoxes = values.boxes === 'truth';
   if (truthBoxes && values.kit) throw new UsageError(`--boxes truth measures the die-face reader of standard dice; eval:symbols -- --boxes truth does it for kits\n${USAGE}`);
   if (values.learn && (values.kit || truthBoxes)) throw new UsageError(`--learn reads standard dice as the app reads them (eval:symbols -- --learn does it for kits)\n${USAGE}`);
+  const crowdDice = Number(values.crowd);
+  if (!Number.isInteger(crowdDice) || crowdDice < 1) throw new UsageError(`--crowd must be a positive integer (the dice a photo must show to count as a crowd)\n${USAGE}`);
   const threads = Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer\n${USAGE}`);
   let dirs = positionals;
@@ -188,8 +199,8 @@ async function main(): Promise<number> {
     if (values.learn) embedder = await createNodeFaceEmbedder({ threads });
     const pipLearning = embedder ? { embedder } : undefined;
     const report = holdout
-      ? await evaluateDatasets(detector, holdout, kitEval, truthEval, values['count-known'], pipLearning)
-      : await evaluate(detector, dirs, kitEval, truthEval, values['count-known'], pipLearning);
+      ? await evaluateDatasets(detector, holdout, kitEval, truthEval, values['count-known'], pipLearning, crowdDice)
+      : await evaluate(detector, dirs, kitEval, truthEval, values['count-known'], pipLearning, crowdDice);
     const c = detector.config;
     const model = {
       file: path.relative(process.cwd(), detector.modelPath) || detector.modelPath,

@@ -21,6 +21,8 @@ export interface DatasetReport extends EvalSummary {
   boxStyle: BoxStyle;
   /** The photos whose roll was not read exactly, in dataset order: what they show and what was read (sorted; null: a die not read). */
   wrongRolls: WrongRoll[];
+  /** The same measures over the photos of `crowdDice` dice or more alone; null when there are none. */
+  crowds: EvalSummary | null;
 }
 
 export interface WrongRoll {
@@ -37,7 +39,17 @@ function rollOf(dice: ReadonlyArray<{ value: DieKey | null }>): Array<string | n
 export interface EvalReport {
   datasets: DatasetReport[];
   overall: EvalSummary;
+  /** The photos of `crowdDice` dice or more, over every dataset; null when there are none. */
+  crowds: EvalSummary | null;
+  crowdDice: number;
 }
+
+/**
+ * A photo of this many labelled dice or more is a crowd: small touching dice, where the detector
+ * misses most (models/MODEL_CARD.md, "The held-out slice has few crowds"), so every report
+ * measures them apart as well.
+ */
+export const CROWD_DICE = 8;
 
 /**
  * Reading with a kit (`eval --kit`): the dice read as face ids (null: unknown), and the
@@ -145,10 +157,15 @@ export async function evaluateDataset(
   truthEval?: TruthBoxEvaluation,
   countKnown = false,
   pipLearning?: PipLearningEvaluation,
-): Promise<{ report: DatasetReport; accumulator: EvalAccumulator }> {
-  const acc = kitEval
-    ? new EvalAccumulator(dataset.boxStyle === 'whole-die', kitEval.kit.faces.map((f) => f.id), 'unknown')
-    : new EvalAccumulator(dataset.boxStyle === 'whole-die');
+  crowdDice = CROWD_DICE,
+): Promise<{ report: DatasetReport; accumulator: EvalAccumulator; crowdAccumulator: EvalAccumulator | null }> {
+  const accumulator = (): EvalAccumulator =>
+    kitEval
+      ? new EvalAccumulator(dataset.boxStyle === 'whole-die', kitEval.kit.faces.map((f) => f.id), 'unknown')
+      : new EvalAccumulator(dataset.boxStyle === 'whole-die');
+  const acc = accumulator();
+  const crowdAcc = accumulator();
+  let crowdImages = 0;
   const floor = patternFloor(dataset);
   const wrongRolls: WrongRoll[] = [];
   /** This table's pip faces learnt so far (`pipLearning`). */
@@ -156,6 +173,10 @@ export async function evaluateDataset(
   const tally = (im: LabelledImage, read: readonly PredictedDie[], ms: number): void => {
     const dice = scoredPredictions(im, read);
     acc.add(im.dice, dice, ms);
+    if (im.dice.length >= crowdDice) {
+      crowdAcc.add(im.dice, dice, ms);
+      crowdImages++;
+    }
     if (!exactRoll(im.dice, dice)) wrongRolls.push({ file: im.file, truth: rollOf(im.dice) as string[], read: rollOf(dice) });
   };
   for (const im of dataset.images) {
@@ -192,7 +213,12 @@ export async function evaluateDataset(
     const vectors = new Map(read.dice.map((d, i) => [d, read.reads?.[i]?.embedding]));
     learnt = learnFilledPips(learnt, im.dice, scored, (i) => vectors.get(scored[i]!));
   }
-  return { report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls }, accumulator: acc };
+  const crowds = crowdImages ? crowdAcc : null;
+  return {
+    report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls, crowds: crowds?.summarise() ?? null },
+    accumulator: acc,
+    crowdAccumulator: crowds,
+  };
 }
 
 export async function evaluate(
@@ -202,10 +228,11 @@ export async function evaluate(
   truthEval?: TruthBoxEvaluation,
   countKnown = false,
   pipLearning?: PipLearningEvaluation,
+  crowdDice = CROWD_DICE,
 ): Promise<EvalReport> {
   const datasets: Dataset[] = [];
   for (const dir of dirs) datasets.push(await loadDataset(dir, kitEval?.kit)); // validate all before measuring any
-  return evaluateDatasets(detector, datasets, kitEval, truthEval, countKnown, pipLearning);
+  return evaluateDatasets(detector, datasets, kitEval, truthEval, countKnown, pipLearning, crowdDice);
 }
 
 /** `evaluate` over datasets already loaded (the held-out slices: datasets.ts `holdoutSlices`). */
@@ -216,15 +243,23 @@ export async function evaluateDatasets(
   truthEval?: TruthBoxEvaluation,
   countKnown = false,
   pipLearning?: PipLearningEvaluation,
+  crowdDice = CROWD_DICE,
 ): Promise<EvalReport> {
-  const overall = kitEval ? new EvalAccumulator(true, kitEval.kit.faces.map((f) => f.id), 'unknown') : new EvalAccumulator(true);
+  const accumulator = (): EvalAccumulator => (kitEval ? new EvalAccumulator(true, kitEval.kit.faces.map((f) => f.id), 'unknown') : new EvalAccumulator(true));
+  const overall = accumulator();
+  const crowds = accumulator();
+  let anyCrowds = false;
   const reports: DatasetReport[] = [];
   for (const dataset of datasets) {
-    const { report, accumulator } = await evaluateDataset(detector, dataset, kitEval, truthEval, countKnown, pipLearning);
+    const { report, accumulator: acc, crowdAccumulator } = await evaluateDataset(detector, dataset, kitEval, truthEval, countKnown, pipLearning, crowdDice);
     reports.push(report);
-    overall.merge(accumulator);
+    overall.merge(acc);
+    if (crowdAccumulator) {
+      crowds.merge(crowdAccumulator);
+      anyCrowds = true;
+    }
   }
-  return { datasets: reports, overall: overall.summarise() };
+  return { datasets: reports, overall: overall.summarise(), crowds: anyCrowds ? crowds.summarise() : null, crowdDice };
 }
 
 /** The `*-val` folders under DATA/dice-photos, sorted; [] when there are none. */

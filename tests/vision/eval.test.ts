@@ -87,6 +87,27 @@ describe('npm run eval', () => {
     expect(o.latencyMs.p95).toBeGreaterThanOrEqual(o.latencyMs.median);
   });
 
+  it('measures the crowds apart: photos of --crowd N dice or more (default 8)', () => {
+    type Report = { datasets: Array<{ name: string; crowds: Summary | null }>; overall: Summary; crowds: Summary | null; crowdDice: number };
+    const byDefault = JSON.parse(runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', whole, pips]).stdout) as Report;
+    expect(byDefault.crowdDice).toBe(8);
+    expect([byDefault.crowds, ...byDefault.datasets.map((d) => d.crowds)]).toEqual([null, null, null]);
+    // with 2: both photos of whole-set (two dice each) are crowds, the one-die photo of pips-set is not
+    const r = runCli('scripts/eval.ts', ['--json', '--crowd', '2', '--model', TEST_MODEL, '--die-face', 'off', whole, pips]);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout) as Report;
+    const [w, p] = report.datasets;
+    expect(w!.crowds).toMatchObject({ images: 2, dice: 4, perDie: { precision: 0.5, recall: 0.5, f1: 0.5 }, detectionRecall: 0.75, exactRollAccuracy: 0.5 });
+    expect(p!.crowds).toBeNull();
+    expect(report.crowds).toMatchObject({ images: 2, dice: 4, exactRollAccuracy: 0.5 });
+    const table = runCli('scripts/eval.ts', ['--crowd', '2', '--model', TEST_MODEL, '--die-face', 'off', whole, pips]).stdout;
+    expect(table).toMatch(/whole-set \(die\)[^\n]*\n  ≥ 2 dice\s+2\s+4\s+50\.0/);
+    expect(table).toMatch(/overall[^\n]*\n  ≥ 2 dice\s+2\s+4\s+50\.0/);
+    const bad = runCli('scripts/eval.ts', ['--crowd', '0', '--model', TEST_MODEL, whole]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--crowd must be a positive integer');
+  });
+
   it('prints a table and confusion matrices', () => {
     const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', whole]);
     expect(r.status).toBe(0);
