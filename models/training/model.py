@@ -1,11 +1,12 @@
 """The Rollcall dice detector: a small anchor-free, single-stage network.
 
 Backbone of depthwise-separable blocks (ReLU), a three-level FPN (strides 8, 16, 32; optionally a
-fourth at stride 4, `p4`) and one light head per level. Every output cell predicts distances to the four box sides (FCOS style,
-exp-parameterised, in units of the stride), an objectness logit and 7 class logits
-(top-face values 1..6, then `other`). `DetectorWithDecode` wraps the network for export:
-it decodes the boxes into input pixels (cx, cy, w, h), applies the sigmoid and the softmax,
-and concatenates every cell of every level into one [1, N, 12] tensor (docs/architecture.md).
+fourth at stride 4, `p4`) and one light head per level. Every output cell predicts distances to the
+four box sides (FCOS style, exp-parameterised, in units of the stride), an objectness logit and 7
+class logits (top-face values 1..6, then `other`). `DetectorWithDecode` wraps the network for
+export: it decodes the boxes into input pixels (cx, cy, w, h), applies the sigmoid and the
+softmax, and concatenates every cell of every level into one [1, N, 12] tensor
+(docs/architecture.md).
 """
 from __future__ import annotations
 
