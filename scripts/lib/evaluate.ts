@@ -51,6 +51,11 @@ export interface EvalReport {
  */
 export const CROWD_DICE = 8;
 
+/** A tally of reads: of a kit's face ids when reading with a kit, else of pip values. */
+function newAccumulator(kitEval: KitEvaluation | undefined, wholeDie: boolean): EvalAccumulator {
+  return kitEval ? new EvalAccumulator(wholeDie, kitEval.kit.faces.map((f) => f.id), 'unknown') : new EvalAccumulator(wholeDie);
+}
+
 /**
  * Reading with a kit (`eval --kit`): the dice read as face ids (null: unknown), and the
  * reader's own time per image (detector + face embedder).
@@ -159,12 +164,8 @@ export async function evaluateDataset(
   pipLearning?: PipLearningEvaluation,
   crowdDice = CROWD_DICE,
 ): Promise<{ report: DatasetReport; accumulator: EvalAccumulator; crowdAccumulator: EvalAccumulator | null }> {
-  const accumulator = (): EvalAccumulator =>
-    kitEval
-      ? new EvalAccumulator(dataset.boxStyle === 'whole-die', kitEval.kit.faces.map((f) => f.id), 'unknown')
-      : new EvalAccumulator(dataset.boxStyle === 'whole-die');
-  const acc = accumulator();
-  const crowdAcc = accumulator();
+  const acc = newAccumulator(kitEval, dataset.boxStyle === 'whole-die');
+  const crowdAcc = newAccumulator(kitEval, dataset.boxStyle === 'whole-die');
   let crowdImages = 0;
   const floor = patternFloor(dataset);
   const wrongRolls: WrongRoll[] = [];
@@ -245,15 +246,14 @@ export async function evaluateDatasets(
   pipLearning?: PipLearningEvaluation,
   crowdDice = CROWD_DICE,
 ): Promise<EvalReport> {
-  const accumulator = (): EvalAccumulator => (kitEval ? new EvalAccumulator(true, kitEval.kit.faces.map((f) => f.id), 'unknown') : new EvalAccumulator(true));
-  const overall = accumulator();
-  const crowds = accumulator();
+  const overall = newAccumulator(kitEval, true);
+  const crowds = newAccumulator(kitEval, true);
   let anyCrowds = false;
   const reports: DatasetReport[] = [];
   for (const dataset of datasets) {
-    const { report, accumulator: acc, crowdAccumulator } = await evaluateDataset(detector, dataset, kitEval, truthEval, countKnown, pipLearning, crowdDice);
+    const { report, accumulator, crowdAccumulator } = await evaluateDataset(detector, dataset, kitEval, truthEval, countKnown, pipLearning, crowdDice);
     reports.push(report);
-    overall.merge(acc);
+    overall.merge(accumulator);
     if (crowdAccumulator) {
       crowds.merge(crowdAccumulator);
       anyCrowds = true;
