@@ -24,6 +24,7 @@ import numpy as np
 from datasets import TRAIN_SPLITS, cache_records, load_split, read_rgb
 from die_crops import _background, embedder_crop, jitter_box
 from die_face_model import CLASSES
+from hard_negatives import is_off_centre
 from pip_crops import FacePool, render_die
 
 K = 48
@@ -143,13 +144,15 @@ def _blob_points(img, side):
 class RealCrops:
     """The labelled photos of the train splits, decoded once, with their dice and table spots."""
 
-    def __init__(self, part='train', splits=TRAIN_SPLITS, hard_negatives=None, reads=None):
+    def __init__(self, part='train', splits=TRAIN_SPLITS, hard_negatives=None, reads=None, off_centre=None):
         """hard_negatives: {photo path: [[x, y, w, h, objectness], ...]} (hard_negatives.mine);
-        reads: {photo path: per labelled die, the detector's box on it or None} (hard_negatives.mine_reads)."""
-        self.images, self.dice, self.spots, self.median_side = [], [], [], []
+        reads: {photo path: per labelled die, the detector's box on it or None} (hard_negatives.mine_reads);
+        off_centre: the detector's boxes half on a die, as hard_negatives (hard_negatives.mine(off_centre=True))."""
+        self.images, self.dice, self.ignored, self.spots, self.median_side = [], [], [], [], []
         self.items = []   # (image index, box x y w h, class, split)
         self.read_boxes = []  # per item, the detector's box on that die (x y w h), or None
         self.hard = []    # (image index, box x y w h): the detector's boxes where there is no die
+        self.off_centre = []  # (image index, box x y w h): the detector's boxes half on a die
         self.draw_p = None  # per-die draw probabilities (weight_splits); None draws every die alike
         # photos taken from the side (epanemu): the table's up is the frame's up
         self.oblique = {'epanemu-train'}
@@ -163,9 +166,12 @@ class RealCrops:
                 side = float(np.median([max(b[2], b[3]) for b in boxes])) if boxes else 40.0
                 self.median_side.append(side)
                 ignored = [(float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])) for b in s['ignore']]
+                self.ignored.append(ignored)
                 self.spots.append(self._free(_blob_points(img, side), boxes + ignored, side))  # table spots, off dice and ignored regions
                 for x, y, w, h, _ in (hard_negatives or {}).get(s['file'], []):
                     self.hard.append((i, (x, y, w, h)))
+                for x, y, w, h, _ in (off_centre or {}).get(s['file'], []):
+                    self.off_centre.append((i, (x, y, w, h)))
                 photo_reads = (reads or {}).get(s['file']) or [None] * len(boxes)
                 for b, c, r in zip(boxes, s['classes'], photo_reads):
                     self.items.append((i, b, int(c), split))
@@ -219,6 +225,29 @@ class RealCrops:
                 return img, (cx - side / 2, cy - side / 2, side, side)
         return img, (cx - side / 2, cy - side / 2, side, side)
 
+    def off_centre_box(self, rng):
+        """A die-sized box half on a die and centred on none (hard_negatives.is_off_centre): a
+        labelled die's box moved 0.4-0.75 of its size, or a box midway between two dice that
+        nearly touch, the boxes a detector makes a second time on a die or between two."""
+        for _ in range(100):
+            i, (x, y, w, h), _, _ = self.items[int(rng.integers(len(self.items)))]
+            dice = self.dice[i]
+            near = [d for d in dice if d != (x, y, w, h) and
+                    abs(d[0] + d[2] / 2 - x - w / 2) < 1.4 * max(w, d[2]) and abs(d[1] + d[3] / 2 - y - h / 2) < 1.4 * max(h, d[3])]
+            if near and rng.random() < 0.4:
+                d = near[int(rng.integers(len(near)))]
+                cx, cy = (x + w / 2 + d[0] + d[2] / 2) / 2, (y + h / 2 + d[1] + d[3] / 2) / 2
+            else:
+                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.4, 0.75)
+                cx, cy = x + w / 2 + r * w * math.cos(a), y + h / 2 + r * h * math.sin(a)
+            # about a die's size: a box much larger could hold the whole die, as a detector's loose box on it does
+            bw, bh = w * math.exp(np.clip(rng.normal(0, 0.12), -0.2, 0.2)), h * math.exp(np.clip(rng.normal(0, 0.12), -0.2, 0.2))
+            box = (cx - bw / 2, cy - bh / 2, bw, bh)
+            xyxy = lambda b: np.array([b[0], b[1], b[0] + b[2], b[1] + b[3]])  # noqa: E731
+            if is_off_centre(xyxy(box), [xyxy(d) for d in dice], [xyxy(g) for g in self.ignored[i]]):
+                return self.images[i], box
+        raise ValueError('no off-centre box found in 100 tries: are there dice in these photos?')
+
     def table_patch(self, rng, size):
         """A square of real table (for synthetic dice to stand on)."""
         img, box = self.background_box(rng)
@@ -261,13 +290,15 @@ class Mixer:
     SHARES_WITH_HARD = {'real': 0.40, 'synthetic': 0.28, 'other': 0.10, 'none_real': 0.10, 'none_hard': 0.08, 'none_synthetic': 0.04}
 
     def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0, motion_blur=(0.08, 4),
-                 translucent=0.0, on_boards: RenderedDice | None = None, on_boards_share=0.0):
+                 translucent=0.0, on_boards: RenderedDice | None = None, on_boards_share=0.0, off_centre_share=0.0):
         """as_read: the share of real dice cut from the detector's box on them, as the app cuts
         them, instead of the labelled box moved like a detector's (RealCrops.die). motion_blur:
         the share of crops blurred by motion and the longest blur in pixels (`photometric`).
         translucent: the share of synthetic scenes whose die is see-through (pip_crops.render_die).
         on_boards, on_boards_share: rendered board dice (RenderedDice) drawn as this share of the
-        crops, the other shares shrunk to make room."""
+        crops, the other shares shrunk to make room. off_centre_share: the share of crops cut from a
+        box half on a die and taught `none`, half the detector's own (real.off_centre, when mined),
+        half made (RealCrops.off_centre_box); the other shares shrunk to make room."""
         self.real = real
         self.on_boards = on_boards
         self.translucent = translucent
@@ -278,6 +309,9 @@ class Mixer:
         if on_boards is not None and on_boards_share > 0:
             shares = {k: v * (1 - on_boards_share) for k, v in shares.items()}
             shares['on_boards'] = on_boards_share
+        if off_centre_share > 0:
+            shares = {k: v * (1 - off_centre_share) for k, v in shares.items()}
+            shares['none_off_centre'] = off_centre_share
         self.kinds = list(shares)
         self.p = np.array([shares[k] for k in self.kinds])
         self.p /= self.p.sum()
@@ -311,6 +345,14 @@ class Mixer:
         elif kind == 'none_real':
             img, box = self.real.background_box(rng)
             crop, cls = warp_crop(img, box, rng, jitter=False), NONE
+        elif kind == 'none_off_centre':
+            if self.real.off_centre and rng.random() < 0.5:
+                i, box = self.real.off_centre[int(rng.integers(len(self.real.off_centre)))]
+                img = self.real.images[i]
+            else:
+                img, box = self.real.off_centre_box(rng)
+            # moved no further (warp_crop's jitter could centre it on the die)
+            crop, cls = warp_crop(img, box, rng, jitter=False), NONE
         elif kind == 'none_hard':
             i, box = self.real.hard[int(rng.integers(len(self.real.hard)))]
             crop, cls = warp_crop(self.real.images[i], box, rng), NONE
@@ -332,11 +374,13 @@ class Mixer:
         return np.stack(xs), np.array(ys, np.int64)
 
 
-def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3):
+def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3, off_centre_made=150):
     """The fixed model-selection set from the held-out slice, cut by the app's crop
     (die_crops.embedder_crop): every die from its labelled box and `jittered` times from a box
     moved like a detector's (no rotation, no colour change), table patches labelled `none`, and
-    the detector's false boxes (`real.hard`, when mined) labelled `none`, and every die the
+    the detector's false boxes (`real.hard`, when mined) labelled `none`, its boxes half on a die
+    (`real.off_centre`, when mined) and `off_centre_made` boxes made alike (RealCrops.off_centre_box)
+    labelled `none` as source `off_centre`, and every die the
     detector boxed (`real.read_boxes`, when mined) from that box, as source `read`.
     Returns crops, classes, split names."""
     rng = np.random.default_rng(seed)
@@ -352,6 +396,12 @@ def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3):
             xs.append(embedder_crop(img, box, K, CROP_MARGIN)); ys.append(NONE); src.append('background')
     for i, box in real.hard:
         xs.append(embedder_crop(real.images[i], box, K, CROP_MARGIN)); ys.append(NONE); src.append('hard')
+    for i, box in real.off_centre:
+        xs.append(embedder_crop(real.images[i], box, K, CROP_MARGIN)); ys.append(NONE); src.append('off_centre')
+    made = np.random.default_rng(seed + 1)  # its own draws: the sets above stay as they were
+    for _ in range(off_centre_made if real.items else 0):
+        img, box = real.off_centre_box(made)
+        xs.append(embedder_crop(img, box, K, CROP_MARGIN)); ys.append(NONE); src.append('off_centre')
     for (img_i, _, cls, _), read in zip(real.items, real.read_boxes):
         if read is not None:
             xs.append(embedder_crop(real.images[img_i], read, K, CROP_MARGIN)); ys.append(cls); src.append('read')

@@ -91,6 +91,29 @@ def is_clear_of_dice(box: np.ndarray, dice: np.ndarray) -> bool:
     return True
 
 
+# a box is centred on a die when its centre lies within this share of the die's width and height
+# of the die's centre; the reader's training moves a die's box this far less than once in 80 crops
+# (die_face_data.warp_crop), so an off-centre box taught as `none` contradicts few die crops
+CENTRED = 0.35
+# a box lies on a die when it covers this share of the die
+ON_DIE = 0.15
+
+
+def is_off_centre(box: np.ndarray, dice: np.ndarray, ignore: np.ndarray) -> bool:
+    """Half on a labelled die but centred on none: the detector's second box on a die, or a box
+    between touching dice (models/MODEL_CARD.md "A stride-4 level for small touching dice"). A die
+    read from such a box is either a die read twice or a neighbour read in its place, so the reader
+    should call it `none`. Boxes touching an ignored region are left out (what lies there is unknown)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    on_die = False
+    for d in dice:
+        w, h = max(d[2] - d[0], 1e-6), max(d[3] - d[1], 1e-6)
+        if abs(cx - (d[0] + d[2]) / 2) < CENTRED * w and abs(cy - (d[1] + d[3]) / 2) < CENTRED * h:
+            return False
+        on_die = on_die or _overlap(box, d) >= ON_DIE * w * h
+    return on_die and all(_overlap(box, g) <= 0 for g in ignore)
+
+
 # The architectures a detector export may have: the small net (model.py's default) and the deeper
 # net of dice-symbols.onnx and, since 2026-11-27, dice-pips.onnx (pipeline.py SYMBOL_DETECTOR).
 EXPORT_ARCHITECTURES = ({}, {"widths": (16, 24, 48, 128, 192), "depths": (1, 2, 3, 5, 3)})
@@ -115,11 +138,14 @@ def load_detector(checkpoint: Path) -> tuple[DiceDetector, int]:
     return net, int(ck["size"])
 
 
-def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> dict[str, list[list[float]]]:
-    """{photo path: [[x, y, w, h, objectness], ...]} for every photo of `part`; cached per checkpoint."""
+def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print, off_centre=False) -> dict[str, list[list[float]]]:
+    """{photo path: [[x, y, w, h, objectness], ...]} for every photo of `part`: the detector's
+    boxes clear of every die (is_clear_of_dice), or with `off_centre` its boxes half on a die
+    (is_off_centre); cached per checkpoint."""
     digest = hashlib.sha1(checkpoint.read_bytes()).hexdigest()[:12]
     fixes = hashlib.sha1(LABEL_FIXES.read_bytes()).hexdigest()[:8]  # the labels the negatives avoid
-    cache = CACHE / f"{digest}-{fixes}-{part}-{MIN_OBJECTNESS}-{MAX_OBJECTNESS}.json"
+    kind = f"-off-centre-{CENTRED}-{ON_DIE}" if off_centre else ""
+    cache = CACHE / f"{digest}-{fixes}-{part}{kind}-{MIN_OBJECTNESS}-{MAX_OBJECTNESS}.json"
     if cache.exists():
         return _cached(cache)
     net, size = load_detector(checkpoint)
@@ -128,14 +154,20 @@ def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> dict[st
     found = 0
     for split in splits:
         for s in load_split(split, part):
-            dice = np.concatenate([s["boxes"], s["label_boxes"], s["ignore"]], 0)  # an ignored region is no negative
-            negs = [b for b in _candidates(wrapper, read_rgb(s["file"]), size) if b[4] <= MAX_OBJECTNESS and is_clear_of_dice(b, dice)]
+            if off_centre:
+                dice = np.concatenate([s["boxes"], s["label_boxes"]], 0)
+                keep = lambda b: is_off_centre(b, dice, s["ignore"])  # noqa: E731
+            else:
+                dice = np.concatenate([s["boxes"], s["label_boxes"], s["ignore"]], 0)  # an ignored region is no negative
+                keep = lambda b: is_clear_of_dice(b, dice)  # noqa: E731
+            negs = [b for b in _candidates(wrapper, read_rgb(s["file"]), size) if b[4] <= MAX_OBJECTNESS and keep(b)]
             out[s["file"]] = [[float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1]), float(b[4])] for b in negs]
             found += len(negs)
     CACHE.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps(out))
     if log:
-        log(f"hard negatives ({part}): {found} boxes in {len(out)} photos, detector {checkpoint.name} ({digest})")
+        what = "off-centre boxes" if off_centre else "hard negatives"
+        log(f"{what} ({part}): {found} boxes in {len(out)} photos, detector {checkpoint.name} ({digest})")
     return out
 
 
@@ -182,9 +214,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--checkpoint", required=True, type=Path)
     ap.add_argument("--part", default="train")
+    ap.add_argument("--off-centre", action="store_true", help="the boxes half on a die and centred on none (is_off_centre)")
     ap.add_argument("--show", help="write a sheet of the mined boxes (most confident first) to this PNG")
     a = ap.parse_args()
-    negs = mine(a.checkpoint, a.part)
+    negs = mine(a.checkpoint, a.part, off_centre=a.off_centre)
     by_split: dict[str, int] = {}
     for f, boxes in negs.items():
         split = Path(f).parent.name

@@ -84,9 +84,23 @@ def evaluate(model, hx, hy, hsrc):
         out['score'] = 0.8 * dice_acc + 0.1 * out['background']['readNone'] + 0.1 * out['hard']['readNone']
     else:
         out['score'] = 0.8 * dice_acc + 0.2 * out['background']['readNone']
+    m = hsrc == 'off_centre'
+    if m.any():
+        # its boxes half on a die (hard_negatives.is_off_centre); reported, not scored, so that
+        # steps stay comparable with runs that did not teach them
+        out['offCentre'] = {'boxes': int(m.sum()), 'readNone': float((pred[m] == NONE).mean())}
     conf = np.zeros((len(CLASSES), len(CLASSES)), int)
     np.add.at(conf, (hy, pred), 1)
     out['confusion'] = conf.tolist()
+    return out
+
+
+def merge_mined(mined):
+    """Several detectors' mined boxes, one list per photo."""
+    out = {}
+    for m in mined:
+        for f, boxes in m.items():
+            out.setdefault(f, []).extend(boxes)
     return out
 
 
@@ -120,6 +134,9 @@ def main():
     ap.add_argument('--resume', help='a checkpoint (last.pt) to continue from')
     ap.add_argument('--widths', default='16,32,64,96', help='channels of the four stages (die_face_model.DieFaceNet)')
     ap.add_argument('--hard-negatives', help="a detector checkpoint (.pt) whose false boxes on the train photos are taught as `none` (hard_negatives.py)")
+    ap.add_argument('--off-centre', nargs='+', default=[], metavar='DETECTOR',
+                    help="detectors (.onnx or .pt) whose boxes half on a train die and centred on none are taught as `none` (hard_negatives.is_off_centre), with boxes made alike")
+    ap.add_argument('--off-centre-share', type=float, default=0.08, help='the share of crops cut from boxes half on a die (with --off-centre)')
     ap.add_argument('--split-weights', default='', help='e.g. epanemu-train=2: draw that split\'s real dice this many times as often (default 1 each)')
     ap.add_argument('--threads', type=int, default=1, help='CPU threads (1 leaves the other core to a detector run)')
     ap.add_argument('--device', default='cpu', help="cpu, or cuda on a lent GPU machine (models/training/gpu/train-reader.sh)")
@@ -142,6 +159,8 @@ def main():
         ap.error(f'--motion-blur: the share must lie in 0-0.7 (30% of crops get a soft blur instead) and the pixels in 2-{K}, got {args.motion_blur!r}')
     if not 0 <= args.on_boards_share < 1:
         ap.error(f'--on-boards-share is a share in 0-1, got {args.on_boards_share}')
+    if not 0 < args.off_centre_share < 1:
+        ap.error(f'--off-centre-share is a share in 0-1, got {args.off_centre_share}')
     if not 0 <= args.translucent <= 1:
         ap.error(f'--translucent is a share in 0-1, got {args.translucent}')
     if os.environ.get('CI'):
@@ -158,14 +177,17 @@ def main():
 
     hard = {part: mine(Path(args.hard_negatives), part, log=log) if args.hard_negatives else None for part in ('train', 'holdout')}
     reads = {part: mine_reads(Path(args.as_read), part, log=log) if args.as_read else None for part in ('train', 'holdout')}
-    real = RealCrops('train', hard_negatives=hard['train'], reads=reads['train'])
+    off_centre = {part: merge_mined([mine(Path(d), part, log=log, off_centre=True) for d in args.off_centre]) if args.off_centre else None
+                  for part in ('train', 'holdout')}
+    real = RealCrops('train', hard_negatives=hard['train'], reads=reads['train'], off_centre=off_centre['train'])
     if args.split_weights:
         real.weight_splits({k: float(v) for k, v in (kv.split('=') for kv in args.split_weights.split(','))})
-    held = RealCrops('holdout', hard_negatives=hard['holdout'], reads=reads['holdout'])
+    held = RealCrops('holdout', hard_negatives=hard['holdout'], reads=reads['holdout'], off_centre=off_centre['holdout'])
     hx, hy, hsrc = holdout_set(held)
-    log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives; held out: '
-        f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches and {len(held.hard)} hard negatives)')
-    mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur, 'translucent': args.translucent}
+    log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives, {len(real.off_centre)} off-centre boxes; held out: '
+        f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches, {len(held.hard)} hard negatives and {len(held.off_centre)} off-centre boxes)')
+    mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur, 'translucent': args.translucent,
+                     'off_centre_share': args.off_centre_share if args.off_centre else 0.0}
     if args.on_boards:
         mixer_options.update(on_boards=RenderedDice(args.on_boards), on_boards_share=args.on_boards_share)
         log(f"{len(mixer_options['on_boards'].items)} rendered board dice from {args.on_boards}, {args.on_boards_share:.0%} of the crops")
@@ -236,6 +258,7 @@ def main():
             log('held out: ' + ', '.join(f"{s} {r[s]['right']:.3f}" for s in SPLIT_NAMES if s in r) +
                 f", background→none {r['background']['readNone']:.3f}" +
                 (f", hard→none {r['hard']['readNone']:.3f}" if 'hard' in r else '') +
+                (f", off-centre→none {r['offCentre']['readNone']:.3f}" if 'offCentre' in r else '') +
                 (f", as read {r['read']['right']:.3f}" if 'read' in r else '') + f", score {r['score']:.4f}")
             # every evaluated step is kept: the reading path is chosen behind the detector afterwards
             torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths}, os.path.join(args.run, f'step{step:06d}.pt'))
