@@ -18,6 +18,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
 TRAIN_SPLITS = ("byler-train", "matteop65-train", "epanemu-train")
+# photos taken from the side: the table's up is the frame's up, and a die's top face lies in the upper part of its box
+OBLIQUE_SPLITS = frozenset({"epanemu-train"})
 VAL_SPLITS = ("byler-val", "matteop65-val", "epanemu-val")
 CACHE = Path(__file__).resolve().parent / "cache"
 LABEL_FIXES = Path(__file__).resolve().parent / "label-fixes.json"

@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets import TRAIN_SPLITS, cache_records, load_split, read_rgb
+from datasets import OBLIQUE_SPLITS, TRAIN_SPLITS, cache_records, load_split, read_rgb
 from die_crops import _background, embedder_crop, jitter_box
 from die_face_model import CLASSES
 from hard_negatives import is_off_centre
@@ -154,13 +154,14 @@ class RealCrops:
         self.hard = []    # (image index, box x y w h): the detector's boxes where there is no die
         self.off_centre = []  # (image index, box x y w h): the detector's boxes half on a die
         self.draw_p = None  # per-die draw probabilities (weight_splits); None draws every die alike
-        # photos taken from the side (epanemu): the table's up is the frame's up
-        self.oblique = {'epanemu-train'}
+        self.oblique = OBLIQUE_SPLITS
+        self.photo_oblique = []  # per photo, whether it was taken from the side
         for split in splits:
             for s in load_split(split, part):
                 img = read_rgb(s['file'])
                 i = len(self.images)
                 self.images.append(img)
+                self.photo_oblique.append(split in self.oblique)
                 boxes = [(float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])) for b in s['boxes']]
                 self.dice.append(boxes)
                 side = float(np.median([max(b[2], b[3]) for b in boxes])) if boxes else 40.0
@@ -244,7 +245,7 @@ class RealCrops:
             bw, bh = w * math.exp(np.clip(rng.normal(0, 0.12), -0.2, 0.2)), h * math.exp(np.clip(rng.normal(0, 0.12), -0.2, 0.2))
             box = (cx - bw / 2, cy - bh / 2, bw, bh)
             xyxy = lambda b: np.array([b[0], b[1], b[0] + b[2], b[1] + b[3]])  # noqa: E731
-            if is_off_centre(xyxy(box), [xyxy(d) for d in dice], [xyxy(g) for g in self.ignored[i]]):
+            if is_off_centre(xyxy(box), [xyxy(d) for d in dice], [xyxy(g) for g in self.ignored[i]], self.photo_oblique[i]):
                 return self.images[i], box
         raise ValueError('no off-centre box found in 100 tries: are there dice in these photos?')
 

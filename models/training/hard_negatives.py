@@ -28,7 +28,7 @@ import numpy as np
 import torch
 import torchvision
 
-from datasets import LABEL_FIXES, TRAIN_SPLITS, data_root, load_split, read_rgb
+from datasets import LABEL_FIXES, OBLIQUE_SPLITS, TRAIN_SPLITS, data_root, load_split, read_rgb
 from evaluate import _iou, letterbox
 from export_model import load_checkpoint
 from from_onnx import load_onnx_weights
@@ -95,20 +95,26 @@ def is_clear_of_dice(box: np.ndarray, dice: np.ndarray) -> bool:
 # of the die's centre; the reader's training moves a die's box this far less than once in 80 crops
 # (die_face_data.warp_crop), so an off-centre box taught as `none` contradicts few die crops
 CENTRED = 0.35
+# in a photo taken from the side a die's top face lies in the upper part of its box: a box up to
+# this share of the die's height above its centre may be centred on the top face
+CENTRED_ABOVE_OBLIQUE = 0.65
 # a box lies on a die when it covers this share of the die
 ON_DIE = 0.15
 
 
-def is_off_centre(box: np.ndarray, dice: np.ndarray, ignore: np.ndarray) -> bool:
+def is_off_centre(box: np.ndarray, dice: np.ndarray, ignore: np.ndarray, oblique: bool = False) -> bool:
     """Half on a labelled die but centred on none: the detector's second box on a die, or a box
     between touching dice (models/MODEL_CARD.md "A stride-4 level for small touching dice"). A die
     read from such a box is either a die read twice or a neighbour read in its place, so the reader
-    should call it `none`. Boxes touching an ignored region are left out (what lies there is unknown)."""
+    should call it `none`. Boxes touching an ignored region are left out (what lies there is unknown).
+    `oblique`: a photo taken from the side, where a box above a die's centre may hold its top face."""
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    above = CENTRED_ABOVE_OBLIQUE if oblique else CENTRED
     on_die = False
     for d in dice:
         w, h = max(d[2] - d[0], 1e-6), max(d[3] - d[1], 1e-6)
-        if abs(cx - (d[0] + d[2]) / 2) < CENTRED * w and abs(cy - (d[1] + d[3]) / 2) < CENTRED * h:
+        dy = cy - (d[1] + d[3]) / 2
+        if abs(cx - (d[0] + d[2]) / 2) < CENTRED * w and -above * h < dy < CENTRED * h:
             return False
         on_die = on_die or _overlap(box, d) >= ON_DIE * w * h
     return on_die and all(_overlap(box, g) <= 0 for g in ignore)
@@ -144,7 +150,7 @@ def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print, off_centre
     (is_off_centre); cached per checkpoint."""
     digest = hashlib.sha1(checkpoint.read_bytes()).hexdigest()[:12]
     fixes = hashlib.sha1(LABEL_FIXES.read_bytes()).hexdigest()[:8]  # the labels the negatives avoid
-    kind = f"-off-centre-{CENTRED}-{ON_DIE}" if off_centre else ""
+    kind = f"-off-centre-{CENTRED}-{CENTRED_ABOVE_OBLIQUE}-{ON_DIE}" if off_centre else ""
     cache = CACHE / f"{digest}-{fixes}-{part}{kind}-{MIN_OBJECTNESS}-{MAX_OBJECTNESS}.json"
     if cache.exists():
         return _cached(cache)
@@ -156,7 +162,7 @@ def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print, off_centre
         for s in load_split(split, part):
             if off_centre:
                 dice = np.concatenate([s["boxes"], s["label_boxes"]], 0)
-                keep = lambda b: is_off_centre(b, dice, s["ignore"])  # noqa: E731
+                keep = lambda b: is_off_centre(b, dice, s["ignore"], split in OBLIQUE_SPLITS)  # noqa: E731
             else:
                 dice = np.concatenate([s["boxes"], s["label_boxes"], s["ignore"]], 0)  # an ignored region is no negative
                 keep = lambda b: is_clear_of_dice(b, dice)  # noqa: E731
