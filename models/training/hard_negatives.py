@@ -92,7 +92,7 @@ def is_clear_of_dice(box: np.ndarray, dice: np.ndarray) -> bool:
 
 
 # a box is centred on a die when its centre lies within this share of the die's width and height
-# of the die's centre; the reader's training moves a die's box this far less than once in 80 crops
+# of the die's centre; the reader's training moves a die's box this far in fewer than one crop in 200
 # (die_face_data.warp_crop), so an off-centre box taught as `none` contradicts few die crops
 CENTRED = 0.35
 # in a photo taken from the side a die's top face lies in the upper part of its box: a box up to
