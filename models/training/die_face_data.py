@@ -141,6 +141,12 @@ def _blob_points(img, side):
     return np.stack([xs, ys], 1).astype(np.float32)
 
 
+def _corners(box):
+    """x, y, w, h as x1, y1, x2, y2 (hard_negatives' boxes)."""
+    x, y, w, h = box
+    return np.array([x, y, x + w, y + h])
+
+
 class RealCrops:
     """The labelled photos of the train splits, decoded once, with their dice and table spots."""
 
@@ -154,14 +160,13 @@ class RealCrops:
         self.hard = []    # (image index, box x y w h): the detector's boxes where there is no die
         self.off_centre = []  # (image index, box x y w h): the detector's boxes half on a die
         self.draw_p = None  # per-die draw probabilities (weight_splits); None draws every die alike
-        self.oblique = OBLIQUE_SPLITS
-        self.photo_oblique = []  # per photo, whether it was taken from the side
+        self.photo_oblique = []  # per photo, whether it was taken from the side (datasets.OBLIQUE_SPLITS)
         for split in splits:
             for s in load_split(split, part):
                 img = read_rgb(s['file'])
                 i = len(self.images)
                 self.images.append(img)
-                self.photo_oblique.append(split in self.oblique)
+                self.photo_oblique.append(split in OBLIQUE_SPLITS)
                 boxes = [(float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])) for b in s['boxes']]
                 self.dice.append(boxes)
                 side = float(np.median([max(b[2], b[3]) for b in boxes])) if boxes else 40.0
@@ -207,8 +212,8 @@ class RealCrops:
         i, box, cls, split = self.items[k]
         read = self.read_boxes[k]
         if read is not None and rng.random() < as_read:
-            return self.images[i], read, cls, split in self.oblique, True
-        return self.images[i], box, cls, split in self.oblique, False
+            return self.images[i], read, cls, self.photo_oblique[i], True
+        return self.images[i], box, cls, self.photo_oblique[i], False
 
     def background_box(self, rng, i=None):
         """A die-sized box on the table of photo i (random when None), not centred on any die."""
@@ -244,8 +249,7 @@ class RealCrops:
             # about a die's size: a box much larger could hold the whole die, as a detector's loose box on it does
             bw, bh = w * math.exp(np.clip(rng.normal(0, 0.12), -0.2, 0.2)), h * math.exp(np.clip(rng.normal(0, 0.12), -0.2, 0.2))
             box = (cx - bw / 2, cy - bh / 2, bw, bh)
-            xyxy = lambda b: np.array([b[0], b[1], b[0] + b[2], b[1] + b[3]])  # noqa: E731
-            if is_off_centre(xyxy(box), [xyxy(d) for d in dice], [xyxy(g) for g in self.ignored[i]], self.photo_oblique[i]):
+            if is_off_centre(_corners(box), [_corners(d) for d in dice], [_corners(g) for g in self.ignored[i]], self.photo_oblique[i]):
                 return self.images[i], box
         raise ValueError('no off-centre box found in 100 tries: are there dice in these photos?')
 
