@@ -19,6 +19,7 @@ const SCRIPTS = [
   'choose-die-face-rule',
   'choose-face-crop',
   'choose-symbol-rule',
+  'dump-reads',
   'eval',
   'eval-live',
   'eval-symbol-sets',

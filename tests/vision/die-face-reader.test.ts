@@ -58,7 +58,7 @@ describe('die-face sidecar', () => {
   const good = { inputSize: 48, cropMargin: 1.2, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], training: { anything: true } };
 
   it('keeps what the reader needs and ignores the rest', () => {
-    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null });
+    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null });
     expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8 } }).secondLook).toEqual({ below: 0.8, margins: [] });
     expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8, margins: [1, 1.1] } }).secondLook).toEqual({ below: 0.8, margins: [1, 1.1] });
     for (const secondLook of [{ below: 2 }, { below: -0.1 }, { below: '0.8' }, 0.8, {}, { below: 0.8, margins: 1.1 }, { below: 0.8, margins: [0.5] }, { below: 0.8, margins: ['1.1'] }, { below: 0.8, margins: [1, 1, 1, 1, 1] }]) {
@@ -111,7 +111,7 @@ describe('reading the classes', () => {
   });
 
   it('sets values, reads `other` as no value, drops `none`, keeps boxes and scores', () => {
-    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null };
+    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null };
     const dice = [die(1, 0), die(5, 30), die(null, 60, 6), die(2, 90)];
     const reads = [5, 7, 3, 6].map((classIndex) => ({ classIndex, probability: 0.9 }));
     const out = applyDieFaceReads(dice, reads, config);
@@ -180,7 +180,7 @@ describe('the second look: a die read unsurely is read again mirrored', () => {
     for (let y = 10; y < 30; y++) for (let x = 10; x < 30; x++) data.set([x < 20 ? left : right, 0, 0, 255], (y * width + x) * 4);
     return { width, height: 40, data };
   };
-  const config = (secondLook: DieFaceConfig['secondLook']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook, brandedOne: null });
+  const config = (secondLook: DieFaceConfig['secondLook']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook, brandedOne: null, falseDice: null });
 
   it('reads an unsure die again mirrored and takes the average; a sure one is read once', async () => {
     const unsure = sidedDie(160, 120); // '1', but not surely
@@ -359,6 +359,26 @@ describe('findMissedDice (the count of dice in view known)', () => {
     expect(alone.timing.missedDiceMs).toBeUndefined();
   });
 
+  it('falseDice: drops a die over a better one as read, and with a count never below it', async () => {
+    const image = await rgba(await scenePng(260, 40, [
+      { x: 10, y: 10, side: 20, rgb: COLOUR[1] },      // reader 6, and the box half off it reads 6 too
+      { x: 30, y: 10, side: 20, rgb: COLOUR[1] },
+      { x: 130, y: 10, side: 20, rgb: COLOUR[6] },     // reader 1
+    ]));
+    // a model of one feature: the die it overlaps most scores higher (a second box on a die)
+    const weights = Array.from({ length: 24 }, (_, k) => (k === 22 ? -10 : 0));
+    const falseDice = { features: 'context-v1' as const, mean: weights.map(() => 0), scale: weights.map(() => 1), weights, bias: 2, minProbability: 0.5 };
+    const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+    const filtered = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), { ...reader.config, falseDice });
+    const { detector } = firstPassOf([weak(10, 0.9), weak(20, 0.8) /* half off the first */, weak(130, 0.7)]);
+    const xs = async (expected?: number) => (await detectCounted(withDieFaceReader(detector, filtered), image, expected)).dice.map((d) => [d.box.x, d.value]);
+    expect(await xs()).toEqual([[10, 6], [130, 1]]);
+    expect(await xs(2)).toEqual([[10, 6], [130, 1]]);
+    expect(await xs(3)).toEqual([[10, 6], [20, 6], [130, 1]]); // three dice thrown: the count keeps them
+    expect((await detectCounted(withDieFaceReader(detector, reader), image)).dice).toHaveLength(3); // no filter: all read
+    await filtered.release();
+  });
+
   it('reads at most maxCandidates, and nothing without a recount rule', async () => {
     const none = { side: 20, y: 10, rgb: COLOUR[5] }; // magenta: no die there
     const image = await rgba(await scenePng(260, 40, [{ ...none, x: 10 }, { ...none, x: 50 }, { ...none, x: 90 }, { x: 130, y: 10, side: 20, rgb: COLOUR[6] }]));
@@ -504,7 +524,7 @@ describe('perfect detections for --boxes truth', () => {
 
 describe('branded ones', () => {
   const classes = ['1', '2', '3', '4', '5', '6', 'other', 'none'];
-  const config = (brandedOne: DieFaceConfig['brandedOne']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne });
+  const config = (brandedOne: DieFaceConfig['brandedOne']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne, falseDice: null });
   // rows: a logo 1 (the values point at the 1), a board piece (the values spread), a plain 5, a die read `none`
   const probs = Float32Array.from([
     0.2, 0.01, 0.01, 0.01, 0.01, 0.01, 0.75, 0,

@@ -14,6 +14,7 @@
 import { insideShare, iou } from './decode.ts';
 import type { DetectOptions, Detector, OrtModule, SessionOptions } from './detector.ts';
 import { cropForEmbedder, mirrorCrop } from './face-embedder.ts';
+import { FALSE_DICE_FEATURE_COUNT, FALSE_DICE_FEATURES, keptDice, type FalseDiceModel } from './false-dice.ts';
 import type { Box, Detection, Die, RgbaImage } from './types.ts';
 
 export const DIE_FACE_INPUT_NAME = 'crops';
@@ -63,6 +64,12 @@ export interface DieFaceConfig {
    * `other` (a die, not a pip face) as a symbol die's face does.
    */
   brandedOne: DieFaceBrandedOne | null;
+  /**
+   * Dice read where the dice around them say no die lies (half a die off another, between two)
+   * are dropped (false-dice.ts), or null to keep every die read. Learnt on unseen renders and
+   * the train photos, its threshold chosen on the held-out slice, never on val.
+   */
+  falseDice: FalseDiceModel | null;
 }
 
 export interface DieFaceSecondLook {
@@ -192,7 +199,28 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
     }
     brandedOne = { minShare: r.minShare };
   }
-  return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount, secondLook, brandedOne };
+  let falseDice: FalseDiceModel | null = null;
+  if (obj.falseDice !== undefined && obj.falseDice !== null) {
+    const r = obj.falseDice;
+    const numbers = (v: unknown): v is number[] => Array.isArray(v) && v.length === FALSE_DICE_FEATURE_COUNT && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+    if (
+      !isObject(r) ||
+      r.features !== FALSE_DICE_FEATURES ||
+      !numbers(r.mean) ||
+      !numbers(r.scale) ||
+      !r.scale.every((x) => x > 0) ||
+      !numbers(r.weights) ||
+      typeof r.bias !== 'number' ||
+      !Number.isFinite(r.bias) ||
+      !unit(r.minProbability)
+    ) {
+      throw new DieFaceConfigError(
+        `die-face sidecar: "falseDice" must be { features: "${FALSE_DICE_FEATURES}", mean, scale (positive), weights: ${FALSE_DICE_FEATURE_COUNT} numbers each, bias: a number, minProbability in [0, 1] }, or absent`,
+      );
+    }
+    falseDice = { features: FALSE_DICE_FEATURES, mean: [...r.mean], scale: [...r.scale], weights: [...r.weights], bias: r.bias, minProbability: r.minProbability };
+  }
+  return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount, secondLook, brandedOne, falseDice };
 }
 
 /**
@@ -491,12 +519,29 @@ export async function readStandardDice(detector: Detector, reader: DieFaceReader
   const kept = reader.config.firstPass?.scoreThreshold ?? detector.config.scoreThreshold;
   const low = await detector.detect(image, rule ? { ...firstPassOptions(reader.config), scoreThreshold: Math.min(kept, rule.scoreThreshold) } : firstPassOptions(reader.config));
   const t0 = performance.now();
-  const found = await reader.read(image, rule ? low.dice.filter((d) => d.score >= kept) : low.dice);
+  const read = await reader.read(image, rule ? low.dice.filter((d) => d.score >= kept) : low.dice);
+  // With a count, false dice go before the recount fills it, and never below it (`dropFalseDice`).
+  const found = expected === undefined ? read : await dropFalseDice(reader, image, read, kept, expected);
   const t1 = performance.now();
   const below = rule ? low.dice.filter((d) => d.score < kept) : [];
-  if (!rule || below.length === 0 || (expected !== undefined && found.length >= expected)) return { dice: found, timing: { ...low.timing, faceReadMs: t1 - t0 } };
-  const added = await findMissedDice(reader, image, found, below, expected);
-  return { dice: [...found, ...added], timing: { ...low.timing, faceReadMs: t1 - t0, missedDiceMs: performance.now() - t1 } };
+  const done = !rule || below.length === 0 || (expected !== undefined && found.length >= expected);
+  const added = done ? [] : await findMissedDice(reader, image, found, below, expected);
+  const dice = expected === undefined ? await dropFalseDice(reader, image, [...found, ...added], kept) : [...found, ...added];
+  const timing = { ...low.timing, faceReadMs: t1 - t0 };
+  return { dice, timing: done ? timing : { ...timing, missedDiceMs: performance.now() - t1 } };
+}
+
+/**
+ * The dice the `falseDice` rule keeps (all without it), each read again for its probability;
+ * dropped least likely first, never below `atLeast` (a count the game knows: the dice thrown lie
+ * in view, so a count's worth of dice read are kept whatever lies around them).
+ */
+async function dropFalseDice(reader: DieFaceReader, image: RgbaImage, dice: Die[], weakBelow: number, atLeast = 0): Promise<Die[]> {
+  const model = reader.config.falseDice;
+  if (!model || dice.length < 2 || dice.length <= atLeast) return dice;
+  const reads = await reader.readBoxes(image, dice);
+  const read = dice.map((d, i) => ({ box: d.box, value: d.value, score: d.score, probability: reads[i]!.probability }));
+  return keptDice(read, weakBelow, model, atLeast).map((i) => dice[i]!);
 }
 
 /**
