@@ -512,7 +512,8 @@ function missedDiceRule(config: DieFaceConfig, expected: number | undefined): { 
  * (`findMissedDice`: the recount with a count, the weak dice without); its boxes at or above
  * the first pass's threshold are the first pass's own (NMS and containment keep or drop a box by
  * better boxes alone), the reader reads them, and the boxes below are looked at for dice it
- * missed (timed as `missedDiceMs`).
+ * missed (timed as `missedDiceMs`). With a `falseDice` model, dice read where the dice around them
+ * say no die lies are dropped (`dropFalseDice`; with a count, before the recount).
  */
 export async function readStandardDice(detector: Detector, reader: DieFaceReader, image: RgbaImage, expected?: number): Promise<Detection> {
   const rule = missedDiceRule(reader.config, expected);
@@ -527,8 +528,8 @@ export async function readStandardDice(detector: Detector, reader: DieFaceReader
   const done = !rule || below.length === 0 || (expected !== undefined && found.length >= expected);
   const added = done ? [] : await findMissedDice(reader, image, found, below, expected);
   const dice = expected === undefined ? await dropFalseDice(reader, image, [...found, ...added], kept) : [...found, ...added];
-  const timing = { ...low.timing, faceReadMs: t1 - t0 };
-  return { dice, timing: done ? timing : { ...timing, missedDiceMs: performance.now() - t1 } };
+  const end = performance.now();
+  return { dice, timing: done ? { ...low.timing, faceReadMs: end - t0 } : { ...low.timing, faceReadMs: t1 - t0, missedDiceMs: end - t1 } };
 }
 
 /**
