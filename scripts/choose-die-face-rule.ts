@@ -33,6 +33,10 @@
  * `averagedLooks`), or never. Kept: the best F1, then the most rolls exact, then the fewest
  * extra crops (the fewest margins, then the lowest bound).
  *
+ * A sidecar's false-dice filter (`falseDice`, false-dice.ts) is kept as it is and read as the
+ * app reads it while the weak dice, the recount and the second look are chosen; the first pass is
+ * chosen without it.
+ *
  * Each rule is chosen given the ones before, and the first three through the reader as its
  * sidecar stands (its second look included), so run it with `--write` until a run changes
  * nothing (two runs, 2026-11-25: the second moved the first pass from objectness 0.6 to 0.8, a
@@ -45,7 +49,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Detector } from '../src/lib/vision/detector.ts';
-import { createDieFaceReader, findMissedDice, readStandardDice, type DieFaceConfig, type DieFaceFirstPass, type DieFaceRecount, type DieFaceSecondLook, type DieFaceWeakDice, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
+import { createDieFaceReader, dropFalseDice, findMissedDice, readStandardDice, type DieFaceConfig, type DieFaceFirstPass, type DieFaceRecount, type DieFaceSecondLook, type DieFaceWeakDice, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import type { OrtModule } from '../src/lib/vision/detector.ts';
 import type { Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
@@ -115,8 +119,14 @@ async function tally(twoPass: TwoPassDetector, reads: readonly HeldOutRead[], co
   const tallies = configs.map(() => new EvalAccumulator(true));
   for (const r of reads) {
     for (const [i, config] of configs.entries()) {
-      const added = await findMissedDice({ ...twoPass.dieFaceReader, config }, r.image, r.found, r.below, countKnown ? r.truth.length : undefined);
-      tallies[i]!.add(r.truth, scoredPredictions(r, [...r.found, ...added]));
+      // as readStandardDice reads: with a count, the false dice go first and never below it; without, after
+      const reader = { ...twoPass.dieFaceReader, config };
+      const weakBelow = config.firstPass?.scoreThreshold ?? 0;
+      const count = countKnown ? r.truth.length : undefined;
+      const found = count === undefined ? r.found : await dropFalseDice(reader, r.image, r.found, weakBelow, count);
+      const added = count !== undefined && found.length >= count ? [] : await findMissedDice(reader, r.image, found, r.below, count);
+      const dice = count === undefined ? await dropFalseDice(reader, r.image, [...found, ...added], weakBelow) : [...found, ...added];
+      tallies[i]!.add(r.truth, scoredPredictions(r, dice));
     }
   }
   return tallies.map((t) => {

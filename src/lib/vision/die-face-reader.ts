@@ -537,7 +537,7 @@ export async function readStandardDice(detector: Detector, reader: DieFaceReader
  * dropped least likely first, never below `atLeast` (a count the game knows: the dice thrown lie
  * in view, so a count's worth of dice read are kept whatever lies around them).
  */
-async function dropFalseDice(reader: DieFaceReader, image: RgbaImage, dice: Die[], weakBelow: number, atLeast = 0): Promise<Die[]> {
+export async function dropFalseDice(reader: DieFaceReader, image: RgbaImage, dice: Die[], weakBelow: number, atLeast = 0): Promise<Die[]> {
   const model = reader.config.falseDice;
   if (!model || dice.length < 2 || dice.length <= atLeast) return dice;
   const reads = await reader.readBoxes(image, dice);
