@@ -49,7 +49,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Detector } from '../src/lib/vision/detector.ts';
-import { createDieFaceReader, dropFalseDice, findMissedDice, readStandardDice, type DieFaceConfig, type DieFaceFirstPass, type DieFaceRecount, type DieFaceSecondLook, type DieFaceWeakDice, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
+import { completeRead, createDieFaceReader, readStandardDice, type DieFaceConfig, type DieFaceFirstPass, type DieFaceRecount, type DieFaceSecondLook, type DieFaceWeakDice, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import type { OrtModule } from '../src/lib/vision/detector.ts';
 import type { Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
@@ -119,13 +119,8 @@ async function tally(twoPass: TwoPassDetector, reads: readonly HeldOutRead[], co
   const tallies = configs.map(() => new EvalAccumulator(true));
   for (const r of reads) {
     for (const [i, config] of configs.entries()) {
-      // as readStandardDice reads: with a count, the false dice go first and never below it; without, after
       const reader = { ...twoPass.dieFaceReader, config };
-      const weakBelow = config.firstPass?.scoreThreshold ?? 0;
-      const count = countKnown ? r.truth.length : undefined;
-      const found = count === undefined ? r.found : await dropFalseDice(reader, r.image, r.found, weakBelow, count);
-      const added = count !== undefined && found.length >= count ? [] : await findMissedDice(reader, r.image, found, r.below, count);
-      const dice = count === undefined ? await dropFalseDice(reader, r.image, [...found, ...added], weakBelow) : [...found, ...added];
+      const { dice } = await completeRead(reader, r.image, r.found, r.below, config.firstPass?.scoreThreshold ?? 0, countKnown ? r.truth.length : undefined);
       tallies[i]!.add(r.truth, scoredPredictions(r, dice));
     }
   }

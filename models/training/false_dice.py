@@ -13,10 +13,13 @@ The features are `falseDiceFeatures` in false-dice.ts, number for number.
 import argparse
 import json
 import math
+import os
 from collections import Counter
 
 import numpy as np
 import torch
+
+import evaluate
 
 FEATURES = 'context-v1'
 COUNT = 24
@@ -87,22 +90,11 @@ def features(dice, weak_below):
 
 
 def match(truth, preds):
-    """The centre rule: a labelled die's centre inside the read's box, nearest first, one to one."""
-    pairs = []
-    for ti, t in enumerate(truth):
-        tx, ty = centre(t)
-        for pi, p in enumerate(preds):
-            if contains(p, tx, ty):
-                px, py = centre(p)
-                pairs.append((math.hypot(px - tx, py - ty), ti, pi))
-    pairs.sort()
-    taken_t, taken_p, out = set(), set(), []
-    for _, ti, pi in pairs:
-        if ti not in taken_t and pi not in taken_p:
-            taken_t.add(ti)
-            taken_p.add(pi)
-            out.append((ti, pi))
-    return out
+    """The centre rule (evaluate.match) over [x, y, w, h, ...] rows: (truth index, read index) pairs."""
+    if not truth or not preds:
+        return []
+    corners = lambda rows: np.array([[r[0], r[1], r[0] + r[2], r[1] + r[3]] for r in rows], np.float64)
+    return [(ti, pi) for pi, ti in evaluate.match(corners(preds), corners(truth))]
 
 
 def scored(photo, dice):
@@ -138,6 +130,8 @@ def main():
     ap.add_argument('--min-probability', type=float, default=0.3)
     ap.add_argument('--seed', type=int, default=0)
     args = ap.parse_args()
+    if args.write and not os.path.isfile(args.write):
+        raise SystemExit(f'false_dice.py: --write {args.write}: no such sidecar (copy a die-face sidecar there first)')
     torch.manual_seed(args.seed)
     photos = [json.loads(line) for f in args.train for line in open(f) if line.strip()]
     if any(p['split'].endswith('-val') for p in photos):

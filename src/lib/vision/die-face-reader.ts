@@ -521,15 +521,33 @@ export async function readStandardDice(detector: Detector, reader: DieFaceReader
   const low = await detector.detect(image, rule ? { ...firstPassOptions(reader.config), scoreThreshold: Math.min(kept, rule.scoreThreshold) } : firstPassOptions(reader.config));
   const t0 = performance.now();
   const read = await reader.read(image, rule ? low.dice.filter((d) => d.score >= kept) : low.dice);
-  // With a count, false dice go before the recount fills it, and never below it (`dropFalseDice`).
-  const found = expected === undefined ? read : await dropFalseDice(reader, image, read, kept, expected);
   const t1 = performance.now();
   const below = rule ? low.dice.filter((d) => d.score < kept) : [];
-  const done = !rule || below.length === 0 || (expected !== undefined && found.length >= expected);
-  const added = done ? [] : await findMissedDice(reader, image, found, below, expected);
-  const dice = expected === undefined ? await dropFalseDice(reader, image, [...found, ...added], kept) : [...found, ...added];
+  const { dice, lookedBelow } = await completeRead(reader, image, read, below, kept, expected);
   const end = performance.now();
-  return { dice, timing: done ? { ...low.timing, faceReadMs: end - t0 } : { ...low.timing, faceReadMs: t1 - t0, missedDiceMs: end - t1 } };
+  return { dice, timing: lookedBelow ? { ...low.timing, faceReadMs: t1 - t0, missedDiceMs: end - t1 } : { ...low.timing, faceReadMs: end - t0 } };
+}
+
+/**
+ * What `readStandardDice` does after the reader has read the first pass's dice (`read`): the
+ * candidates `below` the first pass's threshold `kept` looked at for dice it missed
+ * (`findMissedDice`), and the false dice dropped (`dropFalseDice`) — with a count, before the
+ * recount fills it and never below it; without, after the weak dice. `lookedBelow`: whether the
+ * candidates were looked at. `choose-die-face-rule` reads its candidate rules through this too.
+ */
+export async function completeRead(
+  reader: DieFaceReader,
+  image: RgbaImage,
+  read: Die[],
+  below: readonly Die[],
+  kept: number,
+  expected?: number,
+): Promise<{ dice: Die[]; lookedBelow: boolean }> {
+  const found = expected === undefined ? read : await dropFalseDice(reader, image, read, kept, expected);
+  const lookedBelow = missedDiceRule(reader.config, expected) !== null && below.length > 0 && (expected === undefined || found.length < expected);
+  const added = lookedBelow ? await findMissedDice(reader, image, found, below, expected) : [];
+  const dice = expected === undefined ? await dropFalseDice(reader, image, [...found, ...added], kept) : [...found, ...added];
+  return { dice, lookedBelow };
 }
 
 /**
@@ -537,7 +555,7 @@ export async function readStandardDice(detector: Detector, reader: DieFaceReader
  * dropped least likely first, never below `atLeast` (a count the game knows: the dice thrown lie
  * in view, so a count's worth of dice read are kept whatever lies around them).
  */
-export async function dropFalseDice(reader: DieFaceReader, image: RgbaImage, dice: Die[], weakBelow: number, atLeast = 0): Promise<Die[]> {
+async function dropFalseDice(reader: DieFaceReader, image: RgbaImage, dice: Die[], weakBelow: number, atLeast = 0): Promise<Die[]> {
   const model = reader.config.falseDice;
   if (!model || dice.length < 2 || dice.length <= atLeast) return dice;
   const reads = await reader.readBoxes(image, dice);

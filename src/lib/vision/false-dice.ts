@@ -133,6 +133,6 @@ export function dieProbabilities(dice: readonly ReadDie[], weakBelow: number, mo
 export function keptDice(dice: readonly ReadDie[], weakBelow: number, model: FalseDiceModel, atLeast = 0): number[] {
   const p = dieProbabilities(dice, weakBelow, model);
   const unlikely = p.flatMap((v, i) => (v < model.minProbability ? [i] : [])).sort((a, b) => p[a]! - p[b]!);
-  const dropped = new Set(unlikely.slice(0, Math.max(0, Math.min(unlikely.length, dice.length - atLeast))));
+  const dropped = new Set(unlikely.slice(0, Math.max(0, dice.length - atLeast)));
   return p.flatMap((_, i) => (dropped.has(i) ? [] : [i]));
 }
