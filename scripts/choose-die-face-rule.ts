@@ -53,9 +53,9 @@ import { completeRead, createDieFaceReader, readStandardDice, type DieFaceConfig
 import type { OrtModule } from '../src/lib/vision/detector.ts';
 import type { Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
-import { holdoutSlices, loadDataset, scoredPredictions, type Dataset } from './lib/datasets.ts';
+import { holdoutSlices, loadDataset, readDatasetPhoto, scoredPredictions, type Dataset } from './lib/datasets.ts';
 import { evaluateDataset } from './lib/evaluate.ts';
-import { createNodeDetector, dataRoot, loadDieFaceFiles, readImageFile, SHIPPED_DIE_FACE_MODEL } from './lib/node-vision.ts';
+import { createNodeDetector, dataRoot, loadDieFaceFiles, SHIPPED_DIE_FACE_MODEL } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--also DATASET_DIR]... [--only weak-dice] [--write]';
@@ -105,7 +105,7 @@ async function readHeldOut(twoPass: TwoPassDetector, first: DieFaceFirstPass, se
   const reads: HeldOutRead[] = [];
   for (const set of sets) {
     for (const im of set.images) {
-      const image = await readImageFile(path.join(set.dir, im.file));
+      const image = await readDatasetPhoto(path.join(set.dir, im.file));
       const low = (await twoPass.firstPass.detect(image, { ...first, scoreThreshold: lowest })).dice;
       const found = await twoPass.dieFaceReader.read(image, low.filter((d) => d.score >= first.scoreThreshold));
       reads.push({ image, truth: im.dice, ignore: im.ignore, found, below: low.filter((d) => d.score < first.scoreThreshold) });

@@ -14,8 +14,8 @@ import { parseArgs } from 'node:util';
 import { readStandardDice, type DieFaceConfig, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import type { Box } from '../src/lib/vision/types.ts';
 import { runCli, UsageError } from './lib/cli.ts';
-import { isHoldout, loadDataset } from './lib/datasets.ts';
-import { createNodeDetector, readImageFile } from './lib/node-vision.ts';
+import { isHoldout, loadDataset, readDatasetPhoto } from './lib/datasets.ts';
+import { createNodeDetector } from './lib/node-vision.ts';
 
 const USAGE = 'usage: npm run dump-reads -- --model FILE.onnx --die-face FILE.onnx --out FILE.jsonl DATASET_DIR...';
 
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     const set = await loadDataset(dir);
     const split = path.basename(dir);
     for (const im of set.images) {
-      const image = await readImageFile(path.join(dir, im.file));
+      const image = await readDatasetPhoto(path.join(dir, im.file));
       const { dice } = await readStandardDice(firstPass, reader, image);
       const reads = dice.length ? await reader.readBoxes(image, dice) : [];
       lines.push(

@@ -48,10 +48,43 @@ def is_holdout(split: str, file: str, fraction: float = 0.15) -> bool:
 
 
 def read_rgb(path: Path) -> np.ndarray:
+    """A photo as RGB, without the salt-and-pepper specks of an export that added them
+    (`remove_specks`), as the measuring tools read it (scripts/lib/datasets.ts `readDatasetPhoto`)."""
     im = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if im is None:
         raise ValueError(f"unreadable image {path}")
-    return cv2.cvtColor(im, cv2.COLOR_BGR2RGB)
+    return remove_specks(cv2.cvtColor(im, cv2.COLOR_BGR2RGB))
+
+
+# Most epanemu-train photos carry single pixels set near white or black (256 of 302, 0.05-1.8% of
+# their pixels: an augmentation of the dataset's export); no val photo (at most 0.017%) and no camera
+# frame does. scripts/lib/specks.ts holds the same rule: a speck stands SPECK_STEP in luma above or
+# below all 8 neighbours, and a photo with SPECKLED_SHARE of its pixels such gets them replaced.
+SPECK_STEP = 40
+SPECKLED_SHARE = 0.0005
+
+
+def speck_mask(rgb: np.ndarray) -> np.ndarray:
+    """[H-2, W-2] bool over the pixels off the border: the specks."""
+    c = rgb.astype(np.int32)
+    g = (c[..., 0] * 4899 + c[..., 1] * 9617 + c[..., 2] * 1868 + 8192) >> 14  # OpenCV's RGB->grey
+    h, w = g.shape
+    centre = g[1:-1, 1:-1]
+    around = [g[1 + dy:h - 1 + dy, 1 + dx:w - 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx]
+    return (centre > np.maximum.reduce(around) + SPECK_STEP) | (centre < np.minimum.reduce(around) - SPECK_STEP)
+
+
+def remove_specks(rgb: np.ndarray) -> np.ndarray:
+    """The photo with each speck's channels set to the median of its 3x3 neighbourhood when it
+    carries specks; the photo itself when it does not."""
+    mask = speck_mask(rgb)
+    if mask.sum() < SPECKLED_SHARE * rgb.shape[0] * rgb.shape[1]:
+        return rgb
+    h, w = rgb.shape[:2]
+    stack = np.stack([rgb[1 + dy:h - 1 + dy, 1 + dx:w - 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+    out = rgb.copy()
+    out[1:-1, 1:-1][mask] = np.sort(stack[:, mask], axis=0)[4]
+    return out
 
 
 def read_size(path: str | Path) -> tuple[int, int]:

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 import torchvision
 
+from datasets import read_rgb
 from model import DetectorWithDecode
 
 PAD = 114
@@ -104,8 +105,7 @@ def score_images(preds: list[np.ndarray], samples: list[dict], threshold: float,
 
 
 def load_image(s: dict) -> np.ndarray:
-    im = cv2.imread(s["file"], cv2.IMREAD_COLOR)
-    return cv2.cvtColor(im, cv2.COLOR_BGR2RGB)
+    return read_rgb(s["file"])
 
 
 def evaluate(wrapper: DetectorWithDecode, samples: list[dict], size: int, thresholds=(0.3, 0.4, 0.5, 0.6)) -> dict:

@@ -8,7 +8,9 @@ import path from 'node:path';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { PredictedDie, TruthDie } from '../../src/lib/vision/metrics.ts';
 import type { Box } from '../../src/lib/vision/types.ts';
-import { REPO_ROOT, UsageError } from './node-vision.ts';
+import type { RgbaImage } from '../../src/lib/vision/types.ts';
+import { readImageFile, REPO_ROOT, UsageError } from './node-vision.ts';
+import { withoutSpecks } from './specks.ts';
 
 export type BoxStyle = 'whole-die' | 'pips';
 
@@ -205,6 +207,17 @@ export function scoredPredictions<T extends PredictedDie>(image: Pick<LabelledIm
  */
 export function isHoldout(split: string, file: string): boolean {
   return parseInt(createHash('sha1').update(`${split}/${file}`).digest('hex').slice(0, 8), 16) % 1000 < 150;
+}
+
+/**
+ * A dataset's photo as every measuring tool reads it: decoded as `readImageFile` does, without the
+ * salt-and-pepper specks of an export that added them (specks.ts), errors naming the file.
+ */
+export async function readDatasetPhoto(file: string): Promise<RgbaImage> {
+  const image = await readImageFile(file).catch((e: unknown) => {
+    throw new UsageError(`${file}: ${(e as Error).message}`);
+  });
+  return withoutSpecks(image);
 }
 
 /**

@@ -12,8 +12,8 @@ import type { FaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
 import { learnConfirmed, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
 import { pipFaceId, readOtherPips } from '../../src/lib/vision/pip-learning.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
-import { loadDataset, scoredPredictions, type BoxStyle, type Dataset, type LabelledImage } from './datasets.ts';
-import { readImageFile, UsageError } from './node-vision.ts';
+import { loadDataset, readDatasetPhoto, scoredPredictions, type BoxStyle, type Dataset, type LabelledImage } from './datasets.ts';
+import { UsageError } from './node-vision.ts';
 
 export interface DatasetReport extends EvalSummary {
   name: string;
@@ -182,9 +182,7 @@ export async function evaluateDataset(
   };
   for (const im of dataset.images) {
     const file = path.join(dataset.dir, im.file);
-    const image = await readImageFile(file).catch((e: unknown) => {
-      throw new UsageError(`${file}: ${(e as Error).message}`);
-    });
+    const image = await readDatasetPhoto(file);
     if (image.width !== im.width || image.height !== im.height) {
       throw new UsageError(`${file}: labels say ${im.width}×${im.height} but the image decodes (EXIF applied) to ${image.width}×${image.height}`);
     }
