@@ -14,7 +14,7 @@
  * emblems; Liberation-font glyphs — training drew DejaVu); `corellian-spike` and `face-off`
  * put the shipped kit art on the dice ("dice that look like the art").
  *
- * npm run make-pip-eval (this script with --pips) [-- --out DIR] [--sets N] [--rolls N] [--first N]
+ * npm run make-pip-eval (this script with --pips) [-- --out DIR] [--sets N] [--rolls N] [--first N] [--dice MIN-MAX]
  *
  * The same renderer paints standard pip dice for the standard reader, which learnt from photos
  * and dicegen's renders only: under DIR (default cache/pip-eval) `pips-<n>/labels.json` + *.png,
@@ -22,7 +22,9 @@
  * pips, a big red 1 or a logo on the 1 as some makers print), opposite faces summing to 7, dice
  * apart or touching, at phone-like sizes. `npm run eval -- cache/pip-eval/pips-*` measures them.
  * `--first N` starts at `pips-N` (set n is seeded by n): once sets 1–24 have chosen a rule,
- * `--first 25 --sets 24` makes 24 fresh ones to check it on.
+ * `--first 25 --sets 24` makes 24 fresh ones to check it on. `--dice 13-24` makes crowds instead:
+ * rolls of 13–24 dice dropped packed, many touching, small in the frame (`--first 201` keeps their
+ * seeds apart from the other sets').
  *
  * Everything is seeded: the same command writes the same set.
  */
@@ -36,7 +38,7 @@ import { parseKitText } from '../src/lib/dice/validate.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = `usage: npm run make-symbol-eval -- [--out DIR] [--sets N] [--rolls N] [--teach N]   (DIR default cache/symbol-eval)
-       npm run make-pip-eval [-- --out DIR] [--sets N] [--rolls N] [--first N]   (this script with --pips; DIR default cache/pip-eval)`;
+       npm run make-pip-eval [-- --out DIR] [--sets N] [--rolls N] [--first N] [--dice MIN-MAX]   (this script with --pips; DIR default cache/pip-eval; dice 1-12)`;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const THREE_DIR = path.join(ROOT, 'node_modules/three');
@@ -88,7 +90,7 @@ function rollRandom(seed: number): () => number {
   };
 }
 
-type Render = (seed: number, dice: number[], size: [number, number], extra?: { standard?: boolean; styles?: number[]; minGap?: number }) => Promise<{ png: Buffer; boxes: Die[] }>;
+type Render = (seed: number, dice: number[], size: [number, number], extra?: { standard?: boolean; styles?: number[]; minGap?: number; spread?: number }) => Promise<{ png: Buffer; boxes: Die[] }>;
 
 function renderIn(page: Page): Render {
   return async (seed, dice, size, extra = {}) => {
@@ -103,8 +105,12 @@ function renderIn(page: Page): Render {
   };
 }
 
-/** Pip-dice sets: rolls of 1–12 standard dice, labelled with `value`. */
-async function makePipSets(page: Page, out: string, first: number, nSets: number, nRolls: number): Promise<void> {
+/**
+ * Pip-dice sets: rolls of `dice` standard dice (1–12 unless given), labelled with `value`. Rolls of
+ * more than 12 are crowds: dropped packed (on a table area about 0.9·√n gaps wide each way of its
+ * centre), as a handful of dice poured out lie, so many touch.
+ */
+async function makePipSets(page: Page, out: string, first: number, nSets: number, nRolls: number, dice: readonly [number, number] = [1, 12]): Promise<void> {
   const render = renderIn(page);
   for (let n = first; n < first + nSets; n++) {
     const name = `pips-${n}`;
@@ -122,16 +128,17 @@ async function makePipSets(page: Page, out: string, first: number, nSets: number
     for (let i = 1; i <= nRolls; i++) {
       const seed = setSeed * 10_000 + i;
       const next = rollRandom(seed);
-      const count = 1 + Math.floor(next() * 12);
-      const dice = Array.from({ length: count }, () => Math.floor(next() * 6));
-      const diceStyles = dice.map(() => Math.floor(next() * styles.length));
+      const count = dice[0] + Math.floor(next() * (dice[1] - dice[0] + 1));
+      const faces = Array.from({ length: count }, () => Math.floor(next() * 6));
+      const diceStyles = faces.map(() => Math.floor(next() * styles.length));
       const size = PIP_SIZES[i % PIP_SIZES.length]!;
       // half the rolls let dice touch (centres 1.45 sides apart: cubes at any turn cannot meet inside)
       const minGap = next() < 0.5 ? 1.45 : 1.65;
-      const { png, boxes } = await render(seed, dice, size, { standard: true, styles: diceStyles, minGap });
+      const crowd = count > 12 ? { spread: 0.9 * minGap * Math.sqrt(count) } : {};
+      const { png, boxes } = await render(seed, faces, size, { standard: true, styles: diceStyles, minGap, ...crowd });
       const file = `roll-${String(i).padStart(3, '0')}.png`;
       await writeFile(path.join(dir, file), png);
-      images.push({ file, width: size[0], height: size[1], dice: boxes.map((b, j) => ({ x: round1(b.x), y: round1(b.y), w: round1(b.w), h: round1(b.h), value: dice[j]! + 1 })) });
+      images.push({ file, width: size[0], height: size[1], dice: boxes.map((b, j) => ({ x: round1(b.x), y: round1(b.y), w: round1(b.w), h: round1(b.h), value: faces[j]! + 1 })) });
     }
     const labels = {
       source: 'rollcall scripts/make-symbol-eval.ts --pips (three.js, headless Chromium)',
@@ -141,7 +148,7 @@ async function makePipSets(page: Page, out: string, first: number, nSets: number
       images,
     };
     await writeFile(path.join(dir, 'labels.json'), JSON.stringify(labels, null, 1) + '\n');
-    console.log(`${name}: ${nRolls} rolls of 1–12 pip dice, ${images.reduce((a, im) => a + im.dice.length, 0)} dice → ${dir}`);
+    console.log(`${name}: ${nRolls} rolls of ${dice[0]}–${dice[1]} pip dice, ${images.reduce((a, im) => a + im.dice.length, 0)} dice → ${dir}`);
   }
 }
 
@@ -155,6 +162,7 @@ async function main(): Promise<void> {
       teach: { type: 'string', default: '5' },
       pips: { type: 'boolean', default: false },
       first: { type: 'string', default: '1' },
+      dice: { type: 'string', default: '1-12' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -166,6 +174,10 @@ async function main(): Promise<void> {
   const first = Number(values.first);
   if (![nSets, nRolls, nTeach, first].every((n) => Number.isInteger(n) && n > 0)) throw new UsageError(`--sets, --rolls, --teach and --first must be positive integers\n${USAGE}`);
   if (first !== 1 && !values.pips) throw new UsageError(`--first numbers pip sets only (npm run make-pip-eval)\n${USAGE}`);
+  const diceRange = /^(\d+)-(\d+)$/.exec(values.dice);
+  const dice = diceRange ? ([Number(diceRange[1]), Number(diceRange[2])] as const) : null;
+  if (!dice || dice[0] < 1 || dice[0] > dice[1] || dice[1] > 40) throw new UsageError(`--dice must be MIN-MAX with 1 ≤ MIN ≤ MAX ≤ 40, got ${JSON.stringify(values.dice)}\n${USAGE}`);
+  if (values.dice !== '1-12' && !values.pips) throw new UsageError(`--dice sizes pip rolls only (npm run make-pip-eval)\n${USAGE}`);
 
   const plans: SetPlan[] = [];
   for (let i = 1; i <= nSets; i++) plans.push({ name: `emblems-${i}`, family: 'emblems', seed: 1000 + i });
@@ -193,7 +205,7 @@ async function main(): Promise<void> {
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => (window as unknown as { sceneReady?: boolean }).sceneReady === true);
     if (values.pips) {
-      await makePipSets(page, out, first, nSets, nRolls);
+      await makePipSets(page, out, first, nSets, nRolls, dice);
       return;
     }
 

@@ -439,7 +439,8 @@ function getRenderer(w, h) {
  * Renders one photo. spec: { seed, width, height, dice: [faceIndex...] (the face each die shows
  * up), standard (pip dice: opposite faces sum to 7), styles: [styleIndex...] (with several
  * styles: `textures` is then one face list per style), minGap (least distance between dice
- * centres, in die sides; 1.65 unless given) }.
+ * centres, in die sides; 1.65 unless given), spread (half the width of the table area the dice are
+ * dropped on, in die sides; unless given 1.4 + 0.35 per die, and 0.6 for one die) }.
  * Returns { dataUrl, boxes: [{ x, y, w, h }] } in the order of spec.dice.
  */
 export function renderScene(spec, textures) {
@@ -477,7 +478,7 @@ export function renderScene(spec, textures) {
   const geometry = new RoundedBoxGeometry(1, 1, 1, 4, radius);
   const meshes = [];
   const placed = [];
-  const spread = spec.dice.length === 1 ? 0.6 : 1.4 + spec.dice.length * 0.35;
+  const spread = spec.spread ?? (spec.dice.length === 1 ? 0.6 : 1.4 + spec.dice.length * 0.35);
   for (const [k, up] of spec.dice.entries()) {
     // box material order: +x, -x, +y (top), -y, +z, -z
     const faces = spec.styles ? textures[spec.styles[k]] : textures;

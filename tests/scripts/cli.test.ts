@@ -123,6 +123,16 @@ describe('make-symbol-eval', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^make-symbol-eval: --first numbers pip sets only \(npm run make-pip-eval\)\n/);
   });
+
+  it('sizes pip rolls by --dice MIN-MAX: a range upside down, or --dice without --pips, is refused (exit 2)', { timeout: 60_000 }, async () => {
+    const [upside, symbols] = await Promise.all([run('make-symbol-eval', ['--pips', '--dice', '24-13']), run('make-symbol-eval', ['--dice', '13-24'])]);
+    for (const r of [upside, symbols]) {
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+    expect(upside.stderr).toMatch(/^make-symbol-eval: --dice must be MIN-MAX with 1 ≤ MIN ≤ MAX ≤ 40, got "24-13"\n/);
+    expect(symbols.stderr).toMatch(/^make-symbol-eval: --dice sizes pip rolls only \(npm run make-pip-eval\)\n/);
+  });
 });
 
 describe('isUsageError', () => {
