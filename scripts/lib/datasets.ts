@@ -7,8 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { PredictedDie, TruthDie } from '../../src/lib/vision/metrics.ts';
-import type { Box } from '../../src/lib/vision/types.ts';
-import type { RgbaImage } from '../../src/lib/vision/types.ts';
+import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
 import { readImageFile, REPO_ROOT, UsageError } from './node-vision.ts';
 import { withoutSpecks } from './specks.ts';
 

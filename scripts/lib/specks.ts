@@ -24,14 +24,15 @@ export function speckPixels(image: RgbaImage): number[] {
   const g = new Uint8Array(w * h);
   for (let p = 0; p < w * h; p++) g[p] = luma(data, p * 4);
   const specks: number[] = [];
+  const around = [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1];
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const p = y * w + x;
       let max = 0;
       let min = 255;
-      for (const q of [p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1]) {
-        max = Math.max(max, g[q]!);
-        min = Math.min(min, g[q]!);
+      for (const d of around) {
+        max = Math.max(max, g[p + d]!);
+        min = Math.min(min, g[p + d]!);
       }
       if (g[p]! > max + SPECK_STEP || g[p]! < min - SPECK_STEP) specks.push(p);
     }
