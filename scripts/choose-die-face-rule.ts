@@ -105,7 +105,7 @@ async function readHeldOut(twoPass: TwoPassDetector, first: DieFaceFirstPass, se
   const reads: HeldOutRead[] = [];
   for (const set of sets) {
     for (const im of set.images) {
-      const image = await readDatasetPhoto(path.join(set.dir, im.file));
+      const { image } = await readDatasetPhoto(path.join(set.dir, im.file));
       const low = (await twoPass.firstPass.detect(image, { ...first, scoreThreshold: lowest })).dice;
       const found = await twoPass.dieFaceReader.read(image, low.filter((d) => d.score >= first.scoreThreshold));
       reads.push({ image, truth: im.dice, ignore: im.ignore, found, below: low.filter((d) => d.score < first.scoreThreshold) });

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     const set = await loadDataset(dir);
     const split = path.basename(dir);
     for (const im of set.images) {
-      const image = await readDatasetPhoto(path.join(dir, im.file));
+      const { image } = await readDatasetPhoto(path.join(dir, im.file));
       const { dice } = await readStandardDice(firstPass, reader, image);
       const reads = dice.length ? await reader.readBoxes(image, dice) : [];
       lines.push(

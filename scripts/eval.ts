@@ -116,6 +116,9 @@ export function formatReport(report: EvalReport, header: string, listWrongRolls 
     `≥ ${report.crowdDice} dice: the same over the photos of that many labelled dice or more (crowds of small touching dice, where most dice are missed).`,
     'ms: reader time per image (letterbox + inference + decode/NMS, + the die-face pass when used), nearest-rank median and p95.',
   );
+  for (const d of report.datasets) {
+    if (d.despeckled) out.push(`${d.name}: ${d.despeckled} of ${d.images} photos read without the salt-and-pepper specks of their export (scripts/lib/specks.ts).`);
+  }
   for (const d of report.datasets) out.push('', confusionTable(d.name, d));
   out.push('', confusionTable('overall', report.overall));
   if (listWrongRolls) {

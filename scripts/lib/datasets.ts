@@ -210,13 +210,15 @@ export function isHoldout(split: string, file: string): boolean {
 
 /**
  * A dataset's photo as every measuring tool reads it: decoded as `readImageFile` does, without the
- * salt-and-pepper specks of an export that added them (specks.ts), errors naming the file.
+ * salt-and-pepper specks of an export that added them (specks.ts; `despeckled` says so), errors
+ * naming the file.
  */
-export async function readDatasetPhoto(file: string): Promise<RgbaImage> {
-  const image = await readImageFile(file).catch((e: unknown) => {
+export async function readDatasetPhoto(file: string): Promise<{ image: RgbaImage; despeckled: boolean }> {
+  const decoded = await readImageFile(file).catch((e: unknown) => {
     throw new UsageError(`${file}: ${(e as Error).message}`);
   });
-  return withoutSpecks(image);
+  const image = withoutSpecks(decoded);
+  return { image, despeckled: image !== decoded };
 }
 
 /**

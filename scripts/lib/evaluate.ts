@@ -23,6 +23,8 @@ export interface DatasetReport extends EvalSummary {
   wrongRolls: WrongRoll[];
   /** The same measures over the photos of `crowdDice` dice or more alone; null when there are none. */
   crowds: EvalSummary | null;
+  /** The photos read without the salt-and-pepper specks of their export (`readDatasetPhoto`). */
+  despeckled: number;
 }
 
 export interface WrongRoll {
@@ -169,6 +171,7 @@ export async function evaluateDataset(
   let crowdImages = 0;
   const floor = patternFloor(dataset);
   const wrongRolls: WrongRoll[] = [];
+  let despeckled = 0;
   /** This table's pip faces learnt so far (`pipLearning`). */
   let learnt: FacePrototype[] = [];
   const tally = (im: LabelledImage, read: readonly PredictedDie[], ms: number): void => {
@@ -182,7 +185,8 @@ export async function evaluateDataset(
   };
   for (const im of dataset.images) {
     const file = path.join(dataset.dir, im.file);
-    const image = await readDatasetPhoto(file);
+    const { image, despeckled: cleaned } = await readDatasetPhoto(file);
+    if (cleaned) despeckled++;
     if (image.width !== im.width || image.height !== im.height) {
       throw new UsageError(`${file}: labels say ${im.width}×${im.height} but the image decodes (EXIF applied) to ${image.width}×${image.height}`);
     }
@@ -214,7 +218,7 @@ export async function evaluateDataset(
   }
   const crowds = crowdImages ? crowdAcc : null;
   return {
-    report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls, crowds: crowds?.summarise() ?? null },
+    report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls, crowds: crowds?.summarise() ?? null, despeckled },
     accumulator: acc,
     crowdAccumulator: crowds,
   };

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -106,6 +107,31 @@ describe('npm run eval', () => {
     const bad = runCli('scripts/eval.ts', ['--crowd', '0', '--model', TEST_MODEL, whole]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--crowd must be a positive integer');
+  });
+
+  it('reads a photo carrying an export\'s salt-and-pepper specks without them, and says so', async () => {
+    const squares = [{ x: 40, y: 10, side: 20, rgb: COLOUR[1] }, { x: 140, y: 50, side: 20, rgb: COLOUR[6] }];
+    const labels = JSON.stringify({ box_style: 'whole-die', images: [{ file: 'a.png', width: 200, height: 100, dice: [{ ...sq(40, 10), value: 1 }, { ...sq(140, 50), value: 6 }] }] });
+    const clean = path.join(root, 'clean-set');
+    const speckled = path.join(root, 'speckled-set');
+    for (const dir of [clean, speckled]) {
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'labels.json'), labels);
+    }
+    writeFileSync(path.join(clean, 'a.png'), await scenePng(200, 100, squares));
+    // the same scene with 30 single white and black pixels on the grey table (0.15% of its pixels)
+    const { data } = await sharp(await scenePng(200, 100, squares)).raw().toBuffer({ resolveWithObject: true });
+    for (let k = 0; k < 30; k++) data.fill(k % 2 ? 0 : 255, ((85 + (k % 3) * 4) * 200 + 5 + 6 * k) * 3, ((85 + (k % 3) * 4) * 200 + 6 + 6 * k) * 3);
+    writeFileSync(path.join(speckled, 'a.png'), await sharp(data, { raw: { width: 200, height: 100, channels: 3 } }).png().toBuffer());
+    const r = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', clean, speckled]);
+    expect(r.status).toBe(0);
+    const [c, s] = (JSON.parse(r.stdout) as { datasets: Array<Summary & { despeckled: number }> }).datasets;
+    expect([c!.despeckled, s!.despeckled]).toEqual([0, 1]);
+    expect(s!.perDie).toEqual(c!.perDie);
+    expect(s!.confusion).toEqual(c!.confusion);
+    const table = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', clean, speckled]).stdout;
+    expect(table).toContain('speckled-set: 1 of 1 photos read without the salt-and-pepper specks of their export');
+    expect(table).not.toContain('clean-set: ');
   });
 
   it('prints a table and confusion matrices', () => {
