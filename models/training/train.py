@@ -24,7 +24,7 @@ from torch.utils.data import DataLoader, Dataset
 
 import datasets as ds
 from augment import make_crop
-from copy_paste import DiceBank, paste_dice
+from copy_paste import DiceBank, paste_crowd, paste_dice
 from evaluate import evaluate
 from from_onnx import calibrate, load_onnx_weights
 from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_params, flatten_levels, grow_deeper
@@ -37,11 +37,12 @@ SMALL_DIE = 0.045  # --small-dice-boost: a photo whose median die side is under 
 
 class CropDataset(Dataset):
     def __init__(self, samples: list[dict], input_size: int, crop: int, seed: int, length: int, focus_p: float = 0.0,
-                 paste_p: float = 0.0, paste_busy: float = 0.0, paste_busy_dice: bool = False):
+                 paste_p: float = 0.0, paste_busy: float = 0.0, paste_busy_dice: bool = False, crowd_p: float = 0.0):
         self.samples, self.input_size, self.crop, self.seed, self.length = samples, input_size, crop, seed, length
         self.focus_p, self.paste_p, self.paste_busy, self.paste_busy_dice = focus_p, paste_p, paste_busy, paste_busy_dice
+        self.crowd_p = crowd_p
         self.cache: dict[str, np.ndarray] = {}
-        self.bank = DiceBank(samples, self.image) if paste_p > 0 else None
+        self.bank = DiceBank(samples, self.image) if paste_p > 0 or crowd_p > 0 else None
 
     def __len__(self) -> int:
         return self.length
@@ -59,6 +60,9 @@ class CropDataset(Dataset):
         img = self.image(s)
         if self.bank is not None and s["source"] in ds.TRAIN_SPLITS and rng.random() < self.paste_p:
             s, img = paste_dice(rng, s, img, self.bank, busy=self.paste_busy, busy_dice=self.paste_busy_dice)
+        # drawn only when asked, so that runs without crowds draw as they did before
+        if self.crowd_p > 0 and s["source"] in ds.TRAIN_SPLITS and rng.random() < self.crowd_p:
+            s, img = paste_crowd(rng, s, img, self.bank)
         out = make_crop(rng, s, img, self.input_size, self.crop, allow_rotation=True, focus_p=self.focus_p)
         return out
 
@@ -259,6 +263,7 @@ def main() -> None:
     ap.add_argument("--copy-paste-busy", type=float, default=0.0, help="share of pasted dice put on the busiest of 16 free spots (copy_paste.py)")
     ap.add_argument("--hard-positives", type=float, default=0.0, help="a die cell's objectness loss weighs 1 + A(1-p)^2: dice scored low learnt harder")
     ap.add_argument("--iou-objectness", action="store_true", help="a die cell's objectness target is its box's IoU with the die, not 1 (boxes ranked by fit)")
+    ap.add_argument("--copy-paste-crowd", type=float, default=0.0, help="share of real photos given a clump of 6-16 touching real dice from other train photos (copy_paste.py paste_crowd)")
     ap.add_argument("--copy-paste-busy-dice", action="store_true", help="the dice put on busy spots are dice the bank found on busy surfaces (board dice; copy_paste.py BUSY_CONTEXT)")
     ap.add_argument("--init", default=None, help="start from this checkpoint")
     ap.add_argument("--init-onnx", default=None, help="start from this export's weights (from_onnx.py), e.g. models/dice-pips.onnx")
@@ -323,7 +328,8 @@ def main() -> None:
 
     train, weights, holdout = build_samples(args)
     print(f"train samples {len(train)}, holdout {len(holdout)}", flush=True)
-    data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus, args.copy_paste, args.copy_paste_busy, args.copy_paste_busy_dice)
+    data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus, args.copy_paste, args.copy_paste_busy, args.copy_paste_busy_dice,
+                        args.copy_paste_crowd)
     sampler = WeightedSampler(weights, args.steps * args.batch, args.seed)
     loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate, pin_memory=device.type == "cuda",
                         num_workers=args.workers, persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers else None)
