@@ -174,11 +174,7 @@ def paste_dice(rng: np.random.Generator, sample: dict, img: np.ndarray, bank: Di
     for _ in range(int(rng.integers(1, most + 1))):
         to_busy = busyness is not None and rng.random() < busy
         k = int(rng.choice(bank.on_busy)) if to_busy and busy_dice and bank.on_busy else int(rng.integers(len(bank)))
-        patch, mask = bank.patches[k], bank.masks[k]
-        turn = int(rng.integers(4))  # a die's value does not turn with it
-        patch, mask = np.rot90(patch, turn), np.rot90(mask, turn)
-        if rng.random() < 0.5:
-            patch, mask = patch[:, ::-1], mask[:, ::-1]
+        patch, mask = _turned(rng, bank, k)
         side = base * math.exp(rng.uniform(math.log(0.65), math.log(1.25)))
         ph, pw = patch.shape[:2]
         f = side / max(ph, pw)
@@ -207,6 +203,17 @@ def paste_dice(rng: np.random.Generator, sample: dict, img: np.ndarray, bank: Di
         new_boxes.append(box)
         new_classes.append(bank.classes[k])
     return _with_dice(sample, img, out, new_boxes, new_classes)
+
+
+def _turned(rng: np.random.Generator, bank: DiceBank, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bank die k and its mask, turned a random quarter turn and perhaps mirrored (a die's value
+    does not turn with it)."""
+    patch, mask = bank.patches[k], bank.masks[k]
+    turn = int(rng.integers(4))
+    patch, mask = np.rot90(patch, turn), np.rot90(mask, turn)
+    if rng.random() < 0.5:
+        patch, mask = patch[:, ::-1], mask[:, ::-1]
+    return patch, mask
 
 
 def _blend(rng: np.random.Generator, out: np.ndarray, patch: np.ndarray, mask: np.ndarray, x: int, y: int, nw: int,
@@ -263,11 +270,7 @@ def paste_crowd(rng: np.random.Generator, sample: dict, img: np.ndarray, bank: D
     new_boxes, new_classes = [], []
     for _ in range(int(rng.integers(fewest, most + 1))):
         k = int(rng.integers(len(bank)))
-        patch, mask = bank.patches[k], bank.masks[k]
-        turn = int(rng.integers(4))  # a die's value does not turn with it
-        patch, mask = np.rot90(patch, turn), np.rot90(mask, turn)
-        if rng.random() < 0.5:
-            patch, mask = patch[:, ::-1], mask[:, ::-1]
+        patch, mask = _turned(rng, bank, k)
         side = base * math.exp(rng.uniform(math.log(0.85), math.log(1.15)))
         ph, pw = patch.shape[:2]
         nw, nh = max(8, round(pw * side / max(ph, pw))), max(8, round(ph * side / max(ph, pw)))
