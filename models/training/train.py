@@ -263,8 +263,8 @@ def main() -> None:
     ap.add_argument("--copy-paste-busy", type=float, default=0.0, help="share of pasted dice put on the busiest of 16 free spots (copy_paste.py)")
     ap.add_argument("--hard-positives", type=float, default=0.0, help="a die cell's objectness loss weighs 1 + A(1-p)^2: dice scored low learnt harder")
     ap.add_argument("--iou-objectness", action="store_true", help="a die cell's objectness target is its box's IoU with the die, not 1 (boxes ranked by fit)")
-    ap.add_argument("--copy-paste-crowd", type=float, default=0.0, help="share of real photos given a clump of 6-16 touching real dice from other train photos (copy_paste.py paste_crowd)")
     ap.add_argument("--copy-paste-busy-dice", action="store_true", help="the dice put on busy spots are dice the bank found on busy surfaces (board dice; copy_paste.py BUSY_CONTEXT)")
+    ap.add_argument("--copy-paste-crowd", type=float, default=0.0, help="share of real photos given a clump of 6-16 touching real dice from other train photos (copy_paste.py paste_crowd)")
     ap.add_argument("--init", default=None, help="start from this checkpoint")
     ap.add_argument("--init-onnx", default=None, help="start from this export's weights (from_onnx.py), e.g. models/dice-pips.onnx")
     ap.add_argument("--grow-from-depths", default=None,
