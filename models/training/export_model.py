@@ -54,6 +54,7 @@ def main() -> None:
     net, ck = load_checkpoint(Path(a.checkpoint))
     size = ck["size"]
     out = Path(a.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
     onnx_path = out / f"{a.name}.onnx"
     export(net, size, onnx_path)
     t, nms, per = choose_thresholds(net, size)

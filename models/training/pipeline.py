@@ -51,8 +51,10 @@ RECIPE = {
         {"name": "synth-s", "count": 1500, "seed": 13, "preset": "symbol-rolls"},
     ],
     "stages": [
-        # die-centric small crops: many dice per step, where reading the pips is learnt
-        {"steps": 9000, "crop": 112, "batch": 80, "focus": 0.9, "lr": 3e-3, "synthetic_weight": 1.0, "real_weight": 1.0},
+        # die-centric small crops: many dice per step, where reading the pips is learnt (128 px: a
+        # crop must be a multiple of the net's largest stride, 32; the 112 px this stage once named
+        # stopped train.py at its first step)
+        {"steps": 9000, "crop": 128, "batch": 80, "focus": 0.9, "lr": 3e-3, "synthetic_weight": 1.0, "real_weight": 1.0},
         # whole-frame crops: backgrounds, large dice (stride 16/32), the letterbox pad
         {"steps": 2500, "crop": 384, "batch": 16, "focus": 0.3, "lr": 1.5e-3, "synthetic_weight": 1.0, "real_weight": 1.0},
         # more of the oblique, crowded photos (epanemu) where dice are still missed

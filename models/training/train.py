@@ -281,6 +281,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.grow_from_depths and not args.init_onnx:
         ap.error("--grow-from-depths grows an export: give it with --init-onnx")
+    if args.crop % max(STRIDES):
+        # the FPN adds each level to the next one up-sampled 2x, so every level must halve exactly
+        ap.error(f"--crop must be a multiple of {max(STRIDES)} (the net's largest stride), got {args.crop}")
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
