@@ -50,6 +50,8 @@ def main() -> None:
     ap.add_argument("--min-dice", type=int, default=8)
     ap.add_argument("--max-gap", type=float, default=1.3, help="median nearest neighbour, in die sides")
     a = ap.parse_args()
+    if a.min_dice < 2:
+        ap.error("--min-dice must be 2 or more: a lone die has no neighbour")
     out = Path(a.out)
     if out.exists():
         raise SystemExit(f"{out} exists: give a new folder")

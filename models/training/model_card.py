@@ -42,7 +42,7 @@ def main() -> None:
     params = count_params(DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"], arch.get("p4", 0)))
     S = sidecar["inputSize"]
     cells = sum((S // s) ** 2 for s in (8, 16, 32))
-    stride = sidecar.get("inputStride", 0)  # dynamic input sides (export.py) when set
+    stride = sidecar["inputStride"]  # export_model.py: dynamic input sides, padded to this multiple
 
     lines = [
         "# Model card: `dice-pips` (Rollcall's dice detector)",
@@ -54,12 +54,9 @@ def main() -> None:
         "",
         "## Interface (docs/architecture.md)",
         "",
-        *([f"- Input `images`: float32 `[1, 3, H, W]`, RGB in [0, 1], letterboxed (scale `{S} / max(w, h)`, centred, pad 114/255), the",
-           f"  short side padded only up to a multiple of {stride} (`inputStride`: {S}×{-(-S * 9 // (16 * stride)) * stride} for a 16:9 frame).",
-           f"- Output `detections`: float32 `[1, N, 12]` ({cells} rows for a square frame) — one row per cell of the stride-8, 16 and 32 grids: `cx, cy, w, h`"]
-          if stride else
-          [f"- Input `images`: float32 `[1, 3, {S}, {S}]`, RGB in [0, 1], letterboxed (scale `{S} / max(w, h)`, centred, pad 114/255).",
-           f"- Output `detections`: float32 `[1, {cells}, 12]` — one row per cell of the stride-8, 16 and 32 grids: `cx, cy, w, h`"]),
+        f"- Input `images`: float32 `[1, 3, H, W]`, RGB in [0, 1], letterboxed (scale `{S} / max(w, h)`, centred, pad 114/255), the",
+        f"  short side padded only up to a multiple of {stride} (`inputStride`: {S}×{-(-S * 9 // (16 * stride)) * stride} for a 16:9 frame).",
+        f"- Output `detections`: float32 `[1, N, 12]` ({cells} rows for a square frame) — one row per cell of the stride-8, 16 and 32 grids: `cx, cy, w, h`",
         "  (input pixels), objectness (sigmoid), then 7 class probabilities (softmax): `1`…`6`, `other`.",
         f"- Sidecar `dice-pips.json`: score threshold {sidecar['scoreThreshold']}, class-agnostic NMS IoU {sidecar['iouThreshold']},",
         "  chosen on the held-out slice of the train splits (never on val).",
