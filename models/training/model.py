@@ -180,5 +180,33 @@ def grow_deeper(src: DiceDetector, dst: DiceDetector) -> list[str]:
     return added
 
 
+@torch.no_grad()
+def grow_wider(src: DiceDetector, dst: DiceDetector) -> list[str]:
+    """Copies `src` into `dst`, a net of the same depths with some stage widths or the FPN width
+    larger, so that `dst` computes what `src` computes (Net2Net's function-preserving widening,
+    the added channels appended). Each tensor's first channels are `src`'s; every full
+    convolution's weights from an added input channel to an old output channel are zero, so the
+    old channels (and the prediction convolutions, whose outputs keep their number) read nothing
+    from the added ones yet. The added channels keep `dst`'s random init: they compute from the
+    start, so their weights into the old channels learn from the first step. Depthwise
+    convolutions, BatchNorms and residual adds pair channel i with channel i, so they need nothing
+    more. Returns the names of the tensors that grew."""
+    own, theirs = dst.state_dict(), src.state_dict()
+    if set(own) != set(theirs):
+        odd = sorted(set(own) ^ set(theirs))[0]
+        raise ValueError(f"grow_wider: the nets differ in more than width ({odd}); grow depth with grow_deeper")
+    grown = []
+    for k, v in theirs.items():
+        o = own[k]
+        if o.dim() != v.dim() or any(a < b for a, b in zip(o.shape, v.shape)):
+            raise ValueError(f"grow_wider: {k} {tuple(v.shape)} does not fit in {tuple(o.shape)}")
+        if o.shape != v.shape:
+            grown.append(k)
+        o[tuple(slice(0, n) for n in v.shape)].copy_(v)
+        if o.dim() == 4 and o.shape[1] > v.shape[1]:
+            o[: v.shape[0], v.shape[1]:].zero_()
+    return grown
+
+
 def count_params(m: nn.Module) -> int:
     return sum(p.numel() for p in m.parameters())

@@ -27,7 +27,7 @@ from augment import make_crop
 from copy_paste import DiceBank, paste_crowd, paste_dice
 from evaluate import evaluate
 from from_onnx import calibrate, load_onnx_weights
-from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_params, flatten_levels, grow_deeper
+from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_params, flatten_levels, grow_deeper, grow_wider
 
 # Which level learns which die: by the longer side of its box, in input pixels.
 LEVEL_RANGES = {4: (0.0, 32.0), 8: (0.0, 64.0), 16: (44.0, 160.0), 32: (120.0, 1e9)}  # die side in input px; 4 only with --p4
@@ -269,6 +269,10 @@ def main() -> None:
     ap.add_argument("--init-onnx", default=None, help="start from this export's weights (from_onnx.py), e.g. models/dice-pips.onnx")
     ap.add_argument("--grow-from-depths", default=None,
                     help="with --init-onnx: the export's stage depths; --depths adds blocks at the ends of stages, each starting as the identity (model.grow_deeper)")
+    ap.add_argument("--grow-from-widths", default=None,
+                    help="with --init-onnx: the export's stage widths; --widths adds channels, the net computing what the export computes (model.grow_wider)")
+    ap.add_argument("--grow-from-fpn", type=int, default=None,
+                    help="with --init-onnx: the export's FPN width; a larger --fpn adds channels likewise (model.grow_wider)")
     ap.add_argument("--widths", default="16,24,48,96,160")
     ap.add_argument("--depths", default="1,2,3,3,2")
     ap.add_argument("--fpn", type=int, default=64)
@@ -279,8 +283,11 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=0.0,
                     help="train for this long, the schedule following the time (--steps then caps the steps); 0: --steps")
     args = ap.parse_args()
-    if args.grow_from_depths and not args.init_onnx:
-        ap.error("--grow-from-depths grows an export: give it with --init-onnx")
+    growing = bool(args.grow_from_depths or args.grow_from_widths or args.grow_from_fpn)
+    if growing and not args.init_onnx:
+        ap.error("--grow-from-depths, --grow-from-widths and --grow-from-fpn grow an export: give it with --init-onnx")
+    if growing and args.p4:
+        ap.error("--p4 adds a level beside an export as it is: grow the export first")
     if args.crop % max(STRIDES):
         # the FPN adds each level to the next one up-sampled 2x, so every level must halve exactly
         ap.error(f"--crop must be a multiple of {max(STRIDES)} (the net's largest stride), got {args.crop}")
@@ -305,10 +312,20 @@ def main() -> None:
             same = {k: v for k, v in init["model"].items() if k in own and own[k].shape == v.shape}
             net.load_state_dict(same, strict=False)
             print(f"--init: arch differs, {len(same)} of {len(own)} tensors loaded", flush=True)
-    elif args.init_onnx and args.grow_from_depths:
-        src = DiceDetector(tuple(arch["widths"]), tuple(int(x) for x in args.grow_from_depths.split(",")), arch["fpn"], 3, arch["head_depth"])
+    elif args.init_onnx and growing:
+        # the export's net, widened to this run's widths (same depths), then deepened to its depths
+        src_widths = tuple(int(x) for x in args.grow_from_widths.split(",")) if args.grow_from_widths else tuple(arch["widths"])
+        src_depths = tuple(int(x) for x in args.grow_from_depths.split(",")) if args.grow_from_depths else tuple(arch["depths"])
+        src_fpn = args.grow_from_fpn or arch["fpn"]
+        src = DiceDetector(src_widths, src_depths, src_fpn, 3, arch["head_depth"])
         load_onnx_weights(src, args.init_onnx, torch.rand(1, 3, args.size, args.size))
-        print(f"--grow-from-depths: blocks added as the identity: {', '.join(grow_deeper(src, net))}", flush=True)
+        wide = DiceDetector(tuple(arch["widths"]), src_depths, arch["fpn"], 3, arch["head_depth"])
+        grown = grow_wider(src, wide)
+        if grown:
+            print(f"--grow-from-widths/--grow-from-fpn: {len(grown)} tensors widened, the added channels read by nothing yet", flush=True)
+        added = grow_deeper(wide, net)
+        if added:
+            print(f"--grow-from-depths: blocks added as the identity: {', '.join(added)}", flush=True)
     elif args.init_onnx and args.p4:
         # the export has no stride-4 level: its weights go into the same net without one, and the
         # new level starts from scratch beside them
