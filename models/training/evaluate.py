@@ -34,8 +34,11 @@ def letterbox(img: np.ndarray, size: int, stride: int = 0) -> tuple[np.ndarray, 
 
 
 @torch.no_grad()
-def predict(wrapper: DetectorWithDecode, img: np.ndarray, size: int, min_score: float = 0.05, nms_iou: float = 0.5) -> np.ndarray:
-    """Rows of x1, y1, x2, y2 (original image pixels), score, class index, class prob."""
+def predict(wrapper: DetectorWithDecode, img: np.ndarray, size: int, min_score: float = 0.05, nms_iou: float = 0.5,
+            box_scale: float = 1.0) -> np.ndarray:
+    """Rows of x1, y1, x2, y2 (original image pixels), score, class index, class prob. A net
+    taught boxes scaled by `box_scale` (train.py --box-scale) has its boxes grown back after NMS,
+    as the app's decoding does (decode.ts `decodeDetections`)."""
     lb, scale, dx, dy = letterbox(img, size)
     x = torch.from_numpy(lb).permute(2, 0, 1)[None].float() / 255.0
     det = wrapper(x.to(next(wrapper.parameters()).device))[0].cpu()
@@ -46,6 +49,9 @@ def predict(wrapper: DetectorWithDecode, img: np.ndarray, size: int, min_score: 
     boxes = torch.stack([d[:, 0] - d[:, 2] / 2, d[:, 1] - d[:, 3] / 2, d[:, 0] + d[:, 2] / 2, d[:, 1] + d[:, 3] / 2], 1)
     k = torchvision.ops.nms(boxes, score, nms_iou)
     boxes = boxes[k]
+    if box_scale != 1.0:
+        centre, half = (boxes[:, :2] + boxes[:, 2:]) / 2, (boxes[:, 2:] - boxes[:, :2]) / (2 * box_scale)
+        boxes = torch.cat([centre - half, centre + half], 1)
     boxes[:, [0, 2]] = (boxes[:, [0, 2]] - dx) / scale
     boxes[:, [1, 3]] = (boxes[:, [1, 3]] - dy) / scale
     return torch.cat([boxes, score[k, None], cls_i[k, None].float(), cls_p[k, None]], 1).numpy()
@@ -108,7 +114,7 @@ def load_image(s: dict) -> np.ndarray:
     return read_rgb(s["file"])
 
 
-def evaluate(wrapper: DetectorWithDecode, samples: list[dict], size: int, thresholds=(0.3, 0.4, 0.5, 0.6)) -> dict:
+def evaluate(wrapper: DetectorWithDecode, samples: list[dict], size: int, thresholds=(0.3, 0.4, 0.5, 0.6), box_scale: float = 1.0) -> dict:
     wrapper.eval()
-    preds = [predict(wrapper, load_image(s), size) for s in samples]
+    preds = [predict(wrapper, load_image(s), size, box_scale=box_scale) for s in samples]
     return {t: score_images(preds, samples, t) for t in thresholds}, preds

@@ -29,13 +29,13 @@ def load_checkpoint(path: Path) -> tuple[DiceDetector, dict]:
     return net.eval(), ck
 
 
-def choose_thresholds(net: DiceDetector, size: int) -> tuple[float, float, dict]:
+def choose_thresholds(net: DiceDetector, size: int, box_scale: float = 1.0) -> tuple[float, float, dict]:
     """Score and NMS thresholds maximising mean (exact-roll + F1) over the train splits' holdouts."""
     holdout = {split: ds.load_split(split, "holdout") for split in ds.TRAIN_SPLITS}
     wrapper = DetectorWithDecode(net, size).eval()
     best = None
     for nms in (0.45, 0.6):
-        preds = {k: [predict(wrapper, load_image(s), size, 0.05, nms) for s in v] for k, v in holdout.items()}
+        preds = {k: [predict(wrapper, load_image(s), size, 0.05, nms, box_scale) for s in v] for k, v in holdout.items()}
         for t in np.arange(0.2, 0.8, 0.025):
             per = {k: score_images(preds[k], holdout[k], float(t)) for k in holdout}
             score = float(np.mean([r["exact"] + r["f1"] for r in per.values()]))
@@ -57,7 +57,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     onnx_path = out / f"{a.name}.onnx"
     export(net, size, onnx_path)
-    t, nms, per = choose_thresholds(net, size)
+    box_scale = float(ck.get("box_scale", 1.0))
+    t, nms, per = choose_thresholds(net, size, box_scale)
     sidecar = {
         "inputSize": size,
         "inputStride": 32,  # dynamic input sides (export.py): frames padded only to a multiple of 32
@@ -66,6 +67,8 @@ def main() -> None:
         "scoreThreshold": t,
         "iouThreshold": nms,
         "maxDetections": 100,
+        # trained on boxes scaled by this (train.py --box-scale): the reader grows them back after NMS
+        **({"boxScale": box_scale} if box_scale != 1.0 else {}),
         "thresholdsChosenOn": "held-out slice (15%, by file-name hash) of byler-train, matteop65-train, epanemu-train",
         "holdout": per,
         "trainingStep": ck.get("step"),

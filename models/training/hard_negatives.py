@@ -51,8 +51,9 @@ def _cached(cache: Path) -> dict:
 
 
 @torch.no_grad()
-def _candidates(wrapper: DetectorWithDecode, img: np.ndarray, size: int, stride: int = 0) -> np.ndarray:
-    """The first pass's boxes (x1 y1 x2 y2, objectness), by objectness as the app scores them."""
+def _candidates(wrapper: DetectorWithDecode, img: np.ndarray, size: int, stride: int = 0, box_scale: float = 1.0) -> np.ndarray:
+    """The first pass's boxes (x1 y1 x2 y2, objectness), by objectness as the app scores them
+    (grown back by 1 / box_scale after containment, as decode.ts does for a net taught smaller boxes)."""
     lb, scale, dx, dy = letterbox(img, size, stride)
     det = wrapper(torch.from_numpy(lb).permute(2, 0, 1)[None].float() / 255.0)[0]
     obj = det[:, 4]
@@ -69,7 +70,11 @@ def _candidates(wrapper: DetectorWithDecode, img: np.ndarray, size: int, stride:
         inside = max((_overlap(b, boxes[j]) / area for j in kept), default=0.0)
         if inside <= CONTAINMENT:
             kept.append(i)
-    return np.concatenate([boxes[kept], obj[kept, None]], 1)
+    boxes = boxes[kept]
+    if box_scale != 1.0:
+        centre, half = (boxes[:, :2] + boxes[:, 2:]) / 2, (boxes[:, 2:] - boxes[:, :2]) / (2 * box_scale)
+        boxes = np.concatenate([centre - half, centre + half], 1)
+    return np.concatenate([boxes, obj[kept, None]], 1)
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -125,11 +130,13 @@ def is_off_centre(box: np.ndarray, dice: np.ndarray, ignore: np.ndarray, oblique
 EXPORT_ARCHITECTURES = ({}, {"widths": (16, 24, 48, 128, 192), "depths": (1, 2, 3, 5, 3)})
 
 
-def load_detector(checkpoint: Path) -> tuple[DiceDetector, int]:
+def load_detector(checkpoint: Path) -> tuple[DiceDetector, int, float]:
     """A training checkpoint (.pt), or a shipped export (.onnx, one of EXPORT_ARCHITECTURES, its
-    sidecar's input size), since a fresh checkout has only the exports."""
+    sidecar's input size), since a fresh checkout has only the exports; with the box scale it was
+    taught (train.py --box-scale)."""
     if checkpoint.suffix == ".onnx":
-        size = int(json.loads(checkpoint.with_suffix(".json").read_text())["inputSize"])
+        sidecar = json.loads(checkpoint.with_suffix(".json").read_text())
+        size = int(sidecar["inputSize"])
         errors = []
         for arch in EXPORT_ARCHITECTURES:
             net = DiceDetector(**arch)
@@ -138,10 +145,10 @@ def load_detector(checkpoint: Path) -> tuple[DiceDetector, int]:
             except (ValueError, RuntimeError) as e:  # another architecture's graph
                 errors.append(str(e))
                 continue
-            return net.eval(), size
+            return net.eval(), size, float(sidecar.get("boxScale", 1.0))
         raise ValueError(f"{checkpoint}: not one of the detector architectures hard_negatives.py knows: {'; '.join(errors)}")
     net, ck = load_checkpoint(checkpoint)
-    return net, int(ck["size"])
+    return net, int(ck["size"]), float(ck.get("box_scale", 1.0))
 
 
 def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print, off_centre=False) -> dict[str, list[list[float]]]:
@@ -154,7 +161,7 @@ def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print, off_centre
     cache = CACHE / f"{digest}-{fixes}-{part}{kind}-{MIN_OBJECTNESS}-{MAX_OBJECTNESS}.json"
     if cache.exists():
         return _cached(cache)
-    net, size = load_detector(checkpoint)
+    net, size, box_scale = load_detector(checkpoint)
     wrapper = DetectorWithDecode(net, size).eval()
     out: dict[str, list[list[float]]] = {}
     found = 0
@@ -166,7 +173,7 @@ def mine(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print, off_centre
             else:
                 dice = np.concatenate([s["boxes"], s["label_boxes"], s["ignore"]], 0)  # an ignored region is no negative
                 keep = lambda b: is_clear_of_dice(b, dice)  # noqa: E731
-            negs = [b for b in _candidates(wrapper, read_rgb(s["file"]), size) if b[4] <= MAX_OBJECTNESS and keep(b)]
+            negs = [b for b in _candidates(wrapper, read_rgb(s["file"]), size, box_scale=box_scale) if b[4] <= MAX_OBJECTNESS and keep(b)]
             out[s["file"]] = [[float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1]), float(b[4])] for b in negs]
             found += len(negs)
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -189,14 +196,14 @@ def mine_reads(checkpoint: Path, part: str, splits=TRAIN_SPLITS, log=print) -> d
     cache = CACHE / f"{digest}-{fixes}-{part}-reads-{MIN_OBJECTNESS}-{READ_IOU}.json"
     if cache.exists():
         return _cached(cache)
-    net, size = load_detector(checkpoint)
+    net, size, box_scale = load_detector(checkpoint)
     stride = int(json.loads(checkpoint.with_suffix(".json").read_text()).get("inputStride", 0)) if checkpoint.suffix == ".onnx" else 32
     wrapper = DetectorWithDecode(net, size).eval()
     out: dict[str, list[list[float] | None]] = {}
     found = total = 0
     for split in splits:
         for s in load_split(split, part):
-            cands = _candidates(wrapper, read_rgb(s["file"]), size, stride)
+            cands = _candidates(wrapper, read_rgb(s["file"]), size, stride, box_scale)
             reads: list[list[float] | None] = []
             for d in s["boxes"]:
                 ious = [_iou(c[:4], d) for c in cands]

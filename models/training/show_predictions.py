@@ -29,7 +29,7 @@ def main() -> None:
     tiles = []
     for s in ds.load_split(a.split, a.part):
         img = load_image(s)
-        p = predict(wrapper, img, ck["size"])
+        p = predict(wrapper, img, ck["size"], box_scale=ck.get("box_scale", 1.0))
         p = p[p[:, 4] >= a.threshold]
         m = match(p, s["label_boxes"])
         ok = all(int(p[i, 5]) == int(s["classes"][j]) for i, j in m) and len(m) == len(p) == len(s["classes"])

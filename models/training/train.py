@@ -121,18 +121,29 @@ def cell_layout(size: int, level_strides: tuple[int, ...] = STRIDES):
     return torch.cat(centres), torch.cat(strides), torch.cat(levels)
 
 
-def assign(batch: dict, centres: torch.Tensor, strides: torch.Tensor, levels: torch.Tensor, size: int):
-    """FCOS-style assignment. Returns pos [B,N] bool, gt index [B,N], obj weight [B,N]."""
+def scaled_boxes(boxes: torch.Tensor, scale: float) -> torch.Tensor:
+    """x1, y1, x2, y2 boxes scaled about their centres (--box-scale: the box a die is taught as)."""
+    if scale == 1.0:
+        return boxes
+    centre = (boxes[..., :2] + boxes[..., 2:]) / 2
+    half = (boxes[..., 2:] - boxes[..., :2]) * (scale / 2)
+    return torch.cat([centre - half, centre + half], -1)
+
+
+def assign(batch: dict, centres: torch.Tensor, strides: torch.Tensor, levels: torch.Tensor, size: int, box_scale: float = 1.0):
+    """FCOS-style assignment. Returns pos [B,N] bool, gt index [B,N], obj weight [B,N].
+    With `box_scale` < 1 a cell is positive only inside the die's scaled box (touching dice share
+    fewer cells), while the level is still chosen by the whole die's side."""
     boxes, valid = batch["boxes"], batch["valid"]
     B, K, _ = boxes.shape
     cx = centres[None, :, None, 0]
     cy = centres[None, :, None, 1]
-    x1, y1, x2, y2 = (boxes[:, None, :, i] for i in range(4))
+    side = torch.maximum(boxes[:, None, :, 2] - boxes[:, None, :, 0], boxes[:, None, :, 3] - boxes[:, None, :, 1])
+    x1, y1, x2, y2 = (scaled_boxes(boxes, box_scale)[:, None, :, i] for i in range(4))
     gcx, gcy = (x1 + x2) / 2, (y1 + y2) / 2
     inside = (cx > x1) & (cx < x2) & (cy > y1) & (cy < y2)
     st = strides[None, :, None]
     near = torch.maximum((cx - gcx).abs(), (cy - gcy).abs()) < CENTRE_RADIUS * st
-    side = torch.maximum(x2 - x1, y2 - y1)
     lo = torch.zeros_like(strides)
     hi = torch.zeros_like(strides)
     level_strides = tuple(torch.unique_consecutive(levels).tolist())
@@ -180,10 +191,10 @@ def giou_loss(p: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
     return 1 - iou + (c - union) / c, iou
 
 
-def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_objectness: bool = False):
+def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_objectness: bool = False, box_scale: float = 1.0):
     centres, strides, levels = layout
     raw = flatten_levels(maps)                                       # [B, N, 12]
-    pos, gt, obj_w = assign(batch, centres, strides, levels, size)
+    pos, gt, obj_w = assign(batch, centres, strides, levels, size, box_scale)
     npos = max(1.0, float(pos.sum()))
     obj_t = pos.float()
     if hard_positives:
@@ -198,7 +209,7 @@ def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_obj
         d = torch.exp(r[:, :4].clamp(-6, 6)) * strides[ni, None]
         c = centres[ni]
         pb = torch.stack([c[:, 0] - d[:, 0], c[:, 1] - d[:, 1], c[:, 0] + d[:, 2], c[:, 1] + d[:, 3]], 1)
-        gb = batch["boxes"][bi, gi]
+        gb = scaled_boxes(batch["boxes"][bi, gi], box_scale)
         lg, iou = giou_loss(pb, gb)
         if iou_objectness:
             # a die cell's objectness target is how well its box fits the die (YOLOv5's choice), so a
@@ -279,6 +290,9 @@ def main() -> None:
     ap.add_argument("--head-depth", type=int, default=2)
     ap.add_argument("--p4", type=int, default=0, help="add a stride-4 level this wide (model.DiceDetector p4): dice under 32 px get cells of their own")
     ap.add_argument("--new-lr-mult", type=float, default=8.0, help="with --init-onnx and --p4: the new level learns at this many times --lr")
+    ap.add_argument("--box-scale", type=float, default=1.0,
+                    help="teach each die's box scaled about its centre by this (0 < S <= 1): touching dice's boxes overlap less; "
+                         "the export's sidecar gets boxScale, and the reader grows boxes back after NMS (decode.ts)")
     ap.add_argument("--device", default="cpu", help="cpu, or cuda on a lent GPU machine")
     ap.add_argument("--minutes", type=float, default=0.0,
                     help="train for this long, the schedule following the time (--steps then caps the steps); 0: --steps")
@@ -288,6 +302,8 @@ def main() -> None:
         ap.error("--grow-from-depths, --grow-from-widths and --grow-from-fpn grow an export: give it with --init-onnx")
     if growing and args.p4:
         ap.error("--p4 adds a level beside an export as it is: grow the export first")
+    if not 0.0 < args.box_scale <= 1.0:
+        ap.error(f"--box-scale must be in (0, 1], got {args.box_scale}")
     if args.crop % max(STRIDES):
         # the FPN adds each level to the next one up-sampled 2x, so every level must halve exactly
         ap.error(f"--crop must be a multiple of {max(STRIDES)} (the net's largest stride), got {args.crop}")
@@ -385,7 +401,7 @@ def main() -> None:
         net.train()
         batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
         x = (batch["images"].float() / 255.0).contiguous(memory_format=torch.channels_last)
-        loss, parts = compute_loss(net(x), batch, layout, args.crop, args.hard_positives, args.iou_objectness)
+        loss, parts = compute_loss(net(x), batch, layout, args.crop, args.hard_positives, args.iou_objectness, args.box_scale)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
@@ -406,16 +422,17 @@ def main() -> None:
             log.flush()
         done = progress(step) >= 1.0
         if step % args.eval_every == 0 or done:
-            ckpt = {"model": {k: v.cpu() for k, v in ema.state_dict().items()}, "arch": arch, "size": args.size, "step": step}
+            ckpt = {"model": {k: v.cpu() for k, v in ema.state_dict().items()}, "arch": arch, "size": args.size, "step": step,
+                    "box_scale": args.box_scale}
             torch.save(ckpt, out / "last.pt")
             # every evaluated step is kept: the reading path (detector + die-face reader) is chosen
             # afterwards on the same held-out slice (npm run choose-die-face-rule -- --model ...)
             torch.save(ckpt, out / f"step{step:06d}.pt")
-            res, _ = evaluate(DetectorWithDecode(ema, args.size), holdout, args.size)
+            res, _ = evaluate(DetectorWithDecode(ema, args.size), holdout, args.size, box_scale=args.box_scale)
             per_source = {}
             for src in ds.TRAIN_SPLITS:
                 sub = [s for s in holdout if s["source"] == src]
-                r2, _ = evaluate(DetectorWithDecode(ema, args.size), sub, args.size, thresholds=(0.4,))
+                r2, _ = evaluate(DetectorWithDecode(ema, args.size), sub, args.size, thresholds=(0.4,), box_scale=args.box_scale)
                 per_source[src] = {k: round(v, 3) for k, v in r2[0.4].items() if k in ("f1", "exact", "detect_recall")}
             summary = {t: {k: round(v, 4) for k, v in r.items()} for t, r in res.items()}
             score = max(r["exact"] + r["f1"] for r in res.values())

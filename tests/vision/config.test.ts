@@ -5,7 +5,7 @@ const good = { inputSize: 512, classes: ['1', '2', '3', '4', '5', '6', 'other'],
 
 describe('parseDetectorConfig', () => {
   it('accepts the sidecar, defaulting maxDetections', () => {
-    expect(parseDetectorConfig({ ...good, extra: 'ignored' })).toEqual({ ...good, inputStride: 0, maxDetections: 100, symbolDice: null });
+    expect(parseDetectorConfig({ ...good, extra: 'ignored' })).toEqual({ ...good, inputStride: 0, maxDetections: 100, boxScale: 1, symbolDice: null });
   });
 
   it('reads the input stride of a model with dynamic input sides (0, a square input, when absent)', () => {

@@ -145,6 +145,23 @@ describe('decodeDetections', () => {
     expect(decodeDetections(out, [1, 3, 12], config, g, { score: 'objectness', scoreThreshold: 0.6, containment: 0.7 })).toHaveLength(3);
   });
 
+  it('grows boxes back after NMS and containment when the net was taught smaller ones (boxScale)', () => {
+    const shrunk = parseDetectorConfig({ ...config, boxScale: 0.5 });
+    const out = new Float32Array([
+      ...row(20, 30, 10, 8, 0.9, 4, 0.8), // taught at half its sides: the die is x 20..60, y 12..44 in the source
+      ...row(29, 30, 10, 8, 0.7, 2, 0.9), // a touching die (value 3): its taught box overlaps the first's by IoU 0.05 (kept)
+      ...row(2, 18, 4, 4, 0.8, 1, 0.9), // at the frame's corner (value 2): its grown box is cut to the frame
+    ]);
+    const dice = decodeDetections(out, [1, 3, 12], shrunk, g, { containment: 0.4 });
+    const byValue = new Map(dice.map((d) => [d.value, d.box]));
+    expect([...byValue.keys()]).toEqual([5, 2, 3]);
+    expect(byValue.get(5)).toEqual({ x: 20, y: 12, w: 40, h: 32 });
+    expect(byValue.get(3)!.x).toBeCloseTo(38, 5); // grown, the two boxes overlap as touching dice do
+    expect(byValue.get(2)).toEqual({ x: 0, y: 0, w: 12, h: 12 });
+    expect(() => parseDetectorConfig({ ...config, boxScale: 0 })).toThrow(/"boxScale" must be a number in \(0, 1\]/);
+    expect(() => parseDetectorConfig({ ...config, boxScale: 1.5 })).toThrow(/"boxScale"/);
+  });
+
   it('drops boxes that lie wholly in the padding', () => {
     const out = new Float32Array(row(30, 5, 8, 8, 0.99, 0, 0.99)); // y 1..9 < padY 16
     expect(decodeDetections(out, [1, 1, 12], config, g)).toHaveLength(0);

@@ -24,6 +24,12 @@ export interface DetectorConfig {
   /** At most this many dice per image (best first). */
   maxDetections: number;
   /**
+   * The share of a die's sides its box was taught at (train.py `--box-scale`; 1: the whole die).
+   * A net taught smaller boxes gives touching dice boxes that overlap less, so NMS and
+   * containment keep both; the decoding grows its boxes back by 1 / boxScale after them.
+   */
+  boxScale: number;
+  /**
    * How to find symbol dice, whose top face is no pip class, or null to use the rule above.
    * Chosen for this model on symbol-only synthetic scenes (`npm run choose-symbol-rule`).
    */
@@ -95,6 +101,14 @@ function numberIn(obj: Record<string, unknown>, key: string, min: number, max: n
   return v;
 }
 
+function boxScaleOf(obj: Record<string, unknown>): number {
+  const v = field(obj, 'boxScale') ?? 1;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 1) {
+    throw new DetectorConfigError(`detector sidecar: "boxScale" must be a number in (0, 1], got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
 /** Validates a parsed sidecar; throws DetectorConfigError naming the first bad field. */
 export function parseDetectorConfig(json: unknown): DetectorConfig {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
@@ -160,6 +174,7 @@ export function parseDetectorConfig(json: unknown): DetectorConfig {
     scoreThreshold: numberIn(obj, 'scoreThreshold', 0, 1),
     iouThreshold: numberIn(obj, 'iouThreshold', 0, 1),
     maxDetections: Math.floor(maxDetections),
+    boxScale: boxScaleOf(obj),
     symbolDice,
   };
 }

@@ -100,9 +100,25 @@ export interface DecodeOptions {
   containment?: number;
 }
 
+/** `box` scaled about its centre by `factor`. */
+export function scaledBox(box: Box, factor: number): Box {
+  const w = box.w * factor;
+  const h = box.h * factor;
+  return { x: box.x + (box.w - w) / 2, y: box.y + (box.h - h) / 2, w, h };
+}
+
+/** `box` cut to the source frame (it keeps at least its centre, which lies inside). */
+function clippedBox(box: Box, frame: { width: number; height: number }): Box {
+  const x = Math.max(0, box.x);
+  const y = Math.max(0, box.y);
+  return { x, y, w: Math.min(frame.width, box.x + box.w) - x, h: Math.min(frame.height, box.y + box.h) - y };
+}
+
 /**
  * Decodes the raw output `[1, N, 5 + C]` into dice in source pixels: score filter, box mapping
- * through the letterbox, class-agnostic NMS. `dims` are the output tensor's dims.
+ * through the letterbox, class-agnostic NMS (and containment when asked), then each box grown
+ * back to the whole die when the net was taught smaller ones (`config.boxScale`). `dims` are the
+ * output tensor's dims.
  */
 export function decodeDetections(
   output: Float32Array,
@@ -141,6 +157,7 @@ export function decodeDetections(
     if (!box) continue;
     candidates.push({ value: classValue(config.classes[best]!), box, score, classIndex: best });
   }
-  const kept = nms(candidates, config.iouThreshold, config.maxDetections);
-  return containment === undefined ? kept : dropContained(kept, containment);
+  const nmsKept = nms(candidates, config.iouThreshold, config.maxDetections);
+  const kept = containment === undefined ? nmsKept : dropContained(nmsKept, containment);
+  return config.boxScale === 1 ? kept : kept.map((die) => ({ ...die, box: clippedBox(scaledBox(die.box, 1 / config.boxScale), geometry) }));
 }
