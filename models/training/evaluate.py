@@ -33,6 +33,16 @@ def letterbox(img: np.ndarray, size: int, stride: int = 0) -> tuple[np.ndarray, 
     return out, scale, dx, dy
 
 
+def scaled_boxes(boxes: torch.Tensor, scale: float) -> torch.Tensor:
+    """x1, y1, x2, y2 boxes scaled about their centres: by S, the box train.py --box-scale S
+    teaches a die as; by 1 / S, a read box grown back to the whole die."""
+    if scale == 1.0:
+        return boxes
+    centre = (boxes[..., :2] + boxes[..., 2:]) / 2
+    half = (boxes[..., 2:] - boxes[..., :2]) * (scale / 2)
+    return torch.cat([centre - half, centre + half], -1)
+
+
 @torch.no_grad()
 def predict(wrapper: DetectorWithDecode, img: np.ndarray, size: int, min_score: float = 0.05, nms_iou: float = 0.5,
             box_scale: float = 1.0) -> np.ndarray:
@@ -48,10 +58,7 @@ def predict(wrapper: DetectorWithDecode, img: np.ndarray, size: int, min_score: 
     d, score, cls_i, cls_p = det[keep], score[keep], cls_i[keep], cls_p[keep]
     boxes = torch.stack([d[:, 0] - d[:, 2] / 2, d[:, 1] - d[:, 3] / 2, d[:, 0] + d[:, 2] / 2, d[:, 1] + d[:, 3] / 2], 1)
     k = torchvision.ops.nms(boxes, score, nms_iou)
-    boxes = boxes[k]
-    if box_scale != 1.0:
-        centre, half = (boxes[:, :2] + boxes[:, 2:]) / 2, (boxes[:, 2:] - boxes[:, :2]) / (2 * box_scale)
-        boxes = torch.cat([centre - half, centre + half], 1)
+    boxes = scaled_boxes(boxes[k], 1.0 / box_scale)
     boxes[:, [0, 2]] = (boxes[:, [0, 2]] - dx) / scale
     boxes[:, [1, 3]] = (boxes[:, [1, 3]] - dy) / scale
     return torch.cat([boxes, score[k, None], cls_i[k, None].float(), cls_p[k, None]], 1).numpy()

@@ -29,7 +29,7 @@ import torch
 import torchvision
 
 from datasets import LABEL_FIXES, OBLIQUE_SPLITS, TRAIN_SPLITS, data_root, load_split, read_rgb
-from evaluate import _iou, letterbox
+from evaluate import _iou, letterbox, scaled_boxes
 from export_model import load_checkpoint
 from from_onnx import load_onnx_weights
 from model import DetectorWithDecode, DiceDetector
@@ -70,10 +70,7 @@ def _candidates(wrapper: DetectorWithDecode, img: np.ndarray, size: int, stride:
         inside = max((_overlap(b, boxes[j]) / area for j in kept), default=0.0)
         if inside <= CONTAINMENT:
             kept.append(i)
-    boxes = boxes[kept]
-    if box_scale != 1.0:
-        centre, half = (boxes[:, :2] + boxes[:, 2:]) / 2, (boxes[:, 2:] - boxes[:, :2]) / (2 * box_scale)
-        boxes = np.concatenate([centre - half, centre + half], 1)
+    boxes = scaled_boxes(torch.from_numpy(boxes[kept]), 1.0 / box_scale).numpy()
     return np.concatenate([boxes, obj[kept, None]], 1)
 
 

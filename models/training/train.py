@@ -25,7 +25,7 @@ from torch.utils.data import DataLoader, Dataset
 import datasets as ds
 from augment import make_crop
 from copy_paste import DiceBank, paste_crowd, paste_dice
-from evaluate import evaluate
+from evaluate import evaluate, scaled_boxes
 from from_onnx import calibrate, load_onnx_weights
 from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_params, flatten_levels, grow_deeper, grow_wider
 
@@ -121,19 +121,10 @@ def cell_layout(size: int, level_strides: tuple[int, ...] = STRIDES):
     return torch.cat(centres), torch.cat(strides), torch.cat(levels)
 
 
-def scaled_boxes(boxes: torch.Tensor, scale: float) -> torch.Tensor:
-    """x1, y1, x2, y2 boxes scaled about their centres (--box-scale: the box a die is taught as)."""
-    if scale == 1.0:
-        return boxes
-    centre = (boxes[..., :2] + boxes[..., 2:]) / 2
-    half = (boxes[..., 2:] - boxes[..., :2]) * (scale / 2)
-    return torch.cat([centre - half, centre + half], -1)
-
-
 def assign(batch: dict, centres: torch.Tensor, strides: torch.Tensor, levels: torch.Tensor, size: int, box_scale: float = 1.0):
     """FCOS-style assignment. Returns pos [B,N] bool, gt index [B,N], obj weight [B,N].
-    With `box_scale` < 1 a cell is positive only inside the die's scaled box (touching dice share
-    fewer cells), while the level is still chosen by the whole die's side."""
+    With `box_scale` < 1 a cell must lie inside the die's scaled box (--box-scale), while the level
+    is still chosen by the whole die's side."""
     boxes, valid = batch["boxes"], batch["valid"]
     B, K, _ = boxes.shape
     cx = centres[None, :, None, 0]
