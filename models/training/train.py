@@ -282,7 +282,7 @@ def main() -> None:
     ap.add_argument("--p4", type=int, default=0, help="add a stride-4 level this wide (model.DiceDetector p4): dice under 32 px get cells of their own")
     ap.add_argument("--new-lr-mult", type=float, default=8.0, help="with --init-onnx and --p4: the new level learns at this many times --lr")
     ap.add_argument("--box-scale", type=float, default=1.0,
-                    help="teach each die's box scaled about its centre by this (0 < S <= 1): touching dice's boxes overlap less; "
+                    help="teach each die's box scaled about its centre by this (0.01 <= S <= 1): touching dice's boxes overlap less; "
                          "the export's sidecar gets boxScale, and the reader grows boxes back after NMS (decode.ts)")
     ap.add_argument("--device", default="cpu", help="cpu, or cuda on a lent GPU machine")
     ap.add_argument("--minutes", type=float, default=0.0,
@@ -293,8 +293,8 @@ def main() -> None:
         ap.error("--grow-from-depths, --grow-from-widths and --grow-from-fpn grow an export: give it with --init-onnx")
     if growing and args.p4:
         ap.error("--p4 adds a level beside an export as it is: grow the export first")
-    if not 0.0 < args.box_scale <= 1.0:
-        ap.error(f"--box-scale must be in (0, 1], got {args.box_scale}")
+    if not 0.01 <= args.box_scale <= 1.0:  # the range the app's sidecar parser accepts (config.ts)
+        ap.error(f"--box-scale must be in [0.01, 1], got {args.box_scale}")
     if args.crop % max(STRIDES):
         # the FPN adds each level to the next one up-sampled 2x, so every level must halve exactly
         ap.error(f"--crop must be a multiple of {max(STRIDES)} (the net's largest stride), got {args.crop}")

@@ -158,7 +158,7 @@ describe('decodeDetections', () => {
     expect(byValue.get(5)).toEqual({ x: 20, y: 12, w: 40, h: 32 });
     expect(byValue.get(3)!.x).toBeCloseTo(38, 5); // grown, the two boxes overlap as touching dice do
     expect(byValue.get(2)).toEqual({ x: 0, y: 0, w: 12, h: 12 });
-    expect(() => parseDetectorConfig({ ...config, boxScale: 0 })).toThrow(/"boxScale" must be a number in \(0, 1\]/);
+    expect(() => parseDetectorConfig({ ...config, boxScale: 0 })).toThrow(/"boxScale" must be a number in \[0.01, 1\]/);
     expect(() => parseDetectorConfig({ ...config, boxScale: 1.5 })).toThrow(/"boxScale"/);
   });
 

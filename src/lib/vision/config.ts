@@ -101,14 +101,6 @@ function numberIn(obj: Record<string, unknown>, key: string, min: number, max: n
   return v;
 }
 
-function boxScaleOf(obj: Record<string, unknown>): number {
-  const v = field(obj, 'boxScale') ?? 1;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 1) {
-    throw new DetectorConfigError(`detector sidecar: "boxScale" must be a number in (0, 1], got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
-
 /** Validates a parsed sidecar; throws DetectorConfigError naming the first bad field. */
 export function parseDetectorConfig(json: unknown): DetectorConfig {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
@@ -174,7 +166,7 @@ export function parseDetectorConfig(json: unknown): DetectorConfig {
     scoreThreshold: numberIn(obj, 'scoreThreshold', 0, 1),
     iouThreshold: numberIn(obj, 'iouThreshold', 0, 1),
     maxDetections: Math.floor(maxDetections),
-    boxScale: boxScaleOf(obj),
+    boxScale: numberIn(obj, 'boxScale', 0.01, 1, 1),
     symbolDice,
   };
 }

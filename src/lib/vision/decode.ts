@@ -101,7 +101,7 @@ export interface DecodeOptions {
 }
 
 /** `box` scaled about its centre by `factor`. */
-export function scaledBox(box: Box, factor: number): Box {
+function scaledBox(box: Box, factor: number): Box {
   const w = box.w * factor;
   const h = box.h * factor;
   return { x: box.x + (box.w - w) / 2, y: box.y + (box.h - h) / 2, w, h };
