@@ -15,8 +15,10 @@ PAD = 114
 
 
 def _affine(rng: np.random.Generator, w: int, h: int, sizes: np.ndarray, input_size: int, crop: int,
-            allow_rotation: bool, focus: np.ndarray | None = None) -> np.ndarray:
-    """focus: (x, y, size) of a die (source pixels) to put near the middle of the crop (die-centric crops)."""
+            upright: bool, focus: np.ndarray | None = None) -> np.ndarray:
+    """focus: (x, y, size) of a die (source pixels) to put near the middle of the crop (die-centric crops).
+    upright: keep the photo's up (no quarter turn, a roll of at most 10 degrees), as a phone held at
+    the table sees oblique dice; the same random numbers are drawn either way."""
     base = input_size / max(w, h)
     zoom = math.exp(rng.uniform(math.log(0.6), math.log(1.7)))
     if focus is not None and len(sizes):
@@ -29,10 +31,10 @@ def _affine(rng: np.random.Generator, w: int, h: int, sizes: np.ndarray, input_s
         zoom = min(zoom, min(280.0, 0.6 * crop) / max(largest, 1e-3))   # and none larger than the crop allows
     aspect = math.exp(rng.uniform(math.log(0.8), math.log(1.25)))
     sx, sy = base * zoom * aspect, base * zoom / aspect
-    k = int(rng.integers(4)) if allow_rotation else 0
-    theta = k * math.pi / 2
-    if allow_rotation and rng.random() < 0.4:
-        theta += math.radians(rng.uniform(-25, 25))
+    k = int(rng.integers(4))
+    theta = 0.0 if upright else k * math.pi / 2
+    if rng.random() < 0.4:
+        theta += math.radians(rng.uniform(-25, 25) * (0.4 if upright else 1.0))
     c, s = math.cos(theta), math.sin(theta)
     A = np.array([[c, -s], [s, c]]) @ np.diag([sx, sy])
     if rng.random() < 0.5:
@@ -113,7 +115,7 @@ def photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def make_crop(rng: np.random.Generator, sample: dict, img: np.ndarray, input_size: int, crop: int,
-              allow_rotation: bool = True, photometric_p: float = 1.0, focus_p: float = 0.0) -> dict:
+              upright: bool = False, photometric_p: float = 1.0, focus_p: float = 0.0) -> dict:
     h, w = img.shape[:2]
     boxes = sample["boxes"]
     sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) if len(boxes) else np.zeros(0)
@@ -121,7 +123,7 @@ def make_crop(rng: np.random.Generator, sample: dict, img: np.ndarray, input_siz
     if len(boxes) and rng.random() < focus_p:
         b = boxes[int(rng.integers(len(boxes)))]
         focus = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, max(b[2] - b[0], b[3] - b[1]))
-    M = _affine(rng, w, h, sizes, input_size, crop, allow_rotation, focus)
+    M = _affine(rng, w, h, sizes, input_size, crop, upright, focus)
     src, Ms = img, M
     shrink = math.sqrt(abs(np.linalg.det(M[:, :2])))
     if shrink < 0.9:  # shrink by area averaging first, as the app's letterbox does

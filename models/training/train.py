@@ -31,16 +31,17 @@ from model import NUM_CLASSES, STRIDES, DetectorWithDecode, DiceDetector, count_
 
 # Which level learns which die: by the longer side of its box, in input pixels.
 LEVEL_RANGES = {4: (0.0, 32.0), 8: (0.0, 64.0), 16: (44.0, 160.0), 32: (120.0, 1e9)}  # die side in input px; 4 only with --p4
-CENTRE_RADIUS = 1.5
-SMALL_DIE = 0.045  # --small-dice-boost: a photo whose median die side is under this share of its longer side  # positives: cells within this many strides of the die's centre (and inside its box)
+CENTRE_RADIUS = 1.5  # positives: cells within this many strides of the die's centre (and inside its box)
+SMALL_DIE = 0.045  # --small-dice-boost: a photo whose median die side is under this share of its longer side
 
 
 class CropDataset(Dataset):
     def __init__(self, samples: list[dict], input_size: int, crop: int, seed: int, length: int, focus_p: float = 0.0,
-                 paste_p: float = 0.0, paste_busy: float = 0.0, paste_busy_dice: bool = False, crowd_p: float = 0.0):
+                 paste_p: float = 0.0, paste_busy: float = 0.0, paste_busy_dice: bool = False, crowd_p: float = 0.0,
+                 upright_p: float = 0.0):
         self.samples, self.input_size, self.crop, self.seed, self.length = samples, input_size, crop, seed, length
         self.focus_p, self.paste_p, self.paste_busy, self.paste_busy_dice = focus_p, paste_p, paste_busy, paste_busy_dice
-        self.crowd_p = crowd_p
+        self.crowd_p, self.upright_p = crowd_p, upright_p
         self.cache: dict[str, np.ndarray] = {}
         self.bank = DiceBank(samples, self.image) if paste_p > 0 or crowd_p > 0 else None
 
@@ -63,7 +64,9 @@ class CropDataset(Dataset):
         # drawn only when asked, so that runs without crowds draw as they did before
         if self.crowd_p > 0 and s["source"] in ds.TRAIN_SPLITS and rng.random() < self.crowd_p:
             s, img = paste_crowd(rng, s, img, self.bank)
-        out = make_crop(rng, s, img, self.input_size, self.crop, allow_rotation=True, focus_p=self.focus_p)
+        # drawn only when asked, as above; renders turn their camera any way round, so only photos keep their up
+        upright = self.upright_p > 0 and s["source"] in ds.TRAIN_SPLITS and rng.random() < self.upright_p
+        out = make_crop(rng, s, img, self.input_size, self.crop, upright=upright, focus_p=self.focus_p)
         return out
 
 
@@ -263,6 +266,7 @@ def main() -> None:
     ap.add_argument("--focus", type=float, default=0.0, help="share of die-centric crops (small crops read many dice per step)")
     ap.add_argument("--copy-paste", type=float, default=0.0, help="share of real photos given 1-3 real dice from other train photos (copy_paste.py)")
     ap.add_argument("--copy-paste-busy", type=float, default=0.0, help="share of pasted dice put on the busiest of 16 free spots (copy_paste.py)")
+    ap.add_argument("--upright", type=float, default=0.0, help="share of real photos' crops that keep the photo's up (no quarter turn, roll within 10 degrees), as a phone at the table sees oblique dice")
     ap.add_argument("--hard-positives", type=float, default=0.0, help="a die cell's objectness loss weighs 1 + A(1-p)^2: dice scored low learnt harder")
     ap.add_argument("--iou-objectness", action="store_true", help="a die cell's objectness target is its box's IoU with the die, not 1 (boxes ranked by fit)")
     ap.add_argument("--copy-paste-busy-dice", action="store_true", help="the dice put on busy spots are dice the bank found on busy surfaces (board dice; copy_paste.py BUSY_CONTEXT)")
@@ -356,7 +360,7 @@ def main() -> None:
     train, weights, holdout = build_samples(args)
     print(f"train samples {len(train)}, holdout {len(holdout)}", flush=True)
     data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus, args.copy_paste, args.copy_paste_busy, args.copy_paste_busy_dice,
-                        args.copy_paste_crowd)
+                        args.copy_paste_crowd, args.upright)
     sampler = WeightedSampler(weights, args.steps * args.batch, args.seed)
     loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate, pin_memory=device.type == "cuda",
                         num_workers=args.workers, persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers else None)
@@ -375,7 +379,7 @@ def main() -> None:
         {"params": [p for p in net.parameters() if id(p) not in new_params], "lr": args.lr},
         {"params": [p for p in net.parameters() if id(p) in new_params], "lr": args.lr * args.new_lr_mult},
     ], lr=args.lr, weight_decay=5e-4)
-    warm = min(500, args.steps // 10)
+    warm = max(1, min(500, args.steps // 10))
     t0 = time.time()
 
     def progress(s: int) -> float:
