@@ -64,8 +64,8 @@ class CropDataset(Dataset):
         # drawn only when asked, so that runs without crowds draw as they did before
         if self.crowd_p > 0 and s["source"] in ds.TRAIN_SPLITS and rng.random() < self.crowd_p:
             s, img = paste_crowd(rng, s, img, self.bank)
-        # drawn only when asked, as above; renders turn their camera any way round, so only photos keep their up
-        upright = self.upright_p > 0 and s["source"] in ds.TRAIN_SPLITS and rng.random() < self.upright_p
+        # drawn only when asked, as above; only photos taken from the side have an up to keep
+        upright = self.upright_p > 0 and s["source"] in ds.OBLIQUE_SPLITS and rng.random() < self.upright_p
         out = make_crop(rng, s, img, self.input_size, self.crop, upright=upright, focus_p=self.focus_p)
         return out
 
@@ -266,7 +266,7 @@ def main() -> None:
     ap.add_argument("--focus", type=float, default=0.0, help="share of die-centric crops (small crops read many dice per step)")
     ap.add_argument("--copy-paste", type=float, default=0.0, help="share of real photos given 1-3 real dice from other train photos (copy_paste.py)")
     ap.add_argument("--copy-paste-busy", type=float, default=0.0, help="share of pasted dice put on the busiest of 16 free spots (copy_paste.py)")
-    ap.add_argument("--upright", type=float, default=0.0, help="share of real photos' crops that keep the photo's up (no quarter turn, roll within 10 degrees), as a phone at the table sees oblique dice")
+    ap.add_argument("--upright", type=float, default=0.0, help="share of oblique photos' crops (datasets.OBLIQUE_SPLITS) that keep the photo's up (no quarter turn, roll within 10 degrees), as the die-face reader's do")
     ap.add_argument("--hard-positives", type=float, default=0.0, help="a die cell's objectness loss weighs 1 + A(1-p)^2: dice scored low learnt harder")
     ap.add_argument("--iou-objectness", action="store_true", help="a die cell's objectness target is its box's IoU with the die, not 1 (boxes ranked by fit)")
     ap.add_argument("--copy-paste-busy-dice", action="store_true", help="the dice put on busy spots are dice the bank found on busy surfaces (board dice; copy_paste.py BUSY_CONTEXT)")
