@@ -299,6 +299,8 @@ def main() -> None:
         ap.error("--p4 adds a level beside an export as it is: grow the export first")
     if not 0.01 <= args.box_scale <= 1.0:  # the range the app's sidecar parser accepts (config.ts)
         ap.error(f"--box-scale must be in [0.01, 1], got {args.box_scale}")
+    if not 0.0 <= args.upright <= 1.0:
+        ap.error(f"--upright is a share of crops, in [0, 1], got {args.upright}")
     if args.crop % max(STRIDES):
         # the FPN adds each level to the next one up-sampled 2x, so every level must halve exactly
         ap.error(f"--crop must be a multiple of {max(STRIDES)} (the net's largest stride), got {args.crop}")
