@@ -295,7 +295,7 @@ class Mixer:
     SHARES_WITH_HARD = {'real': 0.40, 'synthetic': 0.28, 'other': 0.10, 'none_real': 0.10, 'none_hard': 0.08, 'none_synthetic': 0.04}
 
     def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0, motion_blur=(0.08, 4),
-                 translucent=0.0, on_boards: RenderedDice | None = None, on_boards_share=0.0, off_centre_share=0.0):
+                 translucent=0.0, on_boards: RenderedDice | None = None, on_boards_share=0.0, off_centre_share=0.0, k=K):
         """as_read: the share of real dice cut from the detector's box on them, as the app cuts
         them, instead of the labelled box moved like a detector's (RealCrops.die). motion_blur:
         the share of crops blurred by motion and the longest blur in pixels (`photometric`).
@@ -303,7 +303,9 @@ class Mixer:
         on_boards, on_boards_share: rendered board dice (RenderedDice) drawn as this share of the
         crops, the other shares shrunk to make room. off_centre_share: the share of crops cut from a
         box half on a die and taught `none`, half the detector's own (real.off_centre, when mined),
-        half made (RealCrops.off_centre_box); the other shares shrunk to make room."""
+        half made (RealCrops.off_centre_box); the other shares shrunk to make room. k: the crop's
+        side in pixels (the reader's input size)."""
+        self.k = k
         self.real = real
         self.on_boards = on_boards
         self.translucent = translucent
@@ -339,17 +341,17 @@ class Mixer:
             img, box, cls, oblique, read = self.real.die(rng, self.as_read)
             # an oblique photo is mostly seen upright; now and then turned, as a phone can be;
             # the detector's own box already carries a detector's error
-            crop = warp_crop(img, box, rng, jitter=not read, any_turn=not oblique or rng.random() < 0.25)
+            crop = warp_crop(img, box, rng, jitter=not read, any_turn=not oblique or rng.random() < 0.25, k=self.k)
         elif kind in ('synthetic', 'other'):
             ids = self.pips if kind == 'synthetic' else self.others
             scene, box, cls = self.scenes[ids[int(rng.integers(len(ids)))]]
-            crop = warp_crop(scene, box, rng, any_turn=False)  # the render has already turned it
+            crop = warp_crop(scene, box, rng, any_turn=False, k=self.k)  # the render has already turned it
         elif kind == 'on_boards':
             img, box, cls = self.on_boards.die(rng)
-            crop = warp_crop(img, box, rng, any_turn=rng.random() < 0.25)  # oblique board photos, as epanemu's
+            crop = warp_crop(img, box, rng, any_turn=rng.random() < 0.25, k=self.k)  # oblique board photos, as epanemu's
         elif kind == 'none_real':
             img, box = self.real.background_box(rng)
-            crop, cls = warp_crop(img, box, rng, jitter=False), NONE
+            crop, cls = warp_crop(img, box, rng, jitter=False, k=self.k), NONE
         elif kind == 'none_off_centre':
             if self.real.off_centre and rng.random() < 0.5:
                 i, box = self.real.off_centre[int(rng.integers(len(self.real.off_centre)))]
@@ -357,16 +359,16 @@ class Mixer:
             else:
                 img, box = self.real.off_centre_box(rng)
             # moved no further (warp_crop's jitter could centre it on the die)
-            crop, cls = warp_crop(img, box, rng, jitter=False), NONE
+            crop, cls = warp_crop(img, box, rng, jitter=False, k=self.k), NONE
         elif kind == 'none_hard':
             i, box = self.real.hard[int(rng.integers(len(self.real.hard)))]
-            crop, cls = warp_crop(self.real.images[i], box, rng), NONE
+            crop, cls = warp_crop(self.real.images[i], box, rng, k=self.k), NONE
         else:
             cls = NONE
             if rng.random() < 0.5:
-                crop = self.real.table_patch(rng, K)
+                crop = self.real.table_patch(rng, self.k)
             else:
-                crop = np.clip(_background(rng, K), 0, 255).astype(np.uint8)
+                crop = np.clip(_background(rng, self.k), 0, 255).astype(np.uint8)
         return photometric(crop, rng, *self.motion_blur), cls
 
     def batch(self, n):
@@ -379,35 +381,35 @@ class Mixer:
         return np.stack(xs), np.array(ys, np.int64)
 
 
-def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3, off_centre_made=150):
+def holdout_set(real: RealCrops, seed=123, jittered=2, backgrounds_per_image=3, off_centre_made=150, k=K):
     """The fixed model-selection set from the held-out slice, cut by the app's crop
     (die_crops.embedder_crop): every die from its labelled box and `jittered` times from a box
     moved like a detector's (no rotation, no colour change), table patches labelled `none`, and
     the detector's false boxes (`real.hard`, when mined) labelled `none`, its boxes half on a die
     (`real.off_centre`, when mined) and `off_centre_made` boxes made alike (RealCrops.off_centre_box)
     labelled `none` as source `off_centre`, and every die the
-    detector boxed (`real.read_boxes`, when mined) from that box, as source `read`.
+    detector boxed (`real.read_boxes`, when mined) from that box, as source `read`; each k x k.
     Returns crops, classes, split names."""
     rng = np.random.default_rng(seed)
     xs, ys, src = [], [], []
     for img_i, box, cls, split in real.items:
         img = real.images[img_i]
-        xs.append(embedder_crop(img, box, K, CROP_MARGIN)); ys.append(cls); src.append(split)
+        xs.append(embedder_crop(img, box, k, CROP_MARGIN)); ys.append(cls); src.append(split)
         for _ in range(jittered):
-            xs.append(embedder_crop(img, jitter_box(box, rng, 0.08, 0.12), K, CROP_MARGIN)); ys.append(cls); src.append(split)
+            xs.append(embedder_crop(img, jitter_box(box, rng, 0.08, 0.12), k, CROP_MARGIN)); ys.append(cls); src.append(split)
     for i in range(len(real.images)):
         for _ in range(backgrounds_per_image):
             img, box = real.background_box(rng, i)
-            xs.append(embedder_crop(img, box, K, CROP_MARGIN)); ys.append(NONE); src.append('background')
+            xs.append(embedder_crop(img, box, k, CROP_MARGIN)); ys.append(NONE); src.append('background')
     for i, box in real.hard:
-        xs.append(embedder_crop(real.images[i], box, K, CROP_MARGIN)); ys.append(NONE); src.append('hard')
+        xs.append(embedder_crop(real.images[i], box, k, CROP_MARGIN)); ys.append(NONE); src.append('hard')
     for i, box in real.off_centre:
-        xs.append(embedder_crop(real.images[i], box, K, CROP_MARGIN)); ys.append(NONE); src.append('off_centre')
+        xs.append(embedder_crop(real.images[i], box, k, CROP_MARGIN)); ys.append(NONE); src.append('off_centre')
     made = np.random.default_rng(seed + 1)  # its own draws: the sets above stay as they were
     for _ in range(off_centre_made if real.items else 0):
         img, box = real.off_centre_box(made)
-        xs.append(embedder_crop(img, box, K, CROP_MARGIN)); ys.append(NONE); src.append('off_centre')
+        xs.append(embedder_crop(img, box, k, CROP_MARGIN)); ys.append(NONE); src.append('off_centre')
     for (img_i, _, cls, _), read in zip(real.items, real.read_boxes):
         if read is not None:
-            xs.append(embedder_crop(real.images[img_i], read, K, CROP_MARGIN)); ys.append(cls); src.append('read')
+            xs.append(embedder_crop(real.images[img_i], read, k, CROP_MARGIN)); ys.append(cls); src.append('read')
     return np.stack(xs), np.array(ys, np.int64), np.array(src)

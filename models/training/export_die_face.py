@@ -24,7 +24,8 @@ def main():
     ck = torch.load(args.checkpoint)
     net = DieFaceNet(tuple(ck.get('widths', (16, 32, 64, 96))))
     net.load_state_dict(ck.get('ema', ck['model']))
-    meta = {'inputSize': K, 'classes': list(CLASSES), 'cropMargin': CROP_MARGIN, 'input': 'crops', 'output': 'probs',
+    # checkpoints from before train_die_face.py --crop-size were all K a side
+    meta = {'inputSize': ck.get('inputSize', K), 'classes': list(CLASSES), 'cropMargin': CROP_MARGIN, 'input': 'crops', 'output': 'probs',
             'training': {'step': ck.get('step'), 'checkpoint': os.path.basename(args.checkpoint)}}
     export(net, args.out, args.out[:-5] + '.json', meta)
     print('wrote', args.out)

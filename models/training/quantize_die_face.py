@@ -104,20 +104,22 @@ def main():
 
     from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
     widths = widths_of(args.float)
+    with open(sidecar) as f:
+        k = json.load(f).get('inputSize', K)  # the crop size the reader was trained at
     net = DieFaceNet(widths)
-    load_onnx_weights(net, args.float, torch.rand(1, 3, K, K))
+    load_onnx_weights(net, args.float, torch.rand(1, 3, k, k))
     net.eval()
     real = RealCrops('train')
-    mixer = Mixer(real, args.seed, scenes=args.scenes, log=None)
-    log(f'{args.float}: widths {widths}; calibrating on {args.batches} x {args.batch} training crops')
+    mixer = Mixer(real, args.seed, scenes=args.scenes, log=None, k=k)
+    log(f'{args.float}: widths {widths}, {k} px crops; calibrating on {args.batches} x {args.batch} training crops')
     reader = WithSoftmax(net).eval()
-    prepared = prepare_fx(WithSoftmax(net).eval(), qconfig_mapping(), (torch.rand(1, 3, K, K),))
+    prepared = prepare_fx(WithSoftmax(net).eval(), qconfig_mapping(), (torch.rand(1, 3, k, k),))
     with torch.no_grad():
         for _ in range(args.batches):
             prepared(to_tensor(mixer.batch(args.batch)[0]))
     quantized = convert_fx(prepared).eval()
 
-    hx, hy, hsrc = holdout_set(RealCrops('holdout'))
+    hx, hy, hsrc = holdout_set(RealCrops('holdout'), k=k)
     figures = {}
     for name, model in (('float', reader), ('int8', quantized)):
         r = evaluate(model, hx, hy, hsrc)
@@ -136,7 +138,7 @@ def main():
         shutil.copyfile(args.float, FLOAT_MASTER)
     float_model = FLOAT_MASTER if shipping else os.path.abspath(args.float)
     out = os.path.join(args.out, 'die-face.onnx')
-    torch.onnx.export(quantized, torch.rand(1, 3, K, K), out, input_names=['crops'], output_names=['probs'],
+    torch.onnx.export(quantized, torch.rand(1, 3, k, k), out, input_names=['crops'], output_names=['probs'],
                       dynamic_axes={'crops': {0: 'batch'}, 'probs': {0: 'batch'}}, opset_version=13)
     with open(sidecar) as f:
         meta = json.load(f)

@@ -114,7 +114,8 @@ BRANDED_ONE = {'minShare': 0.8}
 def export(net, path_onnx, path_json, meta):
     meta = {**meta, 'brandedOne': BRANDED_ONE}
     model = WithSoftmax(net).eval()
-    torch.onnx.export(model, torch.rand(1, 3, K, K), path_onnx, input_names=['crops'], output_names=['probs'],
+    k = meta['inputSize']
+    torch.onnx.export(model, torch.rand(1, 3, k, k), path_onnx, input_names=['crops'], output_names=['probs'],
                       dynamic_axes={'crops': {0: 'batch'}, 'probs': {0: 'batch'}}, opset_version=13, do_constant_folding=True)
     with open(path_json, 'w') as f:
         json.dump(meta, f, indent=2)
@@ -144,7 +145,8 @@ def main():
     ap.add_argument('--workers', type=int, default=0, help='data workers, each with its own share of the synthetic scenes (0: batches made between steps, as on this CPU)')
     ap.add_argument('--as-read', help="a detector (.onnx or .pt) whose boxes on the labelled train dice cut part of the real crops, as the app cuts them (hard_negatives.mine_reads)")
     ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
-    ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (of the 48 px crop)")
+    ap.add_argument('--crop-size', type=int, default=K, help=f'the reader\'s input: crops of this many pixels a side (default {K}; the sidecar\'s inputSize)')
+    ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (in pixels of the crop)")
     ap.add_argument('--translucent', type=float, default=0.0, help="the share of synthetic scenes whose die (and its like neighbours) is see-through, the hidden faces' pips showing (gem dice, as byler's dark red-pipped ones)")
     ap.add_argument('--on-boards', help="a render cache of board dice (render_cache.py --preset on-boards): its rendered dice drawn as --on-boards-share of the crops")
     ap.add_argument('--on-boards-share', type=float, default=0.1, help='the share of crops cut from --on-boards dice')
@@ -155,8 +157,11 @@ def main():
         motion_blur = (float(share), int(longest))
     except ValueError:
         ap.error(f'--motion-blur must be SHARE,PIXELS (e.g. 0.15,12), got {args.motion_blur!r}')
-    if not (0 <= motion_blur[0] <= 0.7 and 2 <= motion_blur[1] <= K):
-        ap.error(f'--motion-blur: the share must lie in 0-0.7 (30% of crops get a soft blur instead) and the pixels in 2-{K}, got {args.motion_blur!r}')
+    k = args.crop_size
+    if not (16 <= k <= 256 and k % 16 == 0):
+        ap.error(f'--crop-size must be a multiple of 16 in 16-256 (the reader halves it four times), got {k}')
+    if not (0 <= motion_blur[0] <= 0.7 and 2 <= motion_blur[1] <= k):
+        ap.error(f'--motion-blur: the share must lie in 0-0.7 (30% of crops get a soft blur instead) and the pixels in 2-{k}, got {args.motion_blur!r}')
     if not 0 <= args.on_boards_share < 1:
         ap.error(f'--on-boards-share is a share in 0-1, got {args.on_boards_share}')
     if not 0 < args.off_centre_share < 1:
@@ -183,11 +188,11 @@ def main():
     if args.split_weights:
         real.weight_splits({k: float(v) for k, v in (kv.split('=') for kv in args.split_weights.split(','))})
     held = RealCrops('holdout', hard_negatives=hard['holdout'], reads=reads['holdout'], off_centre=off_centre['holdout'])
-    hx, hy, hsrc = holdout_set(held)
+    hx, hy, hsrc = holdout_set(held, k=k)
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives, {len(real.off_centre)} off-centre boxes; held out: '
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches, {len(held.hard)} hard negatives and {len(held.off_centre)} off-centre boxes)')
     mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur, 'translucent': args.translucent,
-                     'off_centre_share': args.off_centre_share if args.off_centre else 0.0}
+                     'off_centre_share': args.off_centre_share if args.off_centre else 0.0, 'k': k}
     if args.on_boards:
         mixer_options.update(on_boards=RenderedDice(args.on_boards), on_boards_share=args.on_boards_share)
         log(f"{len(mixer_options['on_boards'].items)} rendered board dice from {args.on_boards}, {args.on_boards_share:.0%} of the crops")
@@ -209,7 +214,7 @@ def main():
     for p in ema.parameters():
         p.requires_grad_(False)
     if args.init_onnx and not args.resume:
-        load_onnx_weights(net, args.init_onnx, torch.rand(1, 3, K, K))
+        load_onnx_weights(net, args.init_onnx, torch.rand(1, 3, k, k))
         # BatchNorm statistics from a few training batches, so train mode starts where the export stands
         calibrate(net, (to_tensor(next_batch()[0]) for _ in range(8)))
         ema.load_state_dict(net.state_dict())
@@ -224,6 +229,8 @@ def main():
         ck = torch.load(args.resume, map_location=device)
         net.load_state_dict(ck['model']); ema.load_state_dict(ck['ema']); opt.load_state_dict(ck['opt'])
         step, best, history = ck['step'], ck.get('best'), ck.get('history', [])
+        if ck.get('inputSize', K) != k:
+            sys.exit(f"--resume {args.resume}: trained on {ck.get('inputSize', K)} px crops, not --crop-size {k}")
         log(f'resumed at step {step}')
     losses = []
     t_train = time.time()
@@ -261,18 +268,18 @@ def main():
                 (f", off-centre→none {r['offCentre']['readNone']:.3f}" if 'offCentre' in r else '') +
                 (f", as read {r['read']['right']:.3f}" if 'read' in r else '') + f", score {r['score']:.4f}")
             # every evaluated step is kept: the reading path is chosen behind the detector afterwards
-            torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths}, os.path.join(args.run, f'step{step:06d}.pt'))
+            torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths, 'inputSize': k}, os.path.join(args.run, f'step{step:06d}.pt'))
             if best is None or r['score'] > best['score']:
                 best = r
-                torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths}, os.path.join(args.run, 'best.pt'))
-            torch.save({'model': net.state_dict(), 'ema': ema.state_dict(), 'opt': opt.state_dict(), 'step': step, 'widths': widths,
+                torch.save({'model': ema.state_dict(), 'step': step, 'widths': widths, 'inputSize': k}, os.path.join(args.run, 'best.pt'))
+            torch.save({'model': net.state_dict(), 'ema': ema.state_dict(), 'opt': opt.state_dict(), 'step': step, 'widths': widths, 'inputSize': k,
                         'best': best, 'history': history}, os.path.join(args.run, 'last.pt'))
 
     ck = torch.load(os.path.join(args.run, 'best.pt'), map_location='cpu')
     final = DieFaceNet(widths)
     final.load_state_dict(ck['model'])
     meta = {
-        'inputSize': K,
+        'inputSize': k,
         'classes': list(CLASSES),
         'cropMargin': CROP_MARGIN,
         'input': 'crops',
