@@ -227,10 +227,10 @@ def main():
     step, best, history = 0, None, []
     if args.resume:
         ck = torch.load(args.resume, map_location=device)
-        net.load_state_dict(ck['model']); ema.load_state_dict(ck['ema']); opt.load_state_dict(ck['opt'])
-        step, best, history = ck['step'], ck.get('best'), ck.get('history', [])
         if ck.get('inputSize', K) != k:
             sys.exit(f"--resume {args.resume}: trained on {ck.get('inputSize', K)} px crops, not --crop-size {k}")
+        net.load_state_dict(ck['model']); ema.load_state_dict(ck['ema']); opt.load_state_dict(ck['opt'])
+        step, best, history = ck['step'], ck.get('best'), ck.get('history', [])
         log(f'resumed at step {step}')
     losses = []
     t_train = time.time()
