@@ -186,7 +186,7 @@ def giou_loss(p: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
 
 
 def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_objectness: bool = False, box_scale: float = 1.0,
-                 one_box: bool = False):
+                 one_box: bool = False, peak: float = 0.0):
     centres, strides, levels = layout
     raw = flatten_levels(maps)                                       # [B, N, 12]
     pos, gt, obj_w = assign(batch, centres, strides, levels, size, box_scale)
@@ -218,6 +218,15 @@ def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_obj
             fit = iou.detach().double() - ni.double() * 1e-12            # ties go to the first cell
             best = torch.full((int(die.max()) + 1,), -2.0, dtype=fit.dtype).scatter_reduce(0, die, fit, reduce="amax")
             obj_t[bi, ni] = obj_t[bi, ni] * (fit >= best[die]).to(obj_t.dtype)
+        if peak:
+            # CenterNet's soft target: a die's cells are taught objectness by their distance from its
+            # centre (a Gaussian of sd `peak` strides, the nearest cell taught 1), so boxes off the
+            # centre score low and need no containment rule to be dropped
+            g = (batch["boxes"][bi, gi, :2] + batch["boxes"][bi, gi, 2:]) / 2
+            d2 = ((centres[ni] - g) ** 2).sum(1) / strides[ni] ** 2
+            die = bi * batch["boxes"].shape[1] + gi
+            near = torch.full((int(die.max()) + 1,), 1e9, dtype=d2.dtype).scatter_reduce(0, die, d2, reduce="amin")
+            obj_t[bi, ni] = obj_t[bi, ni] * torch.exp(-(d2 - near[die]) / (2 * peak ** 2)).to(obj_t.dtype)
     l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
     if len(bi) == 0:
         return l_obj, {"obj": float(l_obj), "cls": 0.0, "box": 0.0, "npos": 0}
@@ -279,6 +288,7 @@ def main() -> None:
     ap.add_argument("--hard-positives", type=float, default=0.0, help="a die cell's objectness loss weighs 1 + A(1-p)^2: dice scored low learnt harder")
     ap.add_argument("--iou-objectness", action="store_true", help="a die cell's objectness target is its box's IoU with the die, not 1 (boxes ranked by fit)")
     ap.add_argument("--one-box", action="store_true", help="only the cell whose box fits a die best is taught objectness; its other cells learn box and value only (one box per die)")
+    ap.add_argument("--peak", type=float, default=0.0, help="a die's cells are taught objectness by a Gaussian of their distance from its centre, this sd in strides (CenterNet); 0: all 1")
     ap.add_argument("--copy-paste-busy-dice", action="store_true", help="the dice put on busy spots are dice the bank found on busy surfaces (board dice; copy_paste.py BUSY_CONTEXT)")
     ap.add_argument("--copy-paste-crowd", type=float, default=0.0, help="share of real photos given a clump of 6-16 touching real dice from other train photos (copy_paste.py paste_crowd)")
     ap.add_argument("--init", default=None, help="start from this checkpoint")
@@ -409,7 +419,7 @@ def main() -> None:
         batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
         x = (batch["images"].float() / 255.0).contiguous(memory_format=torch.channels_last)
         loss, parts = compute_loss(net(x), batch, layout, args.crop, args.hard_positives, args.iou_objectness, args.box_scale,
-                                     args.one_box)
+                                     args.one_box, args.peak)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
