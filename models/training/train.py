@@ -321,6 +321,10 @@ def main() -> None:
         ap.error(f"--box-scale must be in [0.01, 1], got {args.box_scale}")
     if not 0.0 <= args.upright <= 1.0:
         ap.error(f"--upright is a share of crops, in [0, 1], got {args.upright}")
+    if args.peak < 0:
+        ap.error(f"--peak is a Gaussian's sd in strides, > 0 (0: off), got {args.peak}")
+    if args.peak and args.one_box:
+        ap.error("--peak and --one-box are two objectness targets: give one")
     if args.crop % max(STRIDES):
         # the FPN adds each level to the next one up-sampled 2x, so every level must halve exactly
         ap.error(f"--crop must be a multiple of {max(STRIDES)} (the net's largest stride), got {args.crop}")
