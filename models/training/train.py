@@ -216,7 +216,7 @@ def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_obj
             # so touching dice leave one box each for the first pass, not a second one it must drop
             die = bi * batch["boxes"].shape[1] + gi
             fit = iou.detach().double() - ni.double() * 1e-12            # ties go to the first cell
-            best = torch.full((int(die.max()) + 1,), -2.0, dtype=fit.dtype).scatter_reduce(0, die, fit, reduce="amax")
+            best = torch.full((int(die.max()) + 1,), -2.0, dtype=fit.dtype, device=fit.device).scatter_reduce(0, die, fit, reduce="amax")
             obj_t[bi, ni] = obj_t[bi, ni] * (fit >= best[die]).to(obj_t.dtype)
         if peak:
             # CenterNet's soft target: a die's cells are taught objectness by their distance from its
@@ -225,7 +225,7 @@ def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_obj
             g = (batch["boxes"][bi, gi, :2] + batch["boxes"][bi, gi, 2:]) / 2
             d2 = ((centres[ni] - g) ** 2).sum(1) / strides[ni] ** 2
             die = bi * batch["boxes"].shape[1] + gi
-            near = torch.full((int(die.max()) + 1,), 1e9, dtype=d2.dtype).scatter_reduce(0, die, d2, reduce="amin")
+            near = torch.full((int(die.max()) + 1,), 1e9, dtype=d2.dtype, device=d2.device).scatter_reduce(0, die, d2, reduce="amin")
             obj_t[bi, ni] = obj_t[bi, ni] * torch.exp(-(d2 - near[die]) / (2 * peak ** 2)).to(obj_t.dtype)
     l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
     if len(bi) == 0:
