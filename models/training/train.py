@@ -185,6 +185,12 @@ def giou_loss(p: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
     return 1 - iou + (c - union) / c, iou
 
 
+def per_die(values: torch.Tensor, die: torch.Tensor, reduce: str) -> torch.Tensor:
+    """Each positive cell's `values` reduced ("amax" or "amin") over the cells of its die."""
+    table = torch.zeros(int(die.max()) + 1, dtype=values.dtype, device=values.device)
+    return table.scatter_reduce(0, die, values, reduce=reduce, include_self=False)[die]
+
+
 def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_objectness: bool = False, box_scale: float = 1.0,
                  one_box: bool = False, peak: float = 0.0):
     centres, strides, levels = layout
@@ -210,23 +216,20 @@ def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_obj
             # a die cell's objectness target is how well its box fits the die (YOLOv5's choice), so a
             # box straddling two touching dice scores below the boxes on them, and NMS keeps those
             obj_t[bi, ni] = iou.detach().clamp(0, 1).to(obj_t.dtype)
+        die = bi * batch["boxes"].shape[1] + gi                      # one id per labelled die in the batch
         if one_box:
             # one cell per die is taught as a die, the one whose box fits it best (YOLOv10's one-to-one
             # match); the die's other cells still learn its box and value but are taught background,
             # so touching dice leave one box each for the first pass, not a second one it must drop
-            die = bi * batch["boxes"].shape[1] + gi
             fit = iou.detach().double() - ni.double() * 1e-12            # ties go to the first cell
-            best = torch.full((int(die.max()) + 1,), -2.0, dtype=fit.dtype, device=fit.device).scatter_reduce(0, die, fit, reduce="amax")
-            obj_t[bi, ni] = obj_t[bi, ni] * (fit >= best[die]).to(obj_t.dtype)
+            obj_t[bi, ni] = obj_t[bi, ni] * (fit >= per_die(fit, die, "amax")).to(obj_t.dtype)
         if peak:
             # CenterNet's soft target: a die's cells are taught objectness by their distance from its
             # centre (a Gaussian of sd `peak` strides, the nearest cell taught 1), so boxes off the
             # centre score low and need no containment rule to be dropped
             g = (batch["boxes"][bi, gi, :2] + batch["boxes"][bi, gi, 2:]) / 2
             d2 = ((centres[ni] - g) ** 2).sum(1) / strides[ni] ** 2
-            die = bi * batch["boxes"].shape[1] + gi
-            near = torch.full((int(die.max()) + 1,), 1e9, dtype=d2.dtype, device=d2.device).scatter_reduce(0, die, d2, reduce="amin")
-            obj_t[bi, ni] = obj_t[bi, ni] * torch.exp(-(d2 - near[die]) / (2 * peak ** 2)).to(obj_t.dtype)
+            obj_t[bi, ni] = obj_t[bi, ni] * torch.exp(-(d2 - per_die(d2, die, "amin")) / (2 * peak ** 2)).to(obj_t.dtype)
     l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
     if len(bi) == 0:
         return l_obj, {"obj": float(l_obj), "cls": 0.0, "box": 0.0, "npos": 0}
