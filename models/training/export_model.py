@@ -24,7 +24,7 @@ MODELS = Path(__file__).resolve().parents[1]
 def load_checkpoint(path: Path) -> tuple[DiceDetector, dict]:
     ck = torch.load(path, map_location="cpu")
     a = ck["arch"]
-    net = DiceDetector(tuple(a["widths"]), tuple(a["depths"]), a["fpn"], 3, a["head_depth"], a.get("p4", 0))
+    net = DiceDetector(tuple(a["widths"]), tuple(a["depths"]), a["fpn"], 3, a["head_depth"], a.get("p4", 0), a.get("o2o", 0))
     net.load_state_dict(ck["model"])
     return net.eval(), ck
 

@@ -51,11 +51,30 @@ def stage(cin: int, cout: int, n: int, k: int = 3) -> nn.Sequential:
     return nn.Sequential(*blocks)
 
 
+class OneToOneHead(nn.Module):
+    """A second objectness for one level, taught one cell per die (YOLOv10's one-to-one branch beside
+    the one-to-many head): it reads the level's head features and the one-to-many head's own
+    predictions (detached, so this branch never moves them), and learns which of a die's boxes is
+    its best, so that a touching die's box is not taken for a second box on its neighbour."""
+
+    def __init__(self, fpn: int, width: int, k: int = 3):
+        super().__init__()
+        self.body = nn.Sequential(conv_bn(fpn + 4 + 1 + NUM_CLASSES, width, 1), DWSep(width, width, 1, k), DWSep(width, width, 1, k))
+        self.pred = nn.Conv2d(width, 1, 1)
+        nn.init.normal_(self.pred.weight, std=0.01)
+        nn.init.constant_(self.pred.bias, -4.6)  # objectness prior ~1%
+
+    def forward(self, features: torch.Tensor, pred: torch.Tensor) -> torch.Tensor:
+        return self.pred(self.body(torch.cat([features, pred.detach()], 1)))
+
+
 class DiceDetector(nn.Module):
     def __init__(self, widths=(16, 24, 48, 96, 160), depths=(1, 2, 3, 3, 2), fpn: int = 64, k: int = 3, head_depth: int = 2,
-                 p4: int = 0):
+                 p4: int = 0, o2o: int = 0):
         """`p4` > 0 adds a stride-4 level of that width (its map first in the output), for dice of a
-        few cells at stride 8 that touch: each then has cells of its own to be found from."""
+        few cells at stride 8 that touch: each then has cells of its own to be found from. `o2o` > 0
+        adds a one-to-one objectness branch of that width on each level (`OneToOneHead`): every map
+        then carries a 13th channel, its logit, which the export reads as the objectness."""
         super().__init__()
         self.strides = ((4,) if p4 else ()) + STRIDES
         w0, w1, w2, w3, w4 = widths
@@ -78,6 +97,11 @@ class DiceDetector(nn.Module):
             nn.init.constant_(p.bias, 0.0)
             with torch.no_grad():
                 p.bias[4] = -4.6  # objectness prior ~1%
+        self.o2o = o2o
+        if o2o:
+            if p4:
+                raise ValueError("o2o: the one-to-one branch is built for the three levels of a net without p4")
+            self.o2o_heads = nn.ModuleList([OneToOneHead(fpn, o2o, k) for _ in STRIDES])
         self.p4 = p4
         if p4:
             # p8 is narrowed at stride 8, where it is cheap, before it is brought up to stride 4
@@ -92,7 +116,8 @@ class DiceDetector(nn.Module):
                 self.pred4.bias[4] = -4.6
 
     def forward(self, x: torch.Tensor) -> list[torch.Tensor]:
-        """Raw per-level maps [B, 12, H, W]: 4 log-distances, objectness logit, class logits."""
+        """Raw per-level maps [B, 12, H, W]: 4 log-distances, objectness logit, class logits (and with
+        `o2o` a 13th channel, the one-to-one objectness logit)."""
         x = self.stem(x)
         c4 = self.s4(x)
         c8 = self.s8(c4)
@@ -101,7 +126,12 @@ class DiceDetector(nn.Module):
         p32 = self.lat32(c32)
         p16 = self.smooth16(self.lat16(c16) + F.interpolate(p32, scale_factor=2.0, mode="nearest"))
         p8 = self.smooth8(self.lat8(c8) + F.interpolate(p16, scale_factor=2.0, mode="nearest"))
-        maps = [pred(head(p)) for p, head, pred in zip((p8, p16, p32), self.heads, self.preds)]
+        maps = []
+        for i, p in enumerate((p8, p16, p32)):
+            # level by level, so the convolutions run in the order an export's nodes hold them (from_onnx)
+            f = self.heads[i](p)
+            m = self.preds[i](f)
+            maps.append(torch.cat([m, self.o2o_heads[i](f, m)], 1) if self.o2o else m)
         if self.p4:
             p4 = self.smooth4(self.lat4(c4) + F.interpolate(self.down8(p8), scale_factor=2.0, mode="nearest"))
             maps.insert(0, self.pred4(self.head4(p4)))
@@ -109,7 +139,7 @@ class DiceDetector(nn.Module):
 
 
 def flatten_levels(maps: list[torch.Tensor]) -> torch.Tensor:
-    """[B, 12, H, W] per level -> [B, N, 12]."""
+    """[B, C, H, W] per level -> [B, N, C]."""
     return torch.cat([m.flatten(2).transpose(1, 2) for m in maps], 1)
 
 
@@ -146,8 +176,9 @@ class DetectorWithDecode(nn.Module):
         cy = centres_t[:, 1:2] + (d[..., 3:4] - d[..., 1:2]) * 0.5
         w = d[..., 0:1] + d[..., 2:3]
         h = d[..., 1:2] + d[..., 3:4]
-        obj = torch.sigmoid(raw[..., 4:5])
-        cls = torch.softmax(raw[..., 5:], -1)
+        # with a one-to-one branch its objectness is the one read: one box per die, the rest low
+        obj = torch.sigmoid(raw[..., 12:13] if self.net.o2o else raw[..., 4:5])
+        cls = torch.softmax(raw[..., 5:5 + NUM_CLASSES], -1)
         return torch.cat([cx, cy, w, h, obj, cls], -1)
 
 

@@ -192,12 +192,17 @@ def per_die(values: torch.Tensor, die: torch.Tensor, reduce: str) -> torch.Tenso
 
 
 def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_objectness: bool = False, box_scale: float = 1.0,
-                 one_box: bool = False, peak: float = 0.0):
+                 one_box: bool = False, peak: float = 0.0, o2o_only: bool = False, o2o_peak: float = 0.0):
+    """The one-to-many head's loss; with a one-to-one branch (maps of 13 channels) its loss added,
+    or alone with `o2o_only` (train.py --o2o-only, the rest of the net frozen)."""
     centres, strides, levels = layout
-    raw = flatten_levels(maps)                                       # [B, N, 12]
+    raw = flatten_levels(maps)                                       # [B, N, 12], or 13 with the one-to-one branch
+    one_to_one = raw.shape[-1] > 5 + NUM_CLASSES
     pos, gt, obj_w = assign(batch, centres, strides, levels, size, box_scale)
     npos = max(1.0, float(pos.sum()))
     obj_t = pos.float()
+    o2o_t = torch.zeros_like(obj_t)
+    o2o_w = obj_w                                                    # cells in ignore regions: no loss
     if hard_positives:
         # dice the net still scores low (small dice on a game board) weigh up to 1 + A times as much;
         # dice it already finds keep weight 1, so the objectness scale the rules were chosen on holds
@@ -230,13 +235,35 @@ def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_obj
             g = (batch["boxes"][bi, gi, :2] + batch["boxes"][bi, gi, 2:]) / 2
             d2 = ((centres[ni] - g) ** 2).sum(1) / strides[ni] ** 2
             obj_t[bi, ni] = obj_t[bi, ni] * torch.exp(-(d2 - per_die(d2, die, "amin")) / (2 * peak ** 2)).to(obj_t.dtype)
+        if one_to_one and o2o_peak:
+            # the die's cells by their distance from its centre (a Gaussian of sd `o2o_peak` strides,
+            # the nearest cell 1): a target the branch can see, since the one-to-many head's four
+            # distances are even at the centre cell
+            g = (batch["boxes"][bi, gi, :2] + batch["boxes"][bi, gi, 2:]) / 2
+            d2 = ((centres[ni] - g) ** 2).sum(1) / strides[ni] ** 2
+            o2o_t[bi, ni] = torch.exp(-(d2 - per_die(d2, die, "amin")) / (2 * o2o_peak ** 2)).to(o2o_t.dtype)
+        elif one_to_one:
+            # YOLOv10's one-to-one match, on the one-to-many head's own predictions: of a die's cells,
+            # the one whose box and read are best (score^0.5 x IoU^6) is taught 1, every other cell 0
+            with torch.no_grad():
+                p_read = torch.sigmoid(r[:, 4]) * torch.softmax(r[:, 5:5 + NUM_CLASSES], -1).gather(1, batch["classes"][bi, gi][:, None])[:, 0]
+                metric = p_read.double().sqrt() * iou.double().clamp(min=0) ** 6 - ni.double() * 1e-15  # ties go to the first cell
+                best = metric >= per_die(metric, die, "amax")
+            o2o_t[bi[best], ni[best]] = 1.0
     l_obj = (F.binary_cross_entropy_with_logits(raw[..., 4], obj_t, reduction="none") * obj_w).sum() / npos
+    extra = {}
+    if one_to_one:
+        dice = len(torch.unique(bi * batch["boxes"].shape[1] + gi)) if len(bi) else 0
+        l_o2o = (F.binary_cross_entropy_with_logits(raw[..., 12], o2o_t, reduction="none") * o2o_w).sum() / max(1.0, float(dice))
+        extra = {"o2o": float(l_o2o)}
+        if o2o_only:
+            return l_o2o, {"obj": float(l_obj), **extra, "npos": int(pos.sum())}
     if len(bi) == 0:
-        return l_obj, {"obj": float(l_obj), "cls": 0.0, "box": 0.0, "npos": 0}
+        return l_obj + (l_o2o if one_to_one else 0.0), {"obj": float(l_obj), **extra, "cls": 0.0, "box": 0.0, "npos": 0}
     l_box = (lg * batch["weight"][bi, gi]).sum() / npos
-    l_cls = F.cross_entropy(r[:, 5:], batch["classes"][bi, gi], reduction="sum", label_smoothing=0.02) / npos
-    loss = l_obj + l_cls + 2.0 * l_box
-    return loss, {"obj": float(l_obj), "cls": float(l_cls), "box": float(l_box), "npos": int(npos)}
+    l_cls = F.cross_entropy(r[:, 5:5 + NUM_CLASSES], batch["classes"][bi, gi], reduction="sum", label_smoothing=0.02) / npos
+    loss = l_obj + l_cls + 2.0 * l_box + (l_o2o if one_to_one else 0.0)
+    return loss, {"obj": float(l_obj), **extra, "cls": float(l_cls), "box": float(l_box), "npos": int(npos)}
 
 
 def build_samples(args) -> tuple[list[dict], np.ndarray, list[dict]]:
@@ -292,6 +319,14 @@ def main() -> None:
     ap.add_argument("--iou-objectness", action="store_true", help="a die cell's objectness target is its box's IoU with the die, not 1 (boxes ranked by fit)")
     ap.add_argument("--one-box", action="store_true", help="only the cell whose box fits a die best is taught objectness; its other cells learn box and value only (one box per die)")
     ap.add_argument("--peak", type=float, default=0.0, help="a die's cells are taught objectness by a Gaussian of their distance from its centre, this sd in strides (CenterNet); 0: all 1")
+    ap.add_argument("--o2o", type=int, default=0,
+                    help="add a one-to-one objectness branch this wide on each level (model.OneToOneHead, YOLOv10's dual heads): "
+                         "taught one box per die, it is the objectness the export reads")
+    ap.add_argument("--o2o-only", action="store_true",
+                    help="with --o2o and --init-onnx: train the one-to-one branch alone, the export's net frozen as it reads")
+    ap.add_argument("--o2o-peak", type=float, default=0.0,
+                    help="with --o2o: its target is each die's cells by distance from the die's centre, a Gaussian of this sd in strides "
+                         "(the nearest cell 1); 0: the one cell whose box and read are best (YOLOv10's match)")
     ap.add_argument("--copy-paste-busy-dice", action="store_true", help="the dice put on busy spots are dice the bank found on busy surfaces (board dice; copy_paste.py BUSY_CONTEXT)")
     ap.add_argument("--copy-paste-crowd", type=float, default=0.0, help="share of real photos given a clump of 6-16 touching real dice from other train photos (copy_paste.py paste_crowd)")
     ap.add_argument("--init", default=None, help="start from this checkpoint")
@@ -328,6 +363,12 @@ def main() -> None:
         ap.error(f"--peak is a Gaussian's sd in strides, > 0 (0: off), got {args.peak}")
     if args.peak and args.one_box:
         ap.error("--peak and --one-box are two objectness targets: give one")
+    if args.o2o < 0:
+        ap.error(f"--o2o is the one-to-one branch's width, > 0 (0: none), got {args.o2o}")
+    if args.o2o_only and not (args.o2o and args.init_onnx):
+        ap.error("--o2o-only trains a new one-to-one branch beside an export: give --o2o W and --init-onnx")
+    if args.o2o and (args.p4 or growing):
+        ap.error("--o2o adds a branch beside the three levels of a net as it is: not with --p4 or growing")
     if args.crop % max(STRIDES):
         # the FPN adds each level to the next one up-sampled 2x, so every level must halve exactly
         ap.error(f"--crop must be a multiple of {max(STRIDES)} (the net's largest stride), got {args.crop}")
@@ -339,8 +380,8 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     arch = {"widths": [int(x) for x in args.widths.split(",")], "depths": [int(x) for x in args.depths.split(",")],
-            "fpn": args.fpn, "head_depth": args.head_depth, **({"p4": args.p4} if args.p4 else {})}
-    net = DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"], args.p4)
+            "fpn": args.fpn, "head_depth": args.head_depth, **({"p4": args.p4} if args.p4 else {}), **({"o2o": args.o2o} if args.o2o else {})}
+    net = DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"], args.p4, args.o2o)
     new_modules: list[torch.nn.Module] = []
     if args.init:
         init = torch.load(args.init, map_location="cpu")
@@ -366,17 +407,17 @@ def main() -> None:
         added = grow_deeper(wide, net)
         if added:
             print(f"--grow-from-depths: blocks added as the identity: {', '.join(added)}", flush=True)
-    elif args.init_onnx and args.p4:
-        # the export has no stride-4 level: its weights go into the same net without one, and the
-        # new level starts from scratch beside them
+    elif args.init_onnx and (args.p4 or args.o2o):
+        # the export has no stride-4 level (or one-to-one branch): its weights go into the same net
+        # without one, and the new part starts from scratch beside them
         src = DiceDetector(tuple(arch["widths"]), tuple(arch["depths"]), arch["fpn"], 3, arch["head_depth"])
         load_onnx_weights(src, args.init_onnx, torch.rand(1, 3, args.size, args.size))
         missing, unexpected = net.load_state_dict(src.state_dict(), strict=False)
-        new_names = ("lat4", "down8", "smooth4", "head4", "pred4")
+        new_names = ("lat4", "down8", "smooth4", "head4", "pred4") if args.p4 else ("o2o_heads",)
         if unexpected or any(not k.startswith(new_names) for k in missing):
-            raise SystemExit(f"--p4: the export does not fit the net outside the new level ({(unexpected + missing)[0]})")
+            raise SystemExit(f"--init-onnx: the export does not fit the net outside the new part ({(unexpected + missing)[0]})")
         new_modules = [getattr(net, n) for n in new_names]
-        print(f"--p4 {args.p4}: stride-4 level added beside the export's weights", flush=True)
+        print(f"{'--p4' if args.p4 else '--o2o'}: {', '.join(new_names)} added beside the export's weights", flush=True)
     elif args.init_onnx:
         load_onnx_weights(net, args.init_onnx, torch.rand(1, 3, args.size, args.size))
     device = torch.device(args.device)
@@ -404,8 +445,15 @@ def main() -> None:
                 bn.bias.zero_()
         ema.load_state_dict(net.state_dict())
     new_params = {id(p) for mod in new_modules for p in mod.parameters()}
+    frozen: list[torch.nn.Module] = []
+    if args.o2o_only:
+        # the export's net reads exactly as it did (its BatchNorms kept in eval mode); only the branch learns, at --lr
+        frozen = [mod for name, mod in net.named_children() if name != "o2o_heads"]
+        for p in (p for mod in frozen for p in mod.parameters()):
+            p.requires_grad_(False)
+        new_params = set()
     opt = torch.optim.AdamW([
-        {"params": [p for p in net.parameters() if id(p) not in new_params], "lr": args.lr},
+        {"params": [p for p in net.parameters() if id(p) not in new_params and p.requires_grad], "lr": args.lr},
         {"params": [p for p in net.parameters() if id(p) in new_params], "lr": args.lr * args.new_lr_mult},
     ], lr=args.lr, weight_decay=5e-4)
     warm = max(1, min(500, args.steps // 10))
@@ -423,10 +471,12 @@ def main() -> None:
     step = 0
     for batch in loader:
         net.train()
+        for mod in frozen:
+            mod.eval()
         batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
         x = (batch["images"].float() / 255.0).contiguous(memory_format=torch.channels_last)
         loss, parts = compute_loss(net(x), batch, layout, args.crop, args.hard_positives, args.iou_objectness, args.box_scale,
-                                     args.one_box, args.peak)
+                                     args.one_box, args.peak, args.o2o_only, args.o2o_peak)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
