@@ -191,6 +191,15 @@ def per_die(values: torch.Tensor, die: torch.Tensor, reduce: str) -> torch.Tenso
     return table.scatter_reduce(0, die, values, reduce=reduce, include_self=False)[die]
 
 
+def centre_peak(batch: dict, bi: torch.Tensor, gi: torch.Tensor, ni: torch.Tensor, centres: torch.Tensor, strides: torch.Tensor,
+                die: torch.Tensor, sd: float) -> torch.Tensor:
+    """CenterNet's soft target for each positive cell: a Gaussian of its distance from its die's
+    centre, sd `sd` strides, the die's nearest cell 1."""
+    g = (batch["boxes"][bi, gi, :2] + batch["boxes"][bi, gi, 2:]) / 2
+    d2 = ((centres[ni] - g) ** 2).sum(1) / strides[ni] ** 2
+    return torch.exp(-(d2 - per_die(d2, die, "amin")) / (2 * sd ** 2))
+
+
 def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_objectness: bool = False, box_scale: float = 1.0,
                  one_box: bool = False, peak: float = 0.0, o2o_only: bool = False, o2o_peak: float = 0.0):
     """The one-to-many head's loss; with a one-to-one branch (maps of 13 channels) its loss added,
@@ -232,16 +241,12 @@ def compute_loss(maps, batch, layout, size, hard_positives: float = 0.0, iou_obj
             # CenterNet's soft target: a die's cells are taught objectness by their distance from its
             # centre (a Gaussian of sd `peak` strides, the nearest cell taught 1), so boxes off the
             # centre score low and need no containment rule to be dropped
-            g = (batch["boxes"][bi, gi, :2] + batch["boxes"][bi, gi, 2:]) / 2
-            d2 = ((centres[ni] - g) ** 2).sum(1) / strides[ni] ** 2
-            obj_t[bi, ni] = obj_t[bi, ni] * torch.exp(-(d2 - per_die(d2, die, "amin")) / (2 * peak ** 2)).to(obj_t.dtype)
+            obj_t[bi, ni] = obj_t[bi, ni] * centre_peak(batch, bi, gi, ni, centres, strides, die, peak).to(obj_t.dtype)
         if one_to_one and o2o_peak:
             # the die's cells by their distance from its centre (a Gaussian of sd `o2o_peak` strides,
             # the nearest cell 1): a target the branch can see, since the one-to-many head's four
             # distances are even at the centre cell
-            g = (batch["boxes"][bi, gi, :2] + batch["boxes"][bi, gi, 2:]) / 2
-            d2 = ((centres[ni] - g) ** 2).sum(1) / strides[ni] ** 2
-            o2o_t[bi, ni] = torch.exp(-(d2 - per_die(d2, die, "amin")) / (2 * o2o_peak ** 2)).to(o2o_t.dtype)
+            o2o_t[bi, ni] = centre_peak(batch, bi, gi, ni, centres, strides, die, o2o_peak).to(o2o_t.dtype)
         elif one_to_one:
             # YOLOv10's one-to-one match, on the one-to-many head's own predictions: of a die's cells,
             # the one whose box and read are best (score^0.5 x IoU^6) is taught 1, every other cell 0
@@ -367,6 +372,8 @@ def main() -> None:
         ap.error(f"--o2o is the one-to-one branch's width, > 0 (0: none), got {args.o2o}")
     if args.o2o_only and not (args.o2o and args.init_onnx):
         ap.error("--o2o-only trains a new one-to-one branch beside an export: give --o2o W and --init-onnx")
+    if args.o2o_peak < 0 or (args.o2o_peak and not args.o2o):
+        ap.error(f"--o2o-peak is the one-to-one branch's Gaussian sd in strides, > 0 (0: YOLOv10's match), with --o2o; got {args.o2o_peak}")
     if args.o2o and (args.p4 or growing):
         ap.error("--o2o adds a branch beside the three levels of a net as it is: not with --p4 or growing")
     if args.crop % max(STRIDES):
