@@ -54,8 +54,9 @@ def stage(cin: int, cout: int, n: int, k: int = 3) -> nn.Sequential:
 class OneToOneHead(nn.Module):
     """A second objectness for one level, taught one cell per die (YOLOv10's one-to-one branch beside
     the one-to-many head): it reads the level's head features and the one-to-many head's own
-    predictions (detached, so this branch never moves them), and learns which of a die's boxes is
-    its best, so that a touching die's box is not taken for a second box on its neighbour."""
+    predictions (detached, so this branch never moves them), and learns one box per die (the die's
+    best, or the one at its centre: train.py --o2o-peak), so that a touching die's box is not taken
+    for a second box on its neighbour."""
 
     def __init__(self, fpn: int, width: int, k: int = 3):
         super().__init__()
