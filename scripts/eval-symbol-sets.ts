@@ -153,7 +153,7 @@ async function main(): Promise<void> {
               if (face) reader.learn(last.filter((d) => d.face === null).map((d) => ({ ...d, face })));
             },
           };
-          const report = await evaluate(detector!, [dataset.dir], kitEval, undefined, values['count-known']);
+          const report = await evaluate(detector!, [dataset.dir], { kitEval, countKnown: values['count-known'] });
           const s = report.overall;
           const unknownCol = s.confusion.columns.indexOf('unknown');
           row.dice = s.dice;

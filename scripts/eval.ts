@@ -1,6 +1,7 @@
 /**
  * npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth]
- *                 [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [DATASET_DIR...]
+ *                 [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N]
+ *                 [--condition NAME] [DATASET_DIR...]
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
@@ -13,6 +14,10 @@
  * they show and what was read (always in `--json`, as each dataset's `wrongRolls`).
  * Each dataset and the whole are also measured over their crowds alone, the photos of `--crowd N`
  * (default 8) labelled dice or more (`crowds` in `--json`, null where there are none).
+ * `--condition NAME` reads every photo as a camera would have taken it in a condition the val
+ * splits hardly show (dim, tungsten, shade, shake, swing, defocus, jpeg, glare, lowres: a dim room at
+ * high ISO, a lamp not white-balanced, a shaking hand…; scripts/lib/camera-conditions.ts), the
+ * same way on every run, so the readers are measured against the tables and light of real play.
  * Runs on onnxruntime-node (native CPU) with the app's pre/post-processing; `npm run bench`
  * measures the shipped wasm runtime. Exit code 2 on a missing folder or bad labels.json.
  *
@@ -45,8 +50,9 @@ import { createNodeFaceEmbedder, createNodeKitReader, kitDetectorModel, type Nod
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
+import { CAMERA_CONDITIONS, CONDITION_NOTES, isCameraCondition } from './lib/camera-conditions.ts';
 
-const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [DATASET_DIR...]';
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [--condition NAME] [DATASET_DIR...]';
 
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
@@ -147,6 +153,7 @@ async function main(): Promise<number> {
       holdout: { type: 'boolean', default: false },
       wrong: { type: 'boolean', default: false },
       crowd: { type: 'string', default: String(CROWD_DICE) },
+      condition: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -157,6 +164,8 @@ async function main(): Promise<number> {
   if (values.learn && (values.kit || truthBoxes)) throw new UsageError(`--learn reads standard dice as the app reads them (eval:symbols -- --learn does it for kits)\n${USAGE}`);
   const crowdDice = Number(values.crowd);
   if (!Number.isInteger(crowdDice) || crowdDice < 1) throw new UsageError(`--crowd must be a positive integer (the dice a photo must show to count as a crowd)\n${USAGE}`);
+  const condition = values.condition;
+  if (condition !== undefined && !isCameraCondition(condition)) throw new UsageError(`--condition must be one of ${CAMERA_CONDITIONS.join(', ')}\n${USAGE}`);
   const threads = Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer\n${USAGE}`);
   let dirs = positionals;
@@ -201,9 +210,8 @@ async function main(): Promise<number> {
     const truthEval = truthBoxes && dieFaceReader ? { reader: dieFaceReader } : undefined;
     if (values.learn) embedder = await createNodeFaceEmbedder({ threads });
     const pipLearning = embedder ? { embedder } : undefined;
-    const report = holdout
-      ? await evaluateDatasets(detector, holdout, kitEval, truthEval, values['count-known'], pipLearning, crowdDice)
-      : await evaluate(detector, dirs, kitEval, truthEval, values['count-known'], pipLearning, crowdDice);
+    const options = { kitEval, truthEval, countKnown: values['count-known'], pipLearning, crowdDice, condition };
+    const report = holdout ? await evaluateDatasets(detector, holdout, options) : await evaluate(detector, dirs, options);
     const c = detector.config;
     const model = {
       file: path.relative(process.cwd(), detector.modelPath) || detector.modelPath,
@@ -229,7 +237,8 @@ async function main(): Promise<number> {
       : null;
     if (values.json) {
       const learn = embedder ? { learn: { threshold: embedder.config.threshold, ambiguityMargin: embedder.config.ambiguityMargin } } : {};
-      console.log(JSON.stringify({ model, dieFace, boxes, runtime, ...(kit ? { kit } : {}), ...learn, ...report }, null, 2));
+      const cond = condition ? { condition: { name: condition, note: CONDITION_NOTES[condition] } } : {};
+      console.log(JSON.stringify({ model, dieFace, boxes, runtime, ...(kit ? { kit } : {}), ...learn, ...cond, ...report }, null, 2));
     } else {
       let header =
         `model ${model.file} (${(model.bytes / 1e6).toFixed(2)} MB, input ${c.inputSize}, score ≥ ${c.scoreThreshold}, NMS IoU ${c.iouThreshold})\n` +
@@ -241,6 +250,7 @@ async function main(): Promise<number> {
   the detector finds dice for it by its first-pass rule: ${dieFace.firstPass.score} score ≥ ${dieFace.firstPass.scoreThreshold}, boxes > ${dieFace.firstPass.containment} inside a better one dropped`
               : '')
           : 'die-face reader: none (the detector\'s own values)') +
+        (condition ? `\ncamera condition (--condition ${condition}): ${CONDITION_NOTES[condition]}` : '') +
         (truthBoxes ? '\nboxes: the LABELLED boxes as perfect detections (reading only; detR < 100% only where the reader said `none`)' : '') +
         (values['count-known'] && dieFace?.recount && !truthBoxes
           ? `\ncount known (--count-known): each photo read knowing how many dice it shows; below that count, candidates down to score ${dieFace.recount.scoreThreshold}, the ${dieFace.recount.maxCandidates} best, read again (ms include it)`

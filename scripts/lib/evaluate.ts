@@ -14,6 +14,7 @@ import { pipFaceId, readOtherPips } from '../../src/lib/vision/pip-learning.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
 import { loadDataset, readDatasetPhoto, scoredPredictions, type BoxStyle, type Dataset, type LabelledImage } from './datasets.ts';
 import { UsageError } from './node-vision.ts';
+import { applyCameraCondition, type CameraCondition } from './camera-conditions.ts';
 
 export interface DatasetReport extends EvalSummary {
   name: string;
@@ -152,6 +153,19 @@ export function patternFloor(dataset: Pick<Dataset, 'images'>): number {
   return sides.length ? 0.8 * sides[Math.floor(sides.length / 2)]! : 0;
 }
 
+/** How a dataset is read; every field optional (the app's reading path, counts unknown, photos as taken). */
+export interface EvalOptions {
+  kitEval?: KitEvaluation;
+  truthEval?: TruthBoxEvaluation;
+  /** Each photo read knowing how many dice it shows (see `evaluateDataset`). */
+  countKnown?: boolean;
+  pipLearning?: PipLearningEvaluation;
+  /** A photo of this many labelled dice or more is measured as a crowd too (default `CROWD_DICE`). */
+  crowdDice?: number;
+  /** A camera condition put on each photo before it is read (camera-conditions.ts). */
+  condition?: CameraCondition;
+}
+
 /**
  * Measures one dataset. Latency is the reader's own time per image (pre + infer + post), not file
  * decoding. `countKnown`: each photo is read knowing how many dice it shows, as the table knows
@@ -160,12 +174,9 @@ export function patternFloor(dataset: Pick<Dataset, 'images'>): number {
 export async function evaluateDataset(
   detector: Detector,
   dataset: Dataset,
-  kitEval?: KitEvaluation,
-  truthEval?: TruthBoxEvaluation,
-  countKnown = false,
-  pipLearning?: PipLearningEvaluation,
-  crowdDice = CROWD_DICE,
+  options: EvalOptions = {},
 ): Promise<{ report: DatasetReport; accumulator: EvalAccumulator; crowdAccumulator: EvalAccumulator | null }> {
+  const { kitEval, truthEval, countKnown = false, pipLearning, crowdDice = CROWD_DICE, condition } = options;
   const acc = newAccumulator(kitEval, dataset.boxStyle === 'whole-die');
   const crowdAcc = newAccumulator(kitEval, dataset.boxStyle === 'whole-die');
   let crowdImages = 0;
@@ -185,11 +196,12 @@ export async function evaluateDataset(
   };
   for (const im of dataset.images) {
     const file = path.join(dataset.dir, im.file);
-    const { image, despeckled: cleaned } = await readDatasetPhoto(file);
+    const { image: photo, despeckled: cleaned } = await readDatasetPhoto(file);
     if (cleaned) despeckled++;
-    if (image.width !== im.width || image.height !== im.height) {
-      throw new UsageError(`${file}: labels say ${im.width}×${im.height} but the image decodes (EXIF applied) to ${image.width}×${image.height}`);
+    if (photo.width !== im.width || photo.height !== im.height) {
+      throw new UsageError(`${file}: labels say ${im.width}×${im.height} but the image decodes (EXIF applied) to ${photo.width}×${photo.height}`);
     }
+    const image = condition ? await applyCameraCondition(photo, condition, im.file) : photo;
     if (kitEval) {
       const { dice, ms } = await kitEval.read(image, countKnown ? im.dice.length : undefined);
       tally(im, dice, ms);
@@ -224,36 +236,20 @@ export async function evaluateDataset(
   };
 }
 
-export async function evaluate(
-  detector: Detector,
-  dirs: readonly string[],
-  kitEval?: KitEvaluation,
-  truthEval?: TruthBoxEvaluation,
-  countKnown = false,
-  pipLearning?: PipLearningEvaluation,
-  crowdDice = CROWD_DICE,
-): Promise<EvalReport> {
+export async function evaluate(detector: Detector, dirs: readonly string[], options: EvalOptions = {}): Promise<EvalReport> {
   const datasets: Dataset[] = [];
-  for (const dir of dirs) datasets.push(await loadDataset(dir, kitEval?.kit)); // validate all before measuring any
-  return evaluateDatasets(detector, datasets, kitEval, truthEval, countKnown, pipLearning, crowdDice);
+  for (const dir of dirs) datasets.push(await loadDataset(dir, options.kitEval?.kit)); // validate all before measuring any
+  return evaluateDatasets(detector, datasets, options);
 }
 
 /** `evaluate` over datasets already loaded (the held-out slices: datasets.ts `holdoutSlices`). */
-export async function evaluateDatasets(
-  detector: Detector,
-  datasets: readonly Dataset[],
-  kitEval?: KitEvaluation,
-  truthEval?: TruthBoxEvaluation,
-  countKnown = false,
-  pipLearning?: PipLearningEvaluation,
-  crowdDice = CROWD_DICE,
-): Promise<EvalReport> {
-  const overall = newAccumulator(kitEval, true);
-  const crowds = newAccumulator(kitEval, true);
+export async function evaluateDatasets(detector: Detector, datasets: readonly Dataset[], options: EvalOptions = {}): Promise<EvalReport> {
+  const overall = newAccumulator(options.kitEval, true);
+  const crowds = newAccumulator(options.kitEval, true);
   let anyCrowds = false;
   const reports: DatasetReport[] = [];
   for (const dataset of datasets) {
-    const { report, accumulator, crowdAccumulator } = await evaluateDataset(detector, dataset, kitEval, truthEval, countKnown, pipLearning, crowdDice);
+    const { report, accumulator, crowdAccumulator } = await evaluateDataset(detector, dataset, options);
     reports.push(report);
     overall.merge(accumulator);
     if (crowdAccumulator) {
@@ -261,7 +257,7 @@ export async function evaluateDatasets(
       anyCrowds = true;
     }
   }
-  return { datasets: reports, overall: overall.summarise(), crowds: anyCrowds ? crowds.summarise() : null, crowdDice };
+  return { datasets: reports, overall: overall.summarise(), crowds: anyCrowds ? crowds.summarise() : null, crowdDice: options.crowdDice ?? CROWD_DICE };
 }
 
 /** The `*-val` folders under DATA/dice-photos, sorted; [] when there are none. */

@@ -90,13 +90,13 @@ describe('shipped die-face reader alone on the labelled boxes (--boxes truth)', 
 
   it.skipIf(!truth)('holds on the committed fixture photos', async () => {
     const dirs = Object.keys(truth!.fixtures).map((name) => path.join(REPO_ROOT, 'tests/fixtures/dice-photos', name));
-    const report = await evaluate(detector, dirs, undefined, { reader: reader() });
+    const report = await evaluate(detector, dirs, { truthEval: { reader: reader() } });
     for (const d of report.datasets) checkFloors(`truth boxes, fixtures/${d.name}`, d, truth!.fixtures[d.name]);
   }, 120_000);
 
   it.skipIf(!truth || !haveVal)('holds on the val splits of ../shared/data', async () => {
     const names = Object.keys(truth!.val).filter((n) => n !== 'overall');
-    const report = await evaluate(detector, names.map((n) => path.join(valRoot, n)), undefined, { reader: reader() });
+    const report = await evaluate(detector, names.map((n) => path.join(valRoot, n)), { truthEval: { reader: reader() } });
     for (const d of report.datasets) checkFloors(`truth boxes, ${d.name}`, d, truth!.val[d.name]);
     checkFloors('truth boxes, overall', report.overall, truth!.val.overall);
   }, 300_000);

@@ -205,6 +205,15 @@ describe('npm run eval', () => {
     expect(none.stderr).toMatch(/--holdout: no \*-train folders under .*no-data\/dice-photos/);
   });
 
+  it('reads every photo under a camera condition (--condition) and says which', () => {
+    expect(JSON.parse(runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', whole]).stdout).condition).toBeUndefined();
+    const r = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', '--condition', 'tungsten', whole]);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.condition).toEqual({ name: 'tungsten', note: expect.stringMatching(/2700 K lamp/) });
+    expect(runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', '--condition', 'shake', whole]).stdout).toMatch(/camera condition \(--condition shake\): a hand moving a little/);
+  });
+
   it('prints which reader read the dice', () => {
     const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', TEST_READER, '--boxes', 'truth', whole]);
     expect(r.status).toBe(0);
@@ -217,6 +226,7 @@ describe('npm run eval', () => {
     ['--boxes truth without a die-face reader', ['--die-face', 'off', '--boxes', 'truth'], /--boxes truth measures the die-face reader, and there is none \(--die-face off\)/],
     ['--boxes other than detector or truth', ['--boxes', 'mine'], /--boxes must be detector or truth/],
     ['a die-face model that is not there', ['--die-face', '/nope/x.onnx'], /no die-face model at \/nope\/x\.onnx/],
+    ['an unknown camera condition', ['--die-face', 'off', '--condition', 'fog'], /--condition must be one of dim, tungsten, shade, shake, swing, defocus, jpeg, glare, lowres/],
   ])('exits 2 for %s', (_what, args, message) => {
     const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, ...args, whole]);
     expect(r.status).toBe(2);

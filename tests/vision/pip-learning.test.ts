@@ -104,7 +104,7 @@ describe('a table of logo ones, as `npm run eval -- --learn` reads it', () => {
     const embedder = await createNodeFaceEmbedder({ threads: 1 });
     try {
       const before = (await evaluate(detector, [LOGO_ONES])).datasets[0]!;
-      const learnt = (await evaluate(detector, [LOGO_ONES], undefined, undefined, false, { embedder })).datasets[0]!;
+      const learnt = (await evaluate(detector, [LOGO_ONES], { pipLearning: { embedder } })).datasets[0]!;
       const ones = (s: typeof before) => s.confusion.counts[s.confusion.rows.indexOf('1')]!;
       const other = before.confusion.columns.indexOf('other');
       // alone, the reader reads every logo one `other`: no roll exactly

@@ -36,7 +36,7 @@ const valReport = await evaluate(detector, val);
 const fixReport = await evaluate(detector, fixtureDirs);
 const reader = 'dieFaceReader' in detector ? (detector as unknown as TwoPassDetector).dieFaceReader : null;
 let truth: { val: EvalReport; fixtures: EvalReport } | null = null;
-if (reader) truth = { val: await evaluate(detector, val, undefined, { reader }), fixtures: await evaluate(detector, fixtureDirs, undefined, { reader }) };
+if (reader) truth = { val: await evaluate(detector, val, { truthEval: { reader } }), fixtures: await evaluate(detector, fixtureDirs, { truthEval: { reader } }) };
 await detector.release();
 
 const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
