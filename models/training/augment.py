@@ -72,7 +72,16 @@ def _transform_boxes(boxes: np.ndarray, M: np.ndarray) -> np.ndarray:
     return np.stack([nc[:, 0] - hw, nc[:, 1] - hh, nc[:, 0] + hw, nc[:, 1] + hh], 1).astype(np.float32)
 
 
-def photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+# --strong-blur: focus missed (Gaussian sd) or the phone still moving (a line), in crop pixels (the
+# net's input scale); `npm run eval -- --condition defocus / swing` blurs a frame by about 2.6 and 7.7
+# pixels at 512 px, beyond the soft blur (sd 0.4-1.3) and short motion (3-7 px) every run has
+STRONG_DEFOCUS = (1.3, 4.0)
+STRONG_MOTION = (7, 15)  # numpy's upper bound is exclusive: 7-14 px
+
+
+def photometric(rng: np.random.Generator, img: np.ndarray, strong_blur: float = 0.0) -> np.ndarray:
+    """strong_blur: the share of crops blurred past the usual range, half out of focus and half by
+    motion (STRONG_DEFOCUS, STRONG_MOTION); with none the random numbers are drawn as before it."""
     out = img.astype(np.float32)
     if rng.random() < 0.8:
         hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV).astype(np.float32)
@@ -96,10 +105,14 @@ def photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     if rng.random() < 0.05:
         out[:] = out.mean(2, keepdims=True)
     r = rng.random()
-    if r < 0.2:
+    strong = strong_blur > 0 and rng.random() < strong_blur
+    if strong and rng.random() < 0.5:
+        lo, hi = STRONG_DEFOCUS
+        out = cv2.GaussianBlur(out, (0, 0), float(np.exp(rng.uniform(np.log(lo), np.log(hi)))))
+    elif r < 0.2 and not strong:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
-    elif r < 0.3:
-        k = int(rng.integers(3, 8))
+    elif r < 0.3 or strong:
+        k = int(rng.integers(*STRONG_MOTION)) if strong else int(rng.integers(3, 8))
         kern = np.zeros((k, k), np.float32)
         kern[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D(((k - 1) / 2, (k - 1) / 2), rng.uniform(0, 180), 1.0)
@@ -115,7 +128,7 @@ def photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def make_crop(rng: np.random.Generator, sample: dict, img: np.ndarray, input_size: int, crop: int,
-              upright: bool = False, photometric_p: float = 1.0, focus_p: float = 0.0) -> dict:
+              upright: bool = False, photometric_p: float = 1.0, focus_p: float = 0.0, strong_blur: float = 0.0) -> dict:
     h, w = img.shape[:2]
     boxes = sample["boxes"]
     sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) if len(boxes) else np.zeros(0)
@@ -143,7 +156,7 @@ def make_crop(rng: np.random.Generator, sample: dict, img: np.ndarray, input_siz
     partly = (~keep) & (carea > 0)
     ignore = np.concatenate([ign, clipped[partly]], 0)
     if rng.random() < photometric_p:
-        out = photometric(rng, out)
+        out = photometric(rng, out, strong_blur)
     return {
         "image": out,
         "boxes": clipped[keep],

@@ -90,9 +90,12 @@ def warp_crop(img, box, rng=None, margin=CROP_MARGIN, k=K, jitter=True, geometry
     return cv2.warpPerspective(region, H, (k, k), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
-def photometric(img, rng, motion_share=0.08, motion_max=4):
+def photometric(img, rng, motion_share=0.08, motion_max=4, defocus=(0.0, 1.2)):
     """Light, colour and camera: gain, gamma, hue, saturation, grey, blur, low resolution, noise, JPEG.
-    motion_share of the crops get a motion blur of 2 to motion_max pixels (of K), any direction."""
+    motion_share of the crops get a motion blur of 2 to motion_max pixels (of K), any direction;
+    defocus (SHARE, SIGMA): that share a focus missed, a Gaussian blur of sd 1.2 to SIGMA pixels
+    (log-uniform; the soft blur of 30% of the crops stops at 1.2). With no share the random
+    numbers are drawn exactly as before it existed."""
     x = img.astype(np.float32)
     if rng.random() < 0.5:
         hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV).astype(np.float32)
@@ -116,6 +119,8 @@ def photometric(img, rng, motion_share=0.08, motion_max=4):
         M = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
         kern = cv2.warpAffine(kern, M, (n, n))
         x = cv2.filter2D(x, -1, kern / max(kern.sum(), 1e-6))
+    elif r < 0.3 + motion_share + defocus[0]:
+        x = cv2.GaussianBlur(x, (0, 0), float(np.exp(rng.uniform(np.log(1.2), np.log(defocus[1])))))
     if rng.random() < 0.25:
         f = rng.uniform(0.35, 0.8)
         s = max(4, int(k * f))
@@ -295,10 +300,11 @@ class Mixer:
     SHARES_WITH_HARD = {'real': 0.40, 'synthetic': 0.28, 'other': 0.10, 'none_real': 0.10, 'none_hard': 0.08, 'none_synthetic': 0.04}
 
     def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0, motion_blur=(0.08, 4),
-                 translucent=0.0, on_boards: RenderedDice | None = None, on_boards_share=0.0, off_centre_share=0.0, k=K):
+                 defocus=(0.0, 1.2), translucent=0.0, on_boards: RenderedDice | None = None, on_boards_share=0.0, off_centre_share=0.0, k=K):
         """as_read: the share of real dice cut from the detector's box on them, as the app cuts
         them, instead of the labelled box moved like a detector's (RealCrops.die). motion_blur:
         the share of crops blurred by motion and the longest blur in pixels (`photometric`).
+        defocus: the share of crops out of focus and the widest blur's sd in pixels (`photometric`).
         translucent: the share of synthetic scenes whose die is see-through (pip_crops.render_die).
         on_boards, on_boards_share: rendered board dice (RenderedDice) drawn as this share of the
         crops, the other shares shrunk to make room. off_centre_share: the share of crops cut from a
@@ -310,6 +316,7 @@ class Mixer:
         self.on_boards = on_boards
         self.translucent = translucent
         self.motion_blur = motion_blur
+        self.defocus = defocus
         self.as_read = as_read
         self.rng = np.random.default_rng(seed)
         shares = dict(self.SHARES_WITH_HARD if real.hard else self.SHARES)
@@ -369,7 +376,7 @@ class Mixer:
                 crop = self.real.table_patch(rng, self.k)
             else:
                 crop = np.clip(_background(rng, self.k), 0, 255).astype(np.uint8)
-        return photometric(crop, rng, *self.motion_blur), cls
+        return photometric(crop, rng, *self.motion_blur, defocus=self.defocus), cls
 
     def batch(self, n):
         for _ in range(self.refresh):

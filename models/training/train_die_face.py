@@ -147,6 +147,7 @@ def main():
     ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
     ap.add_argument('--crop-size', type=int, default=K, help=f'the reader\'s input: crops of this many pixels a side (default {K}; the sidecar\'s inputSize)')
     ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (in pixels of the crop)")
+    ap.add_argument('--defocus', default='0,1.2', help="SHARE,SIGMA: the share of training crops out of focus (a Gaussian blur of sd 1.2 up to SIGMA pixels of the crop); `npm run eval -- --condition defocus` measures it")
     ap.add_argument('--translucent', type=float, default=0.0, help="the share of synthetic scenes whose die (and its like neighbours) is see-through, the hidden faces' pips showing (gem dice, as byler's dark red-pipped ones)")
     ap.add_argument('--on-boards', help="a render cache of board dice (render_cache.py --preset on-boards): its rendered dice drawn as --on-boards-share of the crops")
     ap.add_argument('--on-boards-share', type=float, default=0.1, help='the share of crops cut from --on-boards dice')
@@ -157,11 +158,18 @@ def main():
         motion_blur = (float(share), int(longest))
     except ValueError:
         ap.error(f'--motion-blur must be SHARE,PIXELS (e.g. 0.15,12), got {args.motion_blur!r}')
+    try:
+        share, widest = args.defocus.split(',')
+        defocus = (float(share), float(widest))
+    except ValueError:
+        ap.error(f'--defocus must be SHARE,SIGMA (e.g. 0.15,5), got {args.defocus!r}')
     k = args.crop_size
     if not (16 <= k <= 256 and k % 16 == 0):
         ap.error(f'--crop-size must be a multiple of 16 in 16-256 (the reader halves it four times), got {k}')
     if not (0 <= motion_blur[0] <= 0.7 and 2 <= motion_blur[1] <= k):
         ap.error(f'--motion-blur: the share must lie in 0-0.7 (30% of crops get a soft blur instead) and the pixels in 2-{k}, got {args.motion_blur!r}')
+    if not (0 <= defocus[0] and motion_blur[0] + defocus[0] <= 0.7 and 1.2 <= defocus[1] <= k / 4):
+        ap.error(f'--defocus: the share must lie in 0-0.7 with the motion blur\'s and the sd in 1.2-{k / 4:g} pixels, got {args.defocus!r}')
     if not 0 <= args.on_boards_share < 1:
         ap.error(f'--on-boards-share is a share in 0-1, got {args.on_boards_share}')
     if not 0 < args.off_centre_share < 1:
@@ -191,7 +199,7 @@ def main():
     hx, hy, hsrc = holdout_set(held, k=k)
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives, {len(real.off_centre)} off-centre boxes; held out: '
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches, {len(held.hard)} hard negatives and {len(held.off_centre)} off-centre boxes)')
-    mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur, 'translucent': args.translucent,
+    mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur, 'defocus': defocus, 'translucent': args.translucent,
                      'off_centre_share': args.off_centre_share if args.off_centre else 0.0, 'k': k}
     if args.on_boards:
         mixer_options.update(on_boards=RenderedDice(args.on_boards), on_boards_share=args.on_boards_share)

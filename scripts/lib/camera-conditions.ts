@@ -20,7 +20,7 @@ export const CONDITION_NOTES: Record<CameraCondition, string> = {
   shade: 'blue shade or a cold LED not white-balanced: linear red x0.7, green x0.88',
   shake: 'a hand moving a little at a slow shutter: motion blur 0.75% of the long side, any direction',
   swing: 'the phone still swinging when the frame is taken: motion blur 1.5% of the long side, any direction',
-  defocus: 'focus missed: Gaussian blur of sd 0.5% of the long side',
+  defocus: 'focus missed a little: Gaussian blur of sd 0.25% of the long side (at 0.5% the pips of a die a sixteenth of the frame wide run together)',
   jpeg: 'hard compression (a messaging app, a weak browser encoder): JPEG quality 15',
   glare: 'over-exposed under a bright lamp: linear light x2, clipped',
   lowres: 'a poor camera or digital zoom: shrunk to a third of each side, then resized back (bilinear)',
@@ -138,7 +138,7 @@ export async function applyCameraCondition(image: RgbaImage, condition: CameraCo
     case 'swing':
       return fromSharp(raw(image).convolve(motionKernel(Math.max(2, (condition === 'shake' ? 0.0075 : 0.015) * long), r() * Math.PI)));
     case 'defocus':
-      return fromSharp(raw(image).blur({ sigma: Math.max(0.3, 0.005 * long), precision: 'float' }));
+      return fromSharp(raw(image).blur({ sigma: Math.max(0.3, 0.0025 * long), precision: 'float' }));
     case 'jpeg': {
       const jpeg = await raw(image).removeAlpha().jpeg({ quality: 15 }).toBuffer();
       return fromSharp(sharp(jpeg));
