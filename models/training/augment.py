@@ -73,8 +73,9 @@ def _transform_boxes(boxes: np.ndarray, M: np.ndarray) -> np.ndarray:
 
 
 # --strong-blur: focus missed (Gaussian sd) or the phone still moving (a line), in crop pixels (the
-# net's input scale); `npm run eval -- --condition defocus / swing` blurs a frame by about 2.6 and 7.7
-# pixels at 512 px, beyond the soft blur (sd 0.4-1.3) and short motion (3-7 px) every run has
+# net's input scale); `npm run eval -- --condition swing` blurs a frame by about 7.7 px at 512 px, and
+# a focus missed by sd 0.5% of the long side by 2.6, beyond the soft blur (sd 0.4-1.3) and short
+# motion (3-7 px) every run has
 STRONG_DEFOCUS = (1.3, 4.0)
 STRONG_MOTION = (7, 15)  # numpy's upper bound is exclusive: 7-14 px
 

@@ -2,7 +2,8 @@
  * Camera conditions the val splits hardly show, put on a labelled photo before it is read
  * (`npm run eval -- --condition NAME`), so the readers are measured against the tables, lights and
  * phones of real play: a dim room at high ISO, a tungsten lamp or blue shade the phone did not
- * white-balance, a shaking hand or a phone still moving, a missed focus, hard JPEG, a blown-out lamp, a poor camera.
+ * white-balance, a shaking hand or a phone still moving, a missed focus, hard JPEG, a blown-out
+ * lamp, a poor camera.
  * Each condition keeps the photo's size, so its labels still hold, and draws its random numbers
  * from the photo's name, so every run puts the same condition on the same photo.
  */
