@@ -1,6 +1,7 @@
 /**
  * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
- *                      [--tracker JSON] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [DATASET_DIR...]
+ *                      [--tracker JSON] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn]
+ *                      [--holdout] [--condition NAME] [DATASET_DIR...]
  *
  * How the camera read does at the table, simulated from labelled photos: each photo becomes a
  * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
@@ -22,7 +23,11 @@
  * A simulation, not video: the dice never move, so it measures the tracker against read noise
  * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
  * the app's camera gives. `--save-reads` keeps the per-frame reads so that `--reads` can replay
- * them through other tracker options in seconds. With no folder it reads every `*-val` split.
+ * them through other tracker options in seconds. With no folder it reads every `*-val` split;
+ * `--holdout` reads the held-out slices of the train splits instead (what tracker and reading
+ * rules are chosen on; datasets.ts `holdoutSlices`). `--condition NAME` puts one of the camera
+ * conditions of `npm run eval -- --condition` (camera-conditions.ts) on every frame, each frame
+ * drawn afresh (a blur's direction, the noise), as a video's frames differ.
  *
  * `--kit DIR` reads the frames as that kit's faces (detector + face embedder against the kit's
  * prototypes, as `npm run eval -- --kit` and the app's table camera for symbol games), labels
@@ -46,7 +51,8 @@ import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } fr
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import type { Detector } from '../src/lib/vision/detector.ts';
 import type { DiceKit } from '../src/lib/dice/kit.ts';
-import { loadDataset } from './lib/datasets.ts';
+import { holdoutSlices, loadDataset, readDatasetPhoto, type Dataset } from './lib/datasets.ts';
+import { applyCameraCondition, CAMERA_CONDITIONS, CONDITION_NOTES, isCameraCondition, type CameraCondition } from './lib/camera-conditions.ts';
 import { createNodeDetector, dataRoot, detectorModelFor, symbolDetectorModel } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, type NodeKitReader } from './lib/node-faces.ts';
@@ -58,7 +64,7 @@ import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
 import { cameraProposal, diceToLearn } from '../src/app/cameraRead.ts';
 import { gauss, random } from './lib/random.ts';
 
-const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [DATASET_DIR...]";
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [DATASET_DIR...]";
 /** The camera frame's long side. */
 const FRAME_SIDE = 1280;
 
@@ -199,18 +205,23 @@ function pipLearning(learn: Omit<Learning, 'afterPhoto'>, state: { learnt: FaceP
 
 /** One folder's photos, each made a shaken video and read frame by frame with `read`. */
 async function readFolder(
-  dir: string,
+  dataset: Dataset,
   name: string,
   read: ReadFrame,
   kit: { kit: DiceKit; faces: boolean } | null,
   frames: number,
   shake: number,
   learning: Learning | null,
+  condition: CameraCondition | null,
 ): Promise<PhotoVideo[]> {
   const videos: PhotoVideo[] = [];
-  const dataset = await loadDataset(dir, kit?.kit);
   for (const [index, im] of dataset.images.entries()) {
-    const { data, info } = await sharp(path.join(dir, im.file)).rotate().resize({ width: FRAME_SIDE, height: FRAME_SIDE, fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    // decoded as every measuring tool decodes a dataset's photo (specks of an export removed), then scaled to the camera's frame
+    const { image: decoded } = await readDatasetPhoto(path.join(dataset.dir, im.file));
+    const { data, info } = await sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: 4 } })
+      .resize({ width: FRAME_SIDE, height: FRAME_SIDE, fit: 'inside' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const photo: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
     const toPhoto = im.width / info.width;
     const r = random(1000 + index);
@@ -224,7 +235,9 @@ async function readFolder(
         pose.th = clamp(pose.th + 0.004 * shake * gauss(r), -0.02, 0.02);
         pose.s = clamp(pose.s + 0.003 * shake * gauss(r), 0.985, 1.015);
       }
-      const frame = cameraFrame(photo, pose, 1 + 0.03 * gauss(r), 3, r);
+      const taken = cameraFrame(photo, pose, 1 + 0.03 * gauss(r), 3, r);
+      // each frame its own draw of the condition (a blur's direction, the noise), as a video's frames differ
+      const frame = condition ? await applyCameraCondition(taken, condition, `${dataset.name}/${im.file}#${i}`) : taken;
       const dice = await read(frame, im.dice.length);
       reads.push(
         dice.map((d) => {
@@ -241,13 +254,17 @@ async function readFolder(
   return videos;
 }
 
+/** A folder of labelled photos to read, or a dataset already loaded (the held-out slices, `--holdout`). */
+type VideoSource = string | Dataset;
+
 async function readVideos(
-  dirs: readonly string[],
+  sources: readonly VideoSource[],
   names: readonly string[],
   kits: readonly string[],
   frames: number,
   shake: number,
   learn: Omit<Learning, 'afterPhoto'> | null,
+  condition: CameraCondition | null,
   faceModel?: string,
   model?: string,
 ): Promise<PhotoVideo[]> {
@@ -258,7 +275,7 @@ async function readVideos(
   let embedder: FaceEmbedder | null = null;
   const videos: PhotoVideo[] = [];
   try {
-    for (const [d, dir] of dirs.entries()) {
+    for (const [d, source] of sources.entries()) {
       const kitDir = kits.length ? kits[Math.min(d, kits.length - 1)]! : null;
       const kitId = kitDir ? (await loadKitFolder(kitDir)).kit.id : null;
       const kitDetector = kitId !== null && kitId !== 'standard' ? (symbolDetector ??= await createNodeDetector({ threads: 1, modelPath: symbolDetectorModel(model) })) : detector;
@@ -283,7 +300,8 @@ async function readVideos(
             };
         // symbol kits are scored by face id; the standard kit (pips by the detector) by value
         const kit = kitReader ? { kit: kitReader.folder.kit, faces: kitReader.embedder !== null } : null;
-        const folderVideos = await readFolder(dir, names[d]!, read, kit, frames, shake, learning);
+        const dataset = typeof source === 'string' ? await loadDataset(source, kit?.kit) : source;
+        const folderVideos = await readFolder(dataset, names[d]!, read, kit, frames, shake, learning, condition);
         videos.push(...folderVideos);
         process.stderr.write(`${names[d]}: ${folderVideos.length} photos × ${frames} frames read${kitReader ? ` with kit ${kitReader.folder.kit.id}` : ''}\n`);
       } finally {
@@ -377,6 +395,8 @@ async function main(): Promise<void> {
       'face-model': { type: 'string' },
       model: { type: 'string' },
       learn: { type: 'boolean', default: false },
+      holdout: { type: 'boolean', default: false },
+      condition: { type: 'string' },
     },
   });
   if (values.help) throw new UsageError(USAGE);
@@ -384,6 +404,8 @@ async function main(): Promise<void> {
   const frames = Number(values.frames);
   const fps = Number(values.fps);
   if (!(shake >= 0 && shake <= 2) || !Number.isInteger(frames) || frames < 2 || !(fps > 0)) throw new UsageError(USAGE);
+  const condition = values.condition ?? null;
+  if (condition !== null && !isCameraCondition(condition)) throw new UsageError(`--condition: one of ${CAMERA_CONDITIONS.join(', ')} (got ${condition})\n${USAGE}`);
   let options: Partial<SettleOptions>;
   try {
     options = JSON.parse(values.tracker) as Partial<SettleOptions>;
@@ -394,13 +416,16 @@ async function main(): Promise<void> {
   if (values.reads) {
     videos = JSON.parse(await readFile(values.reads, 'utf8')) as PhotoVideo[];
   } else {
-    const dirs = positionals.length ? positionals : await valSplits(dataRoot());
+    if (values.holdout && (positionals.length || values.kit.length)) throw new UsageError(`--holdout reads the held-out slices of the train splits under ${dataRoot()}/dice-photos as pip dice; give no folders or kits with it\n${USAGE}`);
+    const holdout = values.holdout ? await holdoutSlices(dataRoot()) : null;
+    if (holdout && holdout.length === 0) throw new UsageError(`--holdout: no train splits under ${dataRoot()}/dice-photos`);
+    const dirs = holdout ? holdout.map((h) => h.dir) : positionals.length ? positionals : await valSplits(dataRoot());
     const kits = values.kit;
     if (kits.length > 1 && kits.length !== dirs.length) throw new UsageError(`--kit: give one kit for all the folders, or one per folder (${kits.length} kits, ${dirs.length} folders)`);
     // a bad kit fails before any reading
     const kitIds = await Promise.all(kits.map(async (k) => (await loadKitFolder(k)).kit.id));
-    const names = setNames(dirs, dirs.map((_, i) => (kitIds.length ? kitIds[Math.min(i, kitIds.length - 1)]! : null)));
-    videos = await readVideos(dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null, values['face-model'], values.model);
+    const names = holdout ? holdout.map((h) => h.name) : setNames(dirs, dirs.map((_, i) => (kitIds.length ? kitIds[Math.min(i, kitIds.length - 1)]! : null)));
+    videos = await readVideos(holdout ?? dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null, condition, values['face-model'], values.model);
     if (values['save-reads']) await writeFile(values['save-reads'], JSON.stringify(videos));
   }
   const sets = [...new Set(videos.map((v) => v.set))];
@@ -412,7 +437,7 @@ async function main(): Promise<void> {
   }
   const pct = (v: number | null): string => (v === null ? '  n/a' : (100 * v).toFixed(1).padStart(5));
   const width = Math.max(8, ...rows.map((r) => r.set.length));
-  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${values.learn ? ', learning from play (--learn: rolls proposed right, and dice not read as the player fills them in)' : ''}`}\n`);
+  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${condition ? `, every frame under ${condition} (${CONDITION_NOTES[condition]})` : ''}${values.learn ? ', learning from play (--learn: rolls proposed right, and dice not read as the player fills them in)' : ''}`}\n`);
   process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos)\n`);
   for (const r of rows) {
     process.stdout.write(

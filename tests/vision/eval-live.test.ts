@@ -58,7 +58,27 @@ describe('npm run eval:live', () => {
     expect(mismatched.stderr).toMatch(/--kit: give one kit for all the folders, or one per folder/);
   });
 
+  it('--condition puts a camera condition on every frame, each frame drawn afresh', () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'rollcall-live-cond-'));
+    const framesOf = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as Array<{ frames: Array<Array<{ score: number }>> }>).map((v) => v.frames);
+    const plain = runCli('scripts/eval-live.ts', ['--frames', '2', '--save-reads', path.join(tmp, 'plain.json'), webcam]);
+    expect(plain.status, plain.stderr).toBe(0);
+    const swing = runCli('scripts/eval-live.ts', ['--frames', '2', '--condition', 'swing', '--save-reads', path.join(tmp, 'swing.json'), webcam]);
+    expect(swing.status, swing.stderr).toBe(0);
+    expect(swing.stdout).toMatch(/every frame under swing \(the phone still swinging/);
+    // the same photos and shake, read through a blur: the detector's scores move
+    expect(framesOf(path.join(tmp, 'swing.json'))).not.toEqual(framesOf(path.join(tmp, 'plain.json')));
+    const again = runCli('scripts/eval-live.ts', ['--frames', '2', '--condition', 'swing', '--save-reads', path.join(tmp, 'again.json'), webcam]);
+    expect(framesOf(path.join(tmp, 'again.json'))).toEqual(framesOf(path.join(tmp, 'swing.json')));
+  });
+
   it('bad usage: exit 2 with a message', () => {
+    const c = runCli('scripts/eval-live.ts', ['--condition', 'fog', webcam]);
+    expect(c.status).toBe(2);
+    expect(c.stderr).toMatch(/--condition: one of dim, tungsten/);
+    const h = runCli('scripts/eval-live.ts', ['--holdout', webcam]);
+    expect(h.status).toBe(2);
+    expect(h.stderr).toMatch(/--holdout reads the held-out slices/);
     const r = runCli('scripts/eval-live.ts', ['--shake', '7', webcam]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/usage: npm run eval:live/);
