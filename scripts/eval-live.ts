@@ -18,7 +18,8 @@
  * proposed is a roll the player enters by hand). The proposal is scored as the table shows it:
  * knowing how many dice were thrown (from the labels here, from the game in the app), unread
  * boxes beside as many dice read are left out, and so is the least sure of one face read too many
- * (`cameraProposal`, src/app/cameraRead.ts).
+ * (`cameraProposal`, src/app/cameraRead.ts). Last, the share of frames in which the table would
+ * tell the player the dice look blurred (`diceLookBlurred`, over the frames so far).
  *
  * A simulation, not video: the dice never move, so it measures the tracker against read noise
  * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
@@ -45,13 +46,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import sharp from 'sharp';
 import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
 import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import type { Detector } from '../src/lib/vision/detector.ts';
 import type { DiceKit } from '../src/lib/dice/kit.ts';
-import { holdoutSlices, loadDataset, readDatasetPhoto, type Dataset } from './lib/datasets.ts';
+import { holdoutSlices, loadDataset, readAsCameraFrame, type Dataset } from './lib/datasets.ts';
 import { applyCameraCondition, CAMERA_CONDITIONS, CONDITION_NOTES, isCameraCondition, type CameraCondition } from './lib/camera-conditions.ts';
 import { createNodeDetector, dataRoot, detectorModelFor, symbolDetectorModel } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
@@ -61,12 +61,11 @@ import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
 import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
 import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
-import { cameraProposal, diceToLearn } from '../src/app/cameraRead.ts';
+import { cameraProposal, diceLookBlurred, diceToLearn } from '../src/app/cameraRead.ts';
+import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
 import { gauss, random } from './lib/random.ts';
 
 const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [DATASET_DIR...]";
-/** The camera frame's long side. */
-const FRAME_SIDE = 1280;
 
 /** One die read in one frame: its box in the frame (what the tracker sees) and in the photo (what is scored). */
 interface FrameDie {
@@ -85,6 +84,8 @@ interface PhotoVideo {
   faces?: string[];
   truth: TruthDie[];
   frames: FrameDie[][];
+  /** Each frame's `diceEdgeWidth` over the dice read (absent in reads saved before it was kept). */
+  edgeWidths?: (number | null)[];
 }
 
 const clamp = (v: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, v));
@@ -216,17 +217,13 @@ async function readFolder(
 ): Promise<PhotoVideo[]> {
   const videos: PhotoVideo[] = [];
   for (const [index, im] of dataset.images.entries()) {
-    // decoded as every measuring tool decodes a dataset's photo (specks of an export removed), then scaled to the camera's frame
-    const { image: decoded } = await readDatasetPhoto(path.join(dataset.dir, im.file));
-    const { data, info } = await sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: 4 } })
-      .resize({ width: FRAME_SIDE, height: FRAME_SIDE, fit: 'inside' })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const photo: RgbaImage = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+    const { frame: photo } = await readAsCameraFrame(path.join(dataset.dir, im.file));
+    const info = { width: photo.width, height: photo.height };
     const toPhoto = im.width / info.width;
     const r = random(1000 + index);
     const pose: Pose = { s: 1, th: 0, tx: 0, ty: 0 };
     const reads: FrameDie[][] = [];
+    const edgeWidths: (number | null)[] = [];
     for (let i = 0; i < frames; i++) {
       if (i > 0) {
         // a hand's shake: a bounded random walk, up to 2% of the frame, 1.1° and 1.5% of zoom
@@ -239,6 +236,7 @@ async function readFolder(
       // each frame its own draw of the condition (a blur's direction, the noise), as a video's frames differ
       const frame = condition ? await applyCameraCondition(taken, condition, `${dataset.name}/${im.file}#${i}`) : taken;
       const dice = await read(frame, im.dice.length);
+      edgeWidths.push(diceEdgeWidth(frame, dice.map((d) => d.box)));
       reads.push(
         dice.map((d) => {
           const b = unshake(d.box, pose, info.width, info.height);
@@ -247,7 +245,7 @@ async function readFolder(
       );
     }
     const faces = kit?.faces ? { faces: kit.kit.faces.map((f) => f.id) } : {};
-    const video: PhotoVideo = { set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads };
+    const video: PhotoVideo = { set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads, edgeWidths };
     videos.push(video);
     learning?.afterPhoto(video.truth, learning ? (tableProposal(video, learning.frameMs, learning.options)?.dice ?? null) : null);
   }
@@ -324,13 +322,16 @@ export interface LiveSummary {
   proposed: number;
   proposalMs: { median: number | null; p90: number | null };
   proposal: { f1: number | null; exactOfProposals: number | null; exactOfPhotos: number };
+  /** The share of frames the table would say the dice look blurred in (`diceLookBlurred` over the frames so far); null without edge widths. */
+  blurredFrames: number | null;
 }
 
 /**
  * The video's first proposal as the table shows it, and the frame it came at; null when the
  * tracker proposed nothing. The game says how many dice were thrown (here, the labels): unread
  * boxes beside as many dice read are left out, and so is the least sure of one face read too many
- * (`cameraProposal`, src/app/cameraRead.ts).
+ * (`cameraProposal`, src/app/cameraRead.ts). Last, the share of frames in which the table would
+ * tell the player the dice look blurred (`diceLookBlurred`, over the frames so far).
  */
 function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<SettleOptions>): { dice: FrameDie[]; frame: number } | null {
   const tracker = new SettleTracker<DieKey | null>(options);
@@ -368,6 +369,9 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
   }
   const n = videos.length;
   const p = times.length;
+  // the table's blur hint, frame by frame, as it would have shown over each video
+  const measured = videos.filter((v) => v.edgeWidths);
+  const hinted = measured.flatMap((v) => v.edgeWidths!.map((_, i) => diceLookBlurred(v.edgeWidths!.slice(0, i + 1))));
   return {
     set,
     photos: n,
@@ -375,6 +379,7 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
     proposed: p / Math.max(1, n),
     proposalMs: { median: p ? percentile(times, 50) : null, p90: p ? percentile(times, 90) : null },
     proposal: { f1: p ? proposals.summarise().perDie.f1 : null, exactOfProposals: p ? exact / p : null, exactOfPhotos: exact / Math.max(1, n) },
+    blurredFrames: hinted.length ? hinted.filter(Boolean).length / hinted.length : null,
   };
 }
 
@@ -438,10 +443,10 @@ async function main(): Promise<void> {
   const pct = (v: number | null): string => (v === null ? '  n/a' : (100 * v).toFixed(1).padStart(5));
   const width = Math.max(8, ...rows.map((r) => r.set.length));
   process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${condition ? `, every frame under ${condition} (${CONDITION_NOTES[condition]})` : ''}${values.learn ? ', learning from play (--learn: rolls proposed right, and dice not read as the player fills them in)' : ''}`}\n`);
-  process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos)\n`);
+  process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos) | frames called blurred\n`);
   for (const r of rows) {
     process.stdout.write(
-      `${r.set.padEnd(width)}  ${String(r.photos).padStart(6)}  |          ${pct(r.firstFrame.f1)}  ${pct(r.firstFrame.exact)} |    ${pct(r.proposed)}  ${String(r.proposalMs.median ?? '-').padStart(9)}  ${String(r.proposalMs.p90 ?? '-').padStart(6)} |       ${pct(r.proposal.f1)}                ${pct(r.proposal.exactOfProposals)}              ${pct(r.proposal.exactOfPhotos)}\n`,
+      `${r.set.padEnd(width)}  ${String(r.photos).padStart(6)}  |          ${pct(r.firstFrame.f1)}  ${pct(r.firstFrame.exact)} |    ${pct(r.proposed)}  ${String(r.proposalMs.median ?? '-').padStart(9)}  ${String(r.proposalMs.p90 ?? '-').padStart(6)} |       ${pct(r.proposal.f1)}                ${pct(r.proposal.exactOfProposals)}              ${pct(r.proposal.exactOfPhotos)} |                 ${pct(r.blurredFrames)}\n`,
     );
   }
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import type { PredictedDie, TruthDie } from '../../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
@@ -219,6 +220,22 @@ export async function readDatasetPhoto(file: string): Promise<{ image: RgbaImage
   });
   const image = withoutSpecks(decoded);
   return { image, despeckled: image !== decoded };
+}
+
+/** The long side of the frames the app's camera gives (a 1280×720 stream): what the table-side measures read. */
+export const CAMERA_FRAME_SIDE = 1280;
+
+/**
+ * A dataset's photo as the app's camera would give it: decoded as `readDatasetPhoto` does, then
+ * scaled (up or down) to `CAMERA_FRAME_SIDE` on its long side. `scale`: frame pixels per photo pixel.
+ */
+export async function readAsCameraFrame(file: string): Promise<{ frame: RgbaImage; scale: number }> {
+  const { image } = await readDatasetPhoto(file);
+  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
+    .resize({ width: CAMERA_FRAME_SIDE, height: CAMERA_FRAME_SIDE, fit: 'inside' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { frame: { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) }, scale: info.width / image.width };
 }
 
 /**

@@ -176,3 +176,31 @@ export function diceLookSmall(dice: readonly { box: Box }[], frame: { width: num
 export function smallDiceHint(dice: readonly { box: Box }[], frame: { width: number; height: number }, count = dice.length): string {
   return diceLookSmall(dice, frame) ? ` ${count === 1 ? 'It looks' : 'They look'} small: hold the phone closer.` : '';
 }
+
+/**
+ * At this edge width or more (sharpness.ts `diceEdgeWidth`: the dice's median edge width, in die
+ * sizes) the dice look blurred. Chosen by `npm run choose-blur-hint` on the held-out photos read
+ * as the table reads them: the least width that calls at most 2% of the sharp ones blurred (1.6%,
+ * 4 of 252 as taken or in dim light). It calls 21% of them blurred under shake, swing, defocus
+ * or a poor camera, and a photo it calls blurred was read exactly 54% of the time, the others
+ * 93% (models/MODEL_CARD.md, "Blurred dice, told to the player").
+ */
+export const BLURRED_EDGE_WIDTH = 0.11;
+
+/** The frames the blur is judged over (the latest), so one blurred frame of a hand's tremor does not call out. */
+export const BLUR_FRAMES = 4;
+
+/**
+ * True when the dice of the latest frames (`edgeWidths`, oldest first; null: a frame with no die
+ * to measure) look blurred: the median of the last `BLUR_FRAMES` measured reaches `width`, over
+ * two frames at least.
+ */
+export function diceLookBlurred(edgeWidths: readonly (number | null)[], width = BLURRED_EDGE_WIDTH): boolean {
+  const measured = edgeWidths.slice(-BLUR_FRAMES).filter((w): w is number => w !== null);
+  return measured.length >= 2 && median(measured) >= width;
+}
+
+/** " They look blurred: hold the phone still, not too close, and let it focus." when `diceLookBlurred`, else ''; `count`: the dice the sentence speaks of. */
+export function blurredDiceHint(edgeWidths: readonly (number | null)[], count: number): string {
+  return diceLookBlurred(edgeWidths) ? ` ${count === 1 ? 'It looks' : 'They look'} blurred: hold the phone still, not too close, and let it focus.` : '';
+}

@@ -52,6 +52,7 @@ export interface KitRead {
   dice: KitDie[];
   width: number;
   height: number;
+  edgeWidth: DiceRead['edgeWidth'];
   timing: DiceRead['timing'];
 }
 
@@ -257,7 +258,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
       const face = die.value === null ? undefined : faceForToken(rollKit, die.value);
       return { box: die.box, score: die.score, faceId: face?.id ?? null, token: face ? tokenForFace(rollKit, face) : null, similarity: null, embedding: null };
     });
-    return { dice: found, width: read.width, height: read.height, timing: read.timing };
+    return { dice: found, width: read.width, height: read.height, edgeWidth: read.edgeWidth, timing: read.timing };
   }
 
   async function learnNow(roll: readonly { faceId: string; embedding: Float32Array }[], kitId: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { cameraProposal, countsInView, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -194,5 +194,36 @@ describe('what filling in the dice not read teaches', () => {
     expect(filledAllAs([1], 1, false)).toBeNull();
     expect(filledAllAs([1], 0, true)).toBeNull();
     expect(filledAllAs([], 0, false)).toBeNull();
+  });
+});
+
+describe('diceLookBlurred: the dice\'s edge width over the latest frames', () => {
+  const sharp = 0.05;
+  const soft = BLURRED_EDGE_WIDTH + 0.02;
+
+  it('calls the dice blurred when the median of the latest frames reaches the width', () => {
+    expect(diceLookBlurred([soft, soft, soft, soft])).toBe(true);
+    expect(diceLookBlurred([sharp, sharp, sharp, sharp])).toBe(false);
+    expect(diceLookBlurred([BLURRED_EDGE_WIDTH, BLURRED_EDGE_WIDTH])).toBe(true); // at the width, blurred
+    expect(diceLookBlurred([sharp, soft])).toBe(false); // two frames: the mean of the two, under the width
+  });
+
+  it('one blurred frame of a tremor does not call out, nor does one sharp frame silence it', () => {
+    expect(diceLookBlurred([sharp, sharp, soft, sharp])).toBe(false);
+    expect(diceLookBlurred([soft, soft, sharp, soft])).toBe(true);
+  });
+
+  it('looks only at the latest frames, and needs two of them measured', () => {
+    expect(diceLookBlurred([soft, soft, soft, soft, ...Array<number>(BLUR_FRAMES).fill(sharp)])).toBe(false);
+    expect(diceLookBlurred([soft])).toBe(false);
+    expect(diceLookBlurred([soft, null, null, null])).toBe(false);
+    expect(diceLookBlurred([null, soft, null, soft])).toBe(true);
+    expect(diceLookBlurred([])).toBe(false);
+  });
+
+  it('says so for one die or several, and nothing when sharp', () => {
+    expect(blurredDiceHint([soft, soft], 1)).toBe(' It looks blurred: hold the phone still, not too close, and let it focus.');
+    expect(blurredDiceHint([soft, soft], 3)).toBe(' They look blurred: hold the phone still, not too close, and let it focus.');
+    expect(blurredDiceHint([sharp, sharp], 3)).toBe('');
   });
 });

@@ -16,6 +16,7 @@ const tsx = join(root, 'node_modules', '.bin', 'tsx');
 
 const SCRIPTS = [
   'bench',
+  'choose-blur-hint',
   'choose-die-face-rule',
   'choose-face-crop',
   'choose-symbol-rule',

@@ -19,6 +19,8 @@ describe('npm run eval:live', () => {
     expect(row!.proposed).toBe(1);
     expect(row!.proposalMs.median).toBeGreaterThanOrEqual(125 + 600);
     expect(row!.proposal.f1).toBeGreaterThan(0.9);
+    // the webcam's dice, in focus: the table never says they look blurred
+    expect(row!.blurredFrames).toBe(0);
     const saved = JSON.parse(readFileSync(reads, 'utf8')) as Array<{ frames: unknown[] }>;
     expect(saved).toHaveLength(5);
     expect(saved.every((v) => v.frames.length === 10)).toBe(true);

@@ -74,6 +74,8 @@ export interface DiceRead {
   /** Frame size, the coordinate space of the boxes. */
   width: number;
   height: number;
+  /** How blurred the dice found look: their median edge width in die sizes (sharpness.ts `diceEdgeWidth`); null with none to measure. */
+  edgeWidth: number | null;
   timing: WorkerReadTiming & {
     /** From `read()` to its result on the main thread: transfer, queueing and all. */
     roundTripMs: number;
@@ -164,7 +166,7 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'ready'; info: ReaderInfo }
-  | { type: 'result'; id: number; dice: Die[]; faces: (FaceRead | null)[] | null; width: number; height: number; timing: WorkerReadTiming }
+  | { type: 'result'; id: number; dice: Die[]; faces: (FaceRead | null)[] | null; width: number; height: number; edgeWidth: number | null; timing: WorkerReadTiming }
   | { type: 'pips-learnt'; id: number; count: number }
   | { type: 'kit'; id: number; info: KitInfo | null }
   | { type: 'face-model'; id: number; info: FaceModelInfo }

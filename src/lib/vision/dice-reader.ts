@@ -150,7 +150,7 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
       const sent = performance.now();
       const reply = await call((id) => ({ type: 'read', id, frame, ...(expected === undefined ? {} : { expected }) }), isBitmap(frame) ? [frame] : []);
       if (reply.type !== 'result') unexpected(reply);
-      return { dice: reply.dice, faces: reply.faces, width: reply.width, height: reply.height, timing: { ...reply.timing, roundTripMs: performance.now() - sent } };
+      return { dice: reply.dice, faces: reply.faces, width: reply.width, height: reply.height, edgeWidth: reply.edgeWidth, timing: { ...reply.timing, roundTripMs: performance.now() - sent } };
     },
     useKit,
     async learnPips(prototypes) {

@@ -20,6 +20,7 @@ import { createDieFaceReader, detectCounted, parseDieFaceConfig, withDieFaceRead
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from './face-embedder.ts';
 import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddingRecipe, TeachError, type FacePrototype } from './face-reader.ts';
 import { readOtherPips } from './pip-learning.ts';
+import { diceEdgeWidth } from './sharpness.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
 import type { Box, Die, RgbaImage } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
@@ -191,7 +192,7 @@ async function read(id: number, frame: ImageBitmap | ImageData, expected: number
     const t1 = performance.now();
     const others = await readOtherPipsWithEmbedder(image, dice);
     const embedMs = others.reads ? performance.now() - t1 : 0;
-    post({ type: 'result', id, dice: others.dice, faces: others.reads, width: image.width, height: image.height, timing: { decodeMs, embedMs, ...timing } });
+    post({ type: 'result', id, dice: others.dice, faces: others.reads, width: image.width, height: image.height, edgeWidth: diceEdgeWidth(image, dice.map((d) => d.box)), timing: { decodeMs, embedMs, ...timing } });
     return;
   }
   const { embedder: faces } = await loadEmbedder();
@@ -204,6 +205,7 @@ async function read(id: number, frame: ImageBitmap | ImageData, expected: number
     faces: read.dice.map((d): FaceRead => ({ faceId: d.match.faceId, similarity: d.match.similarity, nearestFaceId: d.match.nearestFaceId, embedding: d.embedding! })),
     width: image.width,
     height: image.height,
+    edgeWidth: diceEdgeWidth(image, read.dice.map((d) => d.die.box)),
     timing: { decodeMs, embedMs: read.embedMs, ...read.detection },
   });
 }

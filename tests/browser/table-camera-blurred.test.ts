@@ -1,0 +1,36 @@
+/**
+ * A camera that has not focused: the fake camera streams the five dice of the photo
+ * table-camera.test.ts reads (a matteop65 val image, licence beside it) under a Gaussian blur of
+ * sd 7 px, about 8% of a die's side, where the reader starts to misread them. The reader still
+ * finds them, and the status line tells the player the dice look blurred (`BLURRED_EDGE_WIDTH`).
+ * The same photo in focus says nothing more (table-camera.test.ts: "I see 5 dice.").
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { openAppWithCamera, ROOT, type AppWithCamera } from './harness.ts';
+import { startGame } from './table-helpers.ts';
+
+const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
+
+let app: AppWithCamera;
+
+beforeAll(async () => {
+  const unfocused = await sharp(PHOTO).blur(7).jpeg({ quality: 92 }).toBuffer();
+  app = await openAppWithCamera(inject('distDir'), unfocused, 640, 480);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('camera out of focus', () => {
+  it('reads the dice and tells the player they look blurred', async () => {
+    const { page, errors } = app.session;
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    const status = page.getByTestId('camera-status');
+    await status.getByText('They look blurred: hold the phone still, not too close, and let it focus.', { exact: false }).waitFor({ timeout: 45_000 });
+    expect(await status.textContent()).toMatch(/^I see 5 dice\. They look blurred: hold the phone still, not too close, and let it focus\.$/);
+    expect(errors).toEqual([]);
+  });
+});
