@@ -19,7 +19,8 @@
  * knowing how many dice were thrown (from the labels here, from the game in the app), unread
  * boxes beside as many dice read are left out, and so is the least sure of one face read too many
  * (`cameraProposal`, src/app/cameraRead.ts). Last, the share of frames in which the table would
- * tell the player the dice look blurred (`diceLookBlurred`, over the frames so far).
+ * tell the player the dice look blurred (`diceLookBlurred`, over the frames so far; not where
+ * they look small, `diceLookSmall`, which the table says first).
  *
  * A simulation, not video: the dice never move, so it measures the tracker against read noise
  * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
@@ -61,7 +62,7 @@ import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
 import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
 import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
-import { cameraProposal, diceLookBlurred, diceToLearn } from '../src/app/cameraRead.ts';
+import { cameraProposal, diceLookBlurred, diceLookSmall, diceToLearn } from '../src/app/cameraRead.ts';
 import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
 import { gauss, random } from './lib/random.ts';
 
@@ -84,8 +85,9 @@ interface PhotoVideo {
   faces?: string[];
   truth: TruthDie[];
   frames: FrameDie[][];
-  /** Each frame's `diceEdgeWidth` over the dice read (absent in reads saved before it was kept). */
+  /** Each frame's `diceEdgeWidth` over the dice read, and the frames' size (absent in reads saved before they were kept). */
   edgeWidths?: (number | null)[];
+  frameSize?: { width: number; height: number };
 }
 
 const clamp = (v: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, v));
@@ -245,7 +247,7 @@ async function readFolder(
       );
     }
     const faces = kit?.faces ? { faces: kit.kit.faces.map((f) => f.id) } : {};
-    const video: PhotoVideo = { set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads, edgeWidths };
+    const video: PhotoVideo = { set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads, edgeWidths, frameSize: info };
     videos.push(video);
     learning?.afterPhoto(video.truth, learning ? (tableProposal(video, learning.frameMs, learning.options)?.dice ?? null) : null);
   }
@@ -322,7 +324,7 @@ export interface LiveSummary {
   proposed: number;
   proposalMs: { median: number | null; p90: number | null };
   proposal: { f1: number | null; exactOfProposals: number | null; exactOfPhotos: number };
-  /** The share of frames the table would say the dice look blurred in (`diceLookBlurred` over the frames so far); null without edge widths. */
+  /** The share of frames the table would say the dice look blurred in (`diceLookBlurred` over the frames so far, unless they look small); null without edge widths. */
   blurredFrames: number | null;
 }
 
@@ -331,7 +333,8 @@ export interface LiveSummary {
  * tracker proposed nothing. The game says how many dice were thrown (here, the labels): unread
  * boxes beside as many dice read are left out, and so is the least sure of one face read too many
  * (`cameraProposal`, src/app/cameraRead.ts). Last, the share of frames in which the table would
- * tell the player the dice look blurred (`diceLookBlurred`, over the frames so far).
+ * tell the player the dice look blurred (`diceLookBlurred`, over the frames so far; not where
+ * they look small, `diceLookSmall`, which the table says first).
  */
 function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<SettleOptions>): { dice: FrameDie[]; frame: number } | null {
   const tracker = new SettleTracker<DieKey | null>(options);
@@ -369,9 +372,10 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
   }
   const n = videos.length;
   const p = times.length;
-  // the table's blur hint, frame by frame, as it would have shown over each video
-  const measured = videos.filter((v) => v.edgeWidths);
-  const hinted = measured.flatMap((v) => v.edgeWidths!.map((_, i) => diceLookBlurred(v.edgeWidths!.slice(0, i + 1))));
+  // the table's blur hint, frame by frame, as it would have shown over each video (not when the dice look small: that is said first)
+  const hinted = videos.flatMap(({ edgeWidths, frameSize, frames }) =>
+    edgeWidths && frameSize ? edgeWidths.map((_, i) => !diceLookSmall(frames[i]!.map((d) => ({ box: d.frameBox })), frameSize) && diceLookBlurred(edgeWidths.slice(0, i + 1))) : [],
+  );
   return {
     set,
     photos: n,
