@@ -2,7 +2,8 @@
  * A camera that has not focused: the fake camera streams the five dice of the photo
  * table-camera.test.ts reads (a matteop65 val image, licence beside it) under a Gaussian blur of
  * sd 7 px, about 8% of a die's side, where the reader starts to misread them. The reader still
- * finds them, and the status line tells the player the dice look blurred (`BLURRED_EDGE_WIDTH`).
+ * finds them, and the status line tells the player the dice look blurred (`BLURRED_EDGE_WIDTH`),
+ * as does the camera check.
  * The same photo in focus says nothing more (table-camera.test.ts: "I see 5 dice.").
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -31,6 +32,19 @@ describe('camera out of focus', () => {
     const status = page.getByTestId('camera-status');
     await status.getByText('They look blurred: hold the phone still, not too close, and let it focus.', { exact: false }).waitFor({ timeout: 45_000 });
     expect(await status.textContent()).toMatch(/^I see 5 dice\. They look blurred: hold the phone still, not too close, and let it focus\.$/);
+    expect(errors).toEqual([]);
+  });
+
+  it('the camera check says so too', async () => {
+    const { page, errors } = app.session;
+    // from the table back to Home, then Settings
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('new-game').waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('camera-check').click();
+    const read = page.getByTestId('check-read');
+    await read.getByText('They look blurred: hold the phone still, not too close, and let it focus.', { exact: false }).waitFor({ timeout: 45_000 });
+    expect((await read.textContent())?.trim()).toMatch(/^I see 5 dice: [1-6]( [1-6]){4}\. They look blurred: hold the phone still, not too close, and let it focus\.$/);
     expect(errors).toEqual([]);
   });
 });
