@@ -25,6 +25,7 @@ import type { ReaderInfo } from '../src/lib/vision/dice-reader-protocol.ts';
 import type { VisionHarness } from './browser/vision.ts';
 import { benchFaceEmbedder } from './lib/bench-face.ts';
 import { benchDieFaceReader } from './lib/bench-die-face.ts';
+import { benchSharpness } from './lib/bench-sharpness.ts';
 import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
 import { measureFirstLoad, measureSettleToShown, SETTLE_CAMERA, settlingDiceY4m } from './lib/bench-app.ts';
 import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
@@ -197,6 +198,13 @@ const dieFaceSection: BenchSection = {
   run: (ctx) => benchDieFaceReader(ctx.options.frames, ctx.options.warmup),
 };
 
+const blurMeasureSection: BenchSection = {
+  id: 'blur-measure',
+  title: 'blur measure (the table\'s "They look blurred") — sharpness.ts diceEdgeWidth in Node\'s V8, run by the worker on every read',
+  method: 'the labelled dice of the byler fixture photos at the app\'s 1280 px frame; first calls discarded as warm-up (scripts/lib/bench-sharpness.ts)',
+  run: (ctx) => benchSharpness(ctx.options.frames, ctx.options.warmup),
+};
+
 const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 
 const firstLoadSection: BenchSection = {
@@ -255,7 +263,7 @@ const settleSection: BenchSection = {
   },
 };
 
-export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection, dieFaceSection, firstLoadSection, settleSection];
+export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, settleSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
