@@ -6,11 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { diceEdgeWidth } from '../../src/lib/vision/sharpness.ts';
 import { percentile } from '../../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
-import { CAMERA_FRAME_SIDE } from './datasets.ts';
+import { CAMERA_FRAME_SIDE, readAsCameraFrame } from './datasets.ts';
 import { REPO_ROOT } from './node-vision.ts';
 import type { FaceBenchFigure } from './bench-face.ts';
 
@@ -20,12 +19,9 @@ export async function benchSharpness(frames: number, warmup: number): Promise<Fa
   const labels = JSON.parse(readFileSync(path.join(FIXTURE, 'labels.json'), 'utf8')) as { images: Array<{ file: string; width: number; dice: Box[] }> };
   const photos: Array<{ frame: RgbaImage; boxes: Box[] }> = [];
   for (const im of labels.images) {
-    const { data, info } = await sharp(path.join(FIXTURE, im.file)).rotate().resize({ width: CAMERA_FRAME_SIDE, height: CAMERA_FRAME_SIDE, fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const k = info.width / im.width;
-    photos.push({
-      frame: { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) },
-      boxes: im.dice.map((b) => ({ x: b.x * k, y: b.y * k, w: b.w * k, h: b.h * k })),
-    });
+    const { frame } = await readAsCameraFrame(path.join(FIXTURE, im.file));
+    const k = frame.width / im.width;
+    photos.push({ frame, boxes: im.dice.map((b) => ({ x: b.x * k, y: b.y * k, w: b.w * k, h: b.h * k })) });
   }
   const perFrame: number[] = [];
   const perDie: number[] = [];
