@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   try {
     for (const slice of slices) {
       for (const im of slice.images) {
-        const { frame } = await readAsCameraFrame(path.join(slice.dir, im.file));
+        const frame = await readAsCameraFrame(path.join(slice.dir, im.file));
         for (const condition of ['none', ...conditions]) {
           const image = condition === 'none' ? frame : await applyCameraCondition(frame, condition as CameraCondition, `${slice.name}/${im.file}`);
           const { dice } = await detectCounted(detector, image, im.dice.length);

@@ -219,7 +219,7 @@ async function readFolder(
 ): Promise<PhotoVideo[]> {
   const videos: PhotoVideo[] = [];
   for (const [index, im] of dataset.images.entries()) {
-    const { frame: photo } = await readAsCameraFrame(path.join(dataset.dir, im.file));
+    const photo = await readAsCameraFrame(path.join(dataset.dir, im.file));
     const info = { width: photo.width, height: photo.height };
     const toPhoto = im.width / info.width;
     const r = random(1000 + index);

@@ -19,7 +19,7 @@ export async function benchSharpness(frames: number, warmup: number): Promise<Fa
   const labels = JSON.parse(readFileSync(path.join(FIXTURE, 'labels.json'), 'utf8')) as { images: Array<{ file: string; width: number; dice: Box[] }> };
   const photos: Array<{ frame: RgbaImage; boxes: Box[] }> = [];
   for (const im of labels.images) {
-    const { frame } = await readAsCameraFrame(path.join(FIXTURE, im.file));
+    const frame = await readAsCameraFrame(path.join(FIXTURE, im.file));
     const k = frame.width / im.width;
     photos.push({ frame, boxes: im.dice.map((b) => ({ x: b.x * k, y: b.y * k, w: b.w * k, h: b.h * k })) });
   }

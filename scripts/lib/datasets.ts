@@ -229,13 +229,13 @@ export const CAMERA_FRAME_SIDE = 1280;
  * A dataset's photo as the app's camera would give it: decoded as `readDatasetPhoto` does, then
  * scaled (up or down) to `CAMERA_FRAME_SIDE` on its long side.
  */
-export async function readAsCameraFrame(file: string): Promise<{ frame: RgbaImage }> {
+export async function readAsCameraFrame(file: string): Promise<RgbaImage> {
   const { image } = await readDatasetPhoto(file);
   const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
     .resize({ width: CAMERA_FRAME_SIDE, height: CAMERA_FRAME_SIDE, fit: 'inside' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { frame: { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) } };
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
 /**

@@ -190,6 +190,11 @@ export const BLURRED_EDGE_WIDTH = 0.11;
 /** The frames the blur is judged over (the latest), so one blurred frame of a hand's tremor does not call out. */
 export const BLUR_FRAMES = 4;
 
+/** `edgeWidths` (oldest first) with the newest frame's `edgeWidth` added, keeping the last `BLUR_FRAMES`. */
+export function withLatestEdgeWidth(edgeWidths: readonly (number | null)[], edgeWidth: number | null): (number | null)[] {
+  return [...edgeWidths.slice(1 - BLUR_FRAMES), edgeWidth];
+}
+
 /**
  * True when the dice of the latest frames (`edgeWidths`, oldest first; null: a frame with no die
  * to measure) look blurred: the median of the last `BLUR_FRAMES` measured reaches `width`, over

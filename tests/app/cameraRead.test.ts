@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -219,6 +219,14 @@ describe('diceLookBlurred: the dice\'s edge width over the latest frames', () =>
     expect(diceLookBlurred([soft, null, null, null])).toBe(false);
     expect(diceLookBlurred([null, soft, null, soft])).toBe(true);
     expect(diceLookBlurred([])).toBe(false);
+  });
+
+  it('keeps the last frames only, a frame with no die as null', () => {
+    let kept: (number | null)[] = [];
+    for (const w of [0.2, 0.2, null, sharp, sharp, sharp]) kept = withLatestEdgeWidth(kept, w);
+    expect(kept).toEqual([null, sharp, sharp, sharp]);
+    expect(kept).toHaveLength(BLUR_FRAMES);
+    expect(diceLookBlurred(kept)).toBe(false);
   });
 
   it('says so for one die or several, and nothing when sharp', () => {
