@@ -1,7 +1,7 @@
 /**
  * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
  *                      [--tracker JSON] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn]
- *                      [--holdout] [--condition NAME] [DATASET_DIR...]
+ *                      [--holdout] [--condition NAME] [--unsure P|off] [DATASET_DIR...]
  *
  * How the camera read does at the table, simulated from labelled photos: each photo becomes a
  * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
@@ -18,9 +18,13 @@
  * proposed is a roll the player enters by hand). The proposal is scored as the table shows it:
  * knowing how many dice were thrown (from the labels here, from the game in the app), unread
  * boxes beside as many dice read are left out, and so is the least sure of one face read too many
- * (`cameraProposal`, src/app/cameraRead.ts). Last, the share of frames in which the table would
- * tell the player the dice look blurred (`diceLookBlurred`, over the frames so far; not where
- * they look small, `diceLookSmall`, which the table says first).
+ * (`cameraProposal`, src/app/cameraRead.ts). Then the share of photos whose proposal asks the
+ * player for a face (`?`: a die read `other`, or a value withheld as unsure, die-face-reader.ts
+ * `unsureAsUnread`), and of those whose proposal is wrong though the player could confirm it as it
+ * stands (every die given a value, the count right): the misreads a player may not notice. Last,
+ * the share of frames in which the table would tell the player the dice look blurred
+ * (`diceLookBlurred`, over the frames so far; not where they look small, `diceLookSmall`, which
+ * the table says first).
  *
  * A simulation, not video: the dice never move, so it measures the tracker against read noise
  * and camera shake, not against dice still rolling. Frames are 1280 px on the long side, as
@@ -29,7 +33,9 @@
  * `--holdout` reads the held-out slices of the train splits instead (what tracker and reading
  * rules are chosen on; datasets.ts `holdoutSlices`). `--condition NAME` puts one of the camera
  * conditions of `npm run eval -- --condition` (camera-conditions.ts) on every frame, each frame
- * drawn afresh (a blur's direction, the noise), as a video's frames differ.
+ * drawn afresh (a blur's direction, the noise), as a video's frames differ. `--unsure P` replays
+ * the pip reads with the die-face reader's `unsure` rule at P instead of its sidecar's (`off`: every
+ * value read given), which is how that rule is chosen (models/MODEL_CARD.md, "Unsure dice asked for").
  *
  * `--kit DIR` reads the frames as that kit's faces (detector + face embedder against the kit's
  * prototypes, as `npm run eval -- --kit` and the app's table camera for symbol games), labels
@@ -60,24 +66,28 @@ import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, type NodeKi
 import type { FaceDie, FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
-import { detectCounted } from '../src/lib/vision/die-face-reader.ts';
+import { detectCounted, unsureAsUnread, type DieFaceUnsure } from '../src/lib/vision/die-face-reader.ts';
 import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
 import { cameraProposal, diceLookBlurred, diceLookSmall, diceToLearn } from '../src/app/cameraRead.ts';
 import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
 import { gauss, random } from './lib/random.ts';
 
-const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [DATASET_DIR...]";
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [--unsure P|off] [DATASET_DIR...]";
 
 /** One die read in one frame: its box in the frame (what the tracker sees) and in the photo (what is scored). */
-interface FrameDie {
+export interface FrameDie {
   frameBox: Box;
   photoBox: Box;
   /** The pip value, or the kit's face id (`--kit`); null: not read. */
   value: DieKey | null;
   score: number;
+  /** The die-face reader's probability for its read (`Die.valueProbability`; absent in reads saved before it was kept). */
+  valueProbability?: number;
+  /** The value read but withheld as unsure (`Die.unsureValue`; `value` is then null). */
+  unsureValue?: number;
 }
 
-interface PhotoVideo {
+export interface PhotoVideo {
   set: string;
   file: string;
   wholeDie: boolean;
@@ -156,7 +166,7 @@ function setNames(dirs: readonly string[], kitIds: readonly (string | null)[]): 
 
 /** A frame's dice: pip values (the app's two-pass read), or faces of a kit. */
 /** Reads one frame; `expected`: the dice in view (the labels' count, as the game knows it at the table). */
-type ReadFrame = (frame: RgbaImage, expected: number) => Promise<Array<{ box: Box; value: DieKey | null; score: number }>>;
+type ReadFrame = (frame: RgbaImage, expected: number) => Promise<Array<{ box: Box; value: DieKey | null; score: number; valueProbability?: number; unsureValue?: number }>>;
 
 /**
  * Learning from play (`--learn`), as the app's table does, after each photo from its first
@@ -242,7 +252,7 @@ async function readFolder(
       reads.push(
         dice.map((d) => {
           const b = unshake(d.box, pose, info.width, info.height);
-          return { frameBox: d.box, photoBox: { x: b.x * toPhoto, y: b.y * toPhoto, w: b.w * toPhoto, h: b.h * toPhoto }, value: d.value, score: d.score };
+          return { frameBox: d.box, photoBox: { x: b.x * toPhoto, y: b.y * toPhoto, w: b.w * toPhoto, h: b.h * toPhoto }, value: d.value, score: d.score, valueProbability: d.valueProbability, unsureValue: d.unsureValue };
         }),
       );
     }
@@ -324,6 +334,13 @@ export interface LiveSummary {
   proposed: number;
   proposalMs: { median: number | null; p90: number | null };
   proposal: { f1: number | null; exactOfProposals: number | null; exactOfPhotos: number };
+  /**
+   * Shares of the photos whose proposal asks the player for a face (a `?`), and whose proposal
+   * is wrong though the player could confirm it as it stands: every die given a value, as many
+   * dice as were thrown (a wrong count the rules refuse).
+   */
+  asked: number;
+  wrongConfirmable: number;
   /** The share of frames the table would say the dice look blurred in (`diceLookBlurred` over the frames so far, unless they look small); null without edge widths. */
   blurredFrames: number | null;
 }
@@ -349,7 +366,18 @@ function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<Sett
   return null;
 }
 
-function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): LiveSummary {
+/**
+ * A video's pip reads under another `unsure` rule than the reader's (`--unsure`): each die given
+ * back the value its reader withheld (`unsureValue`), then the rule applied (`unsureAsUnread`).
+ * Symbol kits' reads (faces, no die-face reader) are returned as they are.
+ */
+export function withUnsureRule(video: PhotoVideo, rule: DieFaceUnsure | null): PhotoVideo {
+  if (video.faces) return video;
+  const frames = video.frames.map((dice) => unsureAsUnread(dice.map(({ unsureValue, ...d }) => ({ ...d, value: unsureValue ?? (d.value as number | null) })), rule));
+  return { ...video, frames };
+}
+
+export function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): LiveSummary {
   const wholeDie = videos.every((v) => v.wholeDie);
   // symbol kits: every kit's faces (the overall row spans several kits), unread dice are `unknown`
   const faces = [...new Set(videos.flatMap((v) => v.faces ?? []))];
@@ -358,6 +386,8 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
   const proposals = accumulator();
   let firstExact = 0;
   let exact = 0;
+  let asked = 0;
+  let wrongConfirmable = 0;
   const times: number[] = [];
   for (const video of videos) {
     const firstRead = video.frames[0]!.map((d) => ({ box: d.photoBox, value: d.value }));
@@ -367,7 +397,10 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
     if (!proposal) continue;
     const proposed = proposal.dice.map((d) => ({ box: d.photoBox, value: d.value }));
     proposals.add(video.truth, proposed);
-    if (exactRoll(video.truth, proposed)) exact++;
+    const right = exactRoll(video.truth, proposed);
+    if (right) exact++;
+    if (proposed.some((d) => d.value === null)) asked++;
+    else if (!right && proposed.length === video.truth.length) wrongConfirmable++;
     times.push(proposal.frame * frameMs);
   }
   const n = videos.length;
@@ -383,6 +416,8 @@ function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, 
     proposed: p / Math.max(1, n),
     proposalMs: { median: p ? percentile(times, 50) : null, p90: p ? percentile(times, 90) : null },
     proposal: { f1: p ? proposals.summarise().perDie.f1 : null, exactOfProposals: p ? exact / p : null, exactOfPhotos: exact / Math.max(1, n) },
+    asked: asked / Math.max(1, n),
+    wrongConfirmable: wrongConfirmable / Math.max(1, n),
     blurredFrames: hinted.length ? hinted.filter(Boolean).length / hinted.length : null,
   };
 }
@@ -406,6 +441,7 @@ async function main(): Promise<void> {
       learn: { type: 'boolean', default: false },
       holdout: { type: 'boolean', default: false },
       condition: { type: 'string' },
+      unsure: { type: 'string' },
     },
   });
   if (values.help) throw new UsageError(USAGE);
@@ -415,6 +451,9 @@ async function main(): Promise<void> {
   if (!(shake >= 0 && shake <= 2) || !Number.isInteger(frames) || frames < 2 || !(fps > 0)) throw new UsageError(USAGE);
   const condition = values.condition ?? null;
   if (condition !== null && !isCameraCondition(condition)) throw new UsageError(`--condition: one of ${CAMERA_CONDITIONS.join(', ')} (got ${condition})\n${USAGE}`);
+  const unsure = values.unsure;
+  const unsureBelow = unsure === undefined || unsure === 'off' ? null : Number(unsure);
+  if (unsure !== undefined && unsure !== 'off' && !(unsure.trim() !== '' && unsureBelow !== null && unsureBelow >= 0 && unsureBelow <= 1)) throw new UsageError(`--unsure: a probability in [0, 1], or off (got ${unsure})\n${USAGE}`);
   let options: Partial<SettleOptions>;
   try {
     options = JSON.parse(values.tracker) as Partial<SettleOptions>;
@@ -437,6 +476,7 @@ async function main(): Promise<void> {
     videos = await readVideos(holdout ?? dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null, condition, values['face-model'], values.model);
     if (values['save-reads']) await writeFile(values['save-reads'], JSON.stringify(videos));
   }
+  if (unsure !== undefined) videos = videos.map((v) => withUnsureRule(v, unsureBelow === null ? null : { below: unsureBelow }));
   const sets = [...new Set(videos.map((v) => v.set))];
   const rows = sets.map((set) => summarise(set, videos.filter((v) => v.set === set), 1000 / fps, options));
   if (sets.length > 1) rows.push(summarise('overall', videos, 1000 / fps, options));
@@ -447,10 +487,10 @@ async function main(): Promise<void> {
   const pct = (v: number | null): string => (v === null ? '  n/a' : (100 * v).toFixed(1).padStart(5));
   const width = Math.max(8, ...rows.map((r) => r.set.length));
   process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${condition ? `, every frame under ${condition} (${CONDITION_NOTES[condition]})` : ''}${values.learn ? ', learning from play (--learn: rolls proposed right, and dice not read as the player fills them in)' : ''}`}\n`);
-  process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos) | frames called blurred\n`);
+  process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos) | asked ?  wrong, confirmable | frames called blurred\n`);
   for (const r of rows) {
     process.stdout.write(
-      `${r.set.padEnd(width)}  ${String(r.photos).padStart(6)}  |          ${pct(r.firstFrame.f1)}  ${pct(r.firstFrame.exact)} |    ${pct(r.proposed)}  ${String(r.proposalMs.median ?? '-').padStart(9)}  ${String(r.proposalMs.p90 ?? '-').padStart(6)} |       ${pct(r.proposal.f1)}                ${pct(r.proposal.exactOfProposals)}              ${pct(r.proposal.exactOfPhotos)} |                 ${pct(r.blurredFrames)}\n`,
+      `${r.set.padEnd(width)}  ${String(r.photos).padStart(6)}  |          ${pct(r.firstFrame.f1)}  ${pct(r.firstFrame.exact)} |    ${pct(r.proposed)}  ${String(r.proposalMs.median ?? '-').padStart(9)}  ${String(r.proposalMs.p90 ?? '-').padStart(6)} |       ${pct(r.proposal.f1)}                ${pct(r.proposal.exactOfProposals)}              ${pct(r.proposal.exactOfPhotos)} |   ${pct(r.asked)}               ${pct(r.wrongConfirmable)} |                 ${pct(r.blurredFrames)}\n`,
     );
   }
 }

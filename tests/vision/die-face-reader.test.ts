@@ -14,6 +14,7 @@ import {
   averagedLooks,
   parseDieFaceConfig,
   shiftedBoxes,
+  unsureAsUnread,
   withDieFaceReader,
   type DieFaceConfig,
   type DieFaceReader,
@@ -58,7 +59,7 @@ describe('die-face sidecar', () => {
   const good = { inputSize: 48, cropMargin: 1.2, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], training: { anything: true } };
 
   it('keeps what the reader needs and ignores the rest', () => {
-    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null });
+    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null, unsure: null });
     expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8 } }).secondLook).toEqual({ below: 0.8, margins: [] });
     expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8, margins: [1, 1.1] } }).secondLook).toEqual({ below: 0.8, margins: [1, 1.1] });
     for (const secondLook of [{ below: 2 }, { below: -0.1 }, { below: '0.8' }, 0.8, {}, { below: 0.8, margins: 1.1 }, { below: 0.8, margins: [0.5] }, { below: 0.8, margins: ['1.1'] }, { below: 0.8, margins: [1, 1, 1, 1, 1] }]) {
@@ -75,6 +76,10 @@ describe('die-face sidecar', () => {
     expect(parseDieFaceConfig({ ...good, recount: { scoreThreshold: 0.02, maxCandidates: 8 } }).recount).toEqual({ scoreThreshold: 0.02, maxCandidates: 8 });
     for (const recount of [{ scoreThreshold: 2, maxCandidates: 8 }, { scoreThreshold: 0.02, maxCandidates: 0 }, { scoreThreshold: 0.02, maxCandidates: 2.5 }, [0.02, 8]]) {
       expect(() => parseDieFaceConfig({ ...good, recount })).toThrow(/"recount" must be/);
+    }
+    expect(parseDieFaceConfig({ ...good, unsure: { below: 0.4 } }).unsure).toEqual({ below: 0.4 });
+    for (const unsure of [{ below: 1.5 }, { below: -0.1 }, { below: '0.4' }, {}, 0.4]) {
+      expect(() => parseDieFaceConfig({ ...good, unsure })).toThrow(/"unsure" must be/);
     }
     expect(parseDieFaceConfig({ ...good, brandedOne: { minShare: 0.8 } }).brandedOne).toEqual({ minShare: 0.8 });
     for (const brandedOne of [{ minShare: 0.5 }, { minShare: 1.2 }, { minShare: '0.8' }, {}, 0.8]) {
@@ -111,7 +116,7 @@ describe('reading the classes', () => {
   });
 
   it('sets values, reads `other` as no value, drops `none`, keeps boxes and scores', () => {
-    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null };
+    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null, unsure: null };
     const dice = [die(1, 0), die(5, 30), die(null, 60, 6), die(2, 90)];
     const reads = [5, 7, 3, 6].map((classIndex) => ({ classIndex, probability: 0.9 }));
     const out = applyDieFaceReads(dice, reads, config);
@@ -122,6 +127,20 @@ describe('reading the classes', () => {
     expect(dice[0]!.value).toBe(1); // the input is not changed
     expect(() => applyDieFaceReads(dice, reads.slice(1), config)).toThrow(/4 dice but 3 reads/);
     expect(() => applyDieFaceReads([die(1, 0)], [{ classIndex: 8, probability: 1 }], config)).toThrow(/not one of the 8 classes/);
+  });
+});
+
+describe('the unsure rule: a value read unsurely is asked for', () => {
+  const read = (value: number | null, valueProbability?: number): Die => ({ ...die(value, 0), ...(valueProbability === undefined ? {} : { valueProbability }) });
+
+  it('withholds a value read below the rule, keeping it as unsureValue; leaves the rest', () => {
+    const dice = [read(5, 0.95), read(3, 0.39), read(null, 0.2), read(4)];
+    const out = unsureAsUnread(dice, { below: 0.4 });
+    expect(out.map((d) => [d.value, d.unsureValue])).toEqual([[5, undefined], [null, 3], [null, undefined], [4, undefined]]);
+    expect(out[1]!.valueProbability).toBe(0.39);
+    expect(dice[1]!.value).toBe(3); // the input is not changed
+    expect(unsureAsUnread(dice, { below: 0.39 })[1]!.value).toBe(3); // at the rule's probability the value is given
+    expect(unsureAsUnread(dice, null)).toEqual(dice);
   });
 });
 
@@ -180,7 +199,7 @@ describe('the second look: a die read unsurely is read again mirrored', () => {
     for (let y = 10; y < 30; y++) for (let x = 10; x < 30; x++) data.set([x < 20 ? left : right, 0, 0, 255], (y * width + x) * 4);
     return { width, height: 40, data };
   };
-  const config = (secondLook: DieFaceConfig['secondLook']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook, brandedOne: null, falseDice: null });
+  const config = (secondLook: DieFaceConfig['secondLook']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook, brandedOne: null, falseDice: null, unsure: null });
 
   it('reads an unsure die again mirrored and takes the average; a sure one is read once', async () => {
     const unsure = sidedDie(160, 120); // '1', but not surely
@@ -359,6 +378,26 @@ describe('findMissedDice (the count of dice in view known)', () => {
     expect(alone.timing.missedDiceMs).toBeUndefined();
   });
 
+  it('unsure: a two-pass read gives no value read below the rule, with or without a count', async () => {
+    // the hand-wired reader reads a die it sees whole surely, and a box half on the grey table as 2 at 0.84
+    const image = await rgba(await scenePng(260, 40, [{ x: 10, y: 10, side: 20, rgb: COLOUR[1] }, { x: 50, y: 10, side: 20, rgb: COLOUR[6] }]));
+    const half: Die = { value: null, box: { x: 40, y: 10, w: 30, h: 20 }, score: 0.9, classIndex: 6 };
+    const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+    const unsure = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), { ...reader.config, unsure: { below: 0.9 } });
+    try {
+      const { detector } = firstPassOf([weak(10, 0.9), half]);
+      for (const expected of [undefined, 2]) {
+        const given = await detectCounted(withDieFaceReader(detector, reader), image, expected);
+        expect(given.dice.map((d) => [d.value, d.unsureValue])).toEqual([[6, undefined], [2, undefined]]);
+        expect(given.dice[1]!.valueProbability).toBeCloseTo(0.84, 2);
+        const asked = await detectCounted(withDieFaceReader(detector, unsure), image, expected);
+        expect(asked.dice.map((d) => [d.value, d.unsureValue])).toEqual([[6, undefined], [null, 2]]);
+      }
+    } finally {
+      await unsure.release();
+    }
+  });
+
   it('falseDice: drops a die over a better one as read, and with a count never below it', async () => {
     const image = await rgba(await scenePng(260, 40, [
       { x: 10, y: 10, side: 20, rgb: COLOUR[1] },      // reader 6, and the box half off it reads 6 too
@@ -524,7 +563,7 @@ describe('perfect detections for --boxes truth', () => {
 
 describe('branded ones', () => {
   const classes = ['1', '2', '3', '4', '5', '6', 'other', 'none'];
-  const config = (brandedOne: DieFaceConfig['brandedOne']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne, falseDice: null });
+  const config = (brandedOne: DieFaceConfig['brandedOne']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne, falseDice: null, unsure: null });
   // rows: a logo 1 (the values point at the 1), a board piece (the values spread), a plain 5, a die read `none`
   const probs = Float32Array.from([
     0.2, 0.01, 0.01, 0.01, 0.01, 0.01, 0.75, 0,

@@ -33,6 +33,41 @@ describe('npm run eval:live', () => {
     expect((JSON.parse(slow.stdout) as LiveRow[])[0]!.proposed).toBe(0);
   });
 
+  it('--unsure replays pip reads with another unsure rule: a wrong value read unsurely is asked for, not proposed', () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'rollcall-live-unsure-'));
+    const reads = path.join(tmp, 'reads.json');
+    const r = runCli('scripts/eval-live.ts', ['--json', '--frames', '10', '--save-reads', reads, webcam]);
+    expect(r.status, r.stderr).toBe(0);
+    const [row] = JSON.parse(r.stdout) as LiveRow[];
+    expect(row!.asked).toBe(0);
+    expect(row!.wrongConfirmable).toBe(0);
+    type SavedDie = { value: number | null; valueProbability?: number; unsureValue?: number };
+    const saved = JSON.parse(readFileSync(reads, 'utf8')) as Array<{ frames: SavedDie[][] }>;
+    // every die read carries the reader's probability
+    expect(saved.flatMap((v) => v.frames.flat()).every((d) => d.valueProbability! > 0 && d.valueProbability! <= 1)).toBe(true);
+    // the first photo's first die misread in every frame: surely (0.9), then unsurely (0.2)
+    const misread = (p: number): string => {
+      const file = path.join(tmp, `misread-${p}.json`);
+      const frames = saved[0]!.frames.map((dice) => dice.map((d, i) => (i === 0 ? { ...d, value: (d.value! % 6) + 1, valueProbability: p } : d)));
+      writeFileSync(file, JSON.stringify([{ ...saved[0], frames }, ...saved.slice(1)]));
+      return file;
+    };
+    const replay = (file: string, unsure: string): LiveRow => {
+      const out = runCli('scripts/eval-live.ts', ['--json', '--reads', file, '--unsure', unsure]);
+      expect(out.status, out.stderr).toBe(0);
+      return (JSON.parse(out.stdout) as LiveRow[])[0]!;
+    };
+    expect(replay(reads, 'off')).toEqual(row);
+    const sure = replay(misread(0.9), '0.5');
+    expect([sure.asked, sure.wrongConfirmable, sure.proposal.exactOfPhotos]).toEqual([0, 0.2, row!.proposal.exactOfPhotos - 0.2]);
+    const unsure = replay(misread(0.2), '0.5');
+    expect([unsure.asked, unsure.wrongConfirmable, unsure.proposal.exactOfPhotos]).toEqual([0.2, 0, row!.proposal.exactOfPhotos - 0.2]);
+    expect(replay(misread(0.2), 'off').wrongConfirmable).toBe(0.2);
+    const bad = runCli('scripts/eval-live.ts', ['--reads', reads, '--unsure', '2']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--unsure: a probability in \[0, 1\], or off/);
+  });
+
   it('--kit reads the frames as a kit\'s faces: one kit per folder, folders of the same name told apart', () => {
     // each rendered roll (tests/fixtures/symbol-photos/rolls) in a dataset of its own, read with its kit's printed art
     const tmp = mkdtempSync(path.join(tmpdir(), 'rollcall-live-kit-'));

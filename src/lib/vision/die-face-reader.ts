@@ -70,6 +70,18 @@ export interface DieFaceConfig {
    * the train photos, its threshold chosen on the held-out slice, never on val.
    */
   falseDice: FalseDiceModel | null;
+  /**
+   * A die read as a pip value less surely than this, after every other rule, is given no value
+   * (`unsureAsUnread`): the table proposes it as `?` for the player to fill rather than propose a
+   * value it may have wrong. Null to give every value read. Chosen at the table on the held-out
+   * slice (`npm run eval:live`), never on val (models/MODEL_CARD.md, "Unsure dice asked for").
+   */
+  unsure: DieFaceUnsure | null;
+}
+
+export interface DieFaceUnsure {
+  /** A value read with a probability below this is not given. */
+  below: number;
 }
 
 export interface DieFaceSecondLook {
@@ -220,7 +232,31 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
     }
     falseDice = { features: FALSE_DICE_FEATURES, mean: [...r.mean], scale: [...r.scale], weights: [...r.weights], bias: r.bias, minProbability: r.minProbability };
   }
-  return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount, secondLook, brandedOne, falseDice };
+  let unsure: DieFaceUnsure | null = null;
+  if (obj.unsure !== undefined && obj.unsure !== null) {
+    const r = obj.unsure;
+    if (!isObject(r) || !unit(r.below)) throw new DieFaceConfigError('die-face sidecar: "unsure" must be { below: a probability in [0, 1] }, or absent');
+    unsure = { below: r.below };
+  }
+  return { inputSize, cropMargin, classes: [...classes], firstPass, weakDice, recount, secondLook, brandedOne, falseDice, unsure };
+}
+
+/**
+ * The `unsure` rule (`DieFaceConfig.unsure`) over a read's dice: each die read as a value less
+ * surely than `rule.below` loses its value (null, asked for at the table) and keeps it as
+ * `unsureValue`. Dice the reader did not read (no `valueProbability`), read `other`, or read
+ * surely are returned as they are; without the rule, every die is.
+ *
+ * Why: a wrong value in a roll with the right count is the one misread a player may confirm
+ * without noticing; a `?` is never confirmed unseen. The reader's probability is low on most of
+ * its wrong values and few of its right ones (models/MODEL_CARD.md, "Unsure dice asked for").
+ */
+export function unsureAsUnread<D extends Pick<Die, 'value' | 'valueProbability' | 'unsureValue'>>(dice: readonly D[], rule: DieFaceUnsure | null): D[] {
+  if (!rule) return [...dice];
+  return dice.map((d) => {
+    if (d.value === null || d.valueProbability === undefined || d.valueProbability >= rule.below) return d;
+    return { ...d, value: null, unsureValue: d.value };
+  });
 }
 
 /**
@@ -292,7 +328,7 @@ export function brandedOnes(reads: readonly DieFaceRead[], probs: Float32Array, 
 /**
  * The detector's dice with the reader's values: a value class sets the value, `other` sets it
  * to null (a die, but not a pip face), `none` drops the die (no die there). Box and score stay
- * the detector's; `classIndex` becomes the reader's class index.
+ * the detector's; `classIndex` becomes the reader's class index, `valueProbability` its probability.
  */
 export function applyDieFaceReads(dice: readonly Die[], reads: readonly DieFaceRead[], config: DieFaceConfig): Die[] {
   if (reads.length !== dice.length) throw new RangeError(`${dice.length} dice but ${reads.length} reads`);
@@ -303,7 +339,7 @@ export function applyDieFaceReads(dice: readonly Die[], reads: readonly DieFaceR
     const meaning = meanings[read.classIndex];
     if (!meaning) throw new RangeError(`read class ${read.classIndex} is not one of the ${meanings.length} classes`);
     if (meaning.kind === 'none') return;
-    out.push({ ...die, value: meaning.kind === 'value' ? meaning.value : null, classIndex: read.classIndex });
+    out.push({ ...die, value: meaning.kind === 'value' ? meaning.value : null, classIndex: read.classIndex, valueProbability: read.probability });
   });
   return out;
 }
@@ -478,7 +514,7 @@ export async function findMissedDice(reader: DieFaceReader, image: RgbaImage, fo
     const meaning = meanings[classIndex];
     if (meaning?.kind !== 'value' || probability < rule.minProbability) return;
     if (expected !== undefined && found.length + added.length >= expected) return;
-    const die = { ...c, box: boxes[best]!, value: meaning.value, classIndex };
+    const die = { ...c, box: boxes[best]!, value: meaning.value, classIndex, valueProbability: probability };
     if (clearOf(die, found) && clearOf(die, added)) added.push(die);
   });
   return added;
@@ -513,7 +549,8 @@ function missedDiceRule(config: DieFaceConfig, expected: number | undefined): { 
  * the first pass's threshold are the first pass's own (NMS and containment keep or drop a box by
  * better boxes alone), the reader reads them, and the boxes below are looked at for dice it
  * missed (timed as `missedDiceMs`). With a `falseDice` model, dice read where the dice around them
- * say no die lies are dropped (`dropFalseDice`; with a count, before the recount).
+ * say no die lies are dropped (`dropFalseDice`; with a count, before the recount). Last, the
+ * values read too unsurely are withheld (`unsureAsUnread`).
  */
 export async function readStandardDice(detector: Detector, reader: DieFaceReader, image: RgbaImage, expected?: number): Promise<Detection> {
   const rule = missedDiceRule(reader.config, expected);
@@ -523,7 +560,8 @@ export async function readStandardDice(detector: Detector, reader: DieFaceReader
   const read = await reader.read(image, rule ? low.dice.filter((d) => d.score >= kept) : low.dice);
   const t1 = performance.now();
   const below = rule ? low.dice.filter((d) => d.score < kept) : [];
-  const { dice, lookedBelow } = await completeRead(reader, image, read, below, kept, expected);
+  const { dice: completed, lookedBelow } = await completeRead(reader, image, read, below, kept, expected);
+  const dice = unsureAsUnread(completed, reader.config.unsure);
   const end = performance.now();
   return { dice, timing: lookedBelow ? { ...low.timing, faceReadMs: t1 - t0, missedDiceMs: end - t1 } : { ...low.timing, faceReadMs: end - t0 } };
 }

@@ -20,7 +20,10 @@ export interface Box {
 
 /** One die the detector found. */
 export interface Die {
-  /** Top-face value 1–6, or null for the `other` class (not a pip face: symbol die, on edge). */
+  /**
+   * Top-face value 1–6, or null for the `other` class (not a pip face: symbol die, on edge) and
+   * for a value read too unsurely to give (`unsureValue`).
+   */
   value: number | null;
   /** Where the die is, in source-image pixels. */
   box: Box;
@@ -28,6 +31,17 @@ export interface Die {
   score: number;
   /** Index of the best class in the detector's `classes` (kept for readers that need it). */
   classIndex: number;
+  /**
+   * The die-face reader's probability for the class it read (a value, or `other`), when a
+   * die-face reader read the die; absent for the detector's own reads.
+   */
+  valueProbability?: number;
+  /**
+   * The value the die-face reader read, but less surely than its `unsure` rule gives a value
+   * (`DieFaceConfig.unsure`, `unsureAsUnread`): `value` is then null, and the table asks the
+   * player for the face. Absent otherwise.
+   */
+  unsureValue?: number;
 }
 
 /** Milliseconds spent in each stage of one read. */
