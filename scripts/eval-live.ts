@@ -19,8 +19,8 @@
  * knowing how many dice were thrown (from the labels here, from the game in the app), unread
  * boxes beside as many dice read are left out, and so is the least sure of one face read too many
  * (`cameraProposal`, src/app/cameraRead.ts). Then the share of photos whose proposal asks the
- * player for a face (`?`: a die read `other`, or a value withheld as unsure, die-face-reader.ts
- * `unsureAsUnread`), and of those whose proposal is wrong though the player could confirm it as it
+ * player for a face (`?`: a die read `other`, or a value read unsurely, die-face-reader.ts
+ * `markUnsure`, `proposedValue`), and of those whose proposal is wrong though the player could confirm it as it
  * stands (every die given a value, the count right): the misreads a player may not notice. Last,
  * the share of frames in which the table would tell the player the dice look blurred
  * (`diceLookBlurred`, over the frames so far; not where they look small, `diceLookSmall`, which
@@ -66,7 +66,7 @@ import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, type NodeKi
 import type { FaceDie, FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
-import { detectCounted, unsureAsUnread, type DieFaceUnsure } from '../src/lib/vision/die-face-reader.ts';
+import { detectCounted, markUnsure, proposedValue, type DieFaceUnsure } from '../src/lib/vision/die-face-reader.ts';
 import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
 import { cameraProposal, diceLookBlurred, diceLookSmall, diceToLearn } from '../src/app/cameraRead.ts';
 import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
@@ -83,8 +83,8 @@ export interface FrameDie {
   score: number;
   /** The die-face reader's probability for its read (`Die.valueProbability`; absent in reads saved before it was kept). */
   valueProbability?: number;
-  /** The value read but withheld as unsure (`Die.unsureValue`; `value` is then null). */
-  unsureValue?: number;
+  /** The reader read `value` unsurely: the table asks for the die (`Die.unsure`, `proposedValue`). */
+  unsure?: true;
 }
 
 export interface PhotoVideo {
@@ -166,7 +166,7 @@ function setNames(dirs: readonly string[], kitIds: readonly (string | null)[]): 
 
 /** A frame's dice: pip values (the app's two-pass read), or faces of a kit. */
 /** Reads one frame; `expected`: the dice in view (the labels' count, as the game knows it at the table). */
-type ReadFrame = (frame: RgbaImage, expected: number) => Promise<Array<{ box: Box; value: DieKey | null; score: number; valueProbability?: number; unsureValue?: number }>>;
+type ReadFrame = (frame: RgbaImage, expected: number) => Promise<Array<{ box: Box; value: DieKey | null; score: number; valueProbability?: number; unsure?: true }>>;
 
 /**
  * Learning from play (`--learn`), as the app's table does, after each photo from its first
@@ -252,7 +252,7 @@ async function readFolder(
       reads.push(
         dice.map((d) => {
           const b = unshake(d.box, pose, info.width, info.height);
-          return { frameBox: d.box, photoBox: { x: b.x * toPhoto, y: b.y * toPhoto, w: b.w * toPhoto, h: b.h * toPhoto }, value: d.value, score: d.score, valueProbability: d.valueProbability, unsureValue: d.unsureValue };
+          return { frameBox: d.box, photoBox: { x: b.x * toPhoto, y: b.y * toPhoto, w: b.w * toPhoto, h: b.h * toPhoto }, value: d.value, score: d.score, valueProbability: d.valueProbability, ...(d.unsure ? { unsure: d.unsure } : {}) };
         }),
       );
     }
@@ -358,7 +358,8 @@ function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<Sett
   // the tracker keeps each die's box from the last frame it was seen in: score it where that frame put it in the photo
   const byFrameBox = new Map<Box, FrameDie>(video.frames.flat().map((d) => [d.frameBox, d]));
   for (const [i, dice] of video.frames.entries()) {
-    const update = tracker.update({ t: i * frameMs, dice: dice.map((d) => ({ box: d.frameBox, face: d.value, score: d.score })) });
+    // each die as the table proposes it: a value read unsurely is a `?`
+    const update = tracker.update({ t: i * frameMs, dice: dice.map((d) => ({ box: d.frameBox, face: proposedValue(d), score: d.score })) });
     if (!update.proposal) continue;
     const proposed = cameraProposal(update.proposal.dice, [video.truth.length]).dice.map((p) => ({ ...byFrameBox.get(p.box)!, value: p.face }));
     return { dice: proposed, frame: i };
@@ -367,14 +368,12 @@ function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<Sett
 }
 
 /**
- * A video's pip reads under another `unsure` rule than the reader's (`--unsure`): each die given
- * back the value its reader withheld (`unsureValue`), then the rule applied (`unsureAsUnread`).
- * Symbol kits' reads (faces, no die-face reader) are returned as they are.
+ * A video's pip reads under another `unsure` rule than the reader's (`--unsure`): each die marked
+ * again (`markUnsure`). Symbol kits' reads (faces, no die-face reader) are returned as they are.
  */
 export function withUnsureRule(video: PhotoVideo, rule: DieFaceUnsure | null): PhotoVideo {
   if (video.faces) return video;
-  const frames = video.frames.map((dice) => unsureAsUnread(dice.map(({ unsureValue, ...d }) => ({ ...d, value: unsureValue ?? (d.value as number | null) })), rule));
-  return { ...video, frames };
+  return { ...video, frames: video.frames.map((dice) => markUnsure(dice, rule)) };
 }
 
 export function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): LiveSummary {

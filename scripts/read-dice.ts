@@ -14,7 +14,9 @@
  *
  * Standard dice are read as the app reads them: the detector, then the die-face reader's second
  * pass when models/die-face.onnx ships (`--die-face auto`); `--die-face off` prints the
- * detector's own values, `--die-face FILE.onnx` uses another die-face model.
+ * detector's own values, `--die-face FILE.onnx` uses another die-face model. A value the reader
+ * read too unsurely for the table to propose (it asks the player instead) carries `"unsure": true`
+ * in `--json`, and is shown as `5?` in the summary.
  */
 import { parseArgs } from 'node:util';
 import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';
@@ -28,6 +30,8 @@ const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] [--die-f
 /** One die as the CLI reports it. Kit readers add the face read (id, label) and its similarity. */
 export interface ReadDie {
   value: number | null;
+  /** True when the reader read `value` too unsurely for the table to propose it (die-face-reader.ts `markUnsure`). */
+  unsure?: true;
   box: Box;
   score: number;
   /** With --kit: the face id read, or null when no face is near enough (unknown). */
@@ -60,6 +64,7 @@ const round = (v: number, digits: number): number => Number(v.toFixed(digits));
 function toReadDie(die: Die): ReadDie {
   return {
     value: die.value,
+    ...(die.unsure ? { unsure: die.unsure } : {}),
     box: { x: round(die.box.x, 1), y: round(die.box.y, 1), w: round(die.box.w, 1), h: round(die.box.h, 1) },
     score: round(die.score, 3),
   };
@@ -109,7 +114,8 @@ export async function createReader(options: ReadDiceOptions): Promise<DieReader>
       const { dice } = await detector.detect(image);
       return readingOrder(dice.map(toReadDie));
     },
-    label: (die) => (die.value === null ? '?' : String(die.value)),
+    // a value read unsurely (the table asks for it) is shown with its question: "5?"
+    label: (die) => (die.value === null ? '?' : `${die.value}${die.unsure ? '?' : ''}`),
     release: () => detector.release(),
   };
 }

@@ -112,6 +112,8 @@ BRANDED_ONE = {'minShare': 0.8}
 
 
 def export(net, path_onnx, path_json, meta):
+    # The `unsure` rule is not written here: it belongs to a reader's own probabilities and is
+    # chosen at the table for each reader shipped (npm run choose-unsure-read; docs/vision.md).
     meta = {**meta, 'brandedOne': BRANDED_ONE}
     model = WithSoftmax(net).eval()
     k = meta['inputSize']

@@ -13,6 +13,7 @@ import { BUILT_IN_KITS, faceForToken, tokenForFace, type DiceKit, type DieToken 
 import { builtInArtUrl } from '../lib/dice/art.ts';
 import type { GameDice, RollcallStore, TaughtFaceRecord, TaughtSetRecord } from '../lib/store/index.ts';
 import { loadArtImage } from '../lib/vision/art-image.ts';
+import { proposedValue } from '../lib/vision/die-face-reader.ts';
 import { learnConfirmed, type FacePrototype } from '../lib/vision/face-reader.ts';
 import {
   createDiceReader,
@@ -255,7 +256,9 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
           embedding: faceRead.embedding,
         };
       }
-      const face = die.value === null ? undefined : faceForToken(rollKit, die.value);
+      // a value the reader doubts is asked for (`?`), not proposed
+      const value = proposedValue(die);
+      const face = value === null ? undefined : faceForToken(rollKit, value);
       return { box: die.box, score: die.score, faceId: face?.id ?? null, token: face ? tokenForFace(rollKit, face) : null, similarity: null, embedding: null };
     });
     return { dice: found, width: read.width, height: read.height, edgeWidth: read.edgeWidth, timing: read.timing };

@@ -20,6 +20,7 @@ const SCRIPTS = [
   'choose-die-face-rule',
   'choose-face-crop',
   'choose-symbol-rule',
+  'choose-unsure-read',
   'dump-reads',
   'eval',
   'eval-live',

@@ -14,7 +14,8 @@ import {
   averagedLooks,
   parseDieFaceConfig,
   shiftedBoxes,
-  unsureAsUnread,
+  markUnsure,
+  proposedValue,
   withDieFaceReader,
   type DieFaceConfig,
   type DieFaceReader,
@@ -130,17 +131,20 @@ describe('reading the classes', () => {
   });
 });
 
-describe('the unsure rule: a value read unsurely is asked for', () => {
+describe('the unsure rule: a value read unsurely is asked for at the table', () => {
   const read = (value: number | null, valueProbability?: number): Die => ({ ...die(value, 0), ...(valueProbability === undefined ? {} : { valueProbability }) });
 
-  it('withholds a value read below the rule, keeping it as unsureValue; leaves the rest', () => {
+  it('marks a value read below the rule unsure, and only that; the table proposes it as `?`', () => {
     const dice = [read(5, 0.95), read(3, 0.39), read(null, 0.2), read(4)];
-    const out = unsureAsUnread(dice, { below: 0.4 });
-    expect(out.map((d) => [d.value, d.unsureValue])).toEqual([[5, undefined], [null, 3], [null, undefined], [4, undefined]]);
+    const out = markUnsure(dice, { below: 0.4 });
+    expect(out.map((d) => [d.value, d.unsure])).toEqual([[5, undefined], [3, true], [null, undefined], [4, undefined]]);
+    expect(out.map(proposedValue)).toEqual([5, null, null, 4]);
     expect(out[1]!.valueProbability).toBe(0.39);
-    expect(dice[1]!.value).toBe(3); // the input is not changed
-    expect(unsureAsUnread(dice, { below: 0.39 })[1]!.value).toBe(3); // at the rule's probability the value is given
-    expect(unsureAsUnread(dice, null)).toEqual(dice);
+    expect(dice[1]!.unsure).toBeUndefined(); // the input is not changed
+    expect(markUnsure(dice, { below: 0.39 })[1]!.unsure).toBeUndefined(); // at the rule's probability the value is proposed
+    // marked again under another rule (or none), a mark that no longer holds goes
+    expect(markUnsure(out, { below: 0.3 })[1]).toEqual(dice[1]);
+    expect(markUnsure(out, null)).toEqual(dice);
   });
 });
 
@@ -378,7 +382,7 @@ describe('findMissedDice (the count of dice in view known)', () => {
     expect(alone.timing.missedDiceMs).toBeUndefined();
   });
 
-  it('unsure: a two-pass read gives no value read below the rule, with or without a count', async () => {
+  it('unsure: a two-pass read marks the values read below the rule, with or without a count', async () => {
     // the hand-wired reader reads a die it sees whole surely, and a box half on the grey table as 2 at 0.84
     const image = await rgba(await scenePng(260, 40, [{ x: 10, y: 10, side: 20, rgb: COLOUR[1] }, { x: 50, y: 10, side: 20, rgb: COLOUR[6] }]));
     const half: Die = { value: null, box: { x: 40, y: 10, w: 30, h: 20 }, score: 0.9, classIndex: 6 };
@@ -388,10 +392,11 @@ describe('findMissedDice (the count of dice in view known)', () => {
       const { detector } = firstPassOf([weak(10, 0.9), half]);
       for (const expected of [undefined, 2]) {
         const given = await detectCounted(withDieFaceReader(detector, reader), image, expected);
-        expect(given.dice.map((d) => [d.value, d.unsureValue])).toEqual([[6, undefined], [2, undefined]]);
+        expect(given.dice.map((d) => [d.value, d.unsure])).toEqual([[6, undefined], [2, undefined]]);
         expect(given.dice[1]!.valueProbability).toBeCloseTo(0.84, 2);
         const asked = await detectCounted(withDieFaceReader(detector, unsure), image, expected);
-        expect(asked.dice.map((d) => [d.value, d.unsureValue])).toEqual([[6, undefined], [null, 2]]);
+        expect(asked.dice.map((d) => [d.value, d.unsure])).toEqual([[6, undefined], [2, true]]);
+        expect(asked.dice.map(proposedValue)).toEqual([6, null]);
       }
     } finally {
       await unsure.release();

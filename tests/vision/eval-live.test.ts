@@ -41,7 +41,7 @@ describe('npm run eval:live', () => {
     const [row] = JSON.parse(r.stdout) as LiveRow[];
     expect(row!.asked).toBe(0);
     expect(row!.wrongConfirmable).toBe(0);
-    type SavedDie = { value: number | null; valueProbability?: number; unsureValue?: number };
+    type SavedDie = { value: number | null; valueProbability?: number; unsure?: true };
     const saved = JSON.parse(readFileSync(reads, 'utf8')) as Array<{ frames: SavedDie[][] }>;
     // every die read carries the reader's probability
     expect(saved.flatMap((v) => v.frames.flat()).every((d) => d.valueProbability! > 0 && d.valueProbability! <= 1)).toBe(true);

@@ -50,9 +50,9 @@ describe('pip dice read `other`, learnt at the table', () => {
     expect(embedder.embedded).toEqual([[{ x: 90, y: 0, w: 10, h: 10 }]]);
   });
 
-  it('a value withheld as unsure is a pip face, not a face to learn: never embedded nor read by what was learnt', async () => {
+  it('a value read unsurely is a pip face, not a face to learn: never embedded nor read by what was learnt', async () => {
     const embedder = fakeEmbedder();
-    const unsure: Die = { ...die(null, 90), classIndex: 2, valueProbability: 0.3, unsureValue: 3 };
+    const unsure: Die = { ...die(3, 90), valueProbability: 0.3, unsure: true };
     const read = await readOtherPips(embedder, image, [die(4, 0), unsure], [learnt('1', 90)]);
     expect(read.reads).toBeNull();
     expect(read.dice).toEqual([die(4, 0), unsure]);

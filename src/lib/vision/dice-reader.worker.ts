@@ -19,7 +19,7 @@ import { createDetector, symbolDetectOptions, type Detector, type OrtModule } fr
 import { createDieFaceReader, detectCounted, parseDieFaceConfig, withDieFaceReader, type DieFaceReader } from './die-face-reader.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from './face-embedder.ts';
 import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddingRecipe, TeachError, type FacePrototype } from './face-reader.ts';
-import { readOther, readOtherPips } from './pip-learning.ts';
+import { readOtherPips } from './pip-learning.ts';
 import { diceEdgeWidth } from './sharpness.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
 import type { Box, Die, RgbaImage } from './types.ts';
@@ -217,7 +217,7 @@ async function read(id: number, frame: ImageBitmap | ImageData, expected: number
  * before.
  */
 async function readOtherPipsWithEmbedder(image: RgbaImage, dice: Die[]): ReturnType<typeof readOtherPips> {
-  if (pipEmbedderFailed || !dice.some(readOther)) return { dice, reads: null };
+  if (pipEmbedderFailed || !dice.some((d) => d.value === null)) return { dice, reads: null };
   let faces: FaceEmbedder;
   try {
     faces = (await loadEmbedder()).embedder;

@@ -71,16 +71,16 @@ export interface DieFaceConfig {
    */
   falseDice: FalseDiceModel | null;
   /**
-   * A die read as a pip value less surely than this, after every other rule, is given no value
-   * (`unsureAsUnread`): the table proposes it as `?` for the player to fill rather than propose a
-   * value it may have wrong. Null to give every value read. Chosen at the table on the held-out
-   * slice (`npm run eval:live`), never on val (models/MODEL_CARD.md, "Unsure dice asked for").
+   * A die read as a pip value less surely than this, after every other rule, is marked unsure
+   * (`markUnsure`): the table proposes it as `?` for the player to fill rather than propose a
+   * value it may have wrong (`proposedValue`). Null never to. Chosen at the table on the held-out
+   * slice (`npm run choose-unsure-read`), never on val (models/MODEL_CARD.md, "Unsure dice asked for").
    */
   unsure: DieFaceUnsure | null;
 }
 
 export interface DieFaceUnsure {
-  /** A value read with a probability below this is not given. */
+  /** A value read with a probability below this is asked for at the table. */
   below: number;
 }
 
@@ -243,20 +243,28 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
 
 /**
  * The `unsure` rule (`DieFaceConfig.unsure`) over a read's dice: each die read as a value less
- * surely than `rule.below` loses its value (null, asked for at the table) and keeps it as
- * `unsureValue`. Dice the reader did not read (no `valueProbability`), read `other`, or read
- * surely are returned as they are; without the rule, every die is.
+ * surely than `rule.below` is marked `unsure` (and any mark is taken off one read surely). Dice
+ * the reader did not read (no `valueProbability`) or read `other` are never marked. Returns new
+ * dice; without the rule, the dice unmarked.
  *
  * Why: a wrong value in a roll with the right count is the one misread a player may confirm
  * without noticing; a `?` is never confirmed unseen. The reader's probability is low on most of
  * its wrong values and few of its right ones (models/MODEL_CARD.md, "Unsure dice asked for").
  */
-export function unsureAsUnread<D extends Pick<Die, 'value' | 'valueProbability' | 'unsureValue'>>(dice: readonly D[], rule: DieFaceUnsure | null): D[] {
-  if (!rule) return [...dice];
-  return dice.map((d) => {
-    if (d.value === null || d.valueProbability === undefined || d.valueProbability >= rule.below) return d;
-    return { ...d, value: null, unsureValue: d.value };
+export function markUnsure<D extends { value: unknown; valueProbability?: number; unsure?: true }>(dice: readonly D[], rule: DieFaceUnsure | null): D[] {
+  return dice.map(({ unsure: _, ...d }) => {
+    const doubted = rule !== null && d.value !== null && d.valueProbability !== undefined && d.valueProbability < rule.below;
+    return (doubted ? { ...d, unsure: true } : d) as D;
   });
+}
+
+/**
+ * The value the table proposes for a die: its value, or null (a `?` the player fills) when the
+ * reader read it unsurely (`markUnsure`) or read it `other`. The app's table and
+ * `npm run eval:live` both propose dice this way; `npm run eval` scores the values read.
+ */
+export function proposedValue<V>(die: { value: V | null; unsure?: true }): V | null {
+  return die.unsure ? null : die.value;
 }
 
 /**
@@ -550,7 +558,7 @@ function missedDiceRule(config: DieFaceConfig, expected: number | undefined): { 
  * better boxes alone), the reader reads them, and the boxes below are looked at for dice it
  * missed (timed as `missedDiceMs`). With a `falseDice` model, dice read where the dice around them
  * say no die lies are dropped (`dropFalseDice`; with a count, before the recount). Last, the
- * values read too unsurely are withheld (`unsureAsUnread`).
+ * values read too unsurely for the table to propose are marked (`markUnsure`).
  */
 export async function readStandardDice(detector: Detector, reader: DieFaceReader, image: RgbaImage, expected?: number): Promise<Detection> {
   const rule = missedDiceRule(reader.config, expected);
@@ -561,7 +569,7 @@ export async function readStandardDice(detector: Detector, reader: DieFaceReader
   const t1 = performance.now();
   const below = rule ? low.dice.filter((d) => d.score < kept) : [];
   const { dice: completed, lookedBelow } = await completeRead(reader, image, read, below, kept, expected);
-  const dice = unsureAsUnread(completed, reader.config.unsure);
+  const dice = markUnsure(completed, reader.config.unsure);
   const end = performance.now();
   return { dice, timing: lookedBelow ? { ...low.timing, faceReadMs: t1 - t0, missedDiceMs: end - t1 } : { ...low.timing, faceReadMs: end - t0 } };
 }

@@ -31,18 +31,13 @@ export interface OtherPipRead {
   embedding: Float32Array;
 }
 
-/**
- * Whether the die-face reader read the die `other` (no value, and none withheld as unsure): a
- * value read unsurely is a pip face the reader knows, not a face to learn by its look.
- */
-export const readOther = (die: Die): boolean => die.value === null && die.unsureValue === undefined;
-
 /** The standard kit's face id of a pip value, and back. */
 export const pipFaceId = (value: number): string => String(value);
 const pipValue = (faceId: string): number | null => (/^[1-6]$/.test(faceId) ? Number(faceId) : null);
 
 /**
- * Embeds the dice read `other` (value null, no `unsureValue`) and reads each by the learnt prototypes. Returns
+ * Embeds the dice read `other` (value null; not those read as a value unsurely, `Die.unsure`: a
+ * pip face the reader knows, not a look to learn) and reads each by the learnt prototypes. Returns
  * the dice (a die matched takes the learnt value) and, in their order, each die's read (null for
  * a die the die-face reader read itself); `reads` is null when no die was read `other`.
  */
@@ -53,7 +48,7 @@ export async function readOtherPips(
   learnt: readonly FacePrototype[],
   rule: MatchRule = embedder.config,
 ): Promise<{ dice: Die[]; reads: (OtherPipRead | null)[] | null }> {
-  const others = dice.flatMap((d, i) => (readOther(d) ? [i] : []));
+  const others = dice.flatMap((d, i) => (d.value === null ? [i] : []));
   if (others.length === 0) return { dice: [...dice], reads: null };
   const embeddings = await embedder.embed(
     image,

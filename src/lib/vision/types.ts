@@ -20,10 +20,7 @@ export interface Box {
 
 /** One die the detector found. */
 export interface Die {
-  /**
-   * Top-face value 1–6, or null for the `other` class (not a pip face: symbol die, on edge) and
-   * for a value read too unsurely to give (`unsureValue`).
-   */
+  /** Top-face value 1–6, or null for the `other` class (not a pip face: symbol die, on edge). */
   value: number | null;
   /** Where the die is, in source-image pixels. */
   box: Box;
@@ -37,11 +34,11 @@ export interface Die {
    */
   valueProbability?: number;
   /**
-   * The value the die-face reader read, but less surely than its `unsure` rule gives a value
-   * (`DieFaceConfig.unsure`, `unsureAsUnread`): `value` is then null, and the table asks the
-   * player for the face. Absent otherwise.
+   * True when the die-face reader read `value` less surely than its `unsure` rule
+   * (`DieFaceConfig.unsure`, `markUnsure`): the table asks the player for this die rather than
+   * propose the value (`proposedValue`). Absent otherwise.
    */
-  unsureValue?: number;
+  unsure?: true;
 }
 
 /** Milliseconds spent in each stage of one read. */
