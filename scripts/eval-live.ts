@@ -20,8 +20,9 @@
  * boxes beside as many dice read are left out, and so is the least sure of one face read too many
  * (`cameraProposal`, src/app/cameraRead.ts). Then the share of photos whose proposal asks the
  * player for a face (`?`: a die read `other`, or a value read unsurely, die-face-reader.ts
- * `markUnsure`, `proposedValue`), and of those whose proposal is wrong though the player could confirm it as it
- * stands (every die given a value, the count right): the misreads a player may not notice. Last,
+ * `markUnsure`, `proposedValue`), and of those whose proposal is wrong though the player could
+ * confirm it as it stands (every die given a value, the count right): the misreads a player may
+ * not notice. Last,
  * the share of frames in which the table would tell the player the dice look blurred
  * (`diceLookBlurred`, over the frames so far; not where they look small, `diceLookSmall`, which
  * the table says first).

@@ -122,6 +122,11 @@ export function formatReport(report: EvalReport, header: string, listWrongRolls 
     `≥ ${report.crowdDice} dice: the same over the photos of that many labelled dice or more (crowds of small touching dice, where most dice are missed).`,
     'ms: reader time per image (letterbox + inference + decode/NMS, + the die-face pass when used), nearest-rank median and p95.',
   );
+  const asked = [...report.datasets.map((d) => ({ name: d.name, u: d.unsure })), { name: 'overall', u: report.overall.unsure }].filter((x) => x.u.dice > 0);
+  if (asked.length) {
+    out.push('unsure: dice read below the reader\'s unsure rule, scored above as read; the table asks for them (?) instead:');
+    for (const { name, u } of asked) out.push(`  ${name}: ${u.dice} (read right ${u.right}, misread ${u.misread}, no die there ${u.noDie})`);
+  }
   for (const d of report.datasets) {
     if (d.despeckled) out.push(`${d.name}: ${d.despeckled} of ${d.images} photos read without the salt-and-pepper specks of their export (scripts/lib/specks.ts).`);
   }

@@ -120,6 +120,22 @@ describe('EvalAccumulator', () => {
     expect(s.perDieIoU50).toMatchObject({ images: 1, dice: 2 }); // only the whole-die set
   });
 
+  it('counts the dice read unsurely apart, by what lay there, scoring them as read; merges them', () => {
+    const unsure = <T extends object>(d: T) => ({ ...d, unsure: true as const });
+    // image A again, its 1 (right), its 5 on the 2 (misread) and its spurious 6 read unsurely
+    const acc = new EvalAccumulator(true);
+    acc.add(truthA, predsA.map(unsure));
+    acc.add(truthB, predsB);
+    const s = acc.summarise();
+    expect(s.unsure).toEqual({ dice: 3, right: 1, misread: 1, noDie: 1 });
+    expect(s.perDie.precision).toBeCloseTo(0.6, 12); // as read: the same as without the mark
+    const all = new EvalAccumulator(true);
+    all.merge(acc);
+    all.merge(acc);
+    expect(all.summarise().unsure).toEqual({ dice: 6, right: 2, misread: 2, noDie: 2 });
+    expect(new EvalAccumulator(false).summarise().unsure).toEqual({ dice: 0, right: 0, misread: 0, noDie: 0 });
+  });
+
   it('rejects truth values outside 1–6', () => {
     expect(() => new EvalAccumulator(false).add([die(0, 0, 1, 1, 7)] as typeof truthA, [])).toThrow(RangeError);
   });

@@ -22,6 +22,16 @@ export interface PredictedDie {
   box: Box;
   /** null: not read (the `other` class, or an unknown symbol face). */
   value: DieKey | null;
+  /** Read unsurely: the table asks for this die rather than propose `value` (die-face-reader.ts `markUnsure`). */
+  unsure?: true;
+}
+
+/** The dice read unsurely (asked for at the table), by what lay there: the value read right, misread, or no die (centre rule). */
+export interface UnsureCounts {
+  dice: number;
+  right: number;
+  misread: number;
+  noDie: number;
 }
 
 /** A matched pair: indices into the truth and prediction lists. */
@@ -139,6 +149,7 @@ export class EvalAccumulator {
   /** confusion[row][column]: rows are the classes then `spurious`, columns the classes, the unread column and `missed` (centre rule). */
   confusion: number[][];
   latenciesMs: number[] = [];
+  unsure: UnsureCounts = { dice: 0, right: 0, misread: 0, noDie: 0 };
   readonly rows: string[];
   readonly columns: string[];
 
@@ -187,6 +198,15 @@ export class EvalAccumulator {
     predictions.forEach((p, pi) => {
       if (!matchedPredictions.has(pi)) this.confusion[spurious]![this.column(p.value)]!++;
     });
+    const truthOf = new Map(byCentre.map((m) => [m.prediction, m.truth]));
+    predictions.forEach((p, pi) => {
+      if (!p.unsure) return;
+      const ti = truthOf.get(pi);
+      this.unsure.dice++;
+      if (ti === undefined) this.unsure.noDie++;
+      else if (String(truth[ti]!.value) === String(p.value)) this.unsure.right++;
+      else this.unsure.misread++;
+    });
 
     if (this.withIoU) {
       this.iouImages++;
@@ -206,6 +226,7 @@ export class EvalAccumulator {
     }
     other.confusion.forEach((row, r) => row.forEach((v, c) => (this.confusion[r]![c]! += v)));
     this.latenciesMs.push(...other.latenciesMs);
+    for (const k of ['dice', 'right', 'misread', 'noDie'] as const) this.unsure[k] += other.unsure[k];
   }
 
   summarise(): EvalSummary {
@@ -221,6 +242,7 @@ export class EvalAccumulator {
       exactRolls: this.exactRolls,
       confusion: { rows: [...this.rows], columns: [...this.columns], counts: this.confusion.map((r) => [...r]) },
       latencyMs: this.latenciesMs.length ? { median: percentile(this.latenciesMs, 50), p95: percentile(this.latenciesMs, 95) } : null,
+      unsure: { ...this.unsure },
     };
   }
 }
@@ -251,6 +273,8 @@ export interface EvalSummary {
   exactRolls: number;
   confusion: { rows: string[]; columns: string[]; counts: number[][] };
   latencyMs: { median: number; p95: number } | null;
+  /** The dice read unsurely, which the table asks for (scored above as read). */
+  unsure: UnsureCounts;
 }
 
 /** Nearest-rank percentile (the median of an even count is the lower middle value) (p in (0, 100]) of a non-empty list; does not modify it. */
