@@ -597,15 +597,18 @@ export async function completeRead(
 }
 
 /**
- * The dice the `falseDice` rule keeps (all without it), each read again for its probability;
- * dropped least likely first, never below `atLeast` (a count the game knows: the dice thrown lie
- * in view, so a count's worth of dice read are kept whatever lies around them).
+ * The dice the `falseDice` rule keeps (all without it), judged with the probability the reader
+ * read each with (`valueProbability`; a die without one is read again for it); dropped least
+ * likely first, never below `atLeast` (a count the game knows: the dice thrown lie in view, so a
+ * count's worth of dice read are kept whatever lies around them).
  */
 async function dropFalseDice(reader: DieFaceReader, image: RgbaImage, dice: Die[], weakBelow: number, atLeast = 0): Promise<Die[]> {
   const model = reader.config.falseDice;
   if (!model || dice.length < 2 || dice.length <= atLeast) return dice;
-  const reads = await reader.readBoxes(image, dice);
-  const read = dice.map((d, i) => ({ box: d.box, value: d.value, score: d.score, probability: reads[i]!.probability }));
+  const unread = dice.filter((d) => d.valueProbability === undefined);
+  const reads = unread.length ? await reader.readBoxes(image, unread) : [];
+  const probabilityOf = new Map(unread.map((d, k) => [d, reads[k]!.probability]));
+  const read = dice.map((d) => ({ box: d.box, value: d.value, score: d.score, probability: d.valueProbability ?? probabilityOf.get(d)! }));
   return keptDice(read, weakBelow, model, atLeast).map((i) => dice[i]!);
 }
 
