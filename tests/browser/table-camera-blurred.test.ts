@@ -5,7 +5,8 @@
  * (its 3s look like 2s). The reader still finds them, and the status line tells the player the
  * dice look blurred (`BLURRED_EDGE_WIDTH`), as does the camera check. The values the reader
  * doubts are not proposed but asked for (`?`: the die-face sidecar's `unsure` rule); the player
- * fills them in, and the table learns nothing from that (a pip face, not a look to learn).
+ * fills them in, and the table learns nothing from that (a pip face, not a look to learn). Until
+ * then the read asks for them, not counting the dice read alone against the roll.
  * The same photo in focus says nothing more (table-camera.test.ts: "I see 5 dice.").
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -42,6 +43,12 @@ describe('camera out of focus', () => {
     expect(await page.getByTestId('unread').textContent()).toMatch(/could not be read: tap (its|each) \? and pick the face\./);
     const given = ((await read.textContent()) ?? '').split(' ').filter(Boolean);
     expect(given.length + asked).toBe(5);
+    // the read dice alone are short of the roll: the read asks for the ? rather than miscount ("4 dice seen, 5 expected")
+    expect(await page.getByTestId('roll-preview').count()).toBe(0);
+    const before = await headline(page);
+    await page.getByTestId('confirm-roll').click();
+    expect(await page.getByTestId('rule-error').textContent()).toBe(await page.getByTestId('unread').textContent());
+    expect(await headline(page)).toBe(before);
     for (let i = 0; i < asked; i++) {
       await page.getByTestId('unread-die').first().click();
       await page.locator('button[data-fix-face="3"]').click();
