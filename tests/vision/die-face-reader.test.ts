@@ -6,6 +6,7 @@ import {
   applyDieFaceReads,
   bestClasses,
   brandedOnes,
+  completeRead,
   createDieFaceReader,
   DieFaceConfigError,
   detectCounted,
@@ -420,6 +421,12 @@ describe('findMissedDice (the count of dice in view known)', () => {
     expect(await xs(2)).toEqual([[10, 6], [130, 1]]);
     expect(await xs(3)).toEqual([[10, 6], [20, 6], [130, 1]]); // three dice thrown: the count keeps them
     expect((await detectCounted(withDieFaceReader(detector, reader), image)).dice).toHaveLength(3); // no filter: all read
+    // the filter judges each die by the probability it was read with; a die without one is read again for it
+    const read = await filtered.read(image, [weak(10, 0.9), weak(20, 0.8), weak(130, 0.7)]);
+    expect(read.every((d) => d.valueProbability !== undefined)).toBe(true);
+    const kept = async (dice: Die[]) => (await completeRead(filtered, image, dice, [], 0.5)).dice.map((d) => d.box.x);
+    expect(await kept(read)).toEqual([10, 130]);
+    expect(await kept(read.map(({ valueProbability: _, ...d }) => d))).toEqual([10, 130]);
     await filtered.release();
   });
 
