@@ -21,7 +21,7 @@ def main():
     ap.add_argument('out')
     args = ap.parse_args()
     torch.set_num_threads(1)
-    ck = torch.load(args.checkpoint)
+    ck = torch.load(args.checkpoint, map_location='cpu')  # a lent GPU's checkpoints load here too
     net = DieFaceNet(tuple(ck.get('widths', (16, 32, 64, 96))))
     net.load_state_dict(ck.get('ema', ck['model']))
     # checkpoints from before train_die_face.py --crop-size were all K a side
