@@ -233,6 +233,26 @@ describe('settle tracker', () => {
     expect(proposals).toHaveLength(2);
   });
 
+  it('a die the detector loses for a moment while the camera drifts is the same die: the read is not proposed again', () => {
+    // two dice, the camera drifting 1 px a frame: after 2.5 s they lie 75 px (1.9 dice) from where they were proposed
+    const drift = (from: number) => (i: number) => [die(100 + from + i, 100, '2'), die(220 + from + i, 130, '5')];
+    const lost = (from: number) => (i: number) => [die(100 + from + i, 100, '2')];
+    const script = new Script().show(40, drift(0)).show(6, lost(40)).show(30, drift(46));
+    expect(script.frames.length * FRAME_MS).toBeLessThan(2600);
+    const { proposals } = run(script);
+    expect(proposals).toHaveLength(1);
+    // lost for longer than returnMs (400 ms), it may have been picked up and thrown: a new read
+    const longer = new Script().show(40, drift(0)).show(16, lost(40)).show(30, drift(56));
+    expect(run(longer).proposals).toHaveLength(2);
+  });
+
+  it('a die found again where it was lost but then rolling was thrown: a new read', () => {
+    const one = [die(200, 200, '4')];
+    const rolling = (i: number) => [die(200 + 10 * i, 200, '4')];
+    const { proposals } = run(new Script().hold(1500, one).show(5, []).show(12, rolling).hold(1500, [die(310, 200, '4')]));
+    expect(proposals).toHaveLength(2);
+  });
+
   it('a hand passing over the dice is not a new roll', () => {
     const { proposals } = run(new Script().hold(1500, roll).hold(300, []).hold(1500, roll));
     expect(proposals).toHaveLength(1);

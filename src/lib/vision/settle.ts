@@ -16,8 +16,10 @@
  *   measured as it is.
  * - Each read proposes once. A configuration equal to the last proposal is never proposed
  *   again: not after a hand passes over the dice (same faces, same places), nor after a die is
- *   nudged (no die left the table, same faces). Picking dice up and rolling again (dice leave
- *   and come back elsewhere or showing other faces) starts a new read that will be proposed.
+ *   nudged or lost by the detector for a moment (the same dice, same faces: a die seen again
+ *   within `returnMs` where it was lost is the same die). Picking dice up and rolling again
+ *   (dice leave and come back elsewhere or showing other faces) starts a new read that will be
+ *   proposed.
  *
  * Pure: no DOM, no clock (time comes with each frame), no knowledge of games.
  */
@@ -62,6 +64,12 @@ export interface SettleOptions {
   matchDistance: number;
   /** Frames further apart than this (a paused camera) restart the settle clock (ms). */
   maxGapMs: number;
+  /**
+   * A die that left and is seen again within this long (ms), within `matchDistance` of where it
+   * was last seen and showing the same face, is the same die come back: a box the detector lost
+   * for a moment, not a die picked up and thrown (no hand throws a die in that time).
+   */
+  returnMs: number;
 }
 
 export const DEFAULT_SETTLE_OPTIONS: Readonly<SettleOptions> = {
@@ -72,6 +80,7 @@ export const DEFAULT_SETTLE_OPTIONS: Readonly<SettleOptions> = {
   maxCameraShake: 1,
   matchDistance: 1,
   maxGapMs: 1000,
+  returnMs: 400,
 };
 
 /**
@@ -116,6 +125,10 @@ export interface Point {
 }
 
 interface Track<F> {
+  /** Which die this is: kept by a die the detector lost for a moment and found again. */
+  id: number;
+  /** Whether it is a die come back (`returnMs`); if it then moves, it was thrown after all. */
+  returned: boolean;
   box: Box;
   face: F | null;
   score: number;
@@ -256,6 +269,10 @@ function readingOrder<F>(dice: TrackedDie<F>[]): TrackedDie<F>[] {
   return [...dice].sort((p, q) => centre(p.box).x - centre(q.box).x || centre(p.box).y - centre(q.box).y);
 }
 
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
+}
+
 function sameFaces<F>(a: readonly TrackedDie<F>[], b: readonly TrackedDie<F>[]): boolean {
   if (a.length !== b.length) return false;
   const left = a.map((d) => d.face);
@@ -288,10 +305,13 @@ export class SettleTracker<F = string> {
   private lastT: number | null = null;
   /** Whether the current read has been proposed (or found equal to the last proposal). */
   private done = false;
-  /** Whether any die left or arrived since the last proposal. */
-  private diceChangedSinceProposal = false;
+  /** Dice that left lately, any of which may come back (`returnMs`). */
+  private departed: { id: number; box: Box; face: F | null; t: number }[] = [];
+  /** The dice of the last proposal, by id. */
+  private lastIds: number[] = [];
   private last: ProposedRoll<F> | null = null;
   private nextId = 1;
+  private nextDieId = 1;
 
   constructor(options: Partial<SettleOptions> = {}) {
     this.options = { ...DEFAULT_SETTLE_OPTIONS, ...options };
@@ -308,7 +328,8 @@ export class SettleTracker<F = string> {
     this.stableSince = null;
     this.lastT = null;
     this.done = false;
-    this.diceChangedSinceProposal = false;
+    this.departed = [];
+    this.lastIds = [];
     this.last = null;
   }
 
@@ -316,8 +337,27 @@ export class SettleTracker<F = string> {
     return this.last;
   }
 
+  /** The id of a die that left lately where `det` is now, showing its face (`returnMs`), or null; it is taken. */
+  private cameBack(det: DieDetection<F>, t: number): number | null {
+    const { returnMs, matchDistance } = this.options;
+    this.departed = this.departed.filter((d) => t - d.t <= returnMs);
+    let best = -1;
+    let bestDistance = Infinity;
+    for (const [k, d] of this.departed.entries()) {
+      if (d.face !== det.face && d.face !== null && det.face !== null) continue;
+      const away = distance(centre(d.box), centre(det.box)) / Math.max(size(d.box), size(det.box));
+      if (away <= matchDistance && away < bestDistance) {
+        best = k;
+        bestDistance = away;
+      }
+    }
+    if (best < 0) return null;
+    const [back] = this.departed.splice(best, 1);
+    return back!.id;
+  }
+
   update(frame: DetectionFrame<F>): SettleUpdate<F> {
-    const { confirmFrames, turnFrames, moveTolerance, maxCameraShake, matchDistance, maxGapMs, settleMs } = this.options;
+    const { confirmFrames, turnFrames, moveTolerance, maxCameraShake, matchDistance, maxGapMs, settleMs, returnMs } = this.options;
     const t = frame.t;
     if (this.lastT !== null && t - this.lastT > maxGapMs && this.stableSince !== null) this.stableSince = t;
     this.lastT = t;
@@ -352,7 +392,7 @@ export class SettleTracker<F = string> {
         track.missingFrames++;
         if (track.missingFrames >= confirmFrames) {
           changed = true;
-          this.diceChangedSinceProposal = true;
+          this.departed.push({ id: track.id, box: track.box, face: track.face, t });
           continue; // the die left
         }
         kept.push(track);
@@ -374,6 +414,8 @@ export class SettleTracker<F = string> {
         if (track.movingFrames >= confirmFrames) {
           changed = true;
           track.votes = new Map(); // it moved: its earlier faces are no evidence
+          if (track.returned) track.id = this.nextDieId++; // found again, then rolling: thrown
+          track.returned = false;
         }
       } else {
         track.movingFrames = 0;
@@ -413,7 +455,10 @@ export class SettleTracker<F = string> {
       const frames = (byDetection.get(j)?.frames ?? 0) + 1;
       if (frames >= confirmFrames) {
         const c = centre(det.box);
+        const back = this.cameBack(det, t);
         this.tracks.push({
+          id: back ?? this.nextDieId++,
+          returned: back !== null,
           box: det.box,
           face: det.face,
           score: det.score,
@@ -426,7 +471,6 @@ export class SettleTracker<F = string> {
           seenFrames: 1,
         });
         changed = true;
-        this.diceChangedSinceProposal = true;
       } else {
         nextCandidates.push({ box: det.box, face: det.face, score: det.score, frames });
       }
@@ -446,7 +490,8 @@ export class SettleTracker<F = string> {
     }
 
     // the dice of the read: those seen in at least half its frames (not a box seen now and then)
-    const dice = readingOrder(this.tracks.filter((tr) => tr.seenFrames >= tr.frames / 2).map((tr) => ({ box: tr.box, face: tr.face, score: tr.score })));
+    const inRead = this.tracks.filter((tr) => tr.seenFrames >= tr.frames / 2);
+    const dice = readingOrder(inRead.map((tr) => ({ box: tr.box, face: tr.face, score: tr.score })));
     const base = { dice, lastProposal: this.last };
     if (this.tracks.length === 0) {
       this.stableSince = null;
@@ -463,13 +508,12 @@ export class SettleTracker<F = string> {
     // 4. Settled: propose, unless this is the last proposal again.
     this.done = true;
     const last = this.last;
-    const repeat =
-      last !== null &&
-      (sameLayout(last.dice, dice, moveTolerance) || (!this.diceChangedSinceProposal && sameFaces(last.dice, dice)));
+    const ids = inRead.map((tr) => tr.id);
+    const repeat = last !== null && (sameLayout(last.dice, dice, moveTolerance) || (sameIds(this.lastIds, ids) && sameFaces(last.dice, dice)));
     if (repeat) return { ...base, phase: 'settled', progress: 1, proposal: null };
     const proposal: ProposedRoll<F> = { id: this.nextId++, t, dice };
     this.last = proposal;
-    this.diceChangedSinceProposal = false;
+    this.lastIds = ids;
     return { ...base, lastProposal: proposal, phase: 'settled', progress: 1, proposal };
   }
 }
