@@ -37,55 +37,24 @@ export function settleFrame(t: number, dice: readonly ReadDie[]): DetectionFrame
 const centre = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 
 /**
- * How far the camera may drift between two settled reads of dice that were not touched, in die
- * sizes: a phone held by hand over the table wanders while the dice lie still (`npm run eval:live`
- * shakes it by up to 2% of the frame, 1–2 dice of the held-out photos, and compares a rest of ten
- * seconds; MODEL_CARD.md "At the table").
- */
-export const CAMERA_DRIFT = 2;
-
-/**
  * True when every die of `next` lies where a die of `previous` lay, showing the same face: the
- * table only lost dice (set aside out of view, picked up to roll), nothing was thrown. The camera
- * may have drifted in between (`CAMERA_DRIFT`): the dice are compared after the one shift that lays
- * them best over the earlier ones, so that dice lying still still match one another while a die
- * thrown lands away from its fellows. The shift needs two dice read or more: one die alone is
- * compared where it lay. A die not read then (`?`) may show a face now: the same die read at last
- * (the table learnt it from the player's fill-in, pip-learning.ts), not a die thrown; among two or
- * more dice read that lie where they lay, a die not read now where a die was read is the same die
- * read less surely. `tolerance` is in die sizes.
+ * table only lost dice (set aside out of view, picked up to roll), nothing was thrown. A die
+ * not read then (`?`) may show a face now: the same die read at last (the table learnt it from
+ * the player's fill-in, pip-learning.ts), not a die thrown. `tolerance` is in die sizes.
  */
 export function onlyDiceTakenAway(next: readonly TrackedDie<DieToken>[], previous: readonly TrackedDie<DieToken>[] | null, tolerance = 0.5): boolean {
   if (!previous || next.length === 0 || next.length > previous.length) return false;
-  const dieSize = median([...next, ...previous].map((d) => Math.max(d.box.w, d.box.h)));
-  // Only dice read fix a drift: two or more of them, whose places against one another a throw would
-  // change. One die read alone could as well be a die thrown that landed near where it lay.
-  const anchored = next.filter((d) => d.face !== null).length >= 2;
-  const sameFace = (was: DieToken | null, now: DieToken | null) => was === now || was === null || (now === null && anchored);
-  // the shifts to try: none, and each one that lays a die of `next` on a die of `previous` it may be
-  const shifts = [{ x: 0, y: 0 }];
-  for (const die of anchored ? next : []) {
+  const free = [...previous];
+  for (const die of next) {
     const c = centre(die.box);
-    for (const p of previous) {
-      if (!sameFace(p.face, die.face)) continue;
+    const at = free.findIndex((p) => {
       const pc = centre(p.box);
-      const shift = { x: pc.x - c.x, y: pc.y - c.y };
-      if (Math.hypot(shift.x, shift.y) <= CAMERA_DRIFT * dieSize) shifts.push(shift);
-    }
+      return (p.face === die.face || p.face === null) && Math.hypot(pc.x - c.x, pc.y - c.y) <= tolerance * Math.max(p.box.w, p.box.h, die.box.w, die.box.h);
+    });
+    if (at < 0) return false;
+    free.splice(at, 1);
   }
-  return shifts.some((shift) => {
-    const free = [...previous];
-    for (const die of next) {
-      const c = centre(die.box);
-      const at = free.findIndex((p) => {
-        const pc = centre(p.box);
-        return sameFace(p.face, die.face) && Math.hypot(pc.x - c.x - shift.x, pc.y - c.y - shift.y) <= tolerance * Math.max(p.box.w, p.box.h, die.box.w, die.box.h);
-      });
-      if (at < 0) return false;
-      free.splice(at, 1);
-    }
-    return true;
-  });
+  return true;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, CAMERA_DRIFT, blurredDiceHint, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -63,47 +63,6 @@ describe('camera reads to proposals', () => {
     // symbol dice: Face Off faces are written by id
     const faces = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 'luke' as DieToken, score: 1 }, { box: { x: 60, y: 0, w: 40, h: 40 }, face: null, score: 0.8 }];
     expect(shown(faces)).toEqual({ seen: ['luke'], unread: 1 });
-  });
-});
-
-describe('dice lying still while the hand-held camera drifts', () => {
-  const at = (x: number, y: number, face: DieToken | null) => ({ box: { x, y, w: 40, h: 40 }, face, score: 0.9 });
-  const layout = [at(0, 0, 4), at(100, 0, 2), at(50, 80, 6)];
-  const shifted = (dice: typeof layout, dx: number, dy: number) => dice.map((d) => ({ ...d, box: { ...d.box, x: d.box.x + dx, y: d.box.y + dy } }));
-
-  it('the same dice seen again after the camera moved by up to CAMERA_DRIFT dice are no roll', () => {
-    expect(CAMERA_DRIFT).toBe(2);
-    expect(onlyDiceTakenAway(shifted(layout, 60, 30), layout)).toBe(true);
-    // some of them set aside while the camera moved
-    expect(onlyDiceTakenAway(shifted(layout.slice(1), -50, 20), layout)).toBe(true);
-    // further than a hand drifts: the dice were gathered and thrown again
-    expect(onlyDiceTakenAway(shifted(layout, 130, 0), layout)).toBe(false);
-  });
-
-  it('a die that moved against its fellows, or shows another face, was thrown', () => {
-    const moved = shifted(layout, 40, 0);
-    moved[2] = { ...moved[2]!, box: { ...moved[2]!.box, x: moved[2]!.box.x + 80 } };
-    expect(onlyDiceTakenAway(moved, layout)).toBe(false);
-    const turned = shifted(layout, 40, 0);
-    turned[0] = { ...turned[0]!, face: 5 };
-    expect(onlyDiceTakenAway(turned, layout)).toBe(false);
-  });
-
-  it('one die read alone is compared where it lay: near it with the same face may be a throw', () => {
-    const one = [at(0, 0, 4)];
-    expect(onlyDiceTakenAway(shifted(one, 10, 0), one)).toBe(true);
-    expect(onlyDiceTakenAway(shifted(one, 40, 0), one)).toBe(false);
-    // a die not read now beside a single die read fixes no drift either
-    expect(onlyDiceTakenAway(shifted([at(0, 0, 4), at(100, 0, null)], 40, 0), [at(0, 0, 4), at(100, 0, 2)])).toBe(false);
-  });
-
-  it('among dice read that lie where they lay, a die not read now where one was read is the same die', () => {
-    const unsure = shifted(layout, 30, 30);
-    unsure[1] = { ...unsure[1]!, face: null };
-    expect(onlyDiceTakenAway(unsure, layout)).toBe(true);
-    // but not a die not read where no die lay
-    unsure[1] = { ...unsure[1]!, box: { ...unsure[1]!.box, y: unsure[1]!.box.y + 120 } };
-    expect(onlyDiceTakenAway(unsure, layout)).toBe(false);
   });
 });
 
