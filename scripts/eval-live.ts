@@ -1,7 +1,7 @@
 /**
  * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
  *                      [--tracker JSON] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn]
- *                      [--holdout] [--condition NAME] [--unsure P|off] [DATASET_DIR...]
+ *                      [--holdout] [--condition NAME] [--unsure P|off] [--rests] [DATASET_DIR...]
  *
  * How the camera read does at the table, simulated from labelled photos: each photo becomes a
  * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
@@ -47,6 +47,12 @@
  * another detector (by default pip dice with models/dice-pips.onnx and symbol kits' with
  * models/dice-symbols.onnx, as the app does).
  *
+ * `--rests` also replays what follows each first proposal, the dice lying still for the rest of
+ * the video: how often the tracker settles on them again and how many of those reads the table
+ * would offer as a new roll (`restRereads`), and, at what cost, throws made at one table: every
+ * ordered pair of a set's photos, one read after the other with the table empty for a second
+ * between (`throwsRead`). Longer videos (`--frames 80`: ten seconds) show the rests.
+ *
  * `--learn`: each folder is one table, its photos thrown in order, and the table learns from play
  * as the app's does (`Learning`, below): symbol kits from rolls proposed right, symbol kits and
  * pips from dice not read that the player fills in with one face.
@@ -54,7 +60,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SettleTracker, type SettleOptions } from '../src/lib/vision/settle.ts';
+import { SettleTracker, type SettleOptions, type TrackedDie } from '../src/lib/vision/settle.ts';
 import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import type { Detector } from '../src/lib/vision/detector.ts';
@@ -69,11 +75,11 @@ import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
 import { detectCounted, markUnsure, proposedValue, type DieFaceUnsure } from '../src/lib/vision/die-face-reader.ts';
 import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
-import { cameraProposal, diceLookBlurred, diceLookSmall, diceToLearn } from '../src/app/cameraRead.ts';
+import { cameraProposal, diceLookBlurred, diceLookSmall, diceToLearn, onlyDiceTakenAway } from '../src/app/cameraRead.ts';
 import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
 import { gauss, random } from './lib/random.ts';
 
-const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [--unsure P|off] [DATASET_DIR...]";
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [--unsure P|off] [--rests] [DATASET_DIR...]";
 
 /** One die read in one frame: its box in the frame (what the tracker sees) and in the photo (what is scored). */
 export interface FrameDie {
@@ -377,6 +383,67 @@ export function withUnsureRule(video: PhotoVideo, rule: DieFaceUnsure | null): P
   return { ...video, frames: video.frames.map((dice) => markUnsure(dice, rule)) };
 }
 
+/** The tracker's frame of a video's dice, each as the table proposes it (a value read unsurely is a `?`). */
+function trackerFrame(dice: readonly FrameDie[], t: number): { t: number; dice: { box: Box; face: DieKey | null; score: number }[] } {
+  return { t, dice: dice.map((d) => ({ box: d.frameBox, face: proposedValue(d), score: d.score })) };
+}
+
+/**
+ * The still dice of each video after its first proposal (`--rests`): how often the tracker
+ * settles on them again, and how many of those reads the table offers the player as a new roll
+ * (not only the last read with dice taken away, `onlyDiceTakenAway`): the roll just entered,
+ * offered again while the players score.
+ */
+export function restRereads(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): { settledAgain: number; offeredAgain: number } {
+  let settledAgain = 0;
+  let offeredAgain = 0;
+  for (const video of videos) {
+    const tracker = new SettleTracker<DieKey>(options);
+    let last: TrackedDie<DieKey>[] | null = null;
+    for (const [i, dice] of video.frames.entries()) {
+      const { proposal } = tracker.update(trackerFrame(dice, i * frameMs));
+      if (!proposal) continue;
+      if (last) {
+        settledAgain++;
+        if (!onlyDiceTakenAway(proposal.dice, last)) offeredAgain++;
+      }
+      last = proposal.dice;
+    }
+  }
+  return { settledAgain, offeredAgain };
+}
+
+/**
+ * Throws at one table (`--rests`): every ordered pair of two photos of a set, the first one's
+ * reads for `readMs`, the table empty for `gapMs` (the dice picked up and thrown), then the
+ * second one's. A pair counts when the first photo was proposed; the throw is read when the
+ * second photo's dice are offered as a new roll. What a rule against stale reads must not cost.
+ */
+export function throwsRead(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, gapMs = 1000, readMs = 3000): { read: number; pairs: number } {
+  const readFrames = Math.round(readMs / frameMs);
+  const gapFrames: FrameDie[][] = Array.from({ length: Math.round(gapMs / frameMs) }, () => []);
+  let read = 0;
+  let pairs = 0;
+  for (const a of videos) {
+    for (const b of videos) {
+      if (a === b) continue;
+      const tracker = new SettleTracker<DieKey>(options);
+      let last: TrackedDie<DieKey>[] | null = null;
+      let thrown = false;
+      for (const [i, dice] of [...a.frames.slice(0, readFrames), ...gapFrames, ...b.frames.slice(0, readFrames)].entries()) {
+        const { proposal } = tracker.update(trackerFrame(dice, i * frameMs));
+        if (!proposal) continue;
+        if (i >= readFrames && last && !onlyDiceTakenAway(proposal.dice, last)) thrown = true;
+        if (i < readFrames || last) last = proposal.dice;
+      }
+      if (!last) continue;
+      pairs++;
+      if (thrown) read++;
+    }
+  }
+  return { read, pairs };
+}
+
 export function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): LiveSummary {
   const wholeDie = videos.every((v) => v.wholeDie);
   // symbol kits: every kit's faces (the overall row spans several kits), unread dice are `unknown`
@@ -442,6 +509,7 @@ async function main(): Promise<void> {
       holdout: { type: 'boolean', default: false },
       condition: { type: 'string' },
       unsure: { type: 'string' },
+      rests: { type: 'boolean', default: false },
     },
   });
   if (values.help) throw new UsageError(USAGE);
@@ -480,8 +548,9 @@ async function main(): Promise<void> {
   const sets = [...new Set(videos.map((v) => v.set))];
   const rows = sets.map((set) => summarise(set, videos.filter((v) => v.set === set), 1000 / fps, options));
   if (sets.length > 1) rows.push(summarise('overall', videos, 1000 / fps, options));
+  const rests = values.rests ? sets.map((set) => ({ set, ...restRereads(videos.filter((v) => v.set === set), 1000 / fps, options), throws: throwsRead(videos.filter((v) => v.set === set), 1000 / fps, options) })) : null;
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(rests ? { rows, rests } : rows, null, 2)}\n`);
     return;
   }
   const pct = (v: number | null): string => (v === null ? '  n/a' : (100 * v).toFixed(1).padStart(5));
@@ -492,6 +561,11 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${r.set.padEnd(width)}  ${String(r.photos).padStart(6)}  |          ${pct(r.firstFrame.f1)}  ${pct(r.firstFrame.exact)} |    ${pct(r.proposed)}  ${String(r.proposalMs.median ?? '-').padStart(9)}  ${String(r.proposalMs.p90 ?? '-').padStart(6)} |       ${pct(r.proposal.f1)}                ${pct(r.proposal.exactOfProposals)}              ${pct(r.proposal.exactOfPhotos)} |   ${pct(r.asked)}               ${pct(r.wrongConfirmable)} |                 ${pct(r.blurredFrames)}\n`,
     );
+  }
+  if (rests) {
+    process.stdout.write('\n--rests: still dice after each first proposal (the rest of the video); throws: every ordered pair of a set\'s photos, one read 3 s, the table empty 1 s, then the other\n');
+    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  |  throws read\n`);
+    for (const r of rests) process.stdout.write(`${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  |  ${r.throws.read} of ${r.throws.pairs}\n`);
   }
 }
 

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LiveSummary as LiveRow } from '../../scripts/eval-live.ts';
+import { restRereads, throwsRead, type FrameDie, type LiveSummary as LiveRow, type PhotoVideo } from '../../scripts/eval-live.ts';
 import { REPO, runCli } from './cli-helpers.ts';
 
 const webcam = path.join(REPO, 'tests/fixtures/dice-photos/matteop65-val-sample');
@@ -122,5 +122,40 @@ describe('npm run eval:live', () => {
     const t = runCli('scripts/eval-live.ts', ['--tracker', '{oops', webcam]);
     expect(t.status).toBe(2);
     expect(t.stderr).toMatch(/--tracker: not JSON/);
+  });
+});
+
+describe('eval:live --rests', () => {
+  const FRAME_MS = 125;
+  const at = (x: number, y: number, value: number): FrameDie => {
+    const box = { x, y, w: 40, h: 40 };
+    return { frameBox: box, photoBox: box, value, score: 0.9 };
+  };
+  /** Two dice lying still for 80 frames while the camera drifts 1 px a frame; the 5 lost by the detector in `lost` frames. */
+  const rest = (file: string, lost: (i: number) => boolean, x = 100): PhotoVideo => ({
+    set: 'table',
+    file,
+    wholeDie: true,
+    truth: [],
+    frames: Array.from({ length: 80 }, (_, i) => [at(x + i, 100, 2), ...(lost(i) ? [] : [at(x + 120 + i, 130, 5)])]),
+  });
+
+  it('counts the still dice settled on again and offered as a new roll after the first proposal', () => {
+    // lost for 3 frames (375 ms): the same die found again, nothing settles again
+    expect(restRereads([rest('flicker', (i) => i >= 40 && i < 43)], FRAME_MS, {})).toEqual({ settledAgain: 0, offeredAgain: 0 });
+    // lost for 12 frames (1.5 s): a read of the 2 alone, then of both dice. Both are offered: the 2
+    // has drifted 0.75 of a die from where it was read (onlyDiceTakenAway compares where dice lie)
+    expect(restRereads([rest('gone', (i) => i >= 30 && i < 42)], FRAME_MS, {})).toEqual({ settledAgain: 2, offeredAgain: 2 });
+    // the same without the drift: the 2 alone is dice taken away, and both dice where they lay are no new read
+    const propped = rest('propped', (i) => i >= 30 && i < 42);
+    propped.frames = propped.frames.map((dice) => dice.map((d) => ({ ...d, frameBox: { ...d.frameBox, x: d.frameBox.x < 200 ? 100 : 220 } })));
+    expect(restRereads([propped], FRAME_MS, {})).toEqual({ settledAgain: 1, offeredAgain: 0 });
+  });
+
+  it('counts the throws read at one table: every ordered pair of the set, the table empty for a second between', () => {
+    const still = () => false;
+    const videos = [rest('a', still), rest('b', still, 400), rest('c', still, 100)];
+    // a and c are the same dice at the same place: the second one is not a throw the tracker can see
+    expect(throwsRead(videos, FRAME_MS, {})).toEqual({ read: 4, pairs: 6 });
   });
 });

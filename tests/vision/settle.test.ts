@@ -246,6 +246,13 @@ describe('settle tracker', () => {
     expect(run(longer).proposals).toHaveLength(2);
   });
 
+  it('a die lost long enough for a read without it, found again where it lay, is no new read', () => {
+    const two = [die(100, 100, '2'), die(220, 130, '5')];
+    const { proposals } = run(new Script().hold(1500, two).hold(1500, [two[0]!]).hold(1500, two));
+    // the 2 alone is proposed (dice taken away: the app sets it aside); both again are the first read
+    expect(proposals.map(faces)).toEqual([['2', '5'], ['2']]);
+  });
+
   it('a die found again where it was lost but then rolling was thrown: a new read', () => {
     const one = [die(200, 200, '4')];
     const rolling = (i: number) => [die(200 + 10 * i, 200, '4')];

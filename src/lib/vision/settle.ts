@@ -17,7 +17,8 @@
  * - Each read proposes once. A configuration equal to the last proposal is never proposed
  *   again: not after a hand passes over the dice (same faces, same places), nor after a die is
  *   nudged or lost by the detector for a moment (the same dice, same faces: a die seen again
- *   within `returnMs` where it was lost is the same die). Picking dice up and rolling again
+ *   within `returnMs` where it was lost is the same die), nor when a die lost long enough for a
+ *   read without it comes back where it lay (equal to the proposal before the last). Picking dice up and rolling again
  *   (dice leave and come back elsewhere or showing other faces) starts a new read that will be
  *   proposed.
  *
@@ -307,8 +308,8 @@ export class SettleTracker<F = string> {
   private done = false;
   /** Dice that left lately, any of which may come back (`returnMs`). */
   private departed: { id: number; box: Box; face: F | null; t: number }[] = [];
-  /** The dice of the last proposal, by id. */
-  private lastIds: number[] = [];
+  /** The last two proposals' dice, by id too: a read equal to either is not proposed again. */
+  private recent: { dice: TrackedDie<F>[]; ids: number[] }[] = [];
   private last: ProposedRoll<F> | null = null;
   private nextId = 1;
   private nextDieId = 1;
@@ -329,7 +330,7 @@ export class SettleTracker<F = string> {
     this.lastT = null;
     this.done = false;
     this.departed = [];
-    this.lastIds = [];
+    this.recent = [];
     this.last = null;
   }
 
@@ -507,13 +508,13 @@ export class SettleTracker<F = string> {
 
     // 4. Settled: propose, unless this is the last proposal again.
     this.done = true;
-    const last = this.last;
     const ids = inRead.map((tr) => tr.id);
-    const repeat = last !== null && (sameLayout(last.dice, dice, moveTolerance) || (sameIds(this.lastIds, ids) && sameFaces(last.dice, dice)));
+    // the last proposal, or the one before it (a die lost long enough for a read without it, then found again)
+    const repeat = this.recent.some((r) => sameLayout(r.dice, dice, moveTolerance) || (sameIds(r.ids, ids) && sameFaces(r.dice, dice)));
     if (repeat) return { ...base, phase: 'settled', progress: 1, proposal: null };
     const proposal: ProposedRoll<F> = { id: this.nextId++, t, dice };
     this.last = proposal;
-    this.lastIds = ids;
+    this.recent = [{ dice, ids }, ...this.recent].slice(0, 2);
     return { ...base, lastProposal: proposal, phase: 'settled', progress: 1, proposal };
   }
 }
