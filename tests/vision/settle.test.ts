@@ -253,6 +253,13 @@ describe('settle tracker', () => {
     expect(proposals.map(faces)).toEqual([['2', '5'], ['2']]);
   });
 
+  it('a die come back that lay still through a read, nudged later, is no new roll', () => {
+    const two = [die(100, 100, '2'), die(220, 130, '5')];
+    const slide = (i: number) => [two[0]!, die(220 + i * 4, 130 + i * 5, '5')];
+    const { proposals } = run(new Script().hold(1500, two).show(4, [two[0]!]).hold(1500, two).show(5, slide).hold(1500, [two[0]!, die(240, 155, '5')]));
+    expect(proposals).toHaveLength(1);
+  });
+
   it('a die found again where it was lost but then rolling was thrown: a new read', () => {
     const one = [die(200, 200, '4')];
     const rolling = (i: number) => [die(200 + 10 * i, 200, '4')];

@@ -18,9 +18,9 @@
  *   again: not after a hand passes over the dice (same faces, same places), nor after a die is
  *   nudged or lost by the detector for a moment (the same dice, same faces: a die seen again
  *   within `returnMs` where it was lost is the same die), nor when a die lost long enough for a
- *   read without it comes back where it lay (equal to the proposal before the last). Picking dice up and rolling again
- *   (dice leave and come back elsewhere or showing other faces) starts a new read that will be
- *   proposed.
+ *   read without it comes back where it lay (equal to the proposal before the last). Picking
+ *   dice up and rolling again (dice leave and come back elsewhere or showing other faces) starts
+ *   a new read that will be proposed.
  *
  * Pure: no DOM, no clock (time comes with each frame), no knowledge of games.
  */
@@ -128,7 +128,7 @@ export interface Point {
 interface Track<F> {
   /** Which die this is: kept by a die the detector lost for a moment and found again. */
   id: number;
-  /** Whether it is a die come back (`returnMs`); if it then moves, it was thrown after all. */
+  /** Whether it is a die come back (`returnMs`) not yet still through a read; if it moves, it was thrown after all. */
   returned: boolean;
   box: Box;
   face: F | null;
@@ -358,7 +358,7 @@ export class SettleTracker<F = string> {
   }
 
   update(frame: DetectionFrame<F>): SettleUpdate<F> {
-    const { confirmFrames, turnFrames, moveTolerance, maxCameraShake, matchDistance, maxGapMs, settleMs, returnMs } = this.options;
+    const { confirmFrames, turnFrames, moveTolerance, maxCameraShake, matchDistance, maxGapMs, settleMs } = this.options;
     const t = frame.t;
     if (this.lastT !== null && t - this.lastT > maxGapMs && this.stableSince !== null) this.stableSince = t;
     this.lastT = t;
@@ -508,6 +508,8 @@ export class SettleTracker<F = string> {
 
     // 4. Settled: propose, unless this is the last proposal again.
     this.done = true;
+    // a die come back that lay still through a read is the die it was; a later nudge is a nudge
+    for (const track of this.tracks) track.returned = false;
     const ids = inRead.map((tr) => tr.id);
     // the last proposal, or the one before it (a die lost long enough for a read without it, then found again)
     const repeat = this.recent.some((r) => sameLayout(r.dice, dice, moveTolerance) || (sameIds(r.ids, ids) && sameFaces(r.dice, dice)));
