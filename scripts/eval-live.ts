@@ -365,8 +365,7 @@ function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<Sett
   // the tracker keeps each die's box from the last frame it was seen in: score it where that frame put it in the photo
   const byFrameBox = new Map<Box, FrameDie>(video.frames.flat().map((d) => [d.frameBox, d]));
   for (const [i, dice] of video.frames.entries()) {
-    // each die as the table proposes it: a value read unsurely is a `?`
-    const update = tracker.update({ t: i * frameMs, dice: dice.map((d) => ({ box: d.frameBox, face: proposedValue(d), score: d.score })) });
+    const update = tracker.update(trackerFrame(dice, i * frameMs));
     if (!update.proposal) continue;
     const proposed = cameraProposal(update.proposal.dice, [video.truth.length]).dice.map((p) => ({ ...byFrameBox.get(p.box)!, value: p.face }));
     return { dice: proposed, frame: i };
