@@ -1,7 +1,7 @@
 /**
  * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
  *                      [--tracker JSON] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn]
- *                      [--holdout] [--condition NAME] [--unsure P|off] [--rests] [DATASET_DIR...]
+ *                      [--holdout] [--condition NAME] [--unsure P|off] [--rests] [--idle-fps N|off] [DATASET_DIR...]
  *
  * How the camera read does at the table, simulated from labelled photos: each photo becomes a
  * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
@@ -51,7 +51,10 @@
  * the video: how often the tracker settles on them again and how many of those reads the table
  * would offer as a new roll (`restRereads`), and, at what cost, throws made at one table: every
  * ordered pair of a set's photos, one read after the other with the table empty for a second
- * between (`throwsRead`). Longer videos (`--frames 80`: ten seconds) show the rests.
+ * between (`throwsRead`), and how soon after they land. Longer videos (`--frames 80`: ten seconds)
+ * show the rests. Frames are replayed as the table reads them (src/app/readPace.ts): every frame
+ * while the dice change, no more than `--idle-fps` (the app's 4 by default; `off`: every frame)
+ * while the table is settled or empty and quiet; the frames read a second at rest are printed.
  *
  * `--learn`: each folder is one table, its photos thrown in order, and the table learns from play
  * as the app's does (`Learning`, below): symbol kits from rolls proposed right, symbol kits and
@@ -60,7 +63,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SettleTracker, type SettleOptions, type TrackedDie } from '../src/lib/vision/settle.ts';
+import { SettleTracker, type SettleOptions, type SettleUpdate, type TrackedDie } from '../src/lib/vision/settle.ts';
+import { IDLE_READ_FPS, READ_FPS, readFps } from '../src/app/readPace.ts';
 import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
 import type { Detector } from '../src/lib/vision/detector.ts';
@@ -79,7 +83,7 @@ import { cameraProposal, diceLookBlurred, diceLookSmall, diceToLearn, onlyDiceTa
 import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
 import { gauss, random } from './lib/random.ts';
 
-const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [--unsure P|off] [--rests] [DATASET_DIR...]";
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [--unsure P|off] [--rests] [--idle-fps N|off] [DATASET_DIR...]";
 
 /** One die read in one frame: its box in the frame (what the tracker sees) and in the photo (what is scored). */
 export interface FrameDie {
@@ -360,17 +364,39 @@ export interface LiveSummary {
  * tell the player the dice look blurred (`diceLookBlurred`, over the frames so far; not where
  * they look small, `diceLookSmall`, which the table says first).
  */
-function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<SettleOptions>): { dice: FrameDie[]; frame: number } | null {
+function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS): { dice: FrameDie[]; frame: number } | null {
   const tracker = new SettleTracker<DieKey | null>(options);
   // the tracker keeps each die's box from the last frame it was seen in: score it where that frame put it in the photo
   const byFrameBox = new Map<Box, FrameDie>(video.frames.flat().map((d) => [d.frameBox, d]));
-  for (const [i, dice] of video.frames.entries()) {
-    const update = tracker.update(trackerFrame(dice, i * frameMs));
-    if (!update.proposal) continue;
+  let found: { dice: FrameDie[]; frame: number } | null = null;
+  readAsTheTable(tracker, video.frames, frameMs, idleFps, (update, i) => {
+    if (!update.proposal) return false;
     const proposed = cameraProposal(update.proposal.dice, [video.truth.length]).dice.map((p) => ({ ...byFrameBox.get(p.box)!, value: p.face }));
-    return { dice: proposed, frame: i };
+    found = { dice: proposed, frame: i };
+    return true;
+  });
+  return found;
+}
+
+/**
+ * Feeds a video's frames to the tracker as the table's camera reads them (src/app/readPace.ts):
+ * every frame while the dice change, and no more than `idleFps` a second while the table is
+ * settled or empty and quiet (null: every frame). `each` gets each update and its frame's index,
+ * and returns true to stop. Returns the indices of the frames read.
+ */
+function readAsTheTable<F>(tracker: SettleTracker<F>, frames: readonly (readonly { frameBox: Box; value: F | null; score: number; unsure?: true }[])[], frameMs: number, idleFps: number | null, each: (update: SettleUpdate<F>, i: number) => boolean): number[] {
+  const read: number[] = [];
+  let next = 0;
+  for (const [i, dice] of frames.entries()) {
+    const t = i * frameMs;
+    // half a frame's slack: a pace of 4 fps over 8 fps frames reads every second frame
+    if (t + frameMs / 2 < next) continue;
+    read.push(i);
+    const update = tracker.update({ t, dice: dice.map((d) => ({ box: d.frameBox, face: proposedValue(d), score: d.score })) });
+    next = t + 1000 / (idleFps === null ? READ_FPS : readFps(update, idleFps));
+    if (each(update, i)) break;
   }
-  return null;
+  return read;
 }
 
 /**
@@ -382,68 +408,76 @@ export function withUnsureRule(video: PhotoVideo, rule: DieFaceUnsure | null): P
   return { ...video, frames: video.frames.map((dice) => markUnsure(dice, rule)) };
 }
 
-/** The tracker's frame of a video's dice, each as the table proposes it (a value read unsurely is a `?`). */
-function trackerFrame(dice: readonly FrameDie[], t: number): { t: number; dice: { box: Box; face: DieKey | null; score: number }[] } {
-  return { t, dice: dice.map((d) => ({ box: d.frameBox, face: proposedValue(d), score: d.score })) };
-}
-
 /**
  * The still dice of each video after its first proposal (`--rests`): how often the tracker
  * settles on them again, and how many of those reads the table offers the player as a new roll
  * (not only the last read with dice taken away, `onlyDiceTakenAway`): the roll just entered,
  * offered again while the players score.
  */
-export function restRereads(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): { settledAgain: number; offeredAgain: number } {
+export function restRereads(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS): { settledAgain: number; offeredAgain: number; readsPerSecond: number | null } {
   let settledAgain = 0;
   let offeredAgain = 0;
+  let restFrames = 0;
+  let restReads = 0;
   for (const video of videos) {
     const tracker = new SettleTracker<DieKey>(options);
     let last: TrackedDie<DieKey>[] | null = null;
-    for (const [i, dice] of video.frames.entries()) {
-      const { proposal } = tracker.update(trackerFrame(dice, i * frameMs));
-      if (!proposal) continue;
+    let from: number | null = null;
+    const read = readAsTheTable(tracker, video.frames, frameMs, idleFps, ({ proposal }, i) => {
+      if (!proposal) return false;
       if (last) {
         settledAgain++;
         if (!onlyDiceTakenAway(proposal.dice, last)) offeredAgain++;
       }
       last = proposal.dice;
-    }
+      from ??= i;
+      return false;
+    });
+    if (from === null) continue;
+    // the rest: the frames after the first proposal
+    restFrames += video.frames.length - 1 - from;
+    restReads += read.filter((i) => i > from!).length;
   }
-  return { settledAgain, offeredAgain };
+  return { settledAgain, offeredAgain, readsPerSecond: restFrames > 0 ? restReads / ((restFrames * frameMs) / 1000) : null };
 }
 
 /**
  * Throws at one table (`--rests`): every ordered pair of two photos of a set, the first one's
  * reads for `readMs`, the table empty for `gapMs` (the dice picked up and thrown), then the
  * second one's. A pair counts when the first photo was proposed; the throw is read when the
- * second photo's dice are offered as a new roll. What a rule against stale reads must not cost.
+ * second photo's dice are offered as a new roll, `delayMs` after they were first in view (their
+ * median and 90th percentile). What a rule against stale reads, or a slower pace at rest, must not cost.
  */
-export function throwsRead(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, gapMs = 1000, readMs = 3000): { read: number; pairs: number } {
+export function throwsRead(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS, gapMs = 1000, readMs = 3000): { read: number; pairs: number; delayMs: { median: number | null; p90: number | null } } {
   const readFrames = Math.round(readMs / frameMs);
   const gapFrames: FrameDie[][] = Array.from({ length: Math.round(gapMs / frameMs) }, () => []);
+  const landed = readFrames + gapFrames.length;
   let read = 0;
   let pairs = 0;
+  const delays: number[] = [];
   for (const a of videos) {
     for (const b of videos) {
       if (a === b) continue;
       const tracker = new SettleTracker<DieKey>(options);
       let last: TrackedDie<DieKey>[] | null = null;
-      let thrown = false;
-      for (const [i, dice] of [...a.frames.slice(0, readFrames), ...gapFrames, ...b.frames.slice(0, readFrames)].entries()) {
-        const { proposal } = tracker.update(trackerFrame(dice, i * frameMs));
-        if (!proposal) continue;
-        if (i >= readFrames && last && !onlyDiceTakenAway(proposal.dice, last)) thrown = true;
+      let thrownAt: number | null = null;
+      readAsTheTable(tracker, [...a.frames.slice(0, readFrames), ...gapFrames, ...b.frames.slice(0, readFrames)], frameMs, idleFps, ({ proposal }, i) => {
+        if (!proposal) return false;
+        if (i >= readFrames && last && !onlyDiceTakenAway(proposal.dice, last)) thrownAt ??= i;
         if (i < readFrames || last) last = proposal.dice;
-      }
+        return false;
+      });
       if (!last) continue;
       pairs++;
-      if (thrown) read++;
+      if (thrownAt === null) continue;
+      read++;
+      delays.push((thrownAt - landed) * frameMs);
     }
   }
-  return { read, pairs };
+  return { read, pairs, delayMs: { median: delays.length ? percentile(delays, 50) : null, p90: delays.length ? percentile(delays, 90) : null } };
 }
 
-export function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>): LiveSummary {
+export function summarise(set: string, videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS): LiveSummary {
   const wholeDie = videos.every((v) => v.wholeDie);
   // symbol kits: every kit's faces (the overall row spans several kits), unread dice are `unknown`
   const faces = [...new Set(videos.flatMap((v) => v.faces ?? []))];
@@ -459,7 +493,7 @@ export function summarise(set: string, videos: readonly PhotoVideo[], frameMs: n
     const firstRead = video.frames[0]!.map((d) => ({ box: d.photoBox, value: d.value }));
     first.add(video.truth, firstRead);
     if (exactRoll(video.truth, firstRead)) firstExact++;
-    const proposal = tableProposal(video, frameMs, options);
+    const proposal = tableProposal(video, frameMs, options, idleFps);
     if (!proposal) continue;
     const proposed = proposal.dice.map((d) => ({ box: d.photoBox, value: d.value }));
     proposals.add(video.truth, proposed);
@@ -509,6 +543,7 @@ async function main(): Promise<void> {
       condition: { type: 'string' },
       unsure: { type: 'string' },
       rests: { type: 'boolean', default: false },
+      'idle-fps': { type: 'string' },
     },
   });
   if (values.help) throw new UsageError(USAGE);
@@ -521,6 +556,9 @@ async function main(): Promise<void> {
   const unsure = values.unsure;
   const unsureBelow = unsure === undefined || unsure === 'off' ? null : Number(unsure);
   if (unsure !== undefined && unsure !== 'off' && !(unsure.trim() !== '' && unsureBelow !== null && unsureBelow >= 0 && unsureBelow <= 1)) throw new UsageError(`--unsure: a probability in [0, 1], or off (got ${unsure})\n${USAGE}`);
+  const idle = values['idle-fps'];
+  const idleFps = idle === undefined ? IDLE_READ_FPS : idle === 'off' ? null : Number(idle);
+  if (idleFps !== null && !(idleFps > 0)) throw new UsageError(`--idle-fps: frames a second, or off (got ${idle})\n${USAGE}`);
   let options: Partial<SettleOptions>;
   try {
     options = JSON.parse(values.tracker) as Partial<SettleOptions>;
@@ -545,9 +583,9 @@ async function main(): Promise<void> {
   }
   if (unsure !== undefined) videos = videos.map((v) => withUnsureRule(v, unsureBelow === null ? null : { below: unsureBelow }));
   const sets = [...new Set(videos.map((v) => v.set))];
-  const rows = sets.map((set) => summarise(set, videos.filter((v) => v.set === set), 1000 / fps, options));
-  if (sets.length > 1) rows.push(summarise('overall', videos, 1000 / fps, options));
-  const rests = values.rests ? sets.map((set) => ({ set, ...restRereads(videos.filter((v) => v.set === set), 1000 / fps, options), throws: throwsRead(videos.filter((v) => v.set === set), 1000 / fps, options) })) : null;
+  const rows = sets.map((set) => summarise(set, videos.filter((v) => v.set === set), 1000 / fps, options, idleFps));
+  if (sets.length > 1) rows.push(summarise('overall', videos, 1000 / fps, options, idleFps));
+  const rests = values.rests ? sets.map((set) => ({ set, ...restRereads(videos.filter((v) => v.set === set), 1000 / fps, options, idleFps), throws: throwsRead(videos.filter((v) => v.set === set), 1000 / fps, options, idleFps) })) : null;
   if (values.json) {
     process.stdout.write(`${JSON.stringify(rests ? { rows, rests } : rows, null, 2)}\n`);
     return;
@@ -563,8 +601,13 @@ async function main(): Promise<void> {
   }
   if (rests) {
     process.stdout.write('\n--rests: still dice after each first proposal (the rest of the video); throws: every ordered pair of a set\'s photos, one read 3 s, the table empty 1 s, then the other\n');
-    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  |  throws read\n`);
-    for (const r of rests) process.stdout.write(`${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  |  ${r.throws.read} of ${r.throws.pairs}\n`);
+    process.stdout.write(`the camera read ${idleFps === null ? 'at every frame' : `at up to ${idleFps} fps while the table is settled or empty and quiet (--idle-fps)`}\n`);
+    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  frames read a second at rest  |  throws read  delay median ms  p90 ms\n`);
+    for (const r of rests) {
+      process.stdout.write(
+        `${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  ${(r.readsPerSecond?.toFixed(2) ?? '-').padStart(29)}  |  ${`${r.throws.read} of ${r.throws.pairs}`.padStart(11)}  ${String(r.throws.delayMs.median ?? '-').padStart(15)}  ${String(r.throws.delayMs.p90 ?? '-').padStart(6)}\n`,
+      );
+    }
   }
 }
 

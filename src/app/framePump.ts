@@ -24,6 +24,8 @@ export interface FramePumpStats {
 
 export interface FramePump {
   stop(): void;
+  /** Caps the frames handed over at `fps` a second from now on (`readFps`: slower while the table is quiet). */
+  setMaxFps(fps: number): void;
   stats(): FramePumpStats;
 }
 
@@ -46,7 +48,7 @@ export function startFramePump(
   options: { maxFps?: number } = {},
 ): FramePump {
   const v = video as VideoWithFrameCallback;
-  const minInterval = options.maxFps ? 1000 / options.maxFps : 0;
+  let minInterval = options.maxFps ? 1000 / options.maxFps : 0;
   const stats: FramePumpStats = { delivered: 0, skipped: 0 };
   let busy = false;
   let stopped = false;
@@ -103,6 +105,9 @@ export function startFramePump(
       stopped = true;
       if (useFrameCallback) v.cancelVideoFrameCallback?.(handle);
       else cancelAnimationFrame(handle);
+    },
+    setMaxFps(fps: number) {
+      minInterval = fps > 0 ? 1000 / fps : 0;
     },
     stats: () => ({ ...stats }),
   };

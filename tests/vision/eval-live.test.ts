@@ -142,20 +142,38 @@ describe('eval:live --rests', () => {
 
   it('counts the still dice settled on again and offered as a new roll after the first proposal', () => {
     // lost for 3 frames (375 ms): the same die found again, nothing settles again
-    expect(restRereads([rest('flicker', (i) => i >= 40 && i < 43)], FRAME_MS, {})).toEqual({ settledAgain: 0, offeredAgain: 0 });
+    expect(restRereads([rest('flicker', (i) => i >= 40 && i < 43)], FRAME_MS, {}, null)).toEqual({ settledAgain: 0, offeredAgain: 0, readsPerSecond: 8 });
     // lost for 12 frames (1.5 s): a read of the 2 alone, then of both dice. Both are offered: the 2
     // has drifted 0.75 of a die from where it was read (onlyDiceTakenAway compares where dice lie)
-    expect(restRereads([rest('gone', (i) => i >= 30 && i < 42)], FRAME_MS, {})).toEqual({ settledAgain: 2, offeredAgain: 2 });
+    expect(restRereads([rest('gone', (i) => i >= 30 && i < 42)], FRAME_MS, {}, null)).toMatchObject({ settledAgain: 2, offeredAgain: 2 });
     // the same without the drift: the 2 alone is dice taken away, and both dice where they lay are no new read
     const propped = rest('propped', (i) => i >= 30 && i < 42);
     propped.frames = propped.frames.map((dice) => dice.map((d) => ({ ...d, frameBox: { ...d.frameBox, x: d.frameBox.x < 200 ? 100 : 220 } })));
-    expect(restRereads([propped], FRAME_MS, {})).toEqual({ settledAgain: 1, offeredAgain: 0 });
+    expect(restRereads([propped], FRAME_MS, {}, null)).toMatchObject({ settledAgain: 1, offeredAgain: 0 });
+  });
+
+  it('reads still dice at the idle pace, and a die lost at rest at the full pace again, so the rest reads as at every frame', () => {
+    for (const lost of [() => false, (i: number) => i >= 40 && i < 43, (i: number) => i >= 30 && i < 42]) {
+      const everyFrame = restRereads([rest('r', lost)], FRAME_MS, {}, null);
+      const paced = restRereads([rest('r', lost)], FRAME_MS, {}, 4);
+      expect(paced.settledAgain).toBe(everyFrame.settledAgain);
+      expect(paced.offeredAgain).toBe(everyFrame.offeredAgain);
+      // 8 fps frames read at 4 a second while quiet: every second frame, and every frame around the loss
+      expect(paced.readsPerSecond).toBeGreaterThanOrEqual(4);
+      expect(paced.readsPerSecond).toBeLessThan(5);
+    }
   });
 
   it('counts the throws read at one table: every ordered pair of the set, the table empty for a second between', () => {
     const still = () => false;
     const videos = [rest('a', still), rest('b', still, 400), rest('c', still, 100)];
     // a and c are the same dice at the same place: the second one is not a throw the tracker can see
-    expect(throwsRead(videos, FRAME_MS, {})).toEqual({ read: 4, pairs: 6 });
+    expect(throwsRead(videos, FRAME_MS, {}, null)).toEqual({ read: 4, pairs: 6, delayMs: { median: 750, p90: 750 } });
+    // read at 4 fps while the table is empty (every second 8 fps frame): dice landing on a frame read are seen at once,
+    expect(throwsRead(videos, FRAME_MS, {}, 4)).toEqual({ read: 4, pairs: 6, delayMs: { median: 750, p90: 750 } });
+    // those landing on a frame skipped one frame later; at 1 fps up to seven frames later
+    expect(throwsRead(videos, FRAME_MS, {}, null, 1125)).toMatchObject({ read: 4, delayMs: { median: 750 } });
+    expect(throwsRead(videos, FRAME_MS, {}, 4, 1125)).toMatchObject({ read: 4, delayMs: { median: 875 } });
+    expect(throwsRead(videos, FRAME_MS, {}, 1, 1125)).toMatchObject({ read: 4, delayMs: { median: 1625 } });
   });
 });

@@ -65,6 +65,30 @@ describe('settle tracker', () => {
     expect(proposals[0]!.t).toBeLessThan(1500 + 3 * FRAME_MS);
   });
 
+  it('calls a frame quiet when it shows the dice tracked, still and as read, and nothing else', () => {
+    const moved = roll.map((d, k) => (k === 1 ? { ...d, box: { ...d.box, x: d.box.x + SIZE } } : d));
+    const turned = roll.map((d, k) => (k === 1 ? { ...d, face: '2' } : d));
+    const { updates } = run(
+      new Script()
+        .hold(2000, roll) // 0–60: settled
+        .show(1, roll.slice(1)) // 61: a die missing
+        .hold(500, roll) // 62–77: back
+        .show(1, [...roll, die(600, 300, '4')]) // 78: a new box
+        .hold(500, roll) // 79–94
+        .show(1, turned) // 95: another face
+        .hold(500, roll) // 96–111
+        .show(1, moved), // 112: a die moved
+    );
+    // the first frames: the dice are new, then settling (quiet, but not yet a read to rest on)
+    expect(updates[0]!.quiet).toBe(false);
+    expect(updates[30]).toMatchObject({ phase: 'settled', quiet: true });
+    for (const i of [61, 78, 95, 112]) expect(updates[i]!.quiet, `frame ${i}`).toBe(false);
+    for (const i of [70, 90, 105]) expect(updates[i], `frame ${i}`).toMatchObject({ phase: 'settled', quiet: true });
+    // an empty table is quiet too, once the dice have gone
+    const gone = run(new Script().hold(1000, roll).hold(300, [])).updates;
+    expect(gone.at(-1)).toMatchObject({ phase: 'empty', quiet: true });
+  });
+
   it('ignores box jitter', () => {
     const wobble = (i: number) => roll.map((d, k) => ({ ...d, box: { ...d.box, x: d.box.x + ((i * 7 + k * 3) % 7) - 3, y: d.box.y + ((i * 5 + k) % 5) - 2, w: SIZE + (i % 3) - 1 } }));
     const { proposals } = run(new Script().hold(3000, wobble));

@@ -118,6 +118,11 @@ export interface SettleUpdate<F> {
   proposal: ProposedRoll<F> | null;
   /** The latest roll proposed, if any. */
   lastProposal: ProposedRoll<F> | null;
+  /**
+   * Nothing in this frame differs from the dice tracked: every die seen where it lay, showing the
+   * face it shows, and no new box. A table settled (or empty) and quiet can be read less often.
+   */
+  quiet: boolean;
 }
 
 export interface Point {
@@ -366,6 +371,8 @@ export class SettleTracker<F = string> {
     let changed = false;
     /** Whether a die is moving in this frame (a change, or maybe box jitter). */
     let unsettledNow = false;
+    /** Whether every tracked die was seen, still and showing its face, and no new box was. */
+    let quiet = true;
 
     // 1. Match this frame's dice to the tracked dice.
     const detections = frame.dice;
@@ -390,6 +397,7 @@ export class SettleTracker<F = string> {
       track.frames++;
       if (j === undefined) {
         // missing from a frame: still there (a hand, the reader missing it), not holding the read back
+        quiet = false;
         track.missingFrames++;
         if (track.missingFrames >= confirmFrames) {
           changed = true;
@@ -412,6 +420,7 @@ export class SettleTracker<F = string> {
       if (distance(now, from) / size(det.box) > moveTolerance) {
         track.movingFrames++;
         unsettledNow = true;
+        quiet = false;
         if (track.movingFrames >= confirmFrames) {
           changed = true;
           track.votes = new Map(); // it moved: its earlier faces are no evidence
@@ -425,6 +434,7 @@ export class SettleTracker<F = string> {
       if (det.face === track.face) {
         track.pendingFace = null;
       } else {
+        quiet = false;
         track.pendingFace =
           track.pendingFace && track.pendingFace.face === det.face
             ? { face: det.face, frames: track.pendingFace.frames + 1 }
@@ -443,6 +453,7 @@ export class SettleTracker<F = string> {
 
     // 2. Dice not matched to a track are candidates until seen in enough consecutive frames.
     const fresh = detections.filter((_, j) => !usedDetections.has(j));
+    if (fresh.length > 0) quiet = false;
     const candidateMatches = matchBoxes(
       this.candidates.map((c) => c.box),
       fresh.map((d) => d.box),
@@ -493,7 +504,7 @@ export class SettleTracker<F = string> {
     // the dice of the read: those seen in at least half its frames (not a box seen now and then)
     const inRead = this.tracks.filter((tr) => tr.seenFrames >= tr.frames / 2);
     const dice = readingOrder(inRead.map((tr) => ({ box: tr.box, face: tr.face, score: tr.score })));
-    const base = { dice, lastProposal: this.last };
+    const base = { dice, lastProposal: this.last, quiet: quiet && !changed };
     if (this.tracks.length === 0) {
       this.stableSince = null;
       this.done = false;
