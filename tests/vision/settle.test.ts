@@ -277,6 +277,15 @@ describe('settle tracker', () => {
     expect(proposals.map(faces)).toEqual([['2', '5'], ['2']]);
   });
 
+  it('dice thrown to lie as they lay two throws ago, the table cleared between, are a new read', () => {
+    const two = [die(100, 100, '2'), die(220, 130, '5')];
+    const other = [die(400, 300, '6'), die(480, 320, '1')];
+    const { proposals } = run(new Script().hold(1500, two).hold(1000, []).hold(1500, other).hold(1000, []).hold(1500, two));
+    expect(proposals.map(faces)).toEqual([['2', '5'], ['6', '1'], ['2', '5']]);
+    // the table cleared, the last read found again where it lay is still no new read (a hand passed over)
+    expect(run(new Script().hold(1500, two).hold(1000, []).hold(1500, two)).proposals).toHaveLength(1);
+  });
+
   it('a die come back that lay still through a read, nudged later, is no new roll', () => {
     const two = [die(100, 100, '2'), die(220, 130, '5')];
     const slide = (i: number) => [two[0]!, die(220 + i * 4, 130 + i * 5, '5')];

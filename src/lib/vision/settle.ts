@@ -508,6 +508,8 @@ export class SettleTracker<F = string> {
     if (this.tracks.length === 0) {
       this.stableSince = null;
       this.done = false;
+      // the table cleared: the dice were picked up, so only the last read can still be lying there
+      this.recent = this.recent.slice(0, 1);
       return { ...base, phase: unsettledNow ? 'moving' : 'empty', progress: 0, proposal: null };
     }
     if (this.stableSince === null) this.stableSince = t;
