@@ -122,6 +122,9 @@ describe('npm run eval:live', () => {
     const t = runCli('scripts/eval-live.ts', ['--tracker', '{oops', webcam]);
     expect(t.status).toBe(2);
     expect(t.stderr).toMatch(/--tracker: not JSON/);
+    const i = runCli('scripts/eval-live.ts', ['--idle-fps', '0', webcam]);
+    expect(i.status).toBe(2);
+    expect(i.stderr).toMatch(/--idle-fps: frames a second, or off \(got 0\)/);
   });
 });
 
