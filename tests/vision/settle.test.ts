@@ -286,6 +286,13 @@ describe('settle tracker', () => {
     expect(run(new Script().hold(1500, two).hold(1000, []).hold(1500, two)).proposals).toHaveLength(1);
   });
 
+  it('two dice turned in place to show each other\'s face are a new read (the same dice, not the same faces)', () => {
+    const two = [die(100, 100, '2'), die(220, 130, '5')];
+    const swapped = [die(100, 100, '5'), die(220, 130, '2')];
+    const { proposals } = run(new Script().hold(1500, two).hold(1500, swapped));
+    expect(proposals.map(faces)).toEqual([['2', '5'], ['5', '2']]);
+  });
+
   it('a die come back that lay still through a read, nudged later, is no new roll', () => {
     const two = [die(100, 100, '2'), die(220, 130, '5')];
     const slide = (i: number) => [two[0]!, die(220 + i * 4, 130 + i * 5, '5')];

@@ -275,18 +275,10 @@ function readingOrder<F>(dice: TrackedDie<F>[]): TrackedDie<F>[] {
   return [...dice].sort((p, q) => centre(p.box).x - centre(q.box).x || centre(p.box).y - centre(q.box).y);
 }
 
-function sameIds(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((id) => b.includes(id));
-}
-
-function sameFaces<F>(a: readonly TrackedDie<F>[], b: readonly TrackedDie<F>[]): boolean {
-  if (a.length !== b.length) return false;
-  const left = a.map((d) => d.face);
-  for (const die of b) {
-    const at = left.indexOf(die.face);
-    if (at < 0) return false;
-    left.splice(at, 1);
-  }
+/** The same dice by identity, each showing the face it showed (`returnMs`: a die lost and found again keeps its id). */
+function sameDiceAndFaces<F>(a: ReadonlyMap<number, F | null>, b: ReadonlyMap<number, F | null>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, face] of a) if (!b.has(id) || b.get(id) !== face) return false;
   return true;
 }
 
@@ -313,8 +305,8 @@ export class SettleTracker<F = string> {
   private done = false;
   /** Dice that left lately, any of which may come back (`returnMs`). */
   private departed: { id: number; box: Box; face: F | null; t: number }[] = [];
-  /** The last two proposals' dice, by id too: a read equal to either is not proposed again. */
-  private recent: { dice: TrackedDie<F>[]; ids: number[] }[] = [];
+  /** The last two proposals' dice, and each die's face by its id: a read equal to either is not proposed again. */
+  private recent: { dice: TrackedDie<F>[]; faces: Map<number, F | null> }[] = [];
   private last: ProposedRoll<F> | null = null;
   private nextId = 1;
   private nextDieId = 1;
@@ -523,13 +515,13 @@ export class SettleTracker<F = string> {
     this.done = true;
     // a die come back that lay still through a read is the die it was; a later nudge is a nudge
     for (const track of this.tracks) track.returned = false;
-    const ids = inRead.map((tr) => tr.id);
+    const faces = new Map(inRead.map((tr) => [tr.id, tr.face]));
     // the last proposal, or the one before it (a die lost long enough for a read without it, then found again)
-    const repeat = this.recent.some((r) => sameLayout(r.dice, dice, moveTolerance) || (sameIds(r.ids, ids) && sameFaces(r.dice, dice)));
+    const repeat = this.recent.some((r) => sameLayout(r.dice, dice, moveTolerance) || sameDiceAndFaces(r.faces, faces));
     if (repeat) return { ...base, phase: 'settled', progress: 1, proposal: null };
     const proposal: ProposedRoll<F> = { id: this.nextId++, t, dice };
     this.last = proposal;
-    this.recent = [{ dice, ids }, ...this.recent].slice(0, 2);
+    this.recent = [{ dice, faces }, ...this.recent].slice(0, 2);
     return { ...base, lastProposal: proposal, phase: 'settled', progress: 1, proposal };
   }
 }
