@@ -27,14 +27,15 @@ import { benchFaceEmbedder } from './lib/bench-face.ts';
 import { benchDieFaceReader } from './lib/bench-die-face.ts';
 import { benchSharpness } from './lib/bench-sharpness.ts';
 import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
-import { measureFirstLoad, measureSettleToShown, SETTLE_CAMERA, settlingDiceY4m } from './lib/bench-app.ts';
+import { measureFirstLoad, measureReadsAtRest, measureSettleToShown, SETTLE_CAMERA, settlingDiceY4m, stillDiceY4m } from './lib/bench-app.ts';
+import { IDLE_READ_FPS, READ_FPS } from '../src/app/readPace.ts';
 import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
 export interface Figure {
   label: string;
   value: number;
-  unit: 'ms' | 'bytes' | 'count';
+  unit: 'ms' | 'bytes' | 'count' | 'fps';
   note?: string;
 }
 
@@ -263,10 +264,33 @@ const settleSection: BenchSection = {
   },
 };
 
-export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, settleSection];
+const restSection: BenchSection = {
+  id: 'reads-at-rest',
+  title: 'frames read while the dice lie still — the built app at a 5000 table, a fake camera of still dice, headless Chromium',
+  method: `the frames the table sends its dice reader (the worker's messages counted), while the dice settle into the first proposal and then for 10 s while it waits, the dice still; ${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps, a matteop65 photo; the table reads at up to ${READ_FPS} fps while anything changes, ${IDLE_READ_FPS} while it is settled and quiet (src/app/readPace.ts)`,
+  async run(ctx) {
+    const { url } = await ctx.app();
+    const video = path.join(ctx.appDir, '..', `${path.basename(ctx.appDir)}-still.y4m`);
+    writeFileSync(video, await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)));
+    const browser = await ctx.launch(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
+    try {
+      const rest = await measureReadsAtRest(browser, url, 10);
+      return [
+        { label: 'frames read a second, dice settling', value: rest.settlingPerSecond, unit: 'fps', note: `first frame read → the first proposal; the camera gives ${SETTLE_CAMERA.fps} fps here, a slow device reads fewer` },
+        { label: 'frames read a second, dice at rest', value: rest.perSecond, unit: 'fps', note: '10 s while the proposal waits, the dice still' },
+      ];
+    } finally {
+      await browser.close();
+      rmSync(video, { force: true });
+    }
+  },
+};
+
+export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, settleSection, restSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+  if (unit === 'fps') return `${value.toFixed(1)} fps`;
   if (unit === 'bytes') return `${value.toLocaleString('en')} B (${value < 1024 * 1024 ? kib(value) : `${(value / 1024 / 1024).toFixed(2)} MiB`})`;
   return String(value);
 }

@@ -1,8 +1,9 @@
 /**
  * Figures of the app as a player meets it, for `npm run bench` (scripts/bench.ts): the
  * JavaScript the first screen loads and the precache a first visit fills (`measureFirstLoad`),
- * and how long a settled camera read takes to reach the screen (`measureSettleToShown`).
- * Both drive the production build (no harness page) in headless Chromium.
+ * how long a settled camera read takes to reach the screen (`measureSettleToShown`), and how
+ * often the camera is read while the dice lie still (`measureReadsAtRest`). All drive the
+ * production build (no harness page) in headless Chromium.
  */
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
@@ -210,6 +211,57 @@ export async function measureSettleToShown(browser: Browser, url: string, count:
     const timings = (await page.evaluate(() => (window as unknown as { __settles: SettleTiming[] }).__settles)).slice(warmup, warmup + count);
     // A fresh profile: the table settles on the default settle time.
     return { timings, settleMs: DEFAULT_SETTINGS.settleMs };
+  } finally {
+    await context.close();
+  }
+}
+
+/** A fake camera of dice lying still: the settle scene's photo alone, looped. */
+export async function stillDiceY4m(photoPath: string): Promise<Buffer> {
+  const { width, height, fps } = SETTLE_CAMERA;
+  const picture = await sharp(photoPath).rotate().resize(width, height, { fit: 'cover' }).removeAlpha().png().toBuffer();
+  return framesToY4m([picture], { width, height, fps });
+}
+
+export interface ReadsAtRest {
+  /** Frames sent to the dice reader's worker a second while the proposed dice lie still. */
+  perSecond: number;
+  /** The same before the proposal: from the first frame read to the proposal on screen (the dice settling). */
+  settlingPerSecond: number;
+}
+
+/**
+ * In the built app at a 5000 table with the fake camera playing `stillDiceY4m`: the frames the
+ * table sends its dice reader (every message to the worker but its start), counted while the
+ * dice settle into the first proposal and then for `seconds` while the proposal waits, the dice
+ * still: the pace a propped phone reads at while the players score (src/app/readPace.ts).
+ */
+export async function measureReadsAtRest(browser: Browser, url: string, seconds: number): Promise<ReadsAtRest> {
+  const context = await browser.newContext(PHONE);
+  await context.grantPermissions(['camera']);
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { __reads: number[] };
+      w.__reads = [];
+      const post = Worker.prototype.postMessage as (this: Worker, message: unknown, transfer?: unknown) => void;
+      Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: unknown) {
+        if ((message as { type?: string } | null)?.type !== 'init') w.__reads.push(performance.now());
+        post.call(this, message, transfer);
+      } as Worker['postMessage'];
+    });
+    await page.goto(url);
+    await startFiveThousand(page);
+    await page.getByTestId('camera-read').waitFor({ timeout: 120_000 });
+    const reads = (): Promise<number[]> => page.evaluate(() => (window as unknown as { __reads: number[] }).__reads);
+    // the frame the tracker settled on (its mark) ends the settling
+    const settledAt = await page.evaluate((name) => performance.getEntriesByName(name, 'mark')[0]!.startTime, DICE_SETTLED_MARK);
+    const from = (await reads()).length;
+    await page.waitForTimeout(seconds * 1000);
+    const all = await reads();
+    const settling = all.filter((t) => t <= settledAt);
+    const span = (settledAt - settling[0]!) / 1000;
+    return { perSecond: (all.length - from) / seconds, settlingPerSecond: span > 0 ? (settling.length - 1) / span : 0 };
   } finally {
     await context.close();
   }
