@@ -463,7 +463,8 @@ export function throwsRead(videos: readonly PhotoVideo[], frameMs: number, optio
       let thrownAt: number | null = null;
       readAsTheTable(tracker, [...a.frames.slice(0, readFrames), ...gapFrames, ...b.frames.slice(0, readFrames)], frameMs, idleFps, ({ proposal }, i) => {
         if (!proposal) return false;
-        if (i >= readFrames && last && !onlyDiceTakenAway(proposal.dice, last)) thrownAt ??= i;
+        // a read settling before the thrown dice land is the first photo's dice read again (a stale read), not the throw
+        if (i >= landed && last && !onlyDiceTakenAway(proposal.dice, last)) thrownAt ??= i;
         if (i < readFrames || last) last = proposal.dice;
         return false;
       });

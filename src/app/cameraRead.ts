@@ -40,16 +40,25 @@ const centre = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
  * True when every die of `next` lies where a die of `previous` lay, showing the same face: the
  * table only lost dice (set aside out of view, picked up to roll), nothing was thrown. A die
  * not read then (`?`) may show a face now: the same die read at last (the table learnt it from
- * the player's fill-in, pip-learning.ts), not a die thrown. `tolerance` is in die sizes.
+ * the player's fill-in, pip-learning.ts), not a die thrown; and a die read then may be unread now
+ * where it lay: the reader doubting the same die as the frames drift. The same die is about the same size
+ * (`SAME_DIE_SIZE_RATIO`). `tolerance` is in die sizes.
  */
+/** How much larger one box may be than another and still be the same die read again (boxes of one die vary by 10–20%). */
+const SAME_DIE_SIZE_RATIO = 1.5;
+
 export function onlyDiceTakenAway(next: readonly TrackedDie<DieToken>[], previous: readonly TrackedDie<DieToken>[] | null, tolerance = 0.5): boolean {
   if (!previous || next.length === 0 || next.length > previous.length) return false;
   const free = [...previous];
   for (const die of next) {
     const c = centre(die.box);
+    const side = Math.max(die.box.w, die.box.h);
     const at = free.findIndex((p) => {
       const pc = centre(p.box);
-      return (p.face === die.face || p.face === null) && Math.hypot(pc.x - c.x, pc.y - c.y) <= tolerance * Math.max(p.box.w, p.box.h, die.box.w, die.box.h);
+      const pSide = Math.max(p.box.w, p.box.h);
+      // the same die is about the same size: a small die where a large one lay was thrown there
+      const sameSize = Math.max(side, pSide) <= SAME_DIE_SIZE_RATIO * Math.min(side, pSide);
+      return (p.face === die.face || p.face === null || die.face === null) && sameSize && Math.hypot(pc.x - c.x, pc.y - c.y) <= tolerance * Math.max(pSide, side);
     });
     if (at < 0) return false;
     free.splice(at, 1);

@@ -59,6 +59,13 @@ describe('camera reads to proposals', () => {
     const unread = [{ ...before[0]!, face: null }];
     expect(onlyDiceTakenAway(before, unread)).toBe(true);
     expect(onlyDiceTakenAway([{ ...before[0]!, box: { x: 100, y: 0, w: 40, h: 40 } }], unread)).toBe(false);
+    // a die read then, unread now where it lay: the reader doubting the same die, not a throw
+    expect(onlyDiceTakenAway(unread, before)).toBe(true);
+    // but a die half the size where it lay was thrown there, read or not (a die's box keeps its size)
+    const small = { x: 10, y: 10, w: 20, h: 20 };
+    expect(onlyDiceTakenAway([{ ...before[0]!, box: small }], before)).toBe(false);
+    expect(onlyDiceTakenAway([{ box: small, face: null, score: 0.5 }], before)).toBe(false);
+    expect(onlyDiceTakenAway([{ ...before[0]!, box: { x: 2, y: 2, w: 34, h: 36 } }], before)).toBe(true);
     expect(shown([{ box: before[0]!.box, face: null, score: 0.4 }, before[0]!])).toEqual({ seen: [4], unread: 1 });
     // symbol dice: Face Off faces are written by id
     const faces = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 'luke' as DieToken, score: 1 }, { box: { x: 60, y: 0, w: 40, h: 40 }, face: null, score: 0.8 }];

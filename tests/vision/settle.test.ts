@@ -293,6 +293,18 @@ describe('settle tracker', () => {
     expect(proposals.map(faces)).toEqual([['2', '5'], ['5', '2']]);
   });
 
+  it('a die read, then unread again and again where it lies, is the reader\'s doubt: no turn, no new read', () => {
+    const two = [die(100, 100, '2'), die(220, 130, '5')];
+    const doubted = [two[0]!, { ...two[1]!, face: null }];
+    const { proposals, updates } = run(new Script().hold(1500, two).hold(2500, doubted));
+    expect(proposals).toHaveLength(1);
+    // not a die turned by hand (a new read): the read stays settled throughout
+    expect(updates.slice(46).every((u) => u.phase === 'settled')).toBe(true);
+    // its vote goes to ? in the end; a die come and gone beside it starts a read of the same two dice: no new read
+    const later = run(new Script().hold(1500, two).hold(2500, doubted).hold(300, [...doubted, die(400, 300, '4')]).hold(1500, doubted));
+    expect(later.proposals).toHaveLength(1);
+  });
+
   it('a die come back that lay still through a read, nudged later, is no new roll', () => {
     const two = [die(100, 100, '2'), die(220, 130, '5')];
     const slide = (i: number) => [two[0]!, die(220 + i * 4, 130 + i * 5, '5')];

@@ -275,10 +275,13 @@ function readingOrder<F>(dice: TrackedDie<F>[]): TrackedDie<F>[] {
   return [...dice].sort((p, q) => centre(p.box).x - centre(q.box).x || centre(p.box).y - centre(q.box).y);
 }
 
-/** The same dice by identity, each showing the face it showed (`returnMs`: a die lost and found again keeps its id). */
-function sameDiceAndFaces<F>(a: ReadonlyMap<number, F | null>, b: ReadonlyMap<number, F | null>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [id, face] of a) if (!b.has(id) || b.get(id) !== face) return false;
+/**
+ * The same dice by identity (`returnMs`: a die lost and found again keeps its id), each showing
+ * the face it showed in `before` or unread now (the same die, doubted where it lies).
+ */
+function sameDiceAndFaces<F>(before: ReadonlyMap<number, F | null>, now: ReadonlyMap<number, F | null>): boolean {
+  if (before.size !== now.size) return false;
+  for (const [id, face] of before) if (!now.has(id) || (now.get(id) !== face && now.get(id) !== null)) return false;
   return true;
 }
 
@@ -431,8 +434,9 @@ export class SettleTracker<F = string> {
           track.pendingFace && track.pendingFace.face === det.face
             ? { face: det.face, frames: track.pendingFace.frames + 1 }
             : { face: det.face, frames: 1 };
-        if (track.pendingFace.frames >= turnFrames) {
-          // read again and again: the die was turned, not misread
+        // read again and again: the die was turned, not misread; unless now unread (a hand turns a
+        // die to a face, and the same die read, then doubted where it lies, is the reader's doubt)
+        if (track.pendingFace.frames >= turnFrames && det.face !== null) {
           track.votes = new Map([[det.face, track.pendingFace.frames]]);
           track.pendingFace = null;
           changed = true;
