@@ -37,16 +37,19 @@ export function settleFrame(t: number, dice: readonly ReadDie[]): DetectionFrame
 const centre = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 
 /**
+ * How much larger one box may be than another and still be the same die read again (chosen on the
+ * held-out rests and throws, models/MODEL_CARD.md "A die doubted where it lies").
+ */
+const SAME_DIE_SIZE_RATIO = 1.5;
+
+/**
  * True when every die of `next` lies where a die of `previous` lay, showing the same face: the
  * table only lost dice (set aside out of view, picked up to roll), nothing was thrown. A die
  * not read then (`?`) may show a face now: the same die read at last (the table learnt it from
  * the player's fill-in, pip-learning.ts), not a die thrown; and a die read then may be unread now
- * where it lay: the reader doubting the same die as the frames drift. The same die is about the same size
- * (`SAME_DIE_SIZE_RATIO`). `tolerance` is in die sizes.
+ * where it lay: the reader doubting the same die as the frames drift. The same die is about the
+ * same size (`SAME_DIE_SIZE_RATIO`). `tolerance` is in die sizes.
  */
-/** How much larger one box may be than another and still be the same die read again (boxes of one die vary by 10–20%). */
-const SAME_DIE_SIZE_RATIO = 1.5;
-
 export function onlyDiceTakenAway(next: readonly TrackedDie<DieToken>[], previous: readonly TrackedDie<DieToken>[] | null, tolerance = 0.5): boolean {
   if (!previous || next.length === 0 || next.length > previous.length) return false;
   const free = [...previous];
