@@ -241,11 +241,7 @@ const settleSection: BenchSection = {
   title: 'read shown after the dice settle — the built app at a 5000 table, a fake camera of dice thrown that come to rest, headless Chromium',
   method: `from the frame the settle tracker settles on (the app's rollcall:dice-settled mark carries its capture time) to the proposed roll on screen (in the document, then the next animation frame); ${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps, a matteop65 photo and its mirror image in turn; the first throw discarded; target ≤ 300 ms on a mid-range phone`,
   async run(ctx) {
-    const { url } = await ctx.app();
-    const video = path.join(ctx.appDir, '..', `${path.basename(ctx.appDir)}-camera.y4m`);
-    writeFileSync(video, await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)));
-    const browser = await ctx.launch(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
-    try {
+    return withFakeCamera(ctx, 'camera', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
       const { timings, settleMs } = await measureSettleToShown(browser, url, ctx.options.settles, 1);
       const n = `n=${timings.length} throws, dice still for ${settleMs} ms first`;
       const reads = [...new Set(timings.map((t) => t.read))].join(' | ');
@@ -257,10 +253,7 @@ const settleSection: BenchSection = {
         { label: '  of which decision → on screen, median', value: median(of('settledToShown')), unit: 'ms', note: 'rules preview, render, paint' },
         { label: '  decision → on screen, p95', value: p95(of('settledToShown')), unit: 'ms', note: `reads: ${reads}` },
       ];
-    } finally {
-      await browser.close();
-      rmSync(video, { force: true });
-    }
+    });
   },
 };
 
@@ -269,22 +262,29 @@ const restSection: BenchSection = {
   title: 'frames read while the dice lie still — the built app at a 5000 table, a fake camera of still dice, headless Chromium',
   method: `the frames the table sends its dice reader (the worker's messages counted), while the dice settle into the first proposal and then for 10 s while it waits, the dice still; ${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps, a matteop65 photo; the table reads at up to ${READ_FPS} fps while anything changes, ${IDLE_READ_FPS} while it is settled and quiet (src/app/readPace.ts)`,
   async run(ctx) {
-    const { url } = await ctx.app();
-    const video = path.join(ctx.appDir, '..', `${path.basename(ctx.appDir)}-still.y4m`);
-    writeFileSync(video, await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)));
-    const browser = await ctx.launch(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
-    try {
+    return withFakeCamera(ctx, 'still', await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
       const rest = await measureReadsAtRest(browser, url, 10);
       return [
         { label: 'frames read a second, dice settling', value: rest.settlingPerSecond, unit: 'fps', note: `first frame read → the first proposal; the camera gives ${SETTLE_CAMERA.fps} fps here, a slow device reads fewer` },
         { label: 'frames read a second, dice at rest', value: rest.perSecond, unit: 'fps', note: '10 s while the proposal waits, the dice still' },
       ];
-    } finally {
-      await browser.close();
-      rmSync(video, { force: true });
-    }
+    });
   },
 };
+
+/** Runs `measure` on the built app in a browser whose fake camera plays `video` (a .y4m beside the build, removed after). */
+async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, measure: (browser: Browser, url: string) => Promise<Figure[]>): Promise<Figure[]> {
+  const { url } = await ctx.app();
+  const file = path.join(ctx.appDir, '..', `${path.basename(ctx.appDir)}-${name}.y4m`);
+  writeFileSync(file, video);
+  const browser = await ctx.launch(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${file}`]);
+  try {
+    return await measure(browser, url);
+  } finally {
+    await browser.close();
+    rmSync(file, { force: true });
+  }
+}
 
 export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, settleSection, restSection];
 
