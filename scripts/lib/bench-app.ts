@@ -216,6 +216,25 @@ export async function measureSettleToShown(browser: Browser, url: string, count:
   }
 }
 
+/**
+ * Run in the page (`page.addInitScript`, or `page.evaluate` before the table opens): records when
+ * each frame is sent to a worker (every message but a worker's start) for `framesRead`.
+ */
+export function recordFramesRead(): void {
+  const w = window as unknown as { __framesRead: number[] };
+  w.__framesRead = [];
+  const post = Worker.prototype.postMessage as (this: Worker, message: unknown, transfer?: unknown) => void;
+  Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: unknown) {
+    if ((message as { type?: string } | null)?.type !== 'init') w.__framesRead.push(performance.now());
+    post.call(this, message, transfer);
+  } as Worker['postMessage'];
+}
+
+/** The times (performance.now()) of the frames sent to the page's workers since `recordFramesRead`. */
+export function framesRead(page: Page): Promise<number[]> {
+  return page.evaluate(() => (window as unknown as { __framesRead: number[] }).__framesRead);
+}
+
 /** A fake camera of dice lying still: the settle scene's photo alone, looped. */
 export async function stillDiceY4m(photoPath: string): Promise<Buffer> {
   const { width, height, fps } = SETTLE_CAMERA;
@@ -241,19 +260,11 @@ export async function measureReadsAtRest(browser: Browser, url: string, seconds:
   await context.grantPermissions(['camera']);
   try {
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      const w = window as unknown as { __reads: number[] };
-      w.__reads = [];
-      const post = Worker.prototype.postMessage as (this: Worker, message: unknown, transfer?: unknown) => void;
-      Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: unknown) {
-        if ((message as { type?: string } | null)?.type !== 'init') w.__reads.push(performance.now());
-        post.call(this, message, transfer);
-      } as Worker['postMessage'];
-    });
+    await page.addInitScript(recordFramesRead);
     await page.goto(url);
     await startFiveThousand(page);
     await page.getByTestId('camera-read').waitFor({ timeout: 120_000 });
-    const reads = (): Promise<number[]> => page.evaluate(() => (window as unknown as { __reads: number[] }).__reads);
+    const reads = (): Promise<number[]> => framesRead(page);
     // the frame the tracker settled on (its mark) ends the settling
     const settledAt = await page.evaluate((name) => performance.getEntriesByName(name, 'mark')[0]!.startTime, DICE_SETTLED_MARK);
     const from = (await reads()).length;

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { layoutProblems, openAppWithCamera, ROOT, type AppWithCamera, type BrowserSession } from './harness.ts';
 import { headline, startGame } from './table-helpers.ts';
+import { framesRead, recordFramesRead } from '../../scripts/lib/bench-app.ts';
 
 const PHOTOS = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample');
 const PHOTO = 'valid_80.jpg';
@@ -26,18 +27,8 @@ beforeAll(async () => {
   truth = [...image.dice].sort((a, b) => a.x + a.w / 2 - (b.x + b.w / 2)).map((d) => d.value);
   app = await openAppWithCamera(inject('distDir'), readFileSync(join(PHOTOS, PHOTO)), 640, 480);
   // counts the frames sent to the dice reader's worker (every message but its start)
-  await app.session.page.evaluate(() => {
-    const counted = window as unknown as { framesRead: number };
-    counted.framesRead = 0;
-    const post = Worker.prototype.postMessage as (this: Worker, message: unknown, transfer?: unknown) => void;
-    Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: unknown) {
-      if ((message as { type?: string } | null)?.type !== 'init') counted.framesRead++;
-      post.call(this, message, transfer);
-    } as Worker['postMessage'];
-  });
+  await app.session.page.evaluate(recordFramesRead);
 });
-
-const framesRead = (page: BrowserSession['page']): Promise<number> => page.evaluate(() => (window as unknown as { framesRead: number }).framesRead);
 
 afterAll(async () => {
   await app?.close();
@@ -76,12 +67,13 @@ describe('camera reads at the table', () => {
 
     // the dice still lie there: the same roll is not proposed again
     await page.getByTestId('camera-status').getByText('I see 5 dice: 2 thrown and 3 kept.').waitFor();
-    const before = await framesRead(page);
+    const before = (await framesRead(page)).length;
     await page.waitForTimeout(2_000);
     expect(await page.getByTestId('camera-read').count()).toBe(0);
     // and, lying still, they are read at the idle pace (4 a second; every frame could be 15)
-    expect(await framesRead(page)).toBeGreaterThan(before);
-    expect((await framesRead(page)) - before).toBeLessThanOrEqual(12);
+    const atRest = (await framesRead(page)).length - before;
+    expect(atRest).toBeGreaterThan(0);
+    expect(atRest).toBeLessThanOrEqual(12);
     expect(await layoutProblems(page)).toEqual([]);
 
     // unless the player asks for it to be read again
