@@ -6,7 +6,7 @@
  */
 import type { DieToken } from '../lib/dice/index.ts';
 import type { ExpectedRoll } from '../lib/rules/index.ts';
-import { median, type Box, type DetectionFrame, type TrackedDie } from '../lib/vision/settle.ts';
+import { median, type Box, type DetectionFrame, type FrameSize, type TrackedDie } from '../lib/vision/settle.ts';
 
 /**
  * The performance mark made when the settle tracker settles a read (`npm run bench` times the
@@ -29,9 +29,10 @@ export interface ReadDie {
   score: number;
 }
 
-/** A frame of the reader's dice, for the settle tracker. */
-export function settleFrame(t: number, dice: readonly ReadDie[]): DetectionFrame<DieToken> {
-  return { t, dice: dice.map((d) => ({ box: d.box, face: d.token, score: d.score })) };
+/** A frame of the reader's dice, for the settle tracker; `size`, the frame's, lets it follow the camera turning. */
+export function settleFrame(t: number, dice: readonly ReadDie[], size?: FrameSize): DetectionFrame<DieToken> {
+  const frame = { t, dice: dice.map((d) => ({ box: d.box, face: d.token, score: d.score })) };
+  return size ? { ...frame, size } : frame;
 }
 
 const centre = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cameraExpectation, SettleTracker, type DetectionFrame, type DieDetection, type ProposedRoll, type SettleUpdate } from '../../src/lib/vision/settle.ts';
+import { cameraExpectation, quarterTurns, SettleTracker, type BoxMap, type DetectionFrame, type DieDetection, type ProposedRoll, type SettleUpdate } from '../../src/lib/vision/settle.ts';
 
 const FRAME_MS = 33;
 const SIZE = 40;
@@ -471,5 +471,84 @@ describe('cameraExpectation', () => {
 
   it('refuses mismatched lists', () => {
     expect(() => cameraExpectation(anchors, anchors.slice(1))).toThrow(RangeError);
+  });
+});
+
+describe('the camera turned (a phone delivers frames the way it is held)', () => {
+  const LANDSCAPE = { width: 640, height: 360 };
+  const PORTRAIT = { width: 360, height: 640 };
+  const [, clockwise, , anticlockwise] = quarterTurns(LANDSCAPE, PORTRAIT);
+  /** `dice` as a phone turned by `turn` sees them, moved by (dx, dy) as the hand turning it moves it. */
+  const seenTurned = (dice: DieDetection<Face>[], turn: BoxMap, dx = 0, dy = 0) => dice.map((d) => ({ ...d, box: { ...turn(d.box), x: turn(d.box).x + dx, y: turn(d.box).y + dy } }));
+  const sized = (frames: DetectionFrame<Face>[], size: { width: number; height: number }) => frames.map((f) => ({ ...f, size }));
+
+  it('quarterTurns: the picture turned clockwise puts its top left corner top right', () => {
+    const corner = { x: 0, y: 0, w: 64, h: 36 };
+    expect(clockwise!(corner)).toEqual({ x: 324, y: 0, w: 36, h: 64 });
+    expect(anticlockwise!(corner)).toEqual({ x: 0, y: 640 - 64, w: 36, h: 64 });
+    expect(quarterTurns(LANDSCAPE, LANDSCAPE)[0]!(corner)).toEqual(corner);
+  });
+
+  for (const [name, turn] of [['clockwise', clockwise!], ['anticlockwise', anticlockwise!]] as const) {
+    it(`still dice seen after the phone turned ${name} (and moved two dice' width) are not a new read`, () => {
+      const tracker = new SettleTracker<Face>();
+      const before = new Script().hold(2000, roll);
+      const first = run({ frames: sized(before.frames, LANDSCAPE) } as Script, tracker);
+      expect(first.proposals).toHaveLength(1);
+      const after = new Script();
+      after.t = before.t;
+      after.hold(3000, seenTurned(roll, turn, 70, -50));
+      const { proposals, updates } = run({ frames: sized(after.frames, PORTRAIT) } as Script, tracker);
+      expect(proposals).toEqual([]);
+      expect(updates[0]!.turned).not.toBeNull();
+      expect(updates.slice(1).every((u) => u.turned === null)).toBe(true);
+      expect(updates.every((u) => u.phase === 'settled')).toBe(true);
+      expect(updates.at(-1)!.quiet).toBe(true);
+      // the last proposal is carried into the new frame too
+      expect(updates.at(-1)!.lastProposal!.dice.map((d) => d.face)).toEqual(faces(first.proposals[0]!));
+    });
+  }
+
+  it('without the frame size, the turned dice look thrown: a new read (what the size is for)', () => {
+    const tracker = new SettleTracker<Face>();
+    const before = new Script().hold(2000, roll);
+    run(before, tracker);
+    const after = new Script();
+    after.t = before.t;
+    expect(run(after.hold(3000, seenTurned(roll, clockwise!)), tracker).proposals).toHaveLength(1);
+  });
+
+  it('frames without dice as the phone turns (blurred) put off the turn to the first frame with dice', () => {
+    const tracker = new SettleTracker<Face>();
+    const before = new Script().hold(2000, roll);
+    run({ frames: sized(before.frames, LANDSCAPE) } as Script, tracker);
+    const after = new Script();
+    after.t = before.t;
+    after.show(8, []).hold(3000, seenTurned(roll, clockwise!, -40, 60));
+    const { proposals, updates } = run({ frames: sized(after.frames, PORTRAIT) } as Script, tracker);
+    expect(proposals).toEqual([]);
+    expect(updates.findIndex((u) => u.turned !== null)).toBe(8);
+  });
+
+  it('a lone die, turned with the phone, is not a new read', () => {
+    const tracker = new SettleTracker<Face>();
+    const lone = [die(500, 60, '4')];
+    const before = new Script().hold(2000, lone);
+    expect(run({ frames: sized(before.frames, LANDSCAPE) } as Script, tracker).proposals).toHaveLength(1);
+    const after = new Script();
+    after.t = before.t;
+    expect(run({ frames: sized(after.hold(3000, seenTurned(lone, anticlockwise!)).frames, PORTRAIT) } as Script, tracker).proposals).toEqual([]);
+  });
+
+  it('dice thrown while the phone turned are a new read', () => {
+    const tracker = new SettleTracker<Face>();
+    const before = new Script().hold(2000, roll);
+    run({ frames: sized(before.frames, LANDSCAPE) } as Script, tracker);
+    const thrown = [die(40, 400, '2'), die(200, 500, '2'), die(280, 300, '4'), die(100, 200, '6'), die(250, 100, '5')];
+    const after = new Script();
+    after.t = before.t;
+    const { proposals } = run({ frames: sized(after.hold(3000, thrown).frames, PORTRAIT) } as Script, tracker);
+    expect(proposals).toHaveLength(1);
+    expect(faces(proposals[0]!).sort()).toEqual(thrown.map((d) => d.face).sort());
   });
 });

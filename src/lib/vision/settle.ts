@@ -14,6 +14,9 @@
  *   zooms the whole picture, so each die is compared with where the camera's motion (fitted to
  *   all the dice) would have taken it. A lone die cannot be told from the camera, so it is
  *   measured as it is.
+ * - A frame of another size is the camera turned, not the dice moving: a phone delivers frames
+ *   the way it is held. What the tracker knows is carried into the new frame by the quarter turn
+ *   (and the hand's shift) that lays the dice known on the dice seen (`turnedFrame`).
  * - Each read proposes once. A configuration equal to the last proposal is never proposed
  *   again: not after a hand passes over the dice (same faces, same places), nor after a die is
  *   nudged or lost by the detector for a moment (the same dice, same faces: a die seen again
@@ -44,7 +47,21 @@ export interface DetectionFrame<F> {
   /** Frame time in ms (any monotonic origin, e.g. performance.now() or video time). */
   t: number;
   dice: readonly DieDetection<F>[];
+  /**
+   * The frame's size, in the boxes' unit. When it changes the camera turned (a phone delivers
+   * frames the way it is held): what the tracker knows is carried into the new frame
+   * (`turnedFrame`), so dice lying still are not taken for dice thrown.
+   */
+  size?: FrameSize;
 }
+
+export interface FrameSize {
+  width: number;
+  height: number;
+}
+
+/** Maps a box of the frames before a turn into the frame after it. */
+export type BoxMap = (box: Box) => Box;
 
 export interface SettleOptions {
   /** How long the dice must stay the same before a roll is proposed (ms). */
@@ -123,6 +140,12 @@ export interface SettleUpdate<F> {
    * face it shows, and no new box. A table settled (or empty) and quiet can be read less often.
    */
   quiet: boolean;
+  /**
+   * When this frame's size differs from the last one's (the camera turned): how boxes of the
+   * frames before map into it, as the tracker carried its own dice over. Whoever keeps boxes of
+   * earlier frames (the table's last layout) maps them with it. Null otherwise.
+   */
+  turned: BoxMap | null;
 }
 
 export interface Point {
@@ -249,11 +272,12 @@ function votedFace<F>(votes: ReadonlyMap<F | null, number>, current: F | null): 
   return best;
 }
 
-/** Pairs items of `a` with items of `b` nearest first, each pair within `limit` die sizes. */
-function matchBoxes(a: readonly Box[], b: readonly Box[], limit: number): Map<number, number> {
+/** Pairs items of `a` with items of `b` nearest first, each pair within `limit` die sizes and allowed by `may`. */
+function matchBoxes(a: readonly Box[], b: readonly Box[], limit: number, may: (i: number, j: number) => boolean = () => true): Map<number, number> {
   const pairs: { i: number; j: number; d: number }[] = [];
   for (let i = 0; i < a.length; i++) {
     for (let j = 0; j < b.length; j++) {
+      if (!may(i, j)) continue;
       const boxA = a[i]!;
       const boxB = b[j]!;
       const d = distance(centre(boxA), centre(boxB)) / Math.max(size(boxA), size(boxB));
@@ -298,6 +322,71 @@ function sameLayout<F>(a: readonly TrackedDie<F>[], b: readonly TrackedDie<F>[],
   return true;
 }
 
+/**
+ * The four ways a frame of size `from` can lie in a frame of size `to` after the camera turned by
+ * a quarter turn or none (the picture turned 0°, 90°, 180° or 270° clockwise, then scaled to fill
+ * `to`): a phone's frames turn with the phone, and which way it turned the frames alone must tell.
+ */
+export function quarterTurns(from: FrameSize, to: FrameSize): BoxMap[] {
+  const point: ((u: number, v: number) => [number, number])[] = [
+    (u, v) => [u, v],
+    (u, v) => [1 - v, u],
+    (u, v) => [1 - u, 1 - v],
+    (u, v) => [v, 1 - u],
+  ];
+  return point.map((turn) => (box) => {
+    const [x1, y1] = turn(box.x / from.width, box.y / from.height);
+    const [x2, y2] = turn((box.x + box.w) / from.width, (box.y + box.h) / from.height);
+    const x = Math.min(x1, x2) * to.width;
+    const y = Math.min(y1, y2) * to.height;
+    return { x, y, w: Math.max(x1, x2) * to.width - x, h: Math.max(y1, y2) * to.height - y };
+  });
+}
+
+/** How far (in die sizes) the dice may seem to have shifted over a turn: the hand that turns the phone moves it too. */
+const TURN_MATCH_DISTANCE = 3;
+/** Once the hand's shift is taken off, how near (in die sizes) a die known must land on a die seen to count as laid on it. */
+const TURN_FIT_DISTANCE = 0.5;
+
+/**
+ * How the dice known before a turn of the camera (`known`, in the old frame's boxes) lie in the
+ * frame after it (`seen`). Each quarter turn (`quarterTurns`) is tried with each shift that lays
+ * one known die on a die seen with the same face (or one unread) within `TURN_MATCH_DISTANCE`
+ * (the hand turning a phone moves it as well); kept is the turn and shift that lays the most
+ * known dice on dice seen, ties to the closer fit, its shift then the median of the dice laid.
+ * With no die laid, no turn: the picture scaled as it lies.
+ */
+export function turnedFrame<F>(known: readonly { box: Box; face: F | null }[], seen: readonly { box: Box; face: F | null }[], from: FrameSize, to: FrameSize): BoxMap {
+  const sameFace = (i: number, j: number) => known[i]!.face === seen[j]!.face || known[i]!.face === null || seen[j]!.face === null;
+  const seenBoxes = seen.map((d) => d.box);
+  const seenCentres = seenBoxes.map(centre);
+  const shifted = (turn: BoxMap, dx: number, dy: number): BoxMap => (box) => {
+    const b = turn(box);
+    return { ...b, x: b.x + dx, y: b.y + dy };
+  };
+  const turns = quarterTurns(from, to);
+  let best: { map: BoxMap; laid: number; off: number } = { map: turns[0]!, laid: 0, off: Infinity };
+  for (const turn of turns) {
+    const turned = known.map((d) => turn(d.box));
+    for (const [i, a] of turned.entries()) {
+      for (const [j, b] of seenCentres.entries()) {
+        const at = centre(a);
+        if (!sameFace(i, j) || distance(at, b) / Math.max(size(a), size(seenBoxes[j]!)) > TURN_MATCH_DISTANCE) continue;
+        const trial = turned.map((box) => ({ ...box, x: box.x + b.x - at.x, y: box.y + b.y - at.y }));
+        const laid = [...matchBoxes(trial, seenBoxes, TURN_FIT_DISTANCE, sameFace)];
+        if (laid.length < best.laid) continue;
+        // the shift that lays them all best: their median
+        const dx = b.x - at.x + median(laid.map(([k, l]) => seenCentres[l]!.x - centre(trial[k]!).x));
+        const dy = b.y - at.y + median(laid.map(([k, l]) => seenCentres[l]!.y - centre(trial[k]!).y));
+        const map = shifted(turn, dx, dy);
+        const off = laid.reduce((total, [k, l]) => total + distance(centre(map(known[k]!.box)), seenCentres[l]!), 0);
+        if (laid.length > best.laid || off < best.off) best = { map, laid: laid.length, off };
+      }
+    }
+  }
+  return best.map;
+}
+
 export class SettleTracker<F = string> {
   private options: SettleOptions;
   private tracks: Track<F>[] = [];
@@ -311,6 +400,8 @@ export class SettleTracker<F = string> {
   /** The last two proposals' dice, and each die's face by its id: a read equal to either is not proposed again. */
   private recent: { dice: TrackedDie<F>[]; faces: Map<number, F | null> }[] = [];
   private last: ProposedRoll<F> | null = null;
+  /** The size of the latest frame that gave one. */
+  private frameSize: FrameSize | null = null;
   private nextId = 1;
   private nextDieId = 1;
 
@@ -332,6 +423,7 @@ export class SettleTracker<F = string> {
     this.departed = [];
     this.recent = [];
     this.last = null;
+    this.frameSize = null;
   }
 
   get lastProposal(): ProposedRoll<F> | null {
@@ -357,11 +449,41 @@ export class SettleTracker<F = string> {
     return back!.id;
   }
 
+  /**
+   * When `frame`'s size differs from the last frame's, the camera turned: every box the tracker
+   * keeps (its dice, the boxes not yet dice, the dice that left lately, the last proposals) is
+   * carried into the new frame as the dice in view say it turned (`turnedFrame`, going by the dice
+   * tracked, else by the last proposal). Returns the map, or null when the size stayed.
+   */
+  private carryOverTurn(frame: DetectionFrame<F>): BoxMap | null {
+    const before = this.frameSize;
+    const now = frame.size;
+    if (!now) return null;
+    if (before && (before.width !== now.width || before.height !== now.height) && frame.dice.length === 0) {
+      return null; // no die to tell the turn by (blurred as it turned): the first frame with dice will
+    }
+    this.frameSize = { width: now.width, height: now.height };
+    if (!before || (before.width === now.width && before.height === now.height)) return null;
+    const known = this.tracks.length > 0 ? this.tracks : (this.recent[0]?.dice ?? []);
+    const map = turnedFrame(known, frame.dice, before, now);
+    for (const track of this.tracks) {
+      track.box = map(track.box);
+      track.anchor = centre(map({ x: track.anchor.x, y: track.anchor.y, w: 0, h: 0 }));
+    }
+    for (const c of this.candidates) c.box = map(c.box);
+    for (const d of this.departed) d.box = map(d.box);
+    const mapDice = (dice: TrackedDie<F>[]) => dice.map((d) => ({ ...d, box: map(d.box) }));
+    this.recent = this.recent.map((r) => ({ dice: mapDice(r.dice), faces: r.faces }));
+    if (this.last) this.last = { ...this.last, dice: mapDice(this.last.dice) };
+    return map;
+  }
+
   update(frame: DetectionFrame<F>): SettleUpdate<F> {
     const { confirmFrames, turnFrames, moveTolerance, maxCameraShake, matchDistance, maxGapMs, settleMs } = this.options;
     const t = frame.t;
     if (this.lastT !== null && t - this.lastT > maxGapMs && this.stableSince !== null) this.stableSince = t;
     this.lastT = t;
+    const turned = this.carryOverTurn(frame);
 
     let changed = false;
     /** Whether a die is moving in this frame (a change, or maybe box jitter). */
@@ -500,7 +622,7 @@ export class SettleTracker<F = string> {
     // the dice of the read: those seen in at least half its frames (not a box seen now and then)
     const inRead = this.tracks.filter((tr) => tr.seenFrames >= tr.frames / 2);
     const dice = readingOrder(inRead.map((tr) => ({ box: tr.box, face: tr.face, score: tr.score })));
-    const base = { dice, lastProposal: this.last, quiet: quiet && !changed };
+    const base = { dice, lastProposal: this.last, quiet: quiet && !changed, turned };
     if (this.tracks.length === 0) {
       this.stableSince = null;
       this.done = false;

@@ -1,0 +1,163 @@
+/**
+ * A phone held upright, as most players hold one, then turned on its side mid-game. A phone's
+ * camera delivers frames the way the phone is held (720 × 1280 upright, 1280 × 720 on its side),
+ * so the frame size changes while the camera runs. Chromium's fake capture device has one frame
+ * size, so the camera here is a canvas stream (getUserMedia replaced before the app loads)
+ * showing the five dice of the photo table-camera.test.ts reads (a matteop65 val image, licence
+ * beside it), turned a quarter turn while the phone is upright. Each box drawn over the picture
+ * must land on its die in both: boxes come in the pixels of the frame read, and the drawing must
+ * follow the frame's size, not the size the camera first gave.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { startGame } from './table-helpers.ts';
+
+const PHOTOS = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample');
+const PHOTO = 'valid_80.jpg';
+/** The photo (640 × 480) is scaled by 1.5 and centred on a 9:16 frame, upright or on its side. */
+const SCALE = 1.5;
+const BACKGROUND = { r: 196, g: 184, b: 166 };
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+interface CameraFrame {
+  width: number;
+  height: number;
+  jpeg: string;
+  /** The labelled dice (matteop65 boxes the pips) where they lie in this frame. */
+  dice: Box[];
+}
+
+let server: StaticServer;
+let session: BrowserSession;
+let upright: CameraFrame;
+let onItsSide: CameraFrame;
+
+async function frame(width: number, height: number, turned: boolean, labelled: Box[]): Promise<CameraFrame> {
+  const photo = turned ? sharp(join(PHOTOS, PHOTO)).rotate(90) : sharp(join(PHOTOS, PHOTO));
+  const picture = await photo.resize(turned ? 480 * SCALE : 640 * SCALE).toBuffer();
+  const left = (width - (turned ? 480 : 640) * SCALE) / 2;
+  const top = (height - (turned ? 640 : 480) * SCALE) / 2;
+  const jpeg = await sharp({ create: { width, height, channels: 3, background: BACKGROUND } })
+    .composite([{ input: picture, left, top }])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  // a quarter turn clockwise takes (x, y) of the 640 × 480 photo to (480 − y, x)
+  const dice = labelled.map((d) =>
+    turned
+      ? { x: left + (480 - d.y - d.h) * SCALE, y: top + d.x * SCALE, w: d.h * SCALE, h: d.w * SCALE }
+      : { x: left + d.x * SCALE, y: top + d.y * SCALE, w: d.w * SCALE, h: d.h * SCALE },
+  );
+  return { width, height, jpeg: jpeg.toString('base64'), dice };
+}
+
+beforeAll(async () => {
+  const labels = JSON.parse(readFileSync(join(PHOTOS, 'labels.json'), 'utf8')) as { images: { file: string; dice: Box[] }[] };
+  const labelled = labels.images.find((i) => i.file === PHOTO)!.dice;
+  upright = await frame(720, 1280, true, labelled);
+  onItsSide = await frame(1280, 720, false, labelled);
+  server = await serve(inject('distDir'));
+  session = await launch();
+  // The camera: a canvas repainted 20 times a second with the frame of the way the phone is held.
+  await session.page.addInitScript(
+    ({ first, second }) => {
+      const canvas = document.createElement('canvas');
+      const pictures = [first, second].map(({ width, height, jpeg }) => {
+        const image = new Image();
+        image.src = `data:image/jpeg;base64,${jpeg}`;
+        return { width, height, image };
+      });
+      let held = pictures[0]!;
+      const paint = () => {
+        if (canvas.width !== held.width || canvas.height !== held.height) Object.assign(canvas, { width: held.width, height: held.height });
+        if (held.image.complete) canvas.getContext('2d')!.drawImage(held.image, 0, 0);
+      };
+      Object.assign(window, { turnPhone: () => (held = pictures[1]!) });
+      navigator.mediaDevices.getUserMedia = async () => {
+        await Promise.all(pictures.map((p) => p.image.decode()));
+        paint();
+        setInterval(paint, 50);
+        return canvas.captureStream(20);
+      };
+    },
+    { first: { width: upright.width, height: upright.height, jpeg: upright.jpeg }, second: { width: onItsSide.width, height: onItsSide.height, jpeg: onItsSide.jpeg } },
+  );
+  await session.page.goto(server.url);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+});
+
+/** Waits until the boxes drawn are `expected.dice.length` boxes in that frame's pixels, each labelled die's centre inside exactly one of them. */
+async function expectDiceDrawnOn(expected: CameraFrame): Promise<void> {
+  const view = session.page.getByTestId('camera-view');
+  await session.page.waitForFunction(
+    (viewBox) => document.querySelector('[data-testid="camera-view"] svg')?.getAttribute('viewBox') === viewBox,
+    `0 0 ${expected.width} ${expected.height}`,
+    { timeout: 20_000 },
+  );
+  const onTheDice = async () => {
+    const rects = await view.locator('svg rect').evaluateAll((els) =>
+      els.map((el) => ({ x: Number(el.getAttribute('x')), y: Number(el.getAttribute('y')), w: Number(el.getAttribute('width')), h: Number(el.getAttribute('height')) })),
+    );
+    return (
+      rects.length === expected.dice.length &&
+      expected.dice.every((die) => {
+        const cx = die.x + die.w / 2;
+        const cy = die.y + die.h / 2;
+        return rects.filter((r) => cx >= r.x && cx <= r.x + r.w && cy >= r.y && cy <= r.y + r.h).length === 1;
+      })
+    );
+  };
+  const deadline = Date.now() + 20_000;
+  while (!(await onTheDice()) && Date.now() < deadline) await session.page.waitForTimeout(200);
+  expect(await onTheDice()).toBe(true);
+}
+
+describe('camera on a phone held upright, then turned', () => {
+  it('reads upright frames and draws each die where it lies', async () => {
+    const { page, errors } = session;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    const read = page.getByTestId('camera-read');
+    await read.waitFor({ timeout: 45_000 });
+    expect(((await read.textContent()) ?? '').split(' ')).toHaveLength(5);
+    await expectDiceDrawnOn(upright);
+    // the proposal is scrolled into view, its confirm button on the phone's screen
+    const confirm = await page.getByTestId('confirm-roll').boundingBox();
+    expect(confirm).not.toBeNull();
+    expect(confirm!.y).toBeGreaterThanOrEqual(0);
+    expect(confirm!.y + confirm!.height).toBeLessThanOrEqual(844);
+    expect(await layoutProblems(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('follows the frames when the phone is turned on its side, and proposes nothing new', async () => {
+    const { page, errors } = session;
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    const status = page.getByTestId('camera-status');
+    await status.getByText('I see 5 dice: 2 thrown and 3 kept.').waitFor();
+    const headline = await page.getByTestId('headline').textContent();
+
+    await page.setViewportSize({ width: 844, height: 390 });
+    await page.evaluate(() => (window as unknown as { turnPhone: () => void }).turnPhone());
+    await expectDiceDrawnOn(onItsSide);
+    // the dice did not move, the phone did: the two dice thrown are not proposed as a new throw
+    await page.waitForTimeout(3_000);
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+    expect(await status.textContent()).toBe('I see 5 dice: 2 thrown and 3 kept.');
+    expect(await page.getByTestId('headline').textContent()).toBe(headline);
+    expect(errors).toEqual([]);
+  });
+});
