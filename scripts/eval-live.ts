@@ -49,7 +49,8 @@
  *
  * `--rests` also replays what follows each first proposal, the dice lying still for the rest of
  * the video: how often the tracker settles on them again and how many of those reads the table
- * would offer as a new roll (`restRereads`), and, at what cost, throws made at one table: every
+ * would offer as a new roll (`restRereads`); the same with the phone turned on its side during the
+ * rest (`turnedRests`: a phone's frames turn with it); and, at what cost, throws made at one table: every
  * ordered pair of a set's photos, one read after the other with the table empty for a second
  * between (`throwsRead`), and how soon after they land. Longer videos (`--frames 80`: ten seconds)
  * show the rests. Frames are replayed as the table reads them (src/app/readPace.ts): every frame
@@ -63,7 +64,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SettleTracker, type SettleOptions, type SettleUpdate, type TrackedDie } from '../src/lib/vision/settle.ts';
+import { median, quarterTurns, SettleTracker, type FrameSize, type SettleOptions, type SettleUpdate, type TrackedDie } from '../src/lib/vision/settle.ts';
 import { IDLE_READ_FPS, READ_FPS, readFps } from '../src/app/readPace.ts';
 import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
@@ -384,7 +385,14 @@ function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<Sett
  * settled or empty and quiet (null: every frame). `each` gets each update and its frame's index,
  * and returns true to stop. Returns the indices of the frames read.
  */
-function readAsTheTable<F>(tracker: SettleTracker<F>, frames: readonly (readonly { frameBox: Box; value: F | null; score: number; unsure?: true }[])[], frameMs: number, idleFps: number | null, each: (update: SettleUpdate<F>, i: number) => boolean): number[] {
+function readAsTheTable<F>(
+  tracker: SettleTracker<F>,
+  frames: readonly (readonly { frameBox: Box; value: F | null; score: number; unsure?: true }[])[],
+  frameMs: number,
+  idleFps: number | null,
+  each: (update: SettleUpdate<F>, i: number) => boolean,
+  sizes?: readonly FrameSize[],
+): number[] {
   const read: number[] = [];
   let next = 0;
   for (const [i, dice] of frames.entries()) {
@@ -392,7 +400,9 @@ function readAsTheTable<F>(tracker: SettleTracker<F>, frames: readonly (readonly
     // half a frame's slack: a pace of 4 fps over 8 fps frames reads every second frame
     if (t + frameMs / 2 < next) continue;
     read.push(i);
-    const update = tracker.update({ t, dice: dice.map((d) => ({ box: d.frameBox, face: proposedValue(d), score: d.score })) });
+    const seen = { t, dice: dice.map((d) => ({ box: d.frameBox, face: proposedValue(d), score: d.score })) };
+    const size = sizes?.[i];
+    const update = tracker.update(size ? { ...seen, size } : seen);
     next = t + 1000 / (idleFps === null ? READ_FPS : readFps(update, idleFps));
     if (each(update, i)) break;
   }
@@ -439,6 +449,61 @@ export function restRereads(videos: readonly PhotoVideo[], frameMs: number, opti
     restReads += read.filter((i) => i > from!).length;
   }
   return { settledAgain, offeredAgain, readsPerSecond: restFrames > 0 ? restReads / ((restFrames * frameMs) / 1000) : null };
+}
+
+/** How long after a video's first proposal the phone is turned (`turnedRests`), and how far the hand turning it moves the picture, in die sizes. */
+const TURN_AFTER_MS = 1250;
+const TURN_SHIFT = { x: 0.7, y: -0.5 };
+
+/**
+ * The still dice of each video with the phone turned on its side `TURN_AFTER_MS` after the first
+ * proposal (`--rests`): every later frame as a phone turned a quarter turn sees it (clockwise and
+ * anticlockwise in turn, video by video), the picture moved by `TURN_SHIFT` die sizes, each frame
+ * giving its size as the app's frames do. Counts the videos whose dice are then offered again as a
+ * new roll (the table's last layout carried through the turn as `TableCamera` carries it), and
+ * with `withSize` false, as a tracker told no frame size sees them. Square frames (the simulation
+ * of square photos; a phone's frames never are) are told one pixel apart so that the turn shows.
+ */
+export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS, withSize = true): { rests: number; offeredAgain: number } {
+  let rests = 0;
+  let offeredAgain = 0;
+  for (const [k, video] of videos.entries()) {
+    if (!video.frameSize) continue;
+    let first: number | null = null;
+    readAsTheTable(new SettleTracker<DieKey>(options), video.frames, frameMs, idleFps, ({ proposal }, i) => {
+      if (proposal) first = i;
+      return proposal !== null;
+    });
+    if (first === null) continue;
+    const turnAt: number = first + Math.round(TURN_AFTER_MS / frameMs);
+    if (turnAt >= video.frames.length) continue;
+    rests++;
+    const { width, height } = video.frameSize;
+    const before = { width, height: width === height ? height + 1 : height };
+    const after = { width: before.height, height: before.width };
+    const turn = quarterTurns(before, after)[k % 2 ? 1 : 3]!;
+    const sides = video.frames.flat().map((d) => Math.max(d.frameBox.w, d.frameBox.h));
+    const side = sides.length ? median(sides) : 0;
+    const frames = video.frames.map((dice, i) =>
+      i < turnAt ? dice : dice.map((d) => {
+        const box = turn(d.frameBox);
+        return { ...d, frameBox: { ...box, x: box.x + TURN_SHIFT.x * side, y: box.y + TURN_SHIFT.y * side } };
+      }),
+    );
+    const sizes = withSize ? frames.map((_, i) => (i < turnAt ? before : after)) : undefined;
+    let last: TrackedDie<DieKey>[] | null = null;
+    let offered = false;
+    readAsTheTable(new SettleTracker<DieKey>(options), frames, frameMs, idleFps, ({ proposal, turned }) => {
+      const map = turned;
+      if (map && last) last = last.map((d) => ({ ...d, box: map(d.box) }));
+      if (!proposal) return false;
+      if (last && !onlyDiceTakenAway(proposal.dice, last)) offered = true;
+      last = proposal.dice;
+      return false;
+    }, sizes);
+    if (offered) offeredAgain++;
+  }
+  return { rests, offeredAgain };
 }
 
 /**
@@ -586,7 +651,12 @@ async function main(): Promise<void> {
   const sets = [...new Set(videos.map((v) => v.set))];
   const rows = sets.map((set) => summarise(set, videos.filter((v) => v.set === set), 1000 / fps, options, idleFps));
   if (sets.length > 1) rows.push(summarise('overall', videos, 1000 / fps, options, idleFps));
-  const rests = values.rests ? sets.map((set) => ({ set, ...restRereads(videos.filter((v) => v.set === set), 1000 / fps, options, idleFps), throws: throwsRead(videos.filter((v) => v.set === set), 1000 / fps, options, idleFps) })) : null;
+  const rests = values.rests
+    ? sets.map((set) => {
+        const ofSet = videos.filter((v) => v.set === set);
+        return { set, ...restRereads(ofSet, 1000 / fps, options, idleFps), turned: turnedRests(ofSet, 1000 / fps, options, idleFps), throws: throwsRead(ofSet, 1000 / fps, options, idleFps) };
+      })
+    : null;
   if (values.json) {
     process.stdout.write(`${JSON.stringify(rests ? { rows, rests } : rows, null, 2)}\n`);
     return;
@@ -603,12 +673,13 @@ async function main(): Promise<void> {
   if (rests) {
     process.stdout.write('\n--rests: still dice after each first proposal (the rest of the video); throws: every ordered pair of a set\'s photos, one read 3 s, the table empty 1 s, then the other\n');
     process.stdout.write(`the camera read ${idleFps === null ? 'at every frame' : `at up to ${idleFps} fps while the table is settled or empty and quiet (--idle-fps)`}\n`);
-    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  frames read a second at rest  |  throws read  delay median ms  p90 ms\n`);
+    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  frames read a second at rest  |  phone turned: offered again  |  throws read  delay median ms  p90 ms\n`);
     for (const r of rests) {
       process.stdout.write(
-        `${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  ${(r.readsPerSecond?.toFixed(2) ?? '-').padStart(29)}  |  ${`${r.throws.read} of ${r.throws.pairs}`.padStart(11)}  ${String(r.throws.delayMs.median ?? '-').padStart(15)}  ${String(r.throws.delayMs.p90 ?? '-').padStart(6)}\n`,
+        `${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  ${(r.readsPerSecond?.toFixed(2) ?? '-').padStart(29)}  |  ${`${r.turned.offeredAgain} of ${r.turned.rests}`.padStart(27)}  |  ${`${r.throws.read} of ${r.throws.pairs}`.padStart(11)}  ${String(r.throws.delayMs.median ?? '-').padStart(15)}  ${String(r.throws.delayMs.p90 ?? '-').padStart(6)}\n`,
       );
     }
+    process.stdout.write(`phone turned: the phone turned on its side ${TURN_AFTER_MS} ms after the first proposal, the picture a quarter turn round and moved by ${Math.hypot(TURN_SHIFT.x, TURN_SHIFT.y).toFixed(2)} of a die\n`);
   }
 }
 

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { restRereads, throwsRead, type FrameDie, type LiveSummary as LiveRow, type PhotoVideo } from '../../scripts/eval-live.ts';
+import { restRereads, throwsRead, turnedRests, type FrameDie, type LiveSummary as LiveRow, type PhotoVideo } from '../../scripts/eval-live.ts';
 import { REPO, runCli } from './cli-helpers.ts';
 
 const webcam = path.join(REPO, 'tests/fixtures/dice-photos/matteop65-val-sample');
@@ -165,6 +165,17 @@ describe('eval:live --rests', () => {
       expect(paced.readsPerSecond).toBeGreaterThanOrEqual(4);
       expect(paced.readsPerSecond).toBeLessThan(5);
     }
+  });
+
+  it('turns the phone on its side after the first proposal: the still dice are not offered again when the frames give their size', () => {
+    const still = () => false;
+    const videos = [rest('a', still), rest('b', still, 300)].map((v) => ({ ...v, frameSize: { width: 640, height: 480 } }));
+    expect(turnedRests(videos, FRAME_MS, {}, null)).toEqual({ rests: 2, offeredAgain: 0 });
+    expect(turnedRests(videos, FRAME_MS, {}, 4)).toEqual({ rests: 2, offeredAgain: 0 });
+    // a tracker told no frame size takes the turned dice for dice thrown
+    expect(turnedRests(videos, FRAME_MS, {}, null, false)).toEqual({ rests: 2, offeredAgain: 2 });
+    // videos saved without their frames' size are left out
+    expect(turnedRests([rest('c', still)], FRAME_MS, {}, null)).toEqual({ rests: 0, offeredAgain: 0 });
   });
 
   it('counts the throws read at one table: every ordered pair of the set, the table empty for a second between', () => {
