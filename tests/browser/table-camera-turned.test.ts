@@ -6,7 +6,8 @@
  * showing the five dice of the photo table-camera.test.ts reads (a matteop65 val image, licence
  * beside it), turned a quarter turn while the phone is upright. Each box drawn over the picture
  * must land on its die in both: boxes come in the pixels of the frame read, and the drawing must
- * follow the frame's size, not the size the camera first gave.
+ * follow the frame's size, not the size the camera first gave. The faces drawn must be readable
+ * however many pixels the frame has, and turning the phone must not propose the dice as a throw.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -133,6 +134,10 @@ describe('camera on a phone held upright, then turned', () => {
     await read.waitFor({ timeout: 45_000 });
     expect(((await read.textContent()) ?? '').split(' ')).toHaveLength(5);
     await expectDiceDrawnOn(upright);
+    // the faces drawn are readable on the phone's screen, though the picture is shrunk from 1280 pixels to a third of the screen's height
+    const labelHeights = await page.getByTestId('camera-view').locator('svg text').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+    expect(labelHeights).toHaveLength(5);
+    expect(Math.min(...labelHeights)).toBeGreaterThanOrEqual(12);
     // the proposal is scrolled into view, its confirm button on the phone's screen
     const confirm = await page.getByTestId('confirm-roll').boundingBox();
     expect(confirm).not.toBeNull();
