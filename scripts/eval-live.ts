@@ -49,8 +49,8 @@
  *
  * `--rests` also replays what follows each first proposal, the dice lying still for the rest of
  * the video: how often the tracker settles on them again and how many of those reads the table
- * would offer as a new roll (`restRereads`); the same with the phone turned on its side during the
- * rest (`turnedRests`: a phone's frames turn with it); and, at what cost, throws made at one table: every
+ * would offer as a new roll (`restRereads`); the same with the phone turned on its side or over during
+ * the rest (`turnedRests`: a phone's frames turn with it); and, at what cost, throws made at one table: every
  * ordered pair of a set's photos, one read after the other with the table empty for a second
  * between (`throwsRead`), and how soon after they land. Longer videos (`--frames 80`: ten seconds)
  * show the rests. Frames are replayed as the table reads them (src/app/readPace.ts): every frame
@@ -372,10 +372,15 @@ function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<Sett
   let found: { dice: FrameDie[]; frame: number } | null = null;
   readAsTheTable(tracker, video.frames, frameMs, idleFps, (update, i) => {
     if (!update.proposal) return false;
-    const proposed = cameraProposal(update.proposal.dice, [video.truth.length]).dice.map((p) => ({ ...byFrameBox.get(p.box)!, value: p.face }));
+    const proposed = cameraProposal(update.proposal.dice, [video.truth.length]).dice.map((p) => {
+      const read = byFrameBox.get(p.box);
+      // a box the tracker carried through a turn of the camera is no frame's: none turns here
+      if (!read) throw new Error(`${video.file}: a die proposed in no frame's box (the tracker took the camera for turned)`);
+      return { ...read, value: p.face };
+    });
     found = { dice: proposed, frame: i };
     return true;
-  });
+  }, video.frameSize);
   return found;
 }
 
@@ -391,7 +396,7 @@ function readAsTheTable<F>(
   frameMs: number,
   idleFps: number | null,
   each: (update: SettleUpdate<F>, i: number) => boolean,
-  sizes?: readonly FrameSize[],
+  sizes?: FrameSize | readonly FrameSize[],
 ): number[] {
   const read: number[] = [];
   let next = 0;
@@ -401,7 +406,7 @@ function readAsTheTable<F>(
     if (t + frameMs / 2 < next) continue;
     read.push(i);
     const seen = { t, dice: dice.map((d) => ({ box: d.frameBox, face: proposedValue(d), score: d.score })) };
-    const size = sizes?.[i];
+    const size = Array.isArray(sizes) ? sizes[i] : (sizes as FrameSize | undefined);
     const update = tracker.update(size ? { ...seen, size } : seen);
     next = t + 1000 / (idleFps === null ? READ_FPS : readFps(update, idleFps));
     if (each(update, i)) break;
@@ -433,7 +438,10 @@ export function restRereads(videos: readonly PhotoVideo[], frameMs: number, opti
     const tracker = new SettleTracker<DieKey>(options);
     let last: TrackedDie<DieKey>[] | null = null;
     let from: number | null = null;
-    const read = readAsTheTable(tracker, video.frames, frameMs, idleFps, ({ proposal }, i) => {
+    const read = readAsTheTable(tracker, video.frames, frameMs, idleFps, ({ proposal, turned }, i) => {
+      // the table carries its last layout through a turn of the camera (TableCamera)
+      const map = turned;
+      if (map && last) last = last.map((d) => ({ ...d, box: map(d.box) }));
       if (!proposal) return false;
       if (last) {
         settledAgain++;
@@ -442,7 +450,7 @@ export function restRereads(videos: readonly PhotoVideo[], frameMs: number, opti
       last = proposal.dice;
       from ??= i;
       return false;
-    });
+    }, video.frameSize);
     if (from === null) continue;
     // the rest: the frames after the first proposal
     restFrames += video.frames.length - 1 - from;
@@ -456,15 +464,17 @@ const TURN_AFTER_MS = 1250;
 const TURN_SHIFT = { x: 0.7, y: -0.5 };
 
 /**
- * The still dice of each video with the phone turned on its side `TURN_AFTER_MS` after the first
- * proposal (`--rests`): every later frame as a phone turned a quarter turn sees it (clockwise and
- * anticlockwise in turn, video by video), the picture moved by `TURN_SHIFT` die sizes, each frame
- * giving its size as the app's frames do. Counts the videos whose dice are then offered again as a
- * new roll (the table's last layout carried through the turn as `TableCamera` carries it), and
- * with `withSize` false, as a tracker told no frame size sees them. Square frames (the simulation
- * of square photos; a phone's frames never are) are told one pixel apart so that the turn shows.
+ * The still dice of each video with the phone turned `TURN_AFTER_MS` after the first proposal
+ * (`--rests`): every later frame as the turned phone sees it, the picture moved by `TURN_SHIFT`
+ * die sizes, each frame giving its size as the app's frames do. `side`: turned on its side, a
+ * quarter turn (clockwise and anticlockwise in turn, video by video), the frames' width and height
+ * swapped; `over`: on its side the other way up, a half turn, the frames' size the same. Counts
+ * the videos whose dice are then offered again as a new roll (the table's last layout carried
+ * through the turn as `TableCamera` carries it), and with `withSize` false, as a tracker told no
+ * frame size sees them. Square frames (the simulation of square photos; a phone's frames never
+ * are) are told one pixel apart so that a quarter turn shows.
  */
-export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS, withSize = true): { rests: number; offeredAgain: number } {
+export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS, withSize = true, how: 'side' | 'over' = 'side'): { rests: number; offeredAgain: number } {
   let rests = 0;
   let offeredAgain = 0;
   for (const [k, video] of videos.entries()) {
@@ -473,15 +483,15 @@ export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, opti
     readAsTheTable(new SettleTracker<DieKey>(options), video.frames, frameMs, idleFps, ({ proposal }, i) => {
       if (proposal) first = i;
       return proposal !== null;
-    });
+    }, video.frameSize);
     if (first === null) continue;
     const turnAt: number = first + Math.round(TURN_AFTER_MS / frameMs);
     if (turnAt >= video.frames.length) continue;
     rests++;
     const { width, height } = video.frameSize;
-    const before = { width, height: width === height ? height + 1 : height };
-    const after = { width: before.height, height: before.width };
-    const turn = quarterTurns(before, after)[k % 2 ? 1 : 3]!;
+    const before = how === 'over' ? video.frameSize : { width, height: width === height ? height + 1 : height };
+    const after = how === 'over' ? video.frameSize : { width: before.height, height: before.width };
+    const turn = quarterTurns(before, after)[how === 'over' ? 2 : k % 2 ? 1 : 3]!;
     const sides = video.frames.flat().map((d) => Math.max(d.frameBox.w, d.frameBox.h));
     const side = sides.length ? median(sides) : 0;
     const frames = video.frames.map((dice, i) =>
@@ -526,13 +536,15 @@ export function throwsRead(videos: readonly PhotoVideo[], frameMs: number, optio
       const tracker = new SettleTracker<DieKey>(options);
       let last: TrackedDie<DieKey>[] | null = null;
       let thrownAt: number | null = null;
-      readAsTheTable(tracker, [...a.frames.slice(0, readFrames), ...gapFrames, ...b.frames.slice(0, readFrames)], frameMs, idleFps, ({ proposal }, i) => {
+      readAsTheTable(tracker, [...a.frames.slice(0, readFrames), ...gapFrames, ...b.frames.slice(0, readFrames)], frameMs, idleFps, ({ proposal, turned }, i) => {
+        const map = turned;
+        if (map && last) last = last.map((d) => ({ ...d, box: map(d.box) }));
         if (!proposal) return false;
         // a read settling before the thrown dice land is the first photo's dice read again (a stale read), not the throw
         if (i >= landed && last && !onlyDiceTakenAway(proposal.dice, last)) thrownAt ??= i;
         if (i < readFrames || last) last = proposal.dice;
         return false;
-      });
+      }, a.frameSize);
       if (!last) continue;
       pairs++;
       if (thrownAt === null) continue;
@@ -654,7 +666,13 @@ async function main(): Promise<void> {
   const rests = values.rests
     ? sets.map((set) => {
         const ofSet = videos.filter((v) => v.set === set);
-        return { set, ...restRereads(ofSet, 1000 / fps, options, idleFps), turned: turnedRests(ofSet, 1000 / fps, options, idleFps), throws: throwsRead(ofSet, 1000 / fps, options, idleFps) };
+        return {
+          set,
+          ...restRereads(ofSet, 1000 / fps, options, idleFps),
+          onItsSide: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'side'),
+          turnedOver: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'over'),
+          throws: throwsRead(ofSet, 1000 / fps, options, idleFps),
+        };
       })
     : null;
   if (values.json) {
@@ -673,13 +691,13 @@ async function main(): Promise<void> {
   if (rests) {
     process.stdout.write('\n--rests: still dice after each first proposal (the rest of the video); throws: every ordered pair of a set\'s photos, one read 3 s, the table empty 1 s, then the other\n');
     process.stdout.write(`the camera read ${idleFps === null ? 'at every frame' : `at up to ${idleFps} fps while the table is settled or empty and quiet (--idle-fps)`}\n`);
-    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  frames read a second at rest  |  phone turned: offered again  |  throws read  delay median ms  p90 ms\n`);
+    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  frames read a second at rest  |  phone turned, offered again: on its side  over  |  throws read  delay median ms  p90 ms\n`);
     for (const r of rests) {
       process.stdout.write(
-        `${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  ${(r.readsPerSecond?.toFixed(2) ?? '-').padStart(29)}  |  ${`${r.turned.offeredAgain} of ${r.turned.rests}`.padStart(27)}  |  ${`${r.throws.read} of ${r.throws.pairs}`.padStart(11)}  ${String(r.throws.delayMs.median ?? '-').padStart(15)}  ${String(r.throws.delayMs.p90 ?? '-').padStart(6)}\n`,
+        `${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  ${(r.readsPerSecond?.toFixed(2) ?? '-').padStart(29)}  |  ${`${r.onItsSide.offeredAgain} of ${r.onItsSide.rests}`.padStart(40)}  ${`${r.turnedOver.offeredAgain}`.padStart(4)}  |  ${`${r.throws.read} of ${r.throws.pairs}`.padStart(11)}  ${String(r.throws.delayMs.median ?? '-').padStart(15)}  ${String(r.throws.delayMs.p90 ?? '-').padStart(6)}\n`,
       );
     }
-    process.stdout.write(`phone turned: the phone turned on its side ${TURN_AFTER_MS} ms after the first proposal, the picture a quarter turn round and moved by ${Math.hypot(TURN_SHIFT.x, TURN_SHIFT.y).toFixed(2)} of a die\n`);
+    process.stdout.write(`phone turned ${TURN_AFTER_MS} ms after the first proposal, the picture moved by ${Math.hypot(TURN_SHIFT.x, TURN_SHIFT.y).toFixed(2)} of a die: on its side (a quarter turn), or over (on its side the other way up, a half turn)\n`);
   }
 }
 

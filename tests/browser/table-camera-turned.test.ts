@@ -41,9 +41,10 @@ let server: StaticServer;
 let session: BrowserSession;
 let upright: CameraFrame;
 let onItsSide: CameraFrame;
+let turnedOver: CameraFrame;
 
-async function frame(width: number, height: number, turned: boolean, labelled: Box[]): Promise<CameraFrame> {
-  const photo = turned ? sharp(join(PHOTOS, PHOTO)).rotate(90) : sharp(join(PHOTOS, PHOTO));
+async function frame(width: number, height: number, turned: boolean, labelled: Box[], over = false): Promise<CameraFrame> {
+  const photo = turned ? sharp(join(PHOTOS, PHOTO)).rotate(90) : sharp(join(PHOTOS, PHOTO)).rotate(over ? 180 : 0);
   const picture = await photo.resize(turned ? 480 * SCALE : 640 * SCALE).toBuffer();
   const left = (width - (turned ? 480 : 640) * SCALE) / 2;
   const top = (height - (turned ? 640 : 480) * SCALE) / 2;
@@ -52,10 +53,13 @@ async function frame(width: number, height: number, turned: boolean, labelled: B
     .jpeg({ quality: 92 })
     .toBuffer();
   // a quarter turn clockwise takes (x, y) of the 640 × 480 photo to (480 − y, x)
+  // a half turn takes (x, y) to (640 − x, 480 − y)
   const dice = labelled.map((d) =>
     turned
       ? { x: left + (480 - d.y - d.h) * SCALE, y: top + d.x * SCALE, w: d.h * SCALE, h: d.w * SCALE }
-      : { x: left + d.x * SCALE, y: top + d.y * SCALE, w: d.w * SCALE, h: d.h * SCALE },
+      : over
+        ? { x: left + (640 - d.x - d.w) * SCALE, y: top + (480 - d.y - d.h) * SCALE, w: d.w * SCALE, h: d.h * SCALE }
+        : { x: left + d.x * SCALE, y: top + d.y * SCALE, w: d.w * SCALE, h: d.h * SCALE },
   );
   return { width, height, jpeg: jpeg.toString('base64'), dice };
 }
@@ -65,13 +69,14 @@ beforeAll(async () => {
   const labelled = labels.images.find((i) => i.file === PHOTO)!.dice;
   upright = await frame(720, 1280, true, labelled);
   onItsSide = await frame(1280, 720, false, labelled);
+  turnedOver = await frame(1280, 720, false, labelled, true);
   server = await serve(inject('distDir'));
   session = await launch();
   // The camera: a canvas repainted 20 times a second with the frame of the way the phone is held.
   await session.page.addInitScript(
-    ({ first, second }) => {
+    ({ first, second, third }) => {
       const canvas = document.createElement('canvas');
-      const pictures = [first, second].map(({ width, height, jpeg }) => {
+      const pictures = [first, second, third].map(({ width, height, jpeg }) => {
         const image = new Image();
         image.src = `data:image/jpeg;base64,${jpeg}`;
         return { width, height, image };
@@ -81,7 +86,7 @@ beforeAll(async () => {
         if (canvas.width !== held.width || canvas.height !== held.height) Object.assign(canvas, { width: held.width, height: held.height });
         if (held.image.complete) canvas.getContext('2d')!.drawImage(held.image, 0, 0);
       };
-      Object.assign(window, { turnPhone: () => (held = pictures[1]!) });
+      Object.assign(window, { turnPhone: (way: number) => (held = pictures[way]!) });
       navigator.mediaDevices.getUserMedia = async () => {
         await Promise.all(pictures.map((p) => p.image.decode()));
         paint();
@@ -89,7 +94,7 @@ beforeAll(async () => {
         return canvas.captureStream(20);
       };
     },
-    { first: { width: upright.width, height: upright.height, jpeg: upright.jpeg }, second: { width: onItsSide.width, height: onItsSide.height, jpeg: onItsSide.jpeg } },
+    { first: upright, second: onItsSide, third: turnedOver },
   );
   await session.page.goto(server.url);
 });
@@ -147,7 +152,7 @@ describe('camera on a phone held upright, then turned', () => {
     expect(errors).toEqual([]);
   });
 
-  it('follows the frames when the phone is turned on its side, and proposes nothing new', async () => {
+  it('follows the frames when the phone is turned on its side, then over, and proposes nothing new', async () => {
     const { page, errors } = session;
     await page.getByTestId('confirm-roll').click();
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
@@ -156,9 +161,17 @@ describe('camera on a phone held upright, then turned', () => {
     const headline = await page.getByTestId('headline').textContent();
 
     await page.setViewportSize({ width: 844, height: 390 });
-    await page.evaluate(() => (window as unknown as { turnPhone: () => void }).turnPhone());
+    await page.evaluate(() => (window as unknown as { turnPhone: (way: number) => void }).turnPhone(1));
     await expectDiceDrawnOn(onItsSide);
     // the dice did not move, the phone did: the two dice thrown are not proposed as a new throw
+    await page.waitForTimeout(3_000);
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+    expect(await status.textContent()).toBe('I see 5 dice: 2 thrown and 3 kept.');
+    expect(await page.getByTestId('headline').textContent()).toBe(headline);
+
+    // turned over, on its side the other way up: the frames keep their size, the picture turns round
+    await page.evaluate(() => (window as unknown as { turnPhone: (way: number) => void }).turnPhone(2));
+    await expectDiceDrawnOn(turnedOver);
     await page.waitForTimeout(3_000);
     expect(await page.getByTestId('camera-read').count()).toBe(0);
     expect(await status.textContent()).toBe('I see 5 dice: 2 thrown and 3 kept.');

@@ -174,6 +174,9 @@ describe('eval:live --rests', () => {
     expect(turnedRests(videos, FRAME_MS, {}, 4)).toEqual({ rests: 2, offeredAgain: 0 });
     // a tracker told no frame size takes the turned dice for dice thrown
     expect(turnedRests(videos, FRAME_MS, {}, null, false)).toEqual({ rests: 2, offeredAgain: 2 });
+    // turned over (a half turn, the frames' size the same)
+    expect(turnedRests(videos, FRAME_MS, {}, null, true, 'over')).toEqual({ rests: 2, offeredAgain: 0 });
+    expect(turnedRests(videos, FRAME_MS, {}, null, false, 'over')).toEqual({ rests: 2, offeredAgain: 2 });
     // videos saved without their frames' size are left out
     expect(turnedRests([rest('c', still)], FRAME_MS, {}, null)).toEqual({ rests: 0, offeredAgain: 0 });
   });

@@ -552,3 +552,50 @@ describe('the camera turned (a phone delivers frames the way it is held)', () =>
     expect(faces(proposals[0]!).sort()).toEqual(thrown.map((d) => d.face).sort());
   });
 });
+
+describe('the phone turned over (on its side, the other way up: the frames keep their size), or moved far', () => {
+  const LANDSCAPE = { width: 640, height: 360 };
+  const [, , halfTurn] = quarterTurns(LANDSCAPE, LANDSCAPE);
+  const sized = (frames: DetectionFrame<Face>[]) => frames.map((f) => ({ ...f, size: LANDSCAPE }));
+  const over = (dice: DieDetection<Face>[], dx = 0, dy = 0) => dice.map((d) => ({ ...d, box: { ...halfTurn!(d.box), x: halfTurn!(d.box).x + dx, y: halfTurn!(d.box).y + dy } }));
+  const afterSettling = (dice: DieDetection<Face>[], then: DieDetection<Face>[]) => {
+    const tracker = new SettleTracker<Face>();
+    const before = new Script().hold(2000, dice);
+    expect(run({ frames: sized(before.frames) } as Script, tracker).proposals).toHaveLength(1);
+    const after = new Script();
+    after.t = before.t;
+    return run({ frames: sized(after.hold(3000, then).frames) } as Script, tracker);
+  };
+
+  it('still dice seen the other way up (and moved a little) are not a new read', () => {
+    const { proposals, updates } = afterSettling(roll, over(roll, 30, 20));
+    expect(proposals).toEqual([]);
+    expect(updates[0]!.turned).not.toBeNull();
+    expect(updates.at(-1)!.quiet).toBe(true);
+  });
+
+  it('two dice turned over are not a new read either; a lone die cannot tell a turn from a throw', () => {
+    const two = roll.slice(0, 2);
+    expect(afterSettling(two, over(two)).proposals).toEqual([]);
+    const one = [die(100, 100, '4')];
+    expect(afterSettling(one, over(one)).proposals).toHaveLength(1);
+  });
+
+  it('still dice all shifted further than a shake in one frame (the phone moved, a tray pushed) are not a new read', () => {
+    const shifted = roll.map((d) => ({ ...d, box: { ...d.box, x: d.box.x + 2.5 * SIZE, y: d.box.y + SIZE } }));
+    expect(afterSettling(roll, shifted).proposals).toEqual([]);
+    // without the frame size the tracker does not look for it, as before
+    const tracker = new SettleTracker<Face>();
+    const before = new Script().hold(2000, roll);
+    run(before, tracker);
+    const after = new Script();
+    after.t = before.t;
+    expect(run(after.hold(3000, shifted), tracker).proposals).toHaveLength(1);
+  });
+
+  it('dice thrown to new places are a new read, and so are dice at the turned places showing other faces', () => {
+    expect(afterSettling(roll, rerolled).proposals).toHaveLength(1);
+    const otherFaces = over(roll).map((d, i) => ({ ...d, face: String(((i + 1) % 6) + 1) }));
+    expect(afterSettling(roll, otherFaces).proposals).toHaveLength(1);
+  });
+});

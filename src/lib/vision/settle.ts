@@ -343,6 +343,8 @@ export function quarterTurns(from: FrameSize, to: FrameSize): BoxMap[] {
   });
 }
 
+/** The most dice tracked for which a half turn is looked for in every frame that loses most of them (the search grows as the fourth power of the dice). */
+const HALF_TURN_MAX_DICE = 12;
 /** How far (in die sizes) the dice may seem to have shifted over a turn: the hand that turns the phone moves it too. */
 const TURN_MATCH_DISTANCE = 3;
 /** Once the hand's shift is taken off, how near (in die sizes) a die known must land on a die seen to count as laid on it. */
@@ -357,6 +359,11 @@ const TURN_FIT_DISTANCE = 0.5;
  * With no die laid, no turn: the picture scaled as it lies.
  */
 export function turnedFrame<F>(known: readonly { box: Box; face: F | null }[], seen: readonly { box: Box; face: F | null }[], from: FrameSize, to: FrameSize): BoxMap {
+  return bestTurn(known, seen, quarterTurns(from, to)).map;
+}
+
+/** `turnedFrame` over the given turns: the map, and how many known dice it lays on dice seen. */
+function bestTurn<F>(known: readonly { box: Box; face: F | null }[], seen: readonly { box: Box; face: F | null }[], turns: readonly BoxMap[]): { map: BoxMap; laid: number } {
   const sameFace = (i: number, j: number) => known[i]!.face === seen[j]!.face || known[i]!.face === null || seen[j]!.face === null;
   const seenBoxes = seen.map((d) => d.box);
   const seenCentres = seenBoxes.map(centre);
@@ -364,7 +371,6 @@ export function turnedFrame<F>(known: readonly { box: Box; face: F | null }[], s
     const b = turn(box);
     return { ...b, x: b.x + dx, y: b.y + dy };
   };
-  const turns = quarterTurns(from, to);
   let best: { map: BoxMap; laid: number; off: number } = { map: turns[0]!, laid: 0, off: Infinity };
   for (const turn of turns) {
     const turned = known.map((d) => turn(d.box));
@@ -384,7 +390,7 @@ export function turnedFrame<F>(known: readonly { box: Box; face: F | null }[], s
       }
     }
   }
-  return best.map;
+  return { map: best.map, laid: best.laid };
 }
 
 export class SettleTracker<F = string> {
@@ -450,29 +456,43 @@ export class SettleTracker<F = string> {
   }
 
   /**
-   * When `frame`'s size differs from the last frame's, the camera turned: every box the tracker
-   * keeps (its dice, the boxes not yet dice, the dice that left lately, the last proposals) is
-   * carried into the new frame as the dice in view say it turned (`turnedFrame`, going by the dice
-   * tracked, else by the last proposal). Returns the map, or null when the size stayed.
+   * When the camera turned, every box the tracker keeps (its dice, the boxes not yet dice, the
+   * dice that left lately, the last proposals) is carried into the new frame, and the map is
+   * returned (null when it did not turn). It turned when `frame`'s size differs from the last
+   * frame's (a quarter turn: `turnedFrame`, going by the dice tracked, else by the last proposal;
+   * a frame without dice puts the choice off), or, at the same size, when some die tracked is not
+   * where it lay but a half turn (a phone on its side turned over) or a shift further than a shake
+   * (a phone moved, a tray pushed) lays every die tracked, two or more, on the dice seen with their
+   * faces: no throw lands dice so. (Two dice turned over are two dice shifted.)
    */
   private carryOverTurn(frame: DetectionFrame<F>): BoxMap | null {
     const before = this.frameSize;
     const now = frame.size;
     if (!now) return null;
-    if (before && (before.width !== now.width || before.height !== now.height) && frame.dice.length === 0) {
-      return null; // no die to tell the turn by (blurred as it turned): the first frame with dice will
-    }
+    const resized = before !== null && (before.width !== now.width || before.height !== now.height);
+    if (resized && frame.dice.length === 0) return null;
     this.frameSize = { width: now.width, height: now.height };
-    if (!before || (before.width === now.width && before.height === now.height)) return null;
-    const known = this.tracks.length > 0 ? this.tracks : (this.recent[0]?.dice ?? []);
-    const map = turnedFrame(known, frame.dice, before, now);
+    let map: BoxMap | null = null;
+    if (resized) {
+      map = turnedFrame(this.tracks.length > 0 ? this.tracks : (this.recent[0]?.dice ?? []), frame.dice, before, now);
+    } else if (this.tracks.length >= 2 && this.tracks.length <= HALF_TURN_MAX_DICE && frame.dice.length >= this.tracks.length) {
+      // most frames find every die where it lay: the turns are tried only when one is not
+      const found = matchBoxes(this.tracks.map((t) => t.box), frame.dice.map((d) => d.box), this.options.matchDistance).size;
+      if (found < this.tracks.length) {
+        const [stay, , over] = quarterTurns(now, now);
+        const moved = bestTurn(this.tracks, frame.dice, [stay!, over!]);
+        if (moved.laid === this.tracks.length) map = moved.map;
+      }
+    }
+    if (!map) return null;
     for (const track of this.tracks) {
       track.box = map(track.box);
       track.anchor = centre(map({ x: track.anchor.x, y: track.anchor.y, w: 0, h: 0 }));
     }
     for (const c of this.candidates) c.box = map(c.box);
     for (const d of this.departed) d.box = map(d.box);
-    const mapDice = (dice: TrackedDie<F>[]) => dice.map((d) => ({ ...d, box: map(d.box) }));
+    const carried = map;
+    const mapDice = (dice: TrackedDie<F>[]) => dice.map((d) => ({ ...d, box: carried(d.box) }));
     this.recent = this.recent.map((r) => ({ dice: mapDice(r.dice), faces: r.faces }));
     if (this.last) this.last = { ...this.last, dice: mapDice(this.last.dice) };
     return map;
