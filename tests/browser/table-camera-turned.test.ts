@@ -178,4 +178,17 @@ describe('camera on a phone held upright, then turned', () => {
     expect(await page.getByTestId('headline').textContent()).toBe(headline);
     expect(errors).toEqual([]);
   });
+
+  it('knows the dice of the last game after the phone was turned between games', async () => {
+    const { page, errors } = session;
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.evaluate(() => (window as unknown as { turnPhone: (way: number) => void }).turnPhone(0));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await startGame(page, 'war', ['Ann', 'Bob']);
+    await expectDiceDrawnOn(upright);
+    await page.getByTestId('camera-status').getByText('These dice were read already: waiting for the throw.').waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(2_000);
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
 });
