@@ -104,6 +104,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** Shows the camera's frames as the phone held upright (0), on its side (1) or on its side the other way up (2) gives them. */
+async function turnPhone(way: 0 | 1 | 2): Promise<void> {
+  await session.page.evaluate((w) => (window as unknown as { turnPhone: (way: number) => void }).turnPhone(w), way);
+}
+
 /** Waits until the boxes drawn are `expected.dice.length` boxes in that frame's pixels, each labelled die's centre inside exactly one of them. */
 async function expectDiceDrawnOn(expected: CameraFrame): Promise<void> {
   const view = session.page.getByTestId('camera-view');
@@ -160,29 +165,26 @@ describe('camera on a phone held upright, then turned', () => {
     await status.getByText('I see 5 dice: 2 thrown and 3 kept.').waitFor();
     const headline = await page.getByTestId('headline').textContent();
 
-    await page.setViewportSize({ width: 844, height: 390 });
-    await page.evaluate(() => (window as unknown as { turnPhone: (way: number) => void }).turnPhone(1));
-    await expectDiceDrawnOn(onItsSide);
     // the dice did not move, the phone did: the two dice thrown are not proposed as a new throw
-    await page.waitForTimeout(3_000);
-    expect(await page.getByTestId('camera-read').count()).toBe(0);
-    expect(await status.textContent()).toBe('I see 5 dice: 2 thrown and 3 kept.');
-    expect(await page.getByTestId('headline').textContent()).toBe(headline);
-
+    const turnedAndNothingProposed = async (way: 1 | 2, frame: CameraFrame) => {
+      await turnPhone(way);
+      await expectDiceDrawnOn(frame);
+      await page.waitForTimeout(3_000);
+      expect(await page.getByTestId('camera-read').count()).toBe(0);
+      expect(await status.textContent()).toBe('I see 5 dice: 2 thrown and 3 kept.');
+      expect(await page.getByTestId('headline').textContent()).toBe(headline);
+    };
+    await page.setViewportSize({ width: 844, height: 390 });
+    await turnedAndNothingProposed(1, onItsSide);
     // turned over, on its side the other way up: the frames keep their size, the picture turns round
-    await page.evaluate(() => (window as unknown as { turnPhone: (way: number) => void }).turnPhone(2));
-    await expectDiceDrawnOn(turnedOver);
-    await page.waitForTimeout(3_000);
-    expect(await page.getByTestId('camera-read').count()).toBe(0);
-    expect(await status.textContent()).toBe('I see 5 dice: 2 thrown and 3 kept.');
-    expect(await page.getByTestId('headline').textContent()).toBe(headline);
+    await turnedAndNothingProposed(2, turnedOver);
     expect(errors).toEqual([]);
   });
 
   it('knows the dice of the last game after the phone was turned between games', async () => {
     const { page, errors } = session;
     await page.getByRole('button', { name: 'Back' }).click();
-    await page.evaluate(() => (window as unknown as { turnPhone: (way: number) => void }).turnPhone(0));
+    await turnPhone(0);
     await page.setViewportSize({ width: 390, height: 844 });
     await startGame(page, 'war', ['Ann', 'Bob']);
     await expectDiceDrawnOn(upright);

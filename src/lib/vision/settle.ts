@@ -343,7 +343,7 @@ export function quarterTurns(from: FrameSize, to: FrameSize): BoxMap[] {
   });
 }
 
-/** The most dice tracked for which a half turn is looked for in every frame that loses most of them (the search grows as the fourth power of the dice). */
+/** The most dice tracked for which a half turn or a far shift is looked for, in every frame that misses one of them where it lay (the search grows as the fourth power of the dice). */
 const HALF_TURN_MAX_DICE = 12;
 /** How far (in die sizes) the dice may seem to have shifted over a turn: the hand that turns the phone moves it too. */
 const TURN_MATCH_DISTANCE = 3;
