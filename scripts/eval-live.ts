@@ -461,20 +461,27 @@ export function restRereads(videos: readonly PhotoVideo[], frameMs: number, opti
 
 /** How long after a video's first proposal the phone is turned (`turnedRests`), and how far the hand turning it moves the picture, in die sizes. */
 const TURN_AFTER_MS = 1250;
+/** How long a phone takes to turn on its side (`turnedRests` `gradually`). */
+const TURN_MS = 1000;
 const TURN_SHIFT = { x: 0.7, y: -0.5 };
 
 /**
  * The still dice of each video with the phone turned `TURN_AFTER_MS` after the first proposal
- * (`--rests`): every later frame as the turned phone sees it, the picture moved by `TURN_SHIFT`
- * die sizes, each frame giving its size as the app's frames do. `side`: turned on its side, a
- * quarter turn (clockwise and anticlockwise in turn, video by video), the frames' width and height
- * swapped; `over`: on its side the other way up, a half turn, the frames' size the same. Counts
- * the videos whose dice are then offered again as a new roll (the table's last layout carried
- * through the turn as `TableCamera` carries it), and with `withSize` false, as a tracker told no
- * frame size sees them. Square frames (the simulation of square photos; a phone's frames never
- * are) are told one pixel apart so that a quarter turn shows.
+ * (`--rests`), the picture moved by `TURN_SHIFT` die sizes by the hand, each frame giving its size
+ * as the app's frames do, and dice the new frame does not show left out:
+ * - `side`: turned on its side, the screen rotating: the frames swap width and height and the
+ *   table stays upright in them, framed anew about the same centre;
+ * - `gradually`: the same as a phone turns, over `TURN_MS`: the picture turns with the phone until
+ *   the screen rotates, half way, then turns back the rest of the way in frames of the new shape;
+ * - `locked`: turned on its side with the screen's rotation locked: the frames keep their size and
+ *   the picture turns a quarter turn (clockwise and anticlockwise, video by video);
+ * - `over`: the same, turned the other way up: a half turn.
+ * Counts the videos whose dice are then offered again as a new roll (the table's last layout
+ * carried through the turn as `TableCamera` carries it), and with `withSize` false, as a tracker
+ * told no frame size sees them. Square frames (the simulation of square photos; a phone's frames
+ * never are) are told one pixel apart so that a turn on the side shows.
  */
-export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS, withSize = true, how: 'side' | 'over' = 'side'): { rests: number; offeredAgain: number } {
+export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS, withSize = true, how: 'side' | 'gradually' | 'locked' | 'over' = 'side'): { rests: number; offeredAgain: number } {
   let rests = 0;
   let offeredAgain = 0;
   for (const [k, video] of videos.entries()) {
@@ -489,18 +496,40 @@ export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, opti
     if (turnAt >= video.frames.length) continue;
     rests++;
     const { width, height } = video.frameSize;
-    const before = how === 'over' ? video.frameSize : { width, height: width === height ? height + 1 : height };
-    const after = how === 'over' ? video.frameSize : { width: before.height, height: before.width };
-    const turn = quarterTurns(before, after)[how === 'over' ? 2 : k % 2 ? 1 : 3]!;
+    const onItsSide = how === 'side' || how === 'gradually';
+    const before = onItsSide ? { width, height: width === height ? height + 1 : height } : video.frameSize;
+    const after = onItsSide ? { width: before.height, height: before.width } : video.frameSize;
+    const clockwise = k % 2 === 1;
     const sides = video.frames.flat().map((d) => Math.max(d.frameBox.w, d.frameBox.h));
     const side = sides.length ? median(sides) : 0;
+    const steps = how === 'gradually' ? Math.max(1, Math.round(TURN_MS / frameMs)) : 1;
+    const progressAt = (i: number) => Math.min(1, (i - turnAt + 1) / steps);
+    // how far the picture has turned (radians, clockwise) at `progress`, and whether the frames have their new shape
+    const turnAtProgress = (progress: number): { angle: number; reshaped: boolean } => {
+      const quarter = ((clockwise ? 1 : -1) * Math.PI) / 2;
+      if (how === 'locked') return { angle: quarter, reshaped: false };
+      if (how === 'over') return { angle: Math.PI, reshaped: false };
+      if (how === 'side') return { angle: 0, reshaped: true };
+      return progress < 0.5 ? { angle: quarter * progress, reshaped: false } : { angle: quarter * (progress - 1), reshaped: true };
+    };
+    const place = (box: Box, progress: number): Box | null => {
+      const { angle, reshaped } = turnAtProgress(progress);
+      const frame = reshaped ? after : before;
+      const [x, y] = [box.x + box.w / 2 - before.width / 2, box.y + box.h / 2 - before.height / 2];
+      const cx = frame.width / 2 + x * Math.cos(angle) - y * Math.sin(angle) + TURN_SHIFT.x * side * progress;
+      const cy = frame.height / 2 + x * Math.sin(angle) + y * Math.cos(angle) + TURN_SHIFT.y * side * progress;
+      // a die the new frame does not show is not seen
+      if (cx < 0 || cy < 0 || cx > frame.width || cy > frame.height) return null;
+      const [w, h] = Math.abs(Math.sin(angle)) > Math.SQRT1_2 ? [box.h, box.w] : [box.w, box.h];
+      return { x: cx - w / 2, y: cy - h / 2, w, h };
+    };
     const frames = video.frames.map((dice, i) =>
-      i < turnAt ? dice : dice.map((d) => {
-        const box = turn(d.frameBox);
-        return { ...d, frameBox: { ...box, x: box.x + TURN_SHIFT.x * side, y: box.y + TURN_SHIFT.y * side } };
+      i < turnAt ? dice : dice.flatMap((d) => {
+        const frameBox = place(d.frameBox, progressAt(i));
+        return frameBox ? [{ ...d, frameBox }] : [];
       }),
     );
-    const sizes = withSize ? frames.map((_, i) => (i < turnAt ? before : after)) : undefined;
+    const sizes = withSize ? frames.map((_, i) => (i >= turnAt && turnAtProgress(progressAt(i)).reshaped ? after : before)) : undefined;
     let last: TrackedDie<DieKey>[] | null = null;
     let offered = false;
     readAsTheTable(new SettleTracker<DieKey>(options), frames, frameMs, idleFps, ({ proposal, turned }) => {
@@ -669,7 +698,8 @@ async function main(): Promise<void> {
         return {
           set,
           ...restRereads(ofSet, 1000 / fps, options, idleFps),
-          onItsSide: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'side'),
+          onItsSide: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'gradually'),
+          locked: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'locked'),
           turnedOver: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'over'),
           throws: throwsRead(ofSet, 1000 / fps, options, idleFps),
         };
@@ -691,13 +721,13 @@ async function main(): Promise<void> {
   if (rests) {
     process.stdout.write('\n--rests: still dice after each first proposal (the rest of the video); throws: every ordered pair of a set\'s photos, one read 3 s, the table empty 1 s, then the other\n');
     process.stdout.write(`the camera read ${idleFps === null ? 'at every frame' : `at up to ${idleFps} fps while the table is settled or empty and quiet (--idle-fps)`}\n`);
-    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  frames read a second at rest  |  phone turned, offered again: on its side  over  |  throws read  delay median ms  p90 ms\n`);
+    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  frames read a second at rest  |  phone turned, offered again: on its side  locked  over  |  throws read  delay median ms  p90 ms\n`);
     for (const r of rests) {
       process.stdout.write(
-        `${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  ${(r.readsPerSecond?.toFixed(2) ?? '-').padStart(29)}  |  ${`${r.onItsSide.offeredAgain} of ${r.onItsSide.rests}`.padStart(40)}  ${`${r.turnedOver.offeredAgain}`.padStart(4)}  |  ${`${r.throws.read} of ${r.throws.pairs}`.padStart(11)}  ${String(r.throws.delayMs.median ?? '-').padStart(15)}  ${String(r.throws.delayMs.p90 ?? '-').padStart(6)}\n`,
+        `${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  ${(r.readsPerSecond?.toFixed(2) ?? '-').padStart(29)}  |  ${`${r.onItsSide.offeredAgain} of ${r.onItsSide.rests}`.padStart(40)}  ${`${r.locked.offeredAgain}`.padStart(6)}  ${`${r.turnedOver.offeredAgain}`.padStart(4)}  |  ${`${r.throws.read} of ${r.throws.pairs}`.padStart(11)}  ${String(r.throws.delayMs.median ?? '-').padStart(15)}  ${String(r.throws.delayMs.p90 ?? '-').padStart(6)}\n`,
       );
     }
-    process.stdout.write(`phone turned ${TURN_AFTER_MS} ms after the first proposal, the picture moved by ${Math.hypot(TURN_SHIFT.x, TURN_SHIFT.y).toFixed(2)} of a die: on its side (a quarter turn), or over (on its side the other way up, a half turn)\n`);
+    process.stdout.write(`phone turned ${TURN_AFTER_MS} ms after the first proposal, over ${TURN_MS} ms, the picture moved by ${Math.hypot(TURN_SHIFT.x, TURN_SHIFT.y).toFixed(2)} of a die: on its side (the screen rotating half way), on its side with the screen locked (a quarter turn), or over (locked, a half turn)\n`);
   }
 }
 

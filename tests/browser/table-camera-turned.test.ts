@@ -1,13 +1,14 @@
 /**
  * A phone held upright, as most players hold one, then turned on its side mid-game. A phone's
- * camera delivers frames the way the phone is held (720 × 1280 upright, 1280 × 720 on its side),
- * so the frame size changes while the camera runs. Chromium's fake capture device has one frame
- * size, so the camera here is a canvas stream (getUserMedia replaced before the app loads)
- * showing the five dice of the photo table-camera.test.ts reads (a matteop65 val image, licence
- * beside it), turned a quarter turn while the phone is upright. Each box drawn over the picture
- * must land on its die in both: boxes come in the pixels of the frame read, and the drawing must
- * follow the frame's size, not the size the camera first gave. The faces drawn must be readable
- * however many pixels the frame has, and turning the phone must not propose the dice as a throw.
+ * camera delivers frames the way it is held (720 × 1280 upright, 1280 × 720 on its side) and, as
+ * its screen rotates, keeps the table upright in them: the same picture framed anew. With the
+ * screen's rotation locked the frames keep their size and the picture turns instead. Chromium's fake
+ * capture device has one frame size (it crops a 720 × 1280 file to 720 × 720 for the app's
+ * 1280 × 720 request), so the camera here is a canvas stream (getUserMedia replaced before the app
+ * loads) showing the five dice of the photo table-camera.test.ts reads (a matteop65 val image,
+ * licence beside it). Each box drawn over the picture must land on its die, in every frame size:
+ * boxes come in the pixels of the frame read. The faces drawn must be readable however many pixels
+ * the frame has, and turning the phone must not propose the dice as a throw.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -18,8 +19,8 @@ import { startGame } from './table-helpers.ts';
 
 const PHOTOS = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample');
 const PHOTO = 'valid_80.jpg';
-/** The photo (640 × 480) is scaled by 1.5 and centred on a 9:16 frame, upright or on its side. */
-const SCALE = 1.5;
+/** The photo (640 × 480) is scaled to the width of an upright frame and centred, whatever the frame: the same camera, the same scale. */
+const SCALE = 720 / 640;
 const BACKGROUND = { r: 196, g: 184, b: 166 };
 
 interface Box {
@@ -43,23 +44,19 @@ let upright: CameraFrame;
 let onItsSide: CameraFrame;
 let turnedOver: CameraFrame;
 
-async function frame(width: number, height: number, turned: boolean, labelled: Box[], over = false): Promise<CameraFrame> {
-  const photo = turned ? sharp(join(PHOTOS, PHOTO)).rotate(90) : sharp(join(PHOTOS, PHOTO)).rotate(over ? 180 : 0);
-  const picture = await photo.resize(turned ? 480 * SCALE : 640 * SCALE).toBuffer();
-  const left = (width - (turned ? 480 : 640) * SCALE) / 2;
-  const top = (height - (turned ? 640 : 480) * SCALE) / 2;
+async function frame(width: number, height: number, labelled: Box[], halfTurn = false): Promise<CameraFrame> {
+  const picture = await sharp(join(PHOTOS, PHOTO)).rotate(halfTurn ? 180 : 0).resize(640 * SCALE).toBuffer();
+  const left = (width - 640 * SCALE) / 2;
+  const top = (height - 480 * SCALE) / 2;
   const jpeg = await sharp({ create: { width, height, channels: 3, background: BACKGROUND } })
     .composite([{ input: picture, left, top }])
     .jpeg({ quality: 92 })
     .toBuffer();
-  // a quarter turn clockwise takes (x, y) of the 640 × 480 photo to (480 − y, x)
-  // a half turn takes (x, y) to (640 − x, 480 − y)
+  // a half turn takes (x, y) of the 640 × 480 photo to (640 − x, 480 − y)
   const dice = labelled.map((d) =>
-    turned
-      ? { x: left + (480 - d.y - d.h) * SCALE, y: top + d.x * SCALE, w: d.h * SCALE, h: d.w * SCALE }
-      : over
-        ? { x: left + (640 - d.x - d.w) * SCALE, y: top + (480 - d.y - d.h) * SCALE, w: d.w * SCALE, h: d.h * SCALE }
-        : { x: left + d.x * SCALE, y: top + d.y * SCALE, w: d.w * SCALE, h: d.h * SCALE },
+    halfTurn
+      ? { x: left + (640 - d.x - d.w) * SCALE, y: top + (480 - d.y - d.h) * SCALE, w: d.w * SCALE, h: d.h * SCALE }
+      : { x: left + d.x * SCALE, y: top + d.y * SCALE, w: d.w * SCALE, h: d.h * SCALE },
   );
   return { width, height, jpeg: jpeg.toString('base64'), dice };
 }
@@ -67,9 +64,9 @@ async function frame(width: number, height: number, turned: boolean, labelled: B
 beforeAll(async () => {
   const labels = JSON.parse(readFileSync(join(PHOTOS, 'labels.json'), 'utf8')) as { images: { file: string; dice: Box[] }[] };
   const labelled = labels.images.find((i) => i.file === PHOTO)!.dice;
-  upright = await frame(720, 1280, true, labelled);
-  onItsSide = await frame(1280, 720, false, labelled);
-  turnedOver = await frame(1280, 720, false, labelled, true);
+  upright = await frame(720, 1280, labelled);
+  onItsSide = await frame(1280, 720, labelled);
+  turnedOver = await frame(1280, 720, labelled, true);
   server = await serve(inject('distDir'));
   session = await launch();
   // The camera: a canvas repainted 20 times a second with the frame of the way the phone is held.
@@ -104,7 +101,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Shows the camera's frames as the phone held upright (0), on its side (1) or on its side the other way up (2) gives them. */
+/** Shows the camera's frames as the phone gives them held upright (0), on its side (1), or then turned over with the screen's rotation locked (2). */
 async function turnPhone(way: 0 | 1 | 2): Promise<void> {
   await session.page.evaluate((w) => (window as unknown as { turnPhone: (way: number) => void }).turnPhone(w), way);
 }
@@ -176,7 +173,7 @@ describe('camera on a phone held upright, then turned', () => {
     };
     await page.setViewportSize({ width: 844, height: 390 });
     await turnedAndNothingProposed(1, onItsSide);
-    // turned over, on its side the other way up: the frames keep their size, the picture turns round
+    // turned over with the screen's rotation locked: the frames keep their size, the picture turns round
     await turnedAndNothingProposed(2, turnedOver);
     expect(errors).toEqual([]);
   });

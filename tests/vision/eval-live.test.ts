@@ -167,16 +167,18 @@ describe('eval:live --rests', () => {
     }
   });
 
-  it('turns the phone on its side after the first proposal: the still dice are not offered again when the frames give their size', () => {
+  it('turns the phone after the first proposal: two still dice are not offered again when the frames give their size', () => {
     const still = () => false;
     const videos = [rest('a', still), rest('b', still, 300)].map((v) => ({ ...v, frameSize: { width: 640, height: 480 } }));
     expect(turnedRests(videos, FRAME_MS, {}, null)).toEqual({ rests: 2, offeredAgain: 0 });
     expect(turnedRests(videos, FRAME_MS, {}, 4)).toEqual({ rests: 2, offeredAgain: 0 });
     // a tracker told no frame size takes the turned dice for dice thrown
     expect(turnedRests(videos, FRAME_MS, {}, null, false)).toEqual({ rests: 2, offeredAgain: 2 });
-    // turned over (a half turn, the frames' size the same)
-    expect(turnedRests(videos, FRAME_MS, {}, null, true, 'over')).toEqual({ rests: 2, offeredAgain: 0 });
-    expect(turnedRests(videos, FRAME_MS, {}, null, false, 'over')).toEqual({ rests: 2, offeredAgain: 2 });
+    // with the screen's rotation locked: a quarter turn or a half turn of the picture, the frames' size the same
+    for (const how of ['locked', 'over'] as const) {
+      expect(turnedRests(videos, FRAME_MS, {}, null, true, how)).toEqual({ rests: 2, offeredAgain: 0 });
+      expect(turnedRests(videos, FRAME_MS, {}, null, false, how)).toEqual({ rests: 2, offeredAgain: 2 });
+    }
     // videos saved without their frames' size are left out
     expect(turnedRests([rest('c', still)], FRAME_MS, {}, null)).toEqual({ rests: 0, offeredAgain: 0 });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cameraExpectation, quarterTurns, SettleTracker, type BoxMap, type DetectionFrame, type DieDetection, type ProposedRoll, type SettleUpdate } from '../../src/lib/vision/settle.ts';
+import { cameraExpectation, quarterTurns, sameLayoutMoved, SettleTracker, type BoxMap, type DetectionFrame, type DieDetection, type ProposedRoll, type SettleUpdate } from '../../src/lib/vision/settle.ts';
 
 const FRAME_MS = 33;
 const SIZE = 40;
@@ -36,7 +36,8 @@ function run(script: Script, tracker = new SettleTracker<Face>()): { proposals: 
 
 const faces = (p: ProposedRoll<Face>): (Face | null)[] => p.dice.map((d) => d.face);
 const roll = [die(100, 100, '1'), die(200, 110, '5'), die(300, 90, '3'), die(400, 100, '3'), die(500, 120, '6')];
-const rerolled = [die(120, 300, '1'), die(220, 310, '5'), die(330, 290, '3'), die(420, 300, '3'), die(520, 320, '6')];
+// the same faces thrown again: no throw lands them in the same layout
+const rerolled = [die(150, 250, '1'), die(320, 200, '5'), die(90, 300, '3'), die(450, 280, '3'), die(260, 330, '6')];
 
 describe('settle tracker', () => {
   it('proposes once the dice have been still for the settle time, and only once', () => {
@@ -232,7 +233,7 @@ describe('settle tracker', () => {
     const { proposals } = run(new Script().hold(1500, roll).hold(400, []).hold(1500, rerolled));
     expect(proposals.map(faces)).toEqual([
       ['1', '5', '3', '3', '6'],
-      ['1', '5', '3', '3', '6'],
+      ['3', '1', '6', '5', '3'],
     ]);
     expect(proposals.map((p) => p.id)).toEqual([1, 2]);
   });
@@ -489,6 +490,20 @@ describe('the camera turned (a phone delivers frames the way it is held)', () =>
     expect(quarterTurns(LANDSCAPE, LANDSCAPE)[0]!(corner)).toEqual(corner);
   });
 
+  it('the screen rotating with the phone keeps the table upright: the same picture framed anew is not a new read', () => {
+    const tracker = new SettleTracker<Face>();
+    // five dice about the middle of a landscape frame, framed anew in a portrait one
+    const middle = roll.map((d) => ({ ...d, box: { ...d.box, x: d.box.x - 20, y: d.box.y + 60 } }));
+    const before = new Script().hold(2000, middle);
+    expect(run({ frames: sized(before.frames, LANDSCAPE) } as Script, tracker).proposals).toHaveLength(1);
+    const after = new Script();
+    after.t = before.t;
+    const reframed = seenTurned(middle, quarterTurns(LANDSCAPE, PORTRAIT)[0]!, 10, -20);
+    const { proposals, updates } = run({ frames: sized(after.hold(3000, reframed).frames, PORTRAIT) } as Script, tracker);
+    expect(proposals).toEqual([]);
+    expect(updates[0]!.turned!(middle[0]!.box)).toMatchObject({ x: expect.closeTo(reframed[0]!.box.x, 0), y: expect.closeTo(reframed[0]!.box.y, 0) });
+  });
+
   for (const [name, turn] of [['clockwise', clockwise!], ['anticlockwise', anticlockwise!]] as const) {
     it(`still dice seen after the phone turned ${name} (and moved two dice' width) are not a new read`, () => {
       const tracker = new SettleTracker<Face>();
@@ -509,13 +524,17 @@ describe('the camera turned (a phone delivers frames the way it is held)', () =>
     });
   }
 
-  it('without the frame size, the turned dice look thrown: a new read (what the size is for)', () => {
-    const tracker = new SettleTracker<Face>();
-    const before = new Script().hold(2000, roll);
-    run(before, tracker);
-    const after = new Script();
-    after.t = before.t;
-    expect(run(after.hold(3000, seenTurned(roll, clockwise!)), tracker).proposals).toHaveLength(1);
+  it('without the frame size, two turned dice look thrown: a new read (what the size is for); five keep their layout', () => {
+    for (const [dice, reads] of [[roll.slice(0, 2), 1], [roll, 0]] as const) {
+      const tracker = new SettleTracker<Face>();
+      const before = new Script().hold(2000, [...dice]);
+      run(before, tracker);
+      const after = new Script();
+      after.t = before.t;
+      const { proposals, updates } = run(after.hold(3000, seenTurned([...dice], clockwise!)), tracker);
+      expect(proposals).toHaveLength(reads);
+      expect(updates.every((u) => u.turned === null)).toBe(true);
+    }
   });
 
   it('frames without dice as the phone turns (blurred) put off the turn to the first frame with dice', () => {
@@ -584,18 +603,45 @@ describe('the phone turned over (on its side, the other way up: the frames keep 
   it('still dice all shifted further than a shake in one frame (the phone moved, a tray pushed) are not a new read', () => {
     const shifted = roll.map((d) => ({ ...d, box: { ...d.box, x: d.box.x + 2.5 * SIZE, y: d.box.y + SIZE } }));
     expect(afterSettling(roll, shifted).proposals).toEqual([]);
-    // without the frame size the tracker does not look for it, as before
+    // without the frame size the tracker does not carry its dice over, but the read settled after is the same layout
     const tracker = new SettleTracker<Face>();
     const before = new Script().hold(2000, roll);
     run(before, tracker);
     const after = new Script();
     after.t = before.t;
-    expect(run(after.hold(3000, shifted), tracker).proposals).toHaveLength(1);
+    const { proposals, updates } = run(after.hold(3000, shifted), tracker);
+    expect(proposals).toEqual([]);
+    expect(updates.some((u) => u.phase === 'settling')).toBe(true);
   });
 
   it('dice thrown to new places are a new read, and so are dice at the turned places showing other faces', () => {
     expect(afterSettling(roll, rerolled).proposals).toHaveLength(1);
     const otherFaces = over(roll).map((d, i) => ({ ...d, face: String(((i + 1) % 6) + 1) }));
     expect(afterSettling(roll, otherFaces).proposals).toHaveLength(1);
+  });
+});
+
+describe('sameLayoutMoved: the same dice, faces and layout wherever the camera has gone', () => {
+  const moved = (dice: DieDetection<Face>[], angle: number, scale: number, dx: number, dy: number) =>
+    dice.map((d) => {
+      const [x, y] = [d.box.x + d.box.w / 2, d.box.y + d.box.h / 2];
+      const cx = dx + scale * (x * Math.cos(angle) - y * Math.sin(angle));
+      const cy = dy + scale * (x * Math.sin(angle) + y * Math.cos(angle));
+      return { ...d, box: { x: cx - d.box.w / 2, y: cy - d.box.h / 2, w: d.box.w, h: d.box.h } };
+    });
+  const spread = [die(100, 100, '1'), die(260, 140, '5'), die(180, 300, '3'), die(400, 220, '3'), die(330, 60, '6')];
+
+  it('takes the layout turned by any angle, shifted and zoomed a little', () => {
+    expect(sameLayoutMoved(spread, moved(spread, 0.5, 1.1, 300, -50))).toBe(true);
+    expect(sameLayoutMoved(spread, moved(spread, Math.PI, 0.9, 500, 400).reverse())).toBe(true);
+  });
+
+  it('refuses the same faces in another layout, a zoom past 1.25, another face, or fewer than three dice', () => {
+    expect(sameLayoutMoved(spread, rerolled)).toBe(false);
+    expect(sameLayoutMoved(spread, moved(spread, 0.5, 1.5, 300, -50))).toBe(false);
+    expect(sameLayoutMoved(spread, moved(spread, 0.5, 1, 300, -50).map((d, i) => (i === 2 ? { ...d, face: '4' } : d)))).toBe(false);
+    expect(sameLayoutMoved(spread.slice(0, 2), moved(spread.slice(0, 2), 0.5, 1, 300, -50))).toBe(false);
+    // a die moved by a third of its size from where the camera's move takes it
+    expect(sameLayoutMoved(spread, moved(spread, 0, 1, 0, 0).map((d, i) => (i === 1 ? { ...d, box: { ...d.box, x: d.box.x + SIZE / 3 } } : d)))).toBe(false);
   });
 });
