@@ -49,8 +49,8 @@
  *
  * `--rests` also replays what follows each first proposal, the dice lying still for the rest of
  * the video: how often the tracker settles on them again and how many of those reads the table
- * would offer as a new roll (`restRereads`); the same with the phone turned on its side or over during
- * the rest (`turnedRests`: a phone's frames turn with it); and, at what cost, throws made at one table: every
+ * would offer as a new roll (`restRereads`); the same with the phone turned during the rest
+ * (`turnedRests`: on its side, its screen rotating or locked, or over); and, at what cost, throws made at one table: every
  * ordered pair of a set's photos, one read after the other with the table empty for a second
  * between (`throwsRead`), and how soon after they land. Longer videos (`--frames 80`: ten seconds)
  * show the rests. Frames are replayed as the table reads them (src/app/readPace.ts): every frame
@@ -373,15 +373,21 @@ function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<Sett
   readAsTheTable(tracker, video.frames, frameMs, idleFps, (update, i) => {
     if (!update.proposal) return false;
     const proposed = cameraProposal(update.proposal.dice, [video.truth.length]).dice.map((p) => {
-      const read = byFrameBox.get(p.box);
-      // a box the tracker carried through a turn of the camera is no frame's: none turns here
-      if (!read) throw new Error(`${video.file}: a die proposed in no frame's box (the tracker took the camera for turned)`);
+      // a box the tracker carried through a move of the camera (`turned`) is no frame's: the nearest die of this frame
+      const read = byFrameBox.get(p.box) ?? nearestDie(video.frames[i]!, p.box);
+      if (!read) throw new Error(`${video.file}: a die proposed where frame ${i} shows none`);
       return { ...read, value: p.face };
     });
     found = { dice: proposed, frame: i };
     return true;
   }, video.frameSize);
   return found;
+}
+
+/** The die of `dice` whose box's centre lies nearest `box`'s, or undefined when there is none. */
+function nearestDie(dice: readonly FrameDie[], box: Box): FrameDie | undefined {
+  const away = (b: Box) => Math.hypot(b.x + b.w / 2 - (box.x + box.w / 2), b.y + b.h / 2 - (box.y + box.h / 2));
+  return dice.reduce<FrameDie | undefined>((best, d) => (best === undefined || away(d.frameBox) < away(best.frameBox) ? d : best), undefined);
 }
 
 /**
