@@ -14,9 +14,13 @@
  *   zooms the whole picture, so each die is compared with where the camera's motion (fitted to
  *   all the dice) would have taken it. A lone die cannot be told from the camera, so it is
  *   measured as it is.
- * - A frame of another size is the camera turned, not the dice moving: a phone delivers frames
- *   the way it is held. What the tracker knows is carried into the new frame by the quarter turn
- *   (and the hand's shift) that lays the dice known on the dice seen (`turnedFrame`).
+ * - A frame of another size is the camera changing its frames, not the dice moving: a phone
+ *   delivers them the way it is held, the table framed anew (or turned) in them. What the tracker
+ *   knows is carried into the new frame by the way and the hand's shift that lay the dice known on
+ *   the dice seen (`turnedFrame`); at the same size, when such a move lays every die (a locked
+ *   screen turned, a phone moved far).
+ * - The last proposal's dice, faces and layout moved by any turn, shift and zoom of the camera
+ *   (three dice or more: `sameLayoutMoved`) are the same read, not a throw.
  * - Each read proposes once. A configuration equal to the last proposal is never proposed
  *   again: not after a hand passes over the dice (same faces, same places), nor after a die is
  *   nudged or lost by the detector for a moment (the same dice, same faces: a die seen again
