@@ -64,7 +64,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { median, quarterTurns, SettleTracker, type FrameSize, type SettleOptions, type SettleUpdate, type TrackedDie } from '../src/lib/vision/settle.ts';
+import { median, SettleTracker, type BoxMap, type FrameSize, type SettleOptions, type SettleUpdate, type TrackedDie } from '../src/lib/vision/settle.ts';
 import { IDLE_READ_FPS, READ_FPS, readFps } from '../src/app/readPace.ts';
 import { EvalAccumulator, exactRoll, percentile, type DieKey, type TruthDie } from '../src/lib/vision/metrics.ts';
 import type { Box, RgbaImage } from '../src/lib/vision/types.ts';
@@ -384,6 +384,11 @@ function tableProposal(video: PhotoVideo, frameMs: number, options: Partial<Sett
   return found;
 }
 
+/** The table's last layout carried through a move of the camera, as the table carries it (`layoutInFrame`; here the tracker sees every frame). */
+function carried<F>(last: TrackedDie<F>[] | null, turned: BoxMap | null): TrackedDie<F>[] | null {
+  return last && turned ? last.map((d) => ({ ...d, box: turned(d.box) })) : last;
+}
+
 /** The die of `dice` whose box's centre lies nearest `box`'s, or undefined when there is none. */
 function nearestDie(dice: readonly FrameDie[], box: Box): FrameDie | undefined {
   const away = (b: Box) => Math.hypot(b.x + b.w / 2 - (box.x + box.w / 2), b.y + b.h / 2 - (box.y + box.h / 2));
@@ -445,9 +450,7 @@ export function restRereads(videos: readonly PhotoVideo[], frameMs: number, opti
     let last: TrackedDie<DieKey>[] | null = null;
     let from: number | null = null;
     const read = readAsTheTable(tracker, video.frames, frameMs, idleFps, ({ proposal, turned }, i) => {
-      // the table carries its last layout through a turn of the camera (TableCamera)
-      const map = turned;
-      if (map && last) last = last.map((d) => ({ ...d, box: map(d.box) }));
+      last = carried(last, turned);
       if (!proposal) return false;
       if (last) {
         settledAgain++;
@@ -539,8 +542,7 @@ export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, opti
     let last: TrackedDie<DieKey>[] | null = null;
     let offered = false;
     readAsTheTable(new SettleTracker<DieKey>(options), frames, frameMs, idleFps, ({ proposal, turned }) => {
-      const map = turned;
-      if (map && last) last = last.map((d) => ({ ...d, box: map(d.box) }));
+      last = carried(last, turned);
       if (!proposal) return false;
       if (last && !onlyDiceTakenAway(proposal.dice, last)) offered = true;
       last = proposal.dice;
@@ -572,8 +574,7 @@ export function throwsRead(videos: readonly PhotoVideo[], frameMs: number, optio
       let last: TrackedDie<DieKey>[] | null = null;
       let thrownAt: number | null = null;
       readAsTheTable(tracker, [...a.frames.slice(0, readFrames), ...gapFrames, ...b.frames.slice(0, readFrames)], frameMs, idleFps, ({ proposal, turned }, i) => {
-        const map = turned;
-        if (map && last) last = last.map((d) => ({ ...d, box: map(d.box) }));
+        last = carried(last, turned);
         if (!proposal) return false;
         // a read settling before the thrown dice land is the first photo's dice read again (a stale read), not the throw
         if (i >= landed && last && !onlyDiceTakenAway(proposal.dice, last)) thrownAt ??= i;

@@ -6,7 +6,7 @@
  */
 import type { DieToken } from '../lib/dice/index.ts';
 import type { ExpectedRoll } from '../lib/rules/index.ts';
-import { median, type Box, type DetectionFrame, type FrameSize, type TrackedDie } from '../lib/vision/settle.ts';
+import { median, turnedFrame, type Box, type BoxMap, type DetectionFrame, type FrameSize, type TrackedDie } from '../lib/vision/settle.ts';
 
 /**
  * The performance mark made when the settle tracker settles a read (`npm run bench` times the
@@ -68,6 +68,26 @@ export function onlyDiceTakenAway(next: readonly TrackedDie<DieToken>[], previou
     free.splice(at, 1);
   }
   return true;
+}
+
+/** The last settled layout of a table (what "the same roll" and "set aside" compare with), and the size of the frames it was read in. */
+export interface TableLayout<F> {
+  dice: TrackedDie<F>[];
+  frame: FrameSize;
+}
+
+/**
+ * `layout` in the pixels of `frame`: carried by the tracker's move of the camera (`turned`,
+ * `SettleUpdate.turned`), or, when it was read in frames of another size that the tracker never
+ * saw (the table before, the phone turned between games), by `turnedFrame` on the dice in view,
+ * once there are some. Otherwise as it is.
+ */
+export function layoutInFrame<F>(layout: TableLayout<F> | null, frame: DetectionFrame<F>, turned: BoxMap | null): TableLayout<F> | null {
+  const size = frame.size;
+  if (!layout || !size) return layout;
+  const resized = layout.frame.width !== size.width || layout.frame.height !== size.height;
+  const move = turned ?? (resized && frame.dice.length > 0 ? turnedFrame(layout.dice, frame.dice, layout.frame, size) : null);
+  return move ? { dice: layout.dice.map((d) => ({ ...d, box: move(d.box) })), frame: size } : layout;
 }
 
 /**

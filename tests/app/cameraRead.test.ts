@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, layoutInFrame, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -240,5 +240,34 @@ describe('diceLookBlurred: the dice\'s edge width over the latest frames', () =>
     expect(blurredDiceHint([soft, soft], 1)).toBe(' It looks blurred: hold the phone still, not too close, and let it focus.');
     expect(blurredDiceHint([soft, soft], 3)).toBe(' They look blurred: hold the phone still, not too close, and let it focus.');
     expect(blurredDiceHint([sharp, sharp], 3)).toBe('');
+  });
+});
+
+describe('layoutInFrame: the table\'s last layout in the frame read now', () => {
+  const landscape = { width: 640, height: 360 };
+  const portrait = { width: 360, height: 640 };
+  const layout = { dice: [die(300, 150, 2), die(360, 170, 5), die(250, 190, 6)].map((d) => ({ box: d.box, face: d.token, score: d.score })), frame: landscape };
+
+  it('stays as it is in frames of its size, or with no size given', () => {
+    expect(layoutInFrame(layout, settleFrame(0, [], landscape), null)).toBe(layout);
+    expect(layoutInFrame(layout, settleFrame(0, [die(0, 0, 1)]), null)).toBe(layout);
+    expect(layoutInFrame(null, settleFrame(0, [], portrait), null)).toBeNull();
+  });
+
+  it('goes with the tracker\'s move of the camera', () => {
+    const moved = layoutInFrame(layout, settleFrame(0, [], landscape), (b) => ({ ...b, x: b.x + 100 }));
+    expect(moved!.dice.map((d) => d.box.x)).toEqual([400, 460, 350]);
+    expect(moved!.frame).toEqual(landscape);
+  });
+
+  it('read in frames of another size (the phone turned between games): carried by the dice in view, once there are some', () => {
+    // the screen rotated: the same dice framed anew about the frame's centre
+    const inView = layout.dice.map((d) => die(d.box.x - 140, d.box.y + 140, d.face));
+    expect(layoutInFrame(layout, settleFrame(0, [], portrait), null)).toBe(layout);
+    const carried = layoutInFrame(layout, settleFrame(0, inView, portrait), null);
+    expect(carried!.frame).toEqual(portrait);
+    expect(carried!.dice.map((d) => [d.box.x, d.box.y])).toEqual(inView.map((d) => [d.box.x, d.box.y]));
+    expect(onlyDiceTakenAway(carried!.dice.slice(0, 2), layout.dice)).toBe(false);
+    expect(onlyDiceTakenAway(carried!.dice.slice(0, 2), carried!.dice)).toBe(true);
   });
 });

@@ -52,9 +52,10 @@ export interface DetectionFrame<F> {
   t: number;
   dice: readonly DieDetection<F>[];
   /**
-   * The frame's size, in the boxes' unit. When it changes the camera turned (a phone delivers
-   * frames the way it is held): what the tracker knows is carried into the new frame
-   * (`turnedFrame`), so dice lying still are not taken for dice thrown.
+   * The frame's size, in the boxes' unit. When it changes the camera changed its frames (a phone
+   * delivers them the way it is held): what the tracker knows is carried into the new frame
+   * (`turnedFrame`), so dice lying still are not taken for dice thrown. Without it the tracker
+   * looks for no move of the camera frame by frame.
    */
   size?: FrameSize;
 }
@@ -145,9 +146,11 @@ export interface SettleUpdate<F> {
    */
   quiet: boolean;
   /**
-   * When this frame's size differs from the last one's (the camera turned): how boxes of the
-   * frames before map into it, as the tracker carried its own dice over. Whoever keeps boxes of
-   * earlier frames (the table's last layout) maps them with it. Null otherwise.
+   * When the camera moved in this frame past what the tracker follows frame to frame (its frames
+   * changed size as a phone turned; or a turn or far shift of the picture lays every die): how
+   * boxes of the frames before map into it, as the tracker carried its own dice over. Whoever
+   * keeps boxes of earlier frames (the table's last layout, `layoutInFrame`) maps them with it.
+   * Null otherwise.
    */
   turned: BoxMap | null;
 }
@@ -354,8 +357,8 @@ export function quarterTurns(from: FrameSize, to: FrameSize): BoxMap[] {
   });
 }
 
-/** The most dice tracked for which a half turn or a far shift is looked for, in every frame that misses one of them where it lay (the search grows as the fourth power of the dice). */
-const HALF_TURN_MAX_DICE = 12;
+/** The most dice tracked for which a turn or a far shift of the picture is looked for at the same frame size, in every frame that misses one of them where it lay (the search grows as the fourth power of the dice). */
+const MOVE_SEARCH_MAX_DICE = 12;
 /** How far (in die sizes) the dice may seem to have shifted over a turn: the hand that turns the phone moves it too. */
 const TURN_MATCH_DISTANCE = 3;
 /** Once the hand's shift is taken off, how near (in die sizes) a die known must land on a die seen to count as laid on it. */
@@ -530,7 +533,7 @@ export class SettleTracker<F = string> {
     let map: BoxMap | null = null;
     if (resized) {
       map = turnedFrame(this.tracks.length > 0 ? this.tracks : (this.recent[0]?.dice ?? []), frame.dice, before, now);
-    } else if (this.tracks.length >= 2 && this.tracks.length <= HALF_TURN_MAX_DICE && frame.dice.length >= this.tracks.length) {
+    } else if (this.tracks.length >= 2 && this.tracks.length <= MOVE_SEARCH_MAX_DICE && frame.dice.length >= this.tracks.length) {
       // most frames find every die where it lay: the turns are tried only when one is not
       const found = matchBoxes(this.tracks.map((t) => t.box), frame.dice.map((d) => d.box), this.options.matchDistance).size;
       if (found < this.tracks.length) {
