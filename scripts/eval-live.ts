@@ -1,7 +1,7 @@
 /**
  * npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE]
  *                      [--tracker JSON] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn]
- *                      [--holdout] [--condition NAME] [--unsure P|off] [--rests] [--idle-fps N|off] [DATASET_DIR...]
+ *                      [--holdout] [--condition NAME] [--unsure P|off] [--rests] [--idle-fps N|off] [--cut F] [DATASET_DIR...]
  *
  * How the camera read does at the table, simulated from labelled photos: each photo becomes a
  * short video (`--frames`, default 24, at `--fps`, default 8: three seconds) of a phone held over
@@ -37,6 +37,10 @@
  * drawn afresh (a blur's direction, the noise), as a video's frames differ. `--unsure P` replays
  * the pip reads with the die-face reader's `unsure` rule at P instead of its sidecar's (`off`: every
  * value read given), which is how that rule is chosen (models/MODEL_CARD.md, "Unsure dice asked for").
+ * `--cut F` crops each photo so that one die lies cut by the frame's edge with F of it in view (0–1,
+ * `cutCrop`), as a die that rolled to the edge of the picture lies; the crop cuts no other die, and
+ * a photo that cannot be cut so is left out. The cut die is scored by its label, cut to the frame:
+ * the table should read it right or ask for it, not propose a wrong face.
  *
  * `--kit DIR` reads the frames as that kit's faces (detector + face embedder against the kit's
  * prototypes, as `npm run eval -- --kit` and the app's table camera for symbol games), labels
@@ -80,11 +84,11 @@ import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
 import { detectCounted, markUnsure, proposedValue, type DieFaceUnsure } from '../src/lib/vision/die-face-reader.ts';
 import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
-import { cameraProposal, diceLookBlurred, diceLookSmall, diceToLearn, onlyDiceTakenAway } from '../src/app/cameraRead.ts';
+import { cameraProposal, cutDieAskedFor, diceLookBlurred, diceLookSmall, diceToLearn, onlyDiceTakenAway } from '../src/app/cameraRead.ts';
 import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
 import { gauss, random } from './lib/random.ts';
 
-const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [--unsure P|off] [--rests] [--idle-fps N|off] [DATASET_DIR...]";
+const USAGE = "usage: npm run eval:live -- [--json] [--shake 0..2] [--frames N] [--fps N] [--save-reads FILE | --reads FILE] [--tracker '{...}'] [--kit DIR]... [--model FILE.onnx] [--face-model FILE.onnx] [--learn] [--holdout] [--condition NAME] [--unsure P|off] [--rests] [--idle-fps N|off] [--cut F] [DATASET_DIR...]";
 
 /** One die read in one frame: its box in the frame (what the tracker sees) and in the photo (what is scored). */
 export interface FrameDie {
@@ -167,6 +171,61 @@ function unshake(box: Box, pose: Pose, W: number, H: number): Box {
 }
 
 /**
+ * `--cut F`: where to crop a photo so that one die lies cut by the frame's edge, `keep` of its box
+ * (0–1, across the edge) left in view, as a die that rolled out to the edge of the picture lies.
+ * Of the four sides, each the die reaching furthest toward it, the crop that keeps the most of the
+ * frame and cuts no other die (the others wholly in or wholly out); null when every side's would,
+ * or would keep under half the frame. `crop` and the boxes are in the units of `frame`.
+ */
+export function cutCrop(dice: readonly { box: Box }[], frame: FrameSize, keep: number): { crop: Box; cut: number } | null {
+  let best: { crop: Box; cut: number } | null = null;
+  const sides = ['left', 'right', 'top', 'bottom'] as const;
+  for (const side of sides) {
+    const reach = (b: Box) => (side === 'left' ? -b.x : side === 'right' ? b.x + b.w : side === 'top' ? -b.y : b.y + b.h);
+    const cut = dice.reduce((far, d, i) => (reach(d.box) > reach(dice[far]!.box) ? i : far), 0);
+    const b = dice[cut]?.box;
+    if (!b) return null;
+    const line = Math.round(side === 'left' ? b.x + b.w * (1 - keep) : side === 'right' ? b.x + b.w * keep : side === 'top' ? b.y + b.h * (1 - keep) : b.y + b.h * keep);
+    const crop =
+      side === 'left' ? { x: line, y: 0, w: frame.width - line, h: frame.height }
+      : side === 'right' ? { x: 0, y: 0, w: line, h: frame.height }
+      : side === 'top' ? { x: 0, y: line, w: frame.width, h: frame.height - line }
+      : { x: 0, y: 0, w: frame.width, h: line };
+    if (crop.w * crop.h < (frame.width * frame.height) / 2) continue;
+    const whole = (d: Box) => d.x >= crop.x && d.y >= crop.y && d.x + d.w <= crop.x + crop.w && d.y + d.h <= crop.y + crop.h;
+    const gone = (d: Box) => d.x + d.w <= crop.x || d.y + d.h <= crop.y || d.x >= crop.x + crop.w || d.y >= crop.y + crop.h;
+    if (dice.some((d, i) => i !== cut && !whole(d.box) && !gone(d.box))) continue;
+    if (!best || crop.w * crop.h > best.crop.w * best.crop.h) best = { crop, cut };
+  }
+  return best;
+}
+
+const scaleBox = (b: Box, k: number): Box => ({ x: b.x * k, y: b.y * k, w: b.w * k, h: b.h * k });
+
+/** `image` cropped to `crop` (whole pixels). */
+function cropImage(image: RgbaImage, crop: Box): RgbaImage {
+  const data = new Uint8Array(crop.w * crop.h * 4);
+  for (let y = 0; y < crop.h; y++) data.set(image.data.subarray(((crop.y + y) * image.width + crop.x) * 4, ((crop.y + y) * image.width + crop.x + crop.w) * 4), y * crop.w * 4);
+  return { width: crop.w, height: crop.h, data };
+}
+
+/**
+ * A photo's labels in the crop of `cutCrop` (`crop` in the photo's pixels): the dice wholly in it
+ * moved with it, the cut die cut to it (scored where it shows), the others left out.
+ */
+function truthInCrop(truth: readonly TruthDie[], crop: Box, cut: number): TruthDie[] {
+  return truth.flatMap((d, i) => {
+    const x0 = Math.max(d.box.x, crop.x);
+    const y0 = Math.max(d.box.y, crop.y);
+    const x1 = Math.min(d.box.x + d.box.w, crop.x + crop.w);
+    const y1 = Math.min(d.box.y + d.box.h, crop.y + crop.h);
+    if (x1 <= x0 || y1 <= y0) return [];
+    const box = i === cut ? { x: x0 - crop.x, y: y0 - crop.y, w: x1 - x0, h: y1 - y0 } : { ...d.box, x: d.box.x - crop.x, y: d.box.y - crop.y };
+    return [{ ...d, box }];
+  });
+}
+
+/**
  * Each folder's name in the figures: its own, or `parent/name` when several folders share it,
  * and the kit's id after it when the same folder is read with several kits.
  */
@@ -238,12 +297,18 @@ async function readFolder(
   shake: number,
   learning: Learning | null,
   condition: CameraCondition | null,
+  cut: number | null,
 ): Promise<PhotoVideo[]> {
   const videos: PhotoVideo[] = [];
   for (const [index, im] of dataset.images.entries()) {
-    const photo = await readAsCameraFrame(path.join(dataset.dir, im.file));
+    const taken = await readAsCameraFrame(path.join(dataset.dir, im.file));
+    const toPhoto = im.width / taken.width;
+    // --cut: the photo cropped so that one die lies cut by the frame's edge (a photo no crop can cut so is left out)
+    const plan = cut === null ? null : cutCrop(im.dice.map((d) => ({ box: scaleBox(d.box, 1 / toPhoto) })), taken, cut);
+    if (cut !== null && !plan) continue;
+    const photo = plan ? cropImage(taken, plan.crop) : taken;
+    const truth = plan ? truthInCrop(im.dice, scaleBox(plan.crop, toPhoto), plan.cut) : im.dice;
     const info = { width: photo.width, height: photo.height };
-    const toPhoto = im.width / info.width;
     const r = random(1000 + index);
     const pose: Pose = { s: 1, th: 0, tx: 0, ty: 0 };
     const reads: FrameDie[][] = [];
@@ -259,17 +324,16 @@ async function readFolder(
       const taken = cameraFrame(photo, pose, 1 + 0.03 * gauss(r), 3, r);
       // each frame its own draw of the condition (a blur's direction, the noise), as a video's frames differ
       const frame = condition ? await applyCameraCondition(taken, condition, `${dataset.name}/${im.file}#${i}`) : taken;
-      const dice = await read(frame, im.dice.length);
+      const dice = await read(frame, truth.length);
       edgeWidths.push(diceEdgeWidth(frame, dice.map((d) => d.box)));
       reads.push(
         dice.map((d) => {
-          const b = unshake(d.box, pose, info.width, info.height);
-          return { frameBox: d.box, photoBox: { x: b.x * toPhoto, y: b.y * toPhoto, w: b.w * toPhoto, h: b.h * toPhoto }, value: d.value, score: d.score, valueProbability: d.valueProbability, ...(d.unsure ? { unsure: d.unsure } : {}) };
+          return { frameBox: d.box, photoBox: scaleBox(unshake(d.box, pose, info.width, info.height), toPhoto), value: d.value, score: d.score, valueProbability: d.valueProbability, ...(d.unsure ? { unsure: d.unsure } : {}) };
         }),
       );
     }
     const faces = kit?.faces ? { faces: kit.kit.faces.map((f) => f.id) } : {};
-    const video: PhotoVideo = { set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth: im.dice, frames: reads, edgeWidths, frameSize: info };
+    const video: PhotoVideo = { set: name, file: im.file, wholeDie: dataset.boxStyle === 'whole-die', ...faces, truth, frames: reads, edgeWidths, frameSize: info };
     videos.push(video);
     learning?.afterPhoto(video.truth, learning ? (tableProposal(video, learning.frameMs, learning.options)?.dice ?? null) : null);
   }
@@ -287,6 +351,7 @@ async function readVideos(
   shake: number,
   learn: Omit<Learning, 'afterPhoto'> | null,
   condition: CameraCondition | null,
+  cut: number | null,
   faceModel?: string,
   model?: string,
 ): Promise<PhotoVideo[]> {
@@ -323,7 +388,7 @@ async function readVideos(
         // symbol kits are scored by face id; the standard kit (pips by the detector) by value
         const kit = kitReader ? { kit: kitReader.folder.kit, faces: kitReader.embedder !== null } : null;
         const dataset = typeof source === 'string' ? await loadDataset(source, kit?.kit) : source;
-        const folderVideos = await readFolder(dataset, names[d]!, read, kit, frames, shake, learning, condition);
+        const folderVideos = await readFolder(dataset, names[d]!, read, kit, frames, shake, learning, condition, cut);
         videos.push(...folderVideos);
         process.stderr.write(`${names[d]}: ${folderVideos.length} photos × ${frames} frames read${kitReader ? ` with kit ${kitReader.folder.kit.id}` : ''}\n`);
       } finally {
@@ -416,8 +481,10 @@ function readAsTheTable<F>(
     // half a frame's slack: a pace of 4 fps over 8 fps frames reads every second frame
     if (t + frameMs / 2 < next) continue;
     read.push(i);
-    const seen = { t, dice: dice.map((d) => ({ box: d.frameBox, face: proposedValue(d), score: d.score })) };
     const size = Array.isArray(sizes) ? sizes[i] : (sizes as FrameSize | undefined);
+    // as the table reads (kit-reader.ts): a die less than half in view is asked for
+    const boxes = dice.map((d) => d.frameBox);
+    const seen = { t, dice: dice.map((d) => ({ box: d.frameBox, face: size && cutDieAskedFor(d.frameBox, boxes, size) ? null : proposedValue(d), score: d.score })) };
     const update = tracker.update(size ? { ...seen, size } : seen);
     next = t + 1000 / (idleFps === null ? READ_FPS : readFps(update, idleFps));
     if (each(update, i)) break;
@@ -658,6 +725,7 @@ async function main(): Promise<void> {
       unsure: { type: 'string' },
       rests: { type: 'boolean', default: false },
       'idle-fps': { type: 'string' },
+      cut: { type: 'string' },
     },
   });
   if (values.help) throw new UsageError(USAGE);
@@ -673,6 +741,9 @@ async function main(): Promise<void> {
   const idle = values['idle-fps'];
   const idleFps = idle === undefined ? IDLE_READ_FPS : idle === 'off' ? null : Number(idle);
   if (idleFps !== null && !(idleFps > 0)) throw new UsageError(`--idle-fps: frames a second, or off (got ${idle})\n${USAGE}`);
+  const cut = values.cut === undefined ? null : Number(values.cut);
+  if (cut !== null && !(values.cut!.trim() !== '' && cut > 0 && cut < 1)) throw new UsageError(`--cut: the share of the cut die left in view, between 0 and 1 (got ${values.cut})\n${USAGE}`);
+  if (cut !== null && values.reads) throw new UsageError(`--cut crops the photos before they are read; replay its reads with --reads alone\n${USAGE}`);
   let options: Partial<SettleOptions>;
   try {
     options = JSON.parse(values.tracker) as Partial<SettleOptions>;
@@ -692,7 +763,7 @@ async function main(): Promise<void> {
     // a bad kit fails before any reading
     const kitIds = await Promise.all(kits.map(async (k) => (await loadKitFolder(k)).kit.id));
     const names = holdout ? holdout.map((h) => h.name) : setNames(dirs, dirs.map((_, i) => (kitIds.length ? kitIds[Math.min(i, kitIds.length - 1)]! : null)));
-    videos = await readVideos(holdout ?? dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null, condition, values['face-model'], values.model);
+    videos = await readVideos(holdout ?? dirs, names, kits, frames, shake, values.learn ? { frameMs: 1000 / fps, options } : null, condition, cut, values['face-model'], values.model);
     if (values['save-reads']) await writeFile(values['save-reads'], JSON.stringify(videos));
   }
   if (unsure !== undefined) videos = videos.map((v) => withUnsureRule(v, unsureBelow === null ? null : { below: unsureBelow }));
@@ -718,7 +789,7 @@ async function main(): Promise<void> {
   }
   const pct = (v: number | null): string => (v === null ? '  n/a' : (100 * v).toFixed(1).padStart(5));
   const width = Math.max(8, ...rows.map((r) => r.set.length));
-  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${condition ? `, every frame under ${condition} (${CONDITION_NOTES[condition]})` : ''}${values.learn ? ', learning from play (--learn: rolls proposed right, and dice not read as the player fills them in)' : ''}`}\n`);
+  process.stdout.write(`camera read at the table, simulated: ${values.reads ? `reads from ${values.reads}` : `${frames} frames at ${fps} fps, shake ${shake}${condition ? `, every frame under ${condition} (${CONDITION_NOTES[condition]})` : ''}${cut !== null ? `, one die of each photo cut by the frame's edge, ${cut} of it in view (--cut; ${videos.length} photos could be cut so)` : ''}${values.learn ? ', learning from play (--learn: rolls proposed right, and dice not read as the player fills them in)' : ''}`}\n`);
   process.stdout.write(`${'dataset'.padEnd(width)}  photos  | first frame F1  exact | proposed  median ms  p90 ms | proposal F1  exact (of proposals)  exact (of photos) | asked ?  wrong, confirmable | frames called blurred\n`);
   for (const r of rows) {
     process.stdout.write(

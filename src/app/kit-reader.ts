@@ -28,6 +28,7 @@ import {
 import type { Box } from '../lib/vision/types.ts';
 import { data } from './db.svelte.ts';
 import { kitOfSet, kitReadsPips, readableKits, type ReadableKit } from './kits.ts';
+import { cutDieAskedFor } from './cameraRead.ts';
 
 export type { ReadableKit } from './kits.ts';
 
@@ -261,7 +262,11 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
       const face = value === null ? undefined : faceForToken(rollKit, value);
       return { box: die.box, score: die.score, faceId: face?.id ?? null, token: face ? tokenForFace(rollKit, face) : null, similarity: null, embedding: null };
     });
-    return { dice: found, width: read.width, height: read.height, edgeWidth: read.edgeWidth, timing: read.timing };
+    // a die cut by the frame's edge is asked for too: its face may be cut (nor is its look learnt)
+    const size = { width: read.width, height: read.height };
+    const boxes = found.map((d) => d.box);
+    const asked = found.map((d) => (cutDieAskedFor(d.box, boxes, size) ? { ...d, faceId: null, token: null, similarity: null, embedding: null } : d));
+    return { dice: asked, width: read.width, height: read.height, edgeWidth: read.edgeWidth, timing: read.timing };
   }
 
   async function learnNow(roll: readonly { faceId: string; embedding: Float32Array }[], kitId: string): Promise<number> {

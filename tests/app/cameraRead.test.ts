@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, layoutInFrame, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, layoutInFrame, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -70,6 +70,19 @@ describe('camera reads to proposals', () => {
     // symbol dice: Face Off faces are written by id
     const faces = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: 'luke' as DieToken, score: 1 }, { box: { x: 60, y: 0, w: 40, h: 40 }, face: null, score: 0.8 }];
     expect(shown(faces)).toEqual({ seen: ['luke'], unread: 1 });
+  });
+
+  it('a read of more faces where a ? lay completes a proposal still awaiting confirmation', () => {
+    const proposed = [{ box: { x: 0, y: 0, w: 40, h: 40 }, face: null as DieToken | null, score: 0.9 }, { box: { x: 60, y: 0, w: 40, h: 40 }, face: 3 as DieToken | null, score: 0.9 }];
+    const whole = [{ ...proposed[0]!, face: 6 as DieToken }, proposed[1]!];
+    // the same dice to `onlyDiceTakenAway`, but more of them read: the table offers it while the proposal waits
+    expect(onlyDiceTakenAway(whole, proposed)).toBe(true);
+    expect(readsMoreFaces(whole, proposed)).toBe(true);
+    expect(readsMoreFaces(proposed, whole)).toBe(false);
+    expect(readsMoreFaces(whole, whole)).toBe(false);
+    // dice taken away, though the ? is read: fewer faces, not a completed read
+    expect(readsMoreFaces([whole[0]!], proposed)).toBe(false);
+    expect(readsMoreFaces(whole, null)).toBe(false);
   });
 });
 
@@ -143,6 +156,54 @@ describe('dice that look small', () => {
   it('says nothing without dice or a frame', () => {
     expect(diceLookSmall([], frame)).toBe(false);
     expect(diceLookSmall([sized(10)], { width: 0, height: 0 })).toBe(false);
+  });
+});
+
+describe('a die cut by the frame\'s edge', () => {
+  const frame = { width: 1280, height: 720 };
+  const box = (x: number, y: number, w = 80, h = 80) => ({ x, y, w, h });
+
+  it('is a die whose box reaches within 5% of its side of an edge', () => {
+    expect(CUT_DIE_GAP).toBe(0.05);
+    expect(cutByFrameEdge(box(0, 300), frame)).toBe(true);
+    expect(cutByFrameEdge(box(4, 300), frame)).toBe(true); // 4 ≤ 0.05 × 80
+    expect(cutByFrameEdge(box(5, 300), frame)).toBe(false);
+    expect(cutByFrameEdge(box(1196, 300), frame)).toBe(true); // right: 1196 + 80 ≥ 1280 − 4
+    expect(cutByFrameEdge(box(600, 637), frame)).toBe(true); // bottom
+    expect(cutByFrameEdge(box(600, 3), frame)).toBe(true); // top
+    expect(cutByFrameEdge(box(600, 300), frame)).toBe(false);
+    // a small die: a pixel at least
+    expect(cutByFrameEdge(box(1, 300, 10, 10), frame)).toBe(true);
+    expect(cutByFrameEdge(box(2, 300, 10, 10), frame)).toBe(false);
+  });
+
+  it('shows the share of it in view, judged by the dice not cut', () => {
+    // a die at the left edge 40 px wide, its fellows 80 px wide: half of it in view
+    expect(shareInView(box(0, 300, 40, 70), [box(300, 300), box(500, 200, 80, 100)], frame)).toBeCloseTo(0.5);
+    // at the top edge, 50 px high, its fellows 100 high (seen obliquely): half
+    expect(shareInView(box(600, 0, 80, 50), [box(300, 300, 80, 100), box(500, 200, 64, 100), box(700, 200, 70, 90)], frame)).toBeCloseTo(0.5);
+    // only dice cut too, or none: against its own side along the edge
+    expect(shareInView(box(0, 300, 60, 80), [box(0, 100, 30, 80)], frame)).toBeCloseTo(0.75);
+    // a die not at the edge: all of it; never more than all
+    expect(shareInView(box(600, 300, 40, 80), [], frame)).toBe(1);
+    expect(shareInView(box(0, 300, 100, 80), [box(300, 300)], frame)).toBe(1);
+    // cut at a corner: the more cut side
+    expect(shareInView(box(0, 0, 60, 40), [box(300, 300)], frame)).toBeCloseTo(0.5);
+  });
+
+  it('is asked for, not proposed, when less than half of it is in view', () => {
+    expect(CUT_DIE_SHOWN).toBe(0.5);
+    const fellows = [box(300, 300), box(500, 200)];
+    expect(cutDieAskedFor(box(0, 300, 36, 80), [box(0, 300, 36, 80), ...fellows], frame)).toBe(true);
+    expect(cutDieAskedFor(box(0, 300, 44, 80), [box(0, 300, 44, 80), ...fellows], frame)).toBe(false);
+    expect(cutDieAskedFor(box(300, 300), [box(0, 300, 36, 80), ...fellows], frame)).toBe(false);
+  });
+
+  it('tells the player to bring it in view, unless no die is cut', () => {
+    expect(cutDiceHint([{ box: box(0, 300) }, { box: box(600, 300) }], frame)).toBe(' 1 die is cut by the edge of the picture: move the phone to take it in.');
+    expect(cutDiceHint([{ box: box(0, 300) }, { box: box(1200, 300) }], frame)).toBe(' 2 dice are cut by the edge of the picture: move the phone to take them in.');
+    expect(cutDiceHint([{ box: box(600, 300) }], frame)).toBe('');
+    expect(cutDiceHint([{ box: box(0, 300) }], { width: 0, height: 0 })).toBe('');
   });
 });
 

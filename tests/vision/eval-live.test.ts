@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { restRereads, throwsRead, turnedRests, type FrameDie, type LiveSummary as LiveRow, type PhotoVideo } from '../../scripts/eval-live.ts';
+import { cutCrop, restRereads, throwsRead, turnedRests, type FrameDie, type LiveSummary as LiveRow, type PhotoVideo } from '../../scripts/eval-live.ts';
 import { REPO, runCli } from './cli-helpers.ts';
 
 const webcam = path.join(REPO, 'tests/fixtures/dice-photos/matteop65-val-sample');
@@ -109,6 +109,31 @@ describe('npm run eval:live', () => {
     expect(framesOf(path.join(tmp, 'again.json'))).toEqual(framesOf(path.join(tmp, 'swing.json')));
   });
 
+  it('--cut crops each photo so that one die lies cut by the frame\'s edge, scored by its label cut to the frame', () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'rollcall-live-cut-'));
+    const reads = path.join(tmp, 'cut.json');
+    const r = runCli('scripts/eval-live.ts', ['--frames', '2', '--cut', '0.5', '--save-reads', reads, webcam]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/one die of each photo cut by the frame's edge, 0\.5 of it in view \(--cut; \d photos could be cut so\)/);
+    const videos = JSON.parse(readFileSync(reads, 'utf8')) as PhotoVideo[];
+    expect(videos.length).toBeGreaterThan(0);
+    for (const v of videos) {
+      // the webcam's 640 × 480 photos, read at 1280 × 960, cropped; the labels in the photo's pixels, cropped alike
+      const frame = v.frameSize!;
+      expect(frame.width * frame.height).toBeLessThan(1280 * 960);
+      const photo = { width: (frame.width * 640) / 1280, height: (frame.height * 480) / 960 };
+      const atEdge = v.truth.filter((d) => d.box.x <= 0.01 || d.box.y <= 0.01 || d.box.x + d.box.w >= photo.width - 0.01 || d.box.y + d.box.h >= photo.height - 0.01);
+      expect(atEdge.length).toBeGreaterThanOrEqual(1);
+      expect(v.truth.every((d) => d.box.x >= -0.01 && d.box.y >= -0.01 && d.box.x + d.box.w <= photo.width + 0.01 && d.box.y + d.box.h <= photo.height + 0.01)).toBe(true);
+    }
+    const c = runCli('scripts/eval-live.ts', ['--cut', '1.5', webcam]);
+    expect(c.status).toBe(2);
+    expect(c.stderr).toMatch(/--cut: the share of the cut die left in view, between 0 and 1 \(got 1\.5\)/);
+    const again = runCli('scripts/eval-live.ts', ['--cut', '0.5', '--reads', reads]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/--cut crops the photos before they are read/);
+  });
+
   it('bad usage: exit 2 with a message', () => {
     const c = runCli('scripts/eval-live.ts', ['--condition', 'fog', webcam]);
     expect(c.status).toBe(2);
@@ -125,6 +150,29 @@ describe('npm run eval:live', () => {
     const i = runCli('scripts/eval-live.ts', ['--idle-fps', '0', webcam]);
     expect(i.status).toBe(2);
     expect(i.stderr).toMatch(/--idle-fps: frames a second, or off \(got 0\)/);
+  });
+});
+
+describe('eval:live --cut: where a photo is cropped', () => {
+  const frame = { width: 1000, height: 800 };
+  const die = (x: number, y: number, side = 100) => ({ box: { x, y, w: side, h: side } });
+
+  it('cuts the die nearest an edge, keeping the most of the frame', () => {
+    // a die 50 px from the left, the others far from every edge: the left crop keeps the most
+    const plan = cutCrop([die(50, 300), die(400, 300), die(600, 500)], frame, 0.3);
+    expect(plan).toEqual({ crop: { x: 120, y: 0, w: 880, h: 800 }, cut: 0 });
+    // the die at the bottom edge cut to 0.5 of its side
+    expect(cutCrop([die(400, 690), die(400, 300)], frame, 0.5)).toEqual({ crop: { x: 0, y: 0, w: 1000, h: 740 }, cut: 0 });
+  });
+
+  it('never cuts a second die, nor keeps under half the frame', () => {
+    // beside the left die another whose box the left line would cross: the next best side
+    const plan = cutCrop([die(50, 300), die(80, 500), die(850, 300)], frame, 0.5);
+    expect(plan?.cut).toBe(2);
+    expect(plan?.crop).toEqual({ x: 0, y: 0, w: 900, h: 800 });
+    // a die in the middle of the frame: every crop would keep under half of it
+    expect(cutCrop([die(450, 350)], frame, 0.3)).toBeNull();
+    expect(cutCrop([], frame, 0.5)).toBeNull();
   });
 });
 

@@ -1,0 +1,95 @@
+/**
+ * A die cut by the edge of the picture: the five dice of the photo table-camera.test.ts reads (a
+ * matteop65 val image, licence beside it), the phone held so that the 6 on the left lies half out
+ * of the frame. Half a 6 shows one column of three pips, and the reader reads it as a 3, surely:
+ * proposed as it stands, "3 3 3 3 2" would score four 3s, one tap from the slate. A die less than
+ * half in view is asked for instead (`cutDieAskedFor`, src/app/cameraRead.ts), and the status line
+ * tells the player to bring it in view. Moved so that every die is whole, the phone reads the roll
+ * in full. The camera is a canvas stream (getUserMedia replaced before the app loads), so that the
+ * test can move the phone.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { startGame } from './table-helpers.ts';
+
+const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
+const BACKGROUND = { r: 196, g: 184, b: 166 };
+/** Where the frame's left edge cuts the photo (640 × 480): through the middle of the 6, whose die spans about x 65–150. */
+const CUT_AT = 110;
+
+let server: StaticServer;
+let session: BrowserSession;
+
+/** A 1280 × 720 camera frame: the photo from `left` on, scaled 1.5 times, at the frame's left edge. */
+async function frame(left: number): Promise<string> {
+  const picture = await sharp(PHOTO)
+    .extract({ left, top: 0, width: 640 - left, height: 480 })
+    .resize({ height: 720 })
+    .toBuffer();
+  const jpeg = await sharp({ create: { width: 1280, height: 720, channels: 3, background: BACKGROUND } })
+    .composite([{ input: picture, left: 0, top: 0 }])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  return jpeg.toString('base64');
+}
+
+beforeAll(async () => {
+  const cut = await frame(CUT_AT);
+  const whole = await frame(0);
+  server = await serve(inject('distDir'));
+  session = await launch();
+  // The camera: a canvas repainted 20 times a second with the frame of where the phone is held.
+  await session.page.addInitScript(
+    ({ first, second }) => {
+      const canvas = Object.assign(document.createElement('canvas'), { width: 1280, height: 720 });
+      const pictures = [first, second].map((jpeg) => Object.assign(new Image(), { src: `data:image/jpeg;base64,${jpeg}` }));
+      let held = pictures[0]!;
+      const paint = () => held.complete && canvas.getContext('2d')!.drawImage(held, 0, 0);
+      Object.assign(window, { movePhone: (to: number) => (held = pictures[to]!) });
+      navigator.mediaDevices.getUserMedia = async () => {
+        await Promise.all(pictures.map((p) => p.decode()));
+        paint();
+        setInterval(paint, 50);
+        return canvas.captureStream(20);
+      };
+    },
+    { first: cut, second: whole },
+  );
+  await session.page.goto(server.url);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+});
+
+describe('a die cut by the edge of the picture', () => {
+  it('is asked for, not proposed as read, and the player is told to bring it in view', async () => {
+    const { page, errors } = session;
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    const read = page.getByTestId('camera-read');
+    await read.waitFor({ timeout: 45_000 });
+    expect(await page.getByTestId('camera-status').textContent()).toBe('I see 5 dice. 1 die is cut by the edge of the picture: move the phone to take it in.');
+    // four dice proposed as read, the cut one a ? to fill (a 3 here would be one tap from four 3s)
+    expect(await read.textContent()).toBe('3 3 3 2');
+    expect(await page.getByTestId('unread-die').count()).toBe(1);
+    expect(await page.getByTestId('unread').textContent()).toBe('1 die could not be read: tap its ? and pick the face.');
+    expect(await layoutProblems(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('reads the roll in full once the phone is moved to take the die in', async () => {
+    const { page, errors } = session;
+    await page.evaluate(() => (window as unknown as { movePhone: (to: number) => void }).movePhone(1));
+    const read = page.getByTestId('camera-read');
+    await read.getByText('6 3 3 3 2').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('unread-die').count()).toBe(0);
+    expect(await page.getByTestId('camera-status').textContent()).toBe('I see 5 dice.');
+    expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann rolled 2 3 3 3 6 = 300 (3 3 3 set aside). Roll 2 dice — turn total 300, must reach 500 to enter');
+    await page.getByTestId('confirm-roll').click();
+    await read.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+});
