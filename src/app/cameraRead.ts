@@ -259,7 +259,7 @@ export function shareInView(box: Box, fellows: readonly Box[], frame: FrameSize)
 
 /**
  * Below this share of a die in view (`shareInView`) the table asks for its face rather than propose
- * the face read: a die less than half in view is read wrong more often than right. Chosen at the
+ * the face read: half in view, a die found is read wrong, surely, one time in five. Chosen at the
  * table on the held-out photos with a die cut to 0.3, 0.5, 0.7 and 0.85 of its box in view (`npm run eval:live --
  * --holdout --cut F`): the fewest rolls to mend (a right roll asked for, or a wrong one a player
  * could confirm) over the four (models/MODEL_CARD.md, "A die cut by the frame's edge").
