@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cameraExpectation, quarterTurns, sameLayoutMoved, SettleTracker, type BoxMap, type DetectionFrame, type DieDetection, type ProposedRoll, type SettleUpdate } from '../../src/lib/vision/settle.ts';
+import { cameraExpectation, quarterTurns, sameLayoutMoved, SettleTracker, TURNED_SAME_FACES_MS, type BoxMap, type DetectionFrame, type DieDetection, type ProposedRoll, type SettleUpdate } from '../../src/lib/vision/settle.ts';
 
 const FRAME_MS = 33;
 const SIZE = 40;
@@ -557,6 +557,27 @@ describe('the camera turned (a phone delivers frames the way it is held)', () =>
     const after = new Script();
     after.t = before.t;
     expect(run({ frames: sized(after.hold(3000, seenTurned(lone, anticlockwise!)).frames, PORTRAIT) } as Script, tracker).proposals).toEqual([]);
+  });
+
+  it('two dice lost as the phone turns and found where no turn lays them are not a new read soon after; thrown later, or showing other faces, they are', () => {
+    expect(TURNED_SAME_FACES_MS).toBe(3000);
+    const two = [die(200, 100, '4'), die(300, 120, '2')];
+    // found again 3 die sizes apart, not 1: no turn and shift lays both, so a new read settles
+    const elsewhere = [die(100, 300, '2'), die(250, 420, '4')];
+    const turnedWith = (then: DieDetection<Face>[], gapMs: number) => {
+      const tracker = new SettleTracker<Face>();
+      const before = new Script().hold(2000, two);
+      expect(run({ frames: sized(before.frames, LANDSCAPE) } as Script, tracker).proposals).toHaveLength(1);
+      const after = new Script();
+      after.t = before.t;
+      after.show(3, [die(180, 200, '4')]).show(3, []).gap(gapMs).hold(2000, then);
+      return run({ frames: sized(after.frames, PORTRAIT) } as Script, tracker).proposals;
+    };
+    expect(turnedWith(elsewhere, 0)).toEqual([]);
+    // the table quiet for 3 s after the turn, then the same two faces: a throw
+    expect(turnedWith(elsewhere, 3000)).toHaveLength(1);
+    // other faces soon after the turn: a throw
+    expect(turnedWith([die(100, 300, '2'), die(250, 420, '5')], 0)).toHaveLength(1);
   });
 
   it('dice thrown while the phone turned are a new read', () => {

@@ -20,7 +20,9 @@
  *   the dice seen (`turnedFrame`); at the same size, when such a move lays every die (a locked
  *   screen turned, a phone moved far).
  * - The last proposal's dice, faces and layout moved by any turn, shift and zoom of the camera
- *   (three dice or more: `sameLayoutMoved`) are the same read, not a throw.
+ *   (three dice or more: `sameLayoutMoved`) are the same read, not a throw; and so are its faces
+ *   wherever they lie, read within `TURNED_SAME_FACES_MS` of the frames changing size (one or two
+ *   dice lost as the phone turned, found again).
  * - Each read proposes once. A configuration equal to the last proposal is never proposed
  *   again: not after a hand passes over the dice (same faces, same places), nor after a die is
  *   nudged or lost by the detector for a moment (the same dice, same faces: a die seen again
@@ -316,6 +318,27 @@ function sameDiceAndFaces<F>(before: ReadonlyMap<number, F | null>, now: Readonl
   return true;
 }
 
+/** The same number of dice showing the same faces, wherever they lie. */
+function sameFaces<F>(a: readonly TrackedDie<F>[], b: readonly TrackedDie<F>[]): boolean {
+  if (a.length !== b.length) return false;
+  const left = b.map((d) => d.face);
+  for (const d of a) {
+    const k = left.indexOf(d.face);
+    if (k < 0) return false;
+    left.splice(k, 1);
+  }
+  return true;
+}
+
+/**
+ * How long after the camera's frames change size (a phone turned, its screen rotating) a read of
+ * the last proposal's faces is taken for the same dice, wherever they lie. A phone turning loses
+ * one or two dice on the way, whose layout no move can tell from a throw (`sameLayoutMoved` needs
+ * three), and nobody throws while turning the phone. Chosen on the held-out rests with the phone
+ * turned (`npm run eval:live -- --reads F --rests`; models/MODEL_CARD.md, "The phone turned").
+ */
+export const TURNED_SAME_FACES_MS = 3000;
+
 /** Same faces at the same places (within the move tolerance): a hand passed over, nothing else. */
 function sameLayout<F>(a: readonly TrackedDie<F>[], b: readonly TrackedDie<F>[], tolerance: number): boolean {
   if (a.length !== b.length) return false;
@@ -466,6 +489,8 @@ export class SettleTracker<F = string> {
   private last: ProposedRoll<F> | null = null;
   /** The size of the latest frame that gave one. */
   private frameSize: FrameSize | null = null;
+  /** When the frames last changed size (`TURNED_SAME_FACES_MS`). */
+  private resizedAt: number | null = null;
   private nextId = 1;
   private nextDieId = 1;
 
@@ -488,6 +513,7 @@ export class SettleTracker<F = string> {
     this.recent = [];
     this.last = null;
     this.frameSize = null;
+    this.resizedAt = null;
   }
 
   get lastProposal(): ProposedRoll<F> | null {
@@ -528,6 +554,7 @@ export class SettleTracker<F = string> {
     const now = frame.size;
     if (!now) return null;
     const resized = before !== null && (before.width !== now.width || before.height !== now.height);
+    if (resized) this.resizedAt = frame.t;
     if (resized && frame.dice.length === 0) return null;
     this.frameSize = { width: now.width, height: now.height };
     let map: BoxMap | null = null;
@@ -720,7 +747,9 @@ export class SettleTracker<F = string> {
     for (const track of this.tracks) track.returned = false;
     const faces = new Map(inRead.map((tr) => [tr.id, tr.face]));
     // the last proposal, or the one before it (a die lost long enough for a read without it, then found again)
-    const repeat = this.recent.some((r) => sameLayout(r.dice, dice, moveTolerance) || sameDiceAndFaces(r.faces, faces) || sameLayoutMoved(r.dice, dice));
+    // and the same faces just after the phone turned: the dice it lost on the way, found again
+    const justTurned = this.resizedAt !== null && t - this.resizedAt <= TURNED_SAME_FACES_MS;
+    const repeat = this.recent.some((r) => sameLayout(r.dice, dice, moveTolerance) || sameDiceAndFaces(r.faces, faces) || sameLayoutMoved(r.dice, dice) || (justTurned && sameFaces(r.dice, dice)));
     if (repeat) return { ...base, phase: 'settled', progress: 1, proposal: null };
     const proposal: ProposedRoll<F> = { id: this.nextId++, t, dice };
     this.last = proposal;
