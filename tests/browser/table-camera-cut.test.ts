@@ -5,8 +5,8 @@
  * proposed as it stands, "3 3 3 3 2" would score four 3s, one tap from the slate. A die less than
  * half in view is asked for instead (`cutDieAskedFor`, src/app/cameraRead.ts), and the status line
  * tells the player to bring it in view. Moved so that every die is whole, the phone reads the roll
- * in full. The camera is a canvas stream (getUserMedia replaced before the app loads), so that the
- * test can move the phone.
+ * in full; but once the player has filled the ? in, what they did stands. The camera is a canvas
+ * stream (getUserMedia replaced before the app loads), so that the test can move the phone.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { join } from 'node:path';
@@ -20,7 +20,8 @@ const BACKGROUND = { r: 196, g: 184, b: 166 };
 const CUT_AT = 110;
 
 let server: StaticServer;
-let session: BrowserSession;
+let cut: string;
+let whole: string;
 
 /** A 1280 × 720 camera frame: the photo from `left` on, scaled 1.5 times, at the frame's left edge. */
 async function frame(left: number): Promise<string> {
@@ -35,11 +36,9 @@ async function frame(left: number): Promise<string> {
   return jpeg.toString('base64');
 }
 
-beforeAll(async () => {
-  const cut = await frame(CUT_AT);
-  const whole = await frame(0);
-  server = await serve(inject('distDir'));
-  session = await launch();
+/** A browser on the app whose camera shows the dice with the 6 cut; `movePhone` shows them whole. */
+async function openTable(): Promise<BrowserSession> {
+  const session = await launch();
   // The camera: a canvas repainted 20 times a second with the frame of where the phone is held.
   await session.page.addInitScript(
     ({ first, second }) => {
@@ -58,19 +57,44 @@ beforeAll(async () => {
     { first: cut, second: whole },
   );
   await session.page.goto(server.url);
+  return session;
+}
+
+async function movePhone(session: BrowserSession): Promise<void> {
+  await session.page.evaluate(() => (window as unknown as { movePhone: (to: number) => void }).movePhone(1));
+}
+
+/** Starts 5000 and waits for the camera's proposal of the dice with the 6 cut. */
+async function cutRollProposed(session: BrowserSession): Promise<void> {
+  const { page } = session;
+  await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+  await page.getByTestId('camera-read').waitFor({ timeout: 45_000 });
+}
+
+const sessions: BrowserSession[] = [];
+
+beforeAll(async () => {
+  cut = await frame(CUT_AT);
+  whole = await frame(0);
+  server = await serve(inject('distDir'));
 });
 
 afterAll(async () => {
-  await session?.close();
+  await Promise.all(sessions.map((s) => s.close()));
   await server?.stop();
 });
 
 describe('a die cut by the edge of the picture', () => {
+  let session: BrowserSession;
+  beforeAll(async () => {
+    session = await openTable();
+    sessions.push(session);
+  });
+
   it('is asked for, not proposed as read, and the player is told to bring it in view', async () => {
     const { page, errors } = session;
-    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    await cutRollProposed(session);
     const read = page.getByTestId('camera-read');
-    await read.waitFor({ timeout: 45_000 });
     expect(await page.getByTestId('camera-status').textContent()).toBe('I see 5 dice. 1 die is cut by the edge of the picture: move the phone to take it in.');
     // four dice proposed as read, the cut one a ? to fill (a 3 here would be one tap from four 3s)
     expect(await read.textContent()).toBe('3 3 3 2');
@@ -82,7 +106,7 @@ describe('a die cut by the edge of the picture', () => {
 
   it('reads the roll in full once the phone is moved to take the die in', async () => {
     const { page, errors } = session;
-    await page.evaluate(() => (window as unknown as { movePhone: (to: number) => void }).movePhone(1));
+    await movePhone(session);
     const read = page.getByTestId('camera-read');
     await read.getByText('6 3 3 3 2').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('unread-die').count()).toBe(0);
@@ -90,6 +114,30 @@ describe('a die cut by the edge of the picture', () => {
     expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann rolled 2 3 3 3 6 = 300 (3 3 3 set aside). Roll 2 dice — turn total 300, must reach 500 to enter');
     await page.getByTestId('confirm-roll').click();
     await read.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a die cut by the edge of the picture, filled in by the player', () => {
+  let session: BrowserSession;
+  beforeAll(async () => {
+    session = await openTable();
+    sessions.push(session);
+  });
+
+  it('keeps what the player filled in when the phone is moved after', async () => {
+    const { page, errors } = session;
+    await cutRollProposed(session);
+    await page.getByTestId('unread-die').click();
+    await page.locator('button[data-fix-face="6"]').click();
+    const read = page.getByTestId('camera-read');
+    expect(await read.textContent()).toBe('3 3 3 2 6');
+    // the phone moved to take the die in: the camera reads the roll in full, and the player's roll stands
+    await movePhone(session);
+    await page.getByTestId('camera-status').getByText('I see 5 dice.', { exact: true }).waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(2_000);
+    expect(await read.textContent()).toBe('3 3 3 2 6');
+    expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann rolled 2 3 3 3 6 = 300 (3 3 3 set aside). Roll 2 dice — turn total 300, must reach 500 to enter');
     expect(errors).toEqual([]);
   });
 });
