@@ -20,6 +20,7 @@ const BACKGROUND = { r: 196, g: 184, b: 166 };
 const CUT_AT = 110;
 
 let server: StaticServer;
+const sessions: BrowserSession[] = [];
 let cut: string;
 let whole: string;
 
@@ -36,7 +37,7 @@ async function frame(left: number): Promise<string> {
   return jpeg.toString('base64');
 }
 
-/** A browser on the app whose camera shows the dice with the 6 cut; `movePhone` shows them whole. */
+/** A browser on the app whose camera shows the dice with the 6 cut; `movePhone` shows them whole. Closed after all. */
 async function openTable(): Promise<BrowserSession> {
   const session = await launch();
   // The camera: a canvas repainted 20 times a second with the frame of where the phone is held.
@@ -57,6 +58,7 @@ async function openTable(): Promise<BrowserSession> {
     { first: cut, second: whole },
   );
   await session.page.goto(server.url);
+  sessions.push(session);
   return session;
 }
 
@@ -70,8 +72,6 @@ async function cutRollProposed(session: BrowserSession): Promise<void> {
   await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
   await page.getByTestId('camera-read').waitFor({ timeout: 45_000 });
 }
-
-const sessions: BrowserSession[] = [];
 
 beforeAll(async () => {
   cut = await frame(CUT_AT);
@@ -88,7 +88,6 @@ describe('a die cut by the edge of the picture', () => {
   let session: BrowserSession;
   beforeAll(async () => {
     session = await openTable();
-    sessions.push(session);
   });
 
   it('is asked for, not proposed as read, and the player is told to bring it in view', async () => {
@@ -122,7 +121,6 @@ describe('a die cut by the edge of the picture, filled in by the player', () => 
   let session: BrowserSession;
   beforeAll(async () => {
     session = await openTable();
-    sessions.push(session);
   });
 
   it('keeps what the player filled in when the phone is moved after', async () => {
