@@ -557,7 +557,15 @@ const TURN_SHIFT = { x: 0.7, y: -0.5 };
  * told no frame size sees them. Square frames (the simulation of square photos; a phone's frames
  * never are) are told one pixel apart so that a turn on the side shows.
  */
-export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, options: Partial<SettleOptions>, idleFps: number | null = IDLE_READ_FPS, withSize = true, how: 'side' | 'gradually' | 'locked' | 'over' = 'side'): { rests: number; offeredAgain: number } {
+export function turnedRests(
+  videos: readonly PhotoVideo[],
+  frameMs: number,
+  options: Partial<SettleOptions>,
+  idleFps: number | null = IDLE_READ_FPS,
+  withSize = true,
+  how: 'side' | 'gradually' | 'locked' | 'over' = 'side',
+  sensed = false,
+): { rests: number; offeredAgain: number } {
   let rests = 0;
   let offeredAgain = 0;
   for (const [k, video] of videos.entries()) {
@@ -608,7 +616,10 @@ export function turnedRests(videos: readonly PhotoVideo[], frameMs: number, opti
     const sizes = withSize ? frames.map((_, i) => (i >= turnAt && turnAtProgress(progressAt(i)).reshaped ? after : before)) : undefined;
     let last: TrackedDie<DieKey>[] | null = null;
     let offered = false;
-    readAsTheTable(new SettleTracker<DieKey>(options), frames, frameMs, idleFps, ({ proposal, turned }) => {
+    const tracker = new SettleTracker<DieKey>(options);
+    // the phone's orientation sensor tells the table it turned, as the turn ends (app/phoneTurn.ts)
+    if (sensed) tracker.phoneTurned((turnAt + steps - 1) * frameMs);
+    readAsTheTable(tracker, frames, frameMs, idleFps, ({ proposal, turned }) => {
       last = carried(last, turned);
       if (!proposal) return false;
       if (last && !onlyDiceTakenAway(proposal.dice, last)) offered = true;
@@ -779,6 +790,8 @@ async function main(): Promise<void> {
           onItsSide: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'gradually'),
           locked: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'locked'),
           turnedOver: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'over'),
+          lockedSensed: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'locked', true),
+          turnedOverSensed: turnedRests(ofSet, 1000 / fps, options, idleFps, true, 'over', true),
           throws: throwsRead(ofSet, 1000 / fps, options, idleFps),
         };
       })
@@ -799,10 +812,10 @@ async function main(): Promise<void> {
   if (rests) {
     process.stdout.write('\n--rests: still dice after each first proposal (the rest of the video); throws: every ordered pair of a set\'s photos, one read 3 s, the table empty 1 s, then the other\n');
     process.stdout.write(`the camera read ${idleFps === null ? 'at every frame' : `at up to ${idleFps} fps while the table is settled or empty and quiet (--idle-fps)`}\n`);
-    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  frames read a second at rest  |  phone turned, offered again: on its side  locked  over  |  throws read  delay median ms  p90 ms\n`);
+    process.stdout.write(`${'dataset'.padEnd(width)}  settled again  offered again as a new roll  frames read a second at rest  |  phone turned, offered again: on its side  locked  over  (with the orientation sensor: locked  over)  |  throws read  delay median ms  p90 ms\n`);
     for (const r of rests) {
       process.stdout.write(
-        `${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  ${(r.readsPerSecond?.toFixed(2) ?? '-').padStart(29)}  |  ${`${r.onItsSide.offeredAgain} of ${r.onItsSide.rests}`.padStart(40)}  ${`${r.locked.offeredAgain}`.padStart(6)}  ${`${r.turnedOver.offeredAgain}`.padStart(4)}  |  ${`${r.throws.read} of ${r.throws.pairs}`.padStart(11)}  ${String(r.throws.delayMs.median ?? '-').padStart(15)}  ${String(r.throws.delayMs.p90 ?? '-').padStart(6)}\n`,
+        `${r.set.padEnd(width)}  ${String(r.settledAgain).padStart(13)}  ${String(r.offeredAgain).padStart(26)}  ${(r.readsPerSecond?.toFixed(2) ?? '-').padStart(29)}  |  ${`${r.onItsSide.offeredAgain} of ${r.onItsSide.rests}`.padStart(40)}  ${`${r.locked.offeredAgain}`.padStart(6)}  ${`${r.turnedOver.offeredAgain}`.padStart(4)}  ${`${r.lockedSensed.offeredAgain}`.padStart(38)}  ${`${r.turnedOverSensed.offeredAgain}`.padStart(5)}  |  ${`${r.throws.read} of ${r.throws.pairs}`.padStart(11)}  ${String(r.throws.delayMs.median ?? '-').padStart(15)}  ${String(r.throws.delayMs.p90 ?? '-').padStart(6)}\n`,
       );
     }
     process.stdout.write(`phone turned ${TURN_AFTER_MS} ms after the first proposal, over ${TURN_MS} ms, the picture moved by ${Math.hypot(TURN_SHIFT.x, TURN_SHIFT.y).toFixed(2)} of a die: on its side (the screen rotating half way), on its side with the screen locked (a quarter turn), or over (locked, a half turn)\n`);

@@ -580,6 +580,25 @@ describe('the camera turned (a phone delivers frames the way it is held)', () =>
     expect(turnedWith([die(100, 300, '2'), die(250, 420, '5')], 0)).toHaveLength(1);
   });
 
+  it('the phone\'s sensor telling it turned opens the same window at the same frame size (a locked screen), from its time on', () => {
+    const two = [die(200, 100, '4'), die(300, 120, '2')];
+    const elsewhere = [die(100, 300, '2'), die(250, 320, '4')];
+    const lockedTurn = (turnedAt: number | null) => {
+      const tracker = new SettleTracker<Face>();
+      const before = new Script().hold(2000, two);
+      run({ frames: sized(before.frames, LANDSCAPE) } as Script, tracker);
+      if (turnedAt !== null) tracker.phoneTurned(before.t + turnedAt);
+      const after = new Script();
+      after.t = before.t;
+      after.show(3, []).hold(2000, elsewhere);
+      return run({ frames: sized(after.frames, LANDSCAPE) } as Script, tracker).proposals;
+    };
+    expect(lockedTurn(null)).toHaveLength(1);
+    expect(lockedTurn(100)).toEqual([]);
+    // a turn told after the read settled says nothing of it
+    expect(lockedTurn(5000)).toHaveLength(1);
+  });
+
   it('dice thrown while the phone turned are a new read', () => {
     const tracker = new SettleTracker<Face>();
     const before = new Script().hold(2000, roll);

@@ -21,8 +21,8 @@
  *   screen turned, a phone moved far).
  * - The last proposal's dice, faces and layout moved by any turn, shift and zoom of the camera
  *   (three dice or more: `sameLayoutMoved`) are the same read, not a throw; and so are its faces
- *   wherever they lie, read within `TURNED_SAME_FACES_MS` of the frames changing size (one or two
- *   dice lost as the phone turned, found again).
+ *   wherever they lie, read within `TURNED_SAME_FACES_MS` of the phone turning (the frames changing
+ *   size, or `phoneTurned`: one or two dice lost as the phone turned, found again).
  * - Each read proposes once. A configuration equal to the last proposal is never proposed
  *   again: not after a hand passes over the dice (same faces, same places), nor after a die is
  *   nudged or lost by the detector for a moment (the same dice, same faces: a die seen again
@@ -331,8 +331,9 @@ function sameFaces<F>(a: readonly TrackedDie<F>[], b: readonly TrackedDie<F>[]):
 }
 
 /**
- * How long after the camera's frames change size (a phone turned, its screen rotating) a read of
- * the last proposal's faces is taken for the same dice, wherever they lie. A phone turning loses
+ * How long after the phone turned (the camera's frames changing size as its screen rotates, or its
+ * orientation sensor, `phoneTurned`) a read of the last proposal's faces is taken for the same dice,
+ * wherever they lie. A phone turning loses
  * one or two dice on the way, whose layout no move can tell from a throw (`sameLayoutMoved` needs
  * three), and nobody throws while turning the phone. Chosen on the held-out rests with the phone
  * turned (`npm run eval:live -- --reads F --rests`; models/MODEL_CARD.md, "The phone turned").
@@ -489,8 +490,8 @@ export class SettleTracker<F = string> {
   private last: ProposedRoll<F> | null = null;
   /** The size of the latest frame that gave one. */
   private frameSize: FrameSize | null = null;
-  /** When the frames last changed size (`TURNED_SAME_FACES_MS`). */
-  private resizedAt: number | null = null;
+  /** When the phone last turned: the frames changed size, or `phoneTurned` (`TURNED_SAME_FACES_MS`). */
+  private turnedAt: number | null = null;
   private nextId = 1;
   private nextDieId = 1;
 
@@ -513,7 +514,15 @@ export class SettleTracker<F = string> {
     this.recent = [];
     this.last = null;
     this.frameSize = null;
-    this.resizedAt = null;
+    this.turnedAt = null;
+  }
+
+  /**
+   * The phone turned at `t` (the frames' clock), as its orientation sensor tells (app/phoneTurn.ts):
+   * a turn the frames do not show by their size (a locked screen, a phone held flat).
+   */
+  phoneTurned(t: number): void {
+    this.turnedAt = t;
   }
 
   get lastProposal(): ProposedRoll<F> | null {
@@ -554,7 +563,7 @@ export class SettleTracker<F = string> {
     const now = frame.size;
     if (!now) return null;
     const resized = before !== null && (before.width !== now.width || before.height !== now.height);
-    if (resized) this.resizedAt = frame.t;
+    if (resized) this.turnedAt = frame.t;
     if (resized && frame.dice.length === 0) return null;
     this.frameSize = { width: now.width, height: now.height };
     let map: BoxMap | null = null;
@@ -748,7 +757,7 @@ export class SettleTracker<F = string> {
     const faces = new Map(inRead.map((tr) => [tr.id, tr.face]));
     // the last proposal, or the one before it (a die lost long enough for a read without it, then found again)
     // and the same faces just after the phone turned: the dice it lost on the way, found again
-    const justTurned = this.resizedAt !== null && t - this.resizedAt <= TURNED_SAME_FACES_MS;
+    const justTurned = this.turnedAt !== null && t >= this.turnedAt && t - this.turnedAt <= TURNED_SAME_FACES_MS;
     const repeat = this.recent.some((r) => sameLayout(r.dice, dice, moveTolerance) || sameDiceAndFaces(r.faces, faces) || sameLayoutMoved(r.dice, dice) || (justTurned && sameFaces(r.dice, dice)));
     if (repeat) return { ...base, phase: 'settled', progress: 1, proposal: null };
     const proposal: ProposedRoll<F> = { id: this.nextId++, t, dice };
