@@ -26,17 +26,20 @@ function rotation({ alpha, beta, gamma }: PhoneOrientation): Matrix {
   ];
 }
 
-/** The angle, in degrees, of the rotation that takes the phone from orientation `a` to `b`, whatever its axis. */
-export function turnBetween(a: PhoneOrientation, b: PhoneOrientation): number {
+/**
+ * How far, in degrees (0–180), the phone turned about its screen's normal from orientation `a` to
+ * `b`: the turn that turns the camera's picture (a phone turned on its side, or turned round flat
+ * over the table). Tilting it (to look at the screen) or panning it moves the picture instead.
+ */
+export function turnAboutScreen(a: PhoneOrientation, b: PhoneOrientation): number {
   const p = rotation(a);
   const q = rotation(b);
-  // trace(pᵀ q) = 1 + 2 cos θ
-  let trace = 0;
-  for (let i = 0; i < 3; i++) for (let k = 0; k < 3; k++) trace += p[k * 3 + i]! * q[k * 3 + i]!;
-  return (Math.acos(Math.max(-1, Math.min(1, (trace - 1) / 2))) * 180) / Math.PI;
+  // d = pᵀ q, the turn in the first orientation's own axes; its twist about z
+  const d = (i: number, k: number): number => p[i]! * q[k]! + p[3 + i]! * q[3 + k]! + p[6 + i]! * q[6 + k]!;
+  return Math.abs((Math.atan2(d(1, 0) - d(0, 1), d(0, 0) + d(1, 1)) * 180) / Math.PI);
 }
 
-/** A turn of at least this many degrees within `PHONE_TURN_MS` is the phone turned (a hand's shake is a few degrees). */
+/** A turn about the screen's normal of at least this many degrees within `PHONE_TURN_MS` is the phone turned (a hand's shake is a few degrees). */
 export const PHONE_TURN_DEGREES = 60;
 /** How long a turn may take. */
 export const PHONE_TURN_MS = 1500;
@@ -44,7 +47,8 @@ export const PHONE_TURN_MS = 1500;
 /**
  * Follows the phone's orientation readings and calls `onTurn` with the reading's time (the
  * performance.now() clock, as camera frames carry) each time it has turned `PHONE_TURN_DEGREES`
- * or more since a reading at most `PHONE_TURN_MS` before. Pure: feed it the readings.
+ * or more about its screen's normal (`turnAboutScreen`) since a reading at most `PHONE_TURN_MS`
+ * before. Pure: feed it the readings.
  */
 export class PhoneTurnWatch {
   /** The readings of the last `PHONE_TURN_MS`, oldest first. */
@@ -56,7 +60,7 @@ export class PhoneTurnWatch {
     if (!orientation) return;
     this.readings = this.readings.filter((r) => t - r.t <= PHONE_TURN_MS);
     const oldest = this.readings[0];
-    if (oldest && turnBetween(oldest.orientation, orientation) >= PHONE_TURN_DEGREES) {
+    if (oldest && turnAboutScreen(oldest.orientation, orientation) >= PHONE_TURN_DEGREES) {
       this.onTurn(t);
       this.readings = [];
     }

@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { PHONE_TURN_DEGREES, PHONE_TURN_MS, PhoneTurnWatch, turnBetween, watchPhoneTurns } from '../../src/app/phoneTurn.ts';
+import { PHONE_TURN_DEGREES, PHONE_TURN_MS, PhoneTurnWatch, turnAboutScreen, watchPhoneTurns } from '../../src/app/phoneTurn.ts';
 
 const flat = { alpha: 30, beta: 0, gamma: 0 };
 
 describe('the phone turning, from its orientation sensor', () => {
-  it('measures the turn between two orientations, whatever its axis', () => {
-    expect(turnBetween(flat, flat)).toBeCloseTo(0);
-    // held flat over the table and turned a quarter about the vertical: alpha moves
-    expect(turnBetween(flat, { ...flat, alpha: 120 })).toBeCloseTo(90);
-    expect(turnBetween({ alpha: 350, beta: 0, gamma: 0 }, { alpha: 20, beta: 0, gamma: 0 })).toBeCloseTo(30);
-    // held upright and turned on its side (about the screen's normal), or tilted up from flat
-    expect(turnBetween({ alpha: 0, beta: 90, gamma: 0 }, { alpha: 0, beta: 90, gamma: 90 })).toBeCloseTo(90);
-    expect(turnBetween(flat, { ...flat, beta: 45 })).toBeCloseTo(45);
-    // turned over
-    expect(turnBetween(flat, { ...flat, gamma: 180 })).toBeCloseTo(180);
+  it('measures the turn about the screen\'s normal, the one that turns the picture', () => {
+    expect(turnAboutScreen(flat, flat)).toBeCloseTo(0);
+    // held flat over the table and turned a quarter round: alpha moves
+    expect(turnAboutScreen(flat, { ...flat, alpha: 120 })).toBeCloseTo(90);
+    expect(turnAboutScreen(flat, { ...flat, alpha: 210 })).toBeCloseTo(180);
+    expect(turnAboutScreen({ alpha: 350, beta: 0, gamma: 0 }, { alpha: 20, beta: 0, gamma: 0 })).toBeCloseTo(30);
+    // tilted up to look at the screen, or rolled: the picture moves, it does not turn
+    expect(turnAboutScreen(flat, { ...flat, beta: 45 })).toBeCloseTo(0);
+    expect(turnAboutScreen(flat, { ...flat, gamma: 40 })).toBeCloseTo(0);
+    // turned a quarter and tilted at once: the quarter turn
+    expect(turnAboutScreen(flat, { alpha: 120, beta: 30, gamma: 0 })).toBeCloseTo(90);
   });
 
   it('reports a turn of 60° or more made within 1.5 s, once, at the reading that completes it', () => {
@@ -27,12 +28,14 @@ describe('the phone turning, from its orientation sensor', () => {
     expect(turns).toEqual([1700]); // 63° from the reading of 1.5 s before
   });
 
-  it('takes no slow drift for a turn, and no reading without an orientation', () => {
+  it('takes no slow drift for a turn, nor a tilt, nor a reading without an orientation', () => {
     const turns: number[] = [];
     const watch = new PhoneTurnWatch((t) => turns.push(t));
     // 90° over 6 s: 22.5° a second and a half
     for (let t = 0; t <= 6000; t += 100) watch.reading({ ...flat, alpha: 30 + (90 * t) / 6000 }, t);
     watch.reading(null, 6100);
+    // the phone tilted up 70° at once to look at the slate
+    watch.reading({ ...flat, alpha: 120, beta: 70 }, 6200);
     expect(turns).toEqual([]);
   });
 
