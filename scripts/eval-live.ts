@@ -84,7 +84,7 @@ import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
 import { detectCounted, markUnsure, proposedValue, type DieFaceUnsure } from '../src/lib/vision/die-face-reader.ts';
 import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
-import { cameraProposal, cutDieAskedFor, diceLookBlurred, diceLookSmall, diceToLearn, onlyDiceTakenAway } from '../src/app/cameraRead.ts';
+import { cameraProposal, valuesProposed, diceLookBlurred, diceLookSmall, diceToLearn, onlyDiceTakenAway } from '../src/app/cameraRead.ts';
 import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
 import { gauss, random } from './lib/random.ts';
 
@@ -482,9 +482,9 @@ function readAsTheTable<F>(
     if (t + frameMs / 2 < next) continue;
     read.push(i);
     const size = Array.isArray(sizes) ? sizes[i] : (sizes as FrameSize | undefined);
-    // as the table reads (kit-reader.ts): a die less than half in view is asked for
-    const boxes = dice.map((d) => d.frameBox);
-    const seen = { t, dice: dice.map((d) => ({ box: d.frameBox, face: size && cutDieAskedFor(d.frameBox, boxes, size) ? null : proposedValue(d), score: d.score })) };
+    // as the table reads (kit-reader.ts): a value read unsurely, or a die less than half in view, is asked for
+    const faces = size ? valuesProposed(dice.map((d) => ({ ...d, box: d.frameBox })), size) : dice.map(proposedValue);
+    const seen = { t, dice: dice.map((d, j) => ({ box: d.frameBox, face: faces[j] ?? null, score: d.score })) };
     const update = tracker.update(size ? { ...seen, size } : seen);
     next = t + 1000 / (idleFps === null ? READ_FPS : readFps(update, idleFps));
     if (each(update, i)) break;

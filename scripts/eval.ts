@@ -127,6 +127,15 @@ export function formatReport(report: EvalReport, header: string, listWrongRolls 
     out.push('unsure: dice read below the reader\'s unsure rule, scored above as read; the table asks for them (?) instead:');
     for (const { name, u } of asked) out.push(`  ${name}: ${u.dice} (read right ${u.right}, misread ${u.misread}, no die there ${u.noDie})`);
   }
+  const photos = [...report.datasets.map((d) => ({ name: d.name, t: d.photo })), { name: 'overall', t: report.overall.photo }];
+  if (photos.some((p) => p.t)) {
+    out.push('as a photo of the roll (the table\'s "Photo of the dice"; the count known, doubted dice and dice under half in view asked for), % of photos:');
+    out.push(`  ${'dataset'.padEnd(width)}  exact  asked ?  wrong, confirmable  refused (count)`);
+    const share = (n: number, t: { photos: number }): string => pct(n / Math.max(1, t.photos));
+    for (const { name, t } of photos) {
+      if (t) out.push(`  ${name.padEnd(width)}  ${share(t.exact, t)}    ${share(t.asked, t)}               ${share(t.wrongConfirmable, t)}            ${share(t.refused, t)}`);
+    }
+  }
   for (const d of report.datasets) {
     if (d.despeckled) out.push(`${d.name}: ${d.despeckled} of ${d.images} photos read without the salt-and-pepper specks of their export (scripts/lib/specks.ts).`);
   }

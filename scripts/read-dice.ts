@@ -21,6 +21,7 @@
 import { parseArgs } from 'node:util';
 import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { createNodeDetector, readImageFile } from './lib/node-vision.ts';
+import { readingOrder } from '../src/lib/vision/settle.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { createNodeKitReader, kitDetectorModel } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
@@ -77,11 +78,6 @@ function toKitDie(die: FaceDie): ReadDie {
     label: die.face?.label ?? null,
     similarity: round(die.match.similarity, 3),
   };
-}
-
-/** Reading order for people: left to right. */
-function readingOrder(dice: ReadDie[]): ReadDie[] {
-  return [...dice].sort((a, b) => a.box.x - b.box.x || a.box.y - b.box.y);
 }
 
 export async function createReader(options: ReadDiceOptions): Promise<DieReader> {

@@ -11,7 +11,8 @@ import { EvalAccumulator, exactRoll, matchByCentre, type DieKey, type EvalSummar
 import type { FaceEmbedder } from '../../src/lib/vision/face-embedder.ts';
 import { learnConfirmed, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
 import { pipFaceId, readOtherPips } from '../../src/lib/vision/pip-learning.ts';
-import type { Box, RgbaImage } from '../../src/lib/vision/types.ts';
+import type { Box, Die, RgbaImage } from '../../src/lib/vision/types.ts';
+import { photoProposal, valuesProposed } from '../../src/app/cameraRead.ts';
 import { loadDataset, readDatasetPhoto, scoredPredictions, type BoxStyle, type Dataset, type LabelledImage } from './datasets.ts';
 import { UsageError } from './node-vision.ts';
 import { applyCameraCondition, type CameraCondition } from './camera-conditions.ts';
@@ -26,6 +27,36 @@ export interface DatasetReport extends EvalSummary {
   crowds: EvalSummary | null;
   /** The photos read without the salt-and-pepper specks of their export (`readDatasetPhoto`). */
   despeckled: number;
+  /** How the table would propose each photo as a photo of the roll (`photoOutcome`); null unless pips are read with the count known. */
+  photo: PhotoTally | null;
+}
+
+/**
+ * The photos read, as the table's "Photo of the dice" would propose them (src/app/photoRead.ts:
+ * the count known, `valuesProposed`, `photoProposal`): exactly right; asking for a face (a `?`);
+ * wrong though a player could confirm it as it stands (every die given a value, the count right);
+ * refused by the rules (a wrong count). Counts of photos.
+ */
+export interface PhotoTally {
+  photos: number;
+  exact: number;
+  asked: number;
+  wrongConfirmable: number;
+  refused: number;
+}
+
+/** Which of `PhotoTally`'s outcomes a photo's read (`dice`, in a `frame` of that size) comes to, its `truth` known. */
+export function photoOutcome(truth: readonly TruthDie[], dice: readonly Die[], frame: { width: number; height: number }): Exclude<keyof PhotoTally, 'photos'> {
+  const values = valuesProposed(dice, frame);
+  const { seen, unread } = photoProposal(dice.map((d, i) => ({ box: d.box, token: values[i] ?? null, score: d.score })), [truth.length]);
+  if (unread > 0) return 'asked';
+  if (seen.length !== truth.length) return 'refused';
+  const read = seen.map(String).sort();
+  return truth.map((t) => String(t.value)).sort().every((v, i) => v === read[i]) ? 'exact' : 'wrongConfirmable';
+}
+
+function addPhotoTally(a: PhotoTally, b: PhotoTally): PhotoTally {
+  return { photos: a.photos + b.photos, exact: a.exact + b.exact, asked: a.asked + b.asked, wrongConfirmable: a.wrongConfirmable + b.wrongConfirmable, refused: a.refused + b.refused };
 }
 
 export interface WrongRoll {
@@ -41,7 +72,7 @@ function rollOf(dice: ReadonlyArray<{ value: DieKey | null }>): Array<string | n
 
 export interface EvalReport {
   datasets: DatasetReport[];
-  overall: EvalSummary;
+  overall: EvalSummary & { photo: PhotoTally | null };
   /** The photos of `crowdDice` dice or more, over every dataset; null when there are none. */
   crowds: EvalSummary | null;
   crowdDice: number;
@@ -185,6 +216,13 @@ export async function evaluateDataset(
   let despeckled = 0;
   /** This table's pip faces learnt so far (`pipLearning`). */
   let learnt: FacePrototype[] = [];
+  // a photo of the roll is read knowing the count, as the table knows it
+  const photo: PhotoTally | null = countKnown && !kitEval && !truthEval ? { photos: 0, exact: 0, asked: 0, wrongConfirmable: 0, refused: 0 } : null;
+  const tallyPhoto = (im: LabelledImage, read: readonly Die[], frame: RgbaImage): void => {
+    if (!photo) return;
+    photo.photos++;
+    photo[photoOutcome(im.dice, read, frame)]++;
+  };
   const tally = (im: LabelledImage, read: readonly PredictedDie[], ms: number): void => {
     const dice = scoredPredictions(im, read);
     acc.add(im.dice, dice, ms);
@@ -219,18 +257,20 @@ export async function evaluateDataset(
     const ms = timing.preprocessMs + timing.inferenceMs + timing.postprocessMs + (timing.faceReadMs ?? 0) + (timing.missedDiceMs ?? 0);
     if (!pipLearning) {
       tally(im, dice, ms);
+      tallyPhoto(im, dice, image);
       continue;
     }
     const t0 = performance.now();
     const read = await readOtherPips(pipLearning.embedder, image, dice, learnt);
     tally(im, read.dice, ms + performance.now() - t0);
+    tallyPhoto(im, read.dice, image);
     const scored = scoredPredictions(im, read.dice);
     const vectors = new Map(read.dice.map((d, i) => [d, read.reads?.[i]?.embedding]));
     learnt = learnFilledPips(learnt, im.dice, scored, (i) => vectors.get(scored[i]!));
   }
   const crowds = crowdImages ? crowdAcc : null;
   return {
-    report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls, crowds: crowds?.summarise() ?? null, despeckled },
+    report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls, crowds: crowds?.summarise() ?? null, despeckled, photo },
     accumulator: acc,
     crowdAccumulator: crowds,
   };
@@ -248,16 +288,18 @@ export async function evaluateDatasets(detector: Detector, datasets: readonly Da
   const crowds = newAccumulator(options.kitEval, true);
   let anyCrowds = false;
   const reports: DatasetReport[] = [];
+  let photo: PhotoTally | null = null;
   for (const dataset of datasets) {
     const { report, accumulator, crowdAccumulator } = await evaluateDataset(detector, dataset, options);
     reports.push(report);
+    if (report.photo) photo = photo ? addPhotoTally(photo, report.photo) : report.photo;
     overall.merge(accumulator);
     if (crowdAccumulator) {
       crowds.merge(crowdAccumulator);
       anyCrowds = true;
     }
   }
-  return { datasets: reports, overall: overall.summarise(), crowds: anyCrowds ? crowds.summarise() : null, crowdDice: options.crowdDice ?? CROWD_DICE };
+  return { datasets: reports, overall: { ...overall.summarise(), photo }, crowds: anyCrowds ? crowds.summarise() : null, crowdDice: options.crowdDice ?? CROWD_DICE };
 }
 
 /** The `*-val` folders under DATA/dice-photos, sorted; [] when there are none. */

@@ -6,7 +6,8 @@
  */
 import type { DieToken } from '../lib/dice/index.ts';
 import type { ExpectedRoll } from '../lib/rules/index.ts';
-import { median, turnedFrame, type Box, type BoxMap, type DetectionFrame, type FrameSize, type TrackedDie } from '../lib/vision/settle.ts';
+import { proposedValue } from '../lib/vision/die-face-reader.ts';
+import { median, readingOrder, turnedFrame, type Box, type BoxMap, type DetectionFrame, type FrameSize, type TrackedDie } from '../lib/vision/settle.ts';
 
 /**
  * The performance mark made when the settle tracker settles a read (`npm run bench` times the
@@ -153,6 +154,15 @@ export function cameraProposal<D extends { face: DieToken | null; score: number 
 }
 
 /**
+ * What a photo of the roll proposes (the table's "Photo of the dice": the phone's own camera app
+ * when the live camera cannot help): its dice read once, in reading order, proposed as a settled
+ * read is (`cameraProposal`, with the roll's `counts`, `countsInView`).
+ */
+export function photoProposal(dice: readonly ReadDie[], counts: readonly number[]): ReturnType<typeof cameraProposal<TrackedDie<DieToken>>> {
+  return cameraProposal(readingOrder(dice.map((d): TrackedDie<DieToken> => ({ box: d.box, face: d.token, score: d.score }))), counts);
+}
+
+/**
  * What a roll confirmed exactly as read teaches the reader (learning from play): each proposed die
  * as its last frame read it (`lastRead`, by the box the tracker carries), when that read is the
  * face the frames voted for (`readsAs`); a die the vote corrected is left out. The table camera
@@ -269,6 +279,17 @@ export const CUT_DIE_SHOWN = 0.5;
 /** True when the table asks for the face of the die at `box` of `boxes` (every die in the frame), cut by the frame's edge (`CUT_DIE_SHOWN`). */
 export function cutDieAskedFor(box: Box, boxes: readonly Box[], frame: FrameSize): boolean {
   return shareInView(box, boxes.filter((b) => b !== box), frame) < CUT_DIE_SHOWN;
+}
+
+/**
+ * The value the table proposes for each die of one frame's pip read: the value read, unless the
+ * reader doubts it (`proposedValue`) or the die lies cut by the frame's edge (`cutDieAskedFor`);
+ * then null, asked for. What the kit reader proposes of pips (kit-reader.ts), measured as the
+ * table reads by `npm run eval:live` and, for a photo of the roll, `npm run eval -- --count-known`.
+ */
+export function valuesProposed<V>(dice: readonly { box: Box; value: V | null; unsure?: true }[], frame: FrameSize): (V | null)[] {
+  const boxes = dice.map((d) => d.box);
+  return dice.map((d) => (cutDieAskedFor(d.box, boxes, frame) ? null : proposedValue(d)));
 }
 
 /** " 1 die is cut by the edge of the picture: move the phone to take it in." when any of `dice` is (`cutByFrameEdge`), else ''. */

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { REPO, runCli, TEST_MODEL } from './cli-helpers.ts';
 import { COLOUR, scenePng } from './synthetic-scenes.ts';
 import { isHoldout } from '../../scripts/lib/datasets.ts';
+import { photoOutcome } from '../../scripts/lib/evaluate.ts';
+import type { Die } from '../../src/lib/vision/types.ts';
 
 // Datasets the hand-wired test model reads predictably (see synthetic-scenes.ts):
 // 200×100 frames, stride-32 cell (c, r) = source square at x 20c, y 20r − 50, side 20.
@@ -232,6 +234,22 @@ describe('npm run eval', () => {
     expect(text.stdout).toContain(`  blurred: ${u.dice} (read right ${u.right}, misread ${u.misread}, no die there ${u.noDie})`);
   });
 
+  it('counts the photos as the table would propose them from a photo of the roll, the count known', () => {
+    // a: red and cyan read 6 and 1 (each wrong, the roll right); b: green read 5 beside a white box read `other`, asked for
+    const counted = runCli('scripts/eval.ts', ['--json', '--count-known', '--model', TEST_MODEL, '--die-face', TEST_READER, whole]);
+    expect(counted.status, counted.stderr).toBe(0);
+    const c = JSON.parse(counted.stdout) as { datasets: Array<{ photo: unknown }>; overall: { photo: unknown } };
+    const tally = { photos: 2, exact: 1, asked: 1, wrongConfirmable: 0, refused: 0 };
+    expect(c.datasets[0]!.photo).toEqual(tally);
+    expect(c.overall.photo).toEqual(tally);
+    const text = runCli('scripts/eval.ts', ['--count-known', '--model', TEST_MODEL, '--die-face', TEST_READER, whole]).stdout;
+    expect(text).toMatch(/as a photo of the roll .*% of photos:\n.*exact  asked \?  wrong, confirmable  refused \(count\)\n  whole-set +50\.0 +50\.0 +0\.0 +0\.0\n  overall +50\.0 +50\.0 +0\.0 +0\.0/);
+    // without the count, a photo's proposal is not what the table makes: not counted
+    const uncounted = JSON.parse(runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', TEST_READER, whole]).stdout) as typeof c;
+    expect(uncounted.datasets[0]!.photo).toBeNull();
+    expect(uncounted.overall.photo).toBeNull();
+  });
+
   it('prints which reader read the dice', () => {
     const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', TEST_READER, '--boxes', 'truth', whole]);
     expect(r.status).toBe(0);
@@ -272,5 +290,29 @@ describe('npm run eval', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe(''); // nothing measured when any set is bad
+  });
+});
+
+describe('photoOutcome: a photo of the roll as the table proposes it', () => {
+  const FRAME = { width: 400, height: 300 };
+  const truth = [{ ...sq(100, 100, 40), value: 2 }, { ...sq(200, 100, 40), value: 5 }];
+  const read = (x: number, value: number | null, extra: Partial<Die> = {}): Die => ({ box: sq(x, 100, 40), value, score: 0.9, classIndex: 0, ...extra });
+
+  it('is exact when every die is read right, in any order', () => {
+    expect(photoOutcome(truth, [read(200, 5), read(100, 2)], FRAME)).toBe('exact');
+  });
+
+  it('asks for a die the reader doubts, read `other`, or under half in view', () => {
+    expect(photoOutcome(truth, [read(100, 2), read(200, 5, { unsure: true })], FRAME)).toBe('asked');
+    expect(photoOutcome(truth, [read(100, 2), read(200, null)], FRAME)).toBe('asked');
+    // a die 15 px of 40 in view at the frame's right edge
+    expect(photoOutcome(truth, [read(100, 2), { ...read(200, 5), box: { x: 385, y: 100, w: 15, h: 40 } }], FRAME)).toBe('asked');
+  });
+
+  it('is wrong but confirmable when every die has a value and the count is right, and refused when the count is not', () => {
+    expect(photoOutcome(truth, [read(100, 2), read(200, 6)], FRAME)).toBe('wrongConfirmable');
+    expect(photoOutcome(truth, [read(100, 2)], FRAME)).toBe('refused');
+    // one face too many: the least sure is left out, as the table does
+    expect(photoOutcome(truth, [read(100, 2), read(200, 5), read(300, 1, { score: 0.3 })], FRAME)).toBe('exact');
   });
 });

@@ -304,7 +304,8 @@ function matchBoxes(a: readonly Box[], b: readonly Box[], limit: number, may: (i
   return matched;
 }
 
-function readingOrder<F>(dice: TrackedDie<F>[]): TrackedDie<F>[] {
+/** Dice in the order players read them: left to right by their centres, then top to bottom. */
+export function readingOrder<D extends { box: Box }>(dice: readonly D[]): D[] {
   return [...dice].sort((p, q) => centre(p.box).x - centre(q.box).x || centre(p.box).y - centre(q.box).y);
 }
 

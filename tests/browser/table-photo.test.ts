@@ -1,0 +1,108 @@
+/**
+ * A roll read from a photo: the player refused the live camera, so the table offers the dice pad,
+ * and beside it "Photo of the dice" (the phone's own camera app, or a picture picked). The photo is
+ * the five dice table-camera.test.ts reads (a matteop65 val image, licence beside it), as a phone
+ * takes it: 4032 × 3024, stored on its side with the EXIF orientation that turns it upright. Read
+ * upright, its dice are proposed in reading order, "6 3 3 3 2"; read as stored, the order would be
+ * another. A file that is not a picture, and a photo without dice, are said so and propose nothing,
+ * nor take away a roll already proposed.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { headline, scores, startGame } from './table-helpers.ts';
+
+const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
+
+let server: StaticServer;
+let session: BrowserSession;
+/** The phone's photo: the picture turned a quarter clockwise as stored, EXIF orientation 8 (turn it back to show it). */
+let phonePhoto: Buffer;
+/** A photo of an empty table. */
+let emptyTable: Buffer;
+
+beforeAll(async () => {
+  // two pipelines: sharp turns before it resizes within one
+  const large = await sharp(PHOTO).resize(4032, 3024).png().toBuffer();
+  phonePhoto = await sharp(large).rotate(90).jpeg({ quality: 90 }).withMetadata({ orientation: 8 }).toBuffer();
+  emptyTable = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 150, g: 110, b: 70 } } }).jpeg().toBuffer();
+  server = await serve(inject('distDir'));
+  session = await launch();
+  // the player refuses the camera
+  await session.page.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = async () => {
+      throw new DOMException('Permission denied', 'NotAllowedError');
+    };
+  });
+  await session.page.goto(server.url);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+});
+
+describe('a roll read from a photo, the live camera refused', () => {
+  it('offers the photo beside the dice pad', async () => {
+    const { page, errors } = session;
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    expect(await page.getByTestId('camera-problem').getAttribute('data-kind')).toBe('denied');
+    await page.getByTestId('dice-pad').waitFor();
+    expect(await page.getByTestId('roll-photo-take').textContent()).toBe('Photo of the dice');
+    expect(await page.getByTestId('roll-photo-file').getAttribute('accept')).toBe('image/*');
+    expect(errors).toEqual([]);
+  });
+
+  it('says a file that is not a picture is not one, and proposes nothing', async () => {
+    const { page } = session;
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'roll.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a photo at all') });
+    const problem = page.getByTestId('roll-photo-problem');
+    await problem.waitFor();
+    expect(await problem.textContent()).toBe('roll.jpg is not a picture Rollcall can read. Take the photo again, or enter the dice with the dice pad.');
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+  });
+
+  it('says a photo without dice has none, and proposes nothing', async () => {
+    const { page } = session;
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'table.jpg', mimeType: 'image/jpeg', buffer: emptyTable });
+    await page.getByTestId('roll-photo-problem').getByText(/^No dice found in the photo/).waitFor({ timeout: 45_000 });
+    expect(await page.getByTestId('roll-photo-problem').textContent()).toBe('No dice found in the photo. Take it again from above and closer, or enter the dice with the dice pad.');
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+  });
+
+  it('reads the dice of a phone photo upright, boxes them on it, and proposes the roll', async () => {
+    const { page, errors } = session;
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: phonePhoto });
+    const read = page.getByTestId('camera-read');
+    await read.waitFor({ timeout: 20_000 });
+    expect(await read.textContent()).toBe('6 3 3 3 2');
+    expect(await read.getAttribute('data-source')).toBe('photo');
+    expect(await page.getByTestId('roll-photo-problem').count()).toBe(0);
+    expect(await page.getByTestId('roll-photo-status').textContent()).toBe('5 dice in the photo.');
+    expect(await page.getByTestId('roll-photo').locator('svg rect').count()).toBe(5);
+    expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann rolled 2 3 3 3 6 = 300 (3 3 3 set aside). Roll 2 dice — turn total 300, must reach 500 to enter');
+    expect(await layoutProblems(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the roll proposed when the next file is no picture', async () => {
+    const { page } = session;
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('6 3 3 3 2') });
+    await page.getByTestId('roll-photo-problem').waitFor();
+    expect(await page.getByTestId('camera-read').textContent()).toBe('6 3 3 3 2');
+  });
+
+  it('puts the roll confirmed on the slate, and the photo goes with it', async () => {
+    const { page, errors } = session;
+    const before = await headline(page);
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    expect(await headline(page)).not.toBe(before);
+    expect(await page.getByTestId('roll-photo').locator('img').count()).toBe(0);
+    expect(await page.getByTestId('roll-photo-problem').count()).toBe(0);
+    // the turn goes on from the photo's roll: Ann holds 300 and banks nothing yet
+    expect(await scores(page)).toEqual({ Ann: 0, Bob: 0, Cy: 0 });
+    expect(errors).toEqual([]);
+  });
+});
