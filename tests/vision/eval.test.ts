@@ -295,7 +295,7 @@ describe('npm run eval', () => {
 
 describe('photoOutcome: a photo of the roll as the table proposes it', () => {
   const FRAME = { width: 400, height: 300 };
-  const truth = [{ ...sq(100, 100, 40), value: 2 }, { ...sq(200, 100, 40), value: 5 }];
+  const truth = [{ box: sq(100, 100, 40), value: 2 }, { box: sq(200, 100, 40), value: 5 }];
   const read = (x: number, value: number | null, extra: Partial<Die> = {}): Die => ({ box: sq(x, 100, 40), value, score: 0.9, classIndex: 0, ...extra });
 
   it('is exact when every die is read right, in any order', () => {
