@@ -3,7 +3,7 @@
  * (`npm run eval -- --condition NAME`), so the readers are measured against the tables, lights and
  * phones of real play: a dim room at high ISO, a tungsten lamp or blue shade the phone did not
  * white-balance, a shaking hand or a phone still moving, a missed focus, hard JPEG, a blown-out
- * lamp, a poor camera.
+ * lamp, a poor camera, a flickering LED's bands.
  * Each condition keeps the photo's size, so its labels still hold, and draws its random numbers
  * from the photo's name, so every run puts the same condition on the same photo.
  */
@@ -11,7 +11,7 @@ import sharp, { type Sharp } from 'sharp';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
 import { gauss, random } from './random.ts';
 
-export const CAMERA_CONDITIONS = ['dim', 'tungsten', 'shade', 'shake', 'swing', 'defocus', 'jpeg', 'glare', 'lowres'] as const;
+export const CAMERA_CONDITIONS = ['dim', 'tungsten', 'shade', 'shake', 'swing', 'defocus', 'jpeg', 'glare', 'lowres', 'flicker'] as const;
 export type CameraCondition = (typeof CAMERA_CONDITIONS)[number];
 
 /** What each condition simulates, for the reports. */
@@ -25,6 +25,7 @@ export const CONDITION_NOTES: Record<CameraCondition, string> = {
   jpeg: 'hard compression (a messaging app, a weak browser encoder): JPEG quality 15',
   glare: 'over-exposed under a bright lamp: linear light x2, clipped',
   lowres: 'a poor camera or digital zoom: shrunk to a third of each side, then resized back (bilinear)',
+  flicker: 'a mains-powered LED or tube flickering at 100–120 Hz under a rolling shutter: dark bands across the frame, 3–6 to its height, linear light down by up to 40%',
 };
 
 export function isCameraCondition(name: string): name is CameraCondition {
@@ -143,6 +144,20 @@ export async function applyCameraCondition(image: RgbaImage, condition: CameraCo
     case 'jpeg': {
       const jpeg = await raw(image).removeAlpha().jpeg({ quality: 15 }).toBuffer();
       return fromSharp(sharp(jpeg));
+    }
+    case 'flicker': {
+      // each row is exposed at its own moment of the light's cycle: a sine of the row, its phase and count of bands drawn per photo
+      const bands = 3 + 3 * r();
+      const phase = 2 * Math.PI * r();
+      const depth = 0.4;
+      const gain = Float32Array.from({ length: image.height }, (_, y) => 1 - depth * (0.5 + 0.5 * Math.sin(phase + (2 * Math.PI * bands * y) / image.height)));
+      let pixel = 0;
+      return mapLinear(image, (rgb) => {
+        const g = gain[Math.floor(pixel++ / image.width)]!;
+        rgb[0] *= g;
+        rgb[1] *= g;
+        rgb[2] *= g;
+      });
     }
     case 'lowres': {
       const small = await raw(image)

@@ -73,6 +73,18 @@ describe('camera conditions (npm run eval -- --condition)', () => {
     expect(channelMean(await applyCameraCondition(frame('flat', 200), 'glare', 'x'), 0)).toBe(255);
   });
 
+  it('bands a flickering light across the rows, never along them, and darkens only', async () => {
+    const input = frame('flat', 200);
+    const flicker = await applyCameraCondition(input, 'flicker', 'x');
+    const row = (y: number) => Array.from({ length: W }, (_, x) => flicker.data[(y * W + x) * 4]!);
+    const rowMeans = Array.from({ length: H }, (_, y) => row(y)[0]!);
+    for (let y = 0; y < H; y++) expect(new Set(row(y)).size).toBe(1);
+    expect(Math.max(...rowMeans)).toBeLessThanOrEqual(200);
+    // 3–6 bands over 40 rows: a row near a band's light and another near its dark
+    expect(Math.max(...rowMeans) - Math.min(...rowMeans)).toBeGreaterThan(30);
+    expect((await applyCameraCondition(input, 'flicker', 'y')).data).not.toEqual(flicker.data);
+  });
+
   it.each(['shake', 'swing', 'defocus', 'lowres'] as const)('%s softens a sharp edge but keeps a flat frame flat', async (condition) => {
     expect(edgeStep(frame('edge'))).toBe(180);
     expect(edgeStep(await applyCameraCondition(frame('edge'), condition, 'x'))).toBeLessThan(170);
