@@ -48,6 +48,7 @@ describe('a roll read from a photo, the live camera refused', () => {
     const { page, errors } = session;
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
     expect(await page.getByTestId('camera-problem').getAttribute('data-kind')).toBe('denied');
+    expect(await page.getByTestId('camera-problem-photo').textContent()).toBe('“Photo of the dice”, below, still reads them: the phone’s own camera app takes the photo.');
     await page.getByTestId('dice-pad').waitFor();
     expect(await page.getByTestId('roll-photo-take').textContent()).toBe('Photo of the dice');
     expect(await page.getByTestId('roll-photo-file').getAttribute('accept')).toBe('image/*');
