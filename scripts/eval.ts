@@ -1,7 +1,7 @@
 /**
  * npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth]
  *                 [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N]
- *                 [--condition NAME] [DATASET_DIR...]
+ *                 [--condition NAME] [--tiles on|off] [DATASET_DIR...]
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
@@ -25,6 +25,11 @@
  * kit's with the symbol-dice detector, models/dice-symbols.onnx unless `--model`, then the face
  * embedder against the kit's prototypes) and labels give `"face": "<faceId>"`; the figures
  * are the same, by face instead of value, with `unknown` for dice found but not read.
+ *
+ * Photos are read as `npm run read-dice` and the table's "Photo of the dice" read them: a photo
+ * larger than the detector's input whose pip dice look small in it is read in overlapping tiles as
+ * well (src/lib/vision/tiles.ts; no val photo is large enough); `--tiles off` reads every photo
+ * whole, as the live camera reads its frames.
  *
  * Standard dice are read as the app reads them: the detector, then the die-face reader's second
  * pass when models/die-face.onnx ships (`--die-face auto`, the default); `--die-face off` measures
@@ -51,8 +56,9 @@ import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { CAMERA_CONDITIONS, CONDITION_NOTES, isCameraCondition } from './lib/camera-conditions.ts';
+import { withTiles } from '../src/lib/vision/tiles.ts';
 
-const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [--condition NAME] [DATASET_DIR...]';
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [--condition NAME] [--tiles on|off] [DATASET_DIR...]';
 
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
@@ -168,6 +174,7 @@ async function main(): Promise<number> {
       wrong: { type: 'boolean', default: false },
       crowd: { type: 'string', default: String(CROWD_DICE) },
       condition: { type: 'string' },
+      tiles: { type: 'string', default: 'on' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -180,6 +187,7 @@ async function main(): Promise<number> {
   if (!Number.isInteger(crowdDice) || crowdDice < 1) throw new UsageError(`--crowd must be a positive integer (the dice a photo must show to count as a crowd)\n${USAGE}`);
   const condition = values.condition;
   if (condition !== undefined && !isCameraCondition(condition)) throw new UsageError(`--condition must be one of ${CAMERA_CONDITIONS.join(', ')}\n${USAGE}`);
+  if (values.tiles !== 'on' && values.tiles !== 'off') throw new UsageError(`--tiles must be on or off\n${USAGE}`);
   const threads = Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer\n${USAGE}`);
   let dirs = positionals;
@@ -225,7 +233,9 @@ async function main(): Promise<number> {
     if (values.learn) embedder = await createNodeFaceEmbedder({ threads });
     const pipLearning = embedder ? { embedder } : undefined;
     const options = { kitEval, truthEval, countKnown: values['count-known'], pipLearning, crowdDice, condition };
-    const report = holdout ? await evaluateDatasets(detector, holdout, options) : await evaluate(detector, dirs, options);
+    // pip dice small in a large photo are looked for in tiles too (not symbol kits, whose dice the face embedder reads)
+    const reading = values.tiles === 'on' && !kitReader ? withTiles(detector) : detector;
+    const report = holdout ? await evaluateDatasets(reading, holdout, options) : await evaluate(reading, dirs, options);
     const c = detector.config;
     const model = {
       file: path.relative(process.cwd(), detector.modelPath) || detector.modelPath,

@@ -1,5 +1,5 @@
 /**
- * npm run read-dice -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--kit DIR] IMAGE...
+ * npm run read-dice -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--tiles on|off] [--kit DIR] IMAGE...
  *
  * Reads the dice in each image with the shipped detector (the same pre/post-processing as the
  * app, on onnxruntime-node) and prints every die (value, box in pixels, confidence) and a
@@ -16,17 +16,20 @@
  * pass when models/die-face.onnx ships (`--die-face auto`); `--die-face off` prints the
  * detector's own values, `--die-face FILE.onnx` uses another die-face model. A value the reader
  * read too unsurely for the table to propose (it asks the player instead) carries `"unsure": true`
- * in `--json`, and is shown as `5?` in the summary.
+ * in `--json`, and is shown as `5?` in the summary. A photo larger than the detector's input whose
+ * pip dice look small in it is read in overlapping tiles as well (src/lib/vision/tiles.ts), as the
+ * table reads a photo of the roll; `--tiles off` reads it whole only, as the live camera reads.
  */
 import { parseArgs } from 'node:util';
 import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { createNodeDetector, readImageFile } from './lib/node-vision.ts';
 import { readingOrder } from '../src/lib/vision/settle.ts';
+import { withTiles } from '../src/lib/vision/tiles.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { createNodeKitReader, kitDetectorModel } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 
-const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--kit DIR] IMAGE...';
+const USAGE = 'usage: npm run read-dice -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--tiles on|off] [--kit DIR] IMAGE...';
 
 /** One die as the CLI reports it. Kit readers add the face read (id, label) and its similarity. */
 export interface ReadDie {
@@ -54,6 +57,8 @@ export interface ReadDiceOptions {
   model?: string;
   /** 'auto' (default), 'off' or a die-face model file (see createNodeDetector). */
   dieFace?: string;
+  /** Large photos whose dice look small read in tiles too (default true; tiles.ts). Pips only. */
+  tiles?: boolean;
   kit?: string;
   files: string[];
 }
@@ -105,9 +110,10 @@ export async function createReader(options: ReadDiceOptions): Promise<DieReader>
       },
     };
   }
+  const reading = options.tiles === false ? detector : withTiles(detector);
   return {
     async read(image) {
-      const { dice } = await detector.detect(image);
+      const { dice } = await reading.detect(image);
       return readingOrder(dice.map(toReadDie));
     },
     // a value read unsurely (the table asks for it) is shown with its question: "5?"
@@ -124,14 +130,17 @@ export function parseReadDiceArgs(argv: string[]): ReadDiceOptions {
       json: { type: 'boolean', default: false },
       model: { type: 'string' },
       'die-face': { type: 'string' },
+      tiles: { type: 'string', default: 'on' },
       kit: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) throw new UsageError(USAGE);
   if (positionals.length === 0) throw new UsageError(`no image given\n${USAGE}`);
+  if (values.tiles !== 'on' && values.tiles !== 'off') throw new UsageError(`--tiles must be on or off\n${USAGE}`);
   return {
     json: values.json ?? false,
+    tiles: values.tiles === 'on',
     files: positionals,
     ...(values.model ? { model: values.model } : {}),
     ...(values['die-face'] ? { dieFace: values['die-face'] } : {}),

@@ -86,9 +86,10 @@ export interface KitReader {
    * awaited (`ExpectedRoll.kit`), default the game's: a Face Off roll-off thrown with a standard
    * die is read as pips, the game's own rolls with its symbol kit. `expected`: how many dice the
    * roll awaited puts in view at least (`ExpectedRoll.count`); pip dice missed below it are
-   * looked for again (die-face-reader.ts `detectCounted`).
+   * looked for again (die-face-reader.ts `detectCounted`). `tiles`: a photo (`RollPhoto`), whose
+   * pip dice small in a large picture are looked for in tiles of it too (tiles.ts).
    */
-  read(frame: ImageBitmap | ImageData, kitId?: string, expected?: number): Promise<KitRead>;
+  read(frame: ImageBitmap | ImageData, kitId?: string, expected?: number, options?: { tiles?: boolean }): Promise<KitRead>;
   /**
    * Learning from play: dice of a confirmed roll (their face ids and reading embeddings,
    * `KitDie`) become prototypes of their faces for the rest of this reader's life
@@ -230,7 +231,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
   })();
   ready.catch(() => undefined); // read() rejects with the same error
 
-  async function readNow(frame: ImageBitmap | ImageData, kitId: string, expected: number | undefined): Promise<KitRead> {
+  async function readNow(frame: ImageBitmap | ImageData, kitId: string, expected: number | undefined, options: { tiles?: boolean } | undefined): Promise<KitRead> {
     await ready;
     const rollKit = kitId === dice.kitId ? readKit : BUILT_IN_KITS[kitId];
     if (!rollKit || (rollKit !== readKit && !kitReadsPips(rollKit))) {
@@ -243,7 +244,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
       else await reader.useKit(symbolSpec!);
       current = want;
     }
-    const read = await reader.read(frame, expected);
+    const read = await reader.read(frame, expected, options);
     const found = read.dice.map((die, i): KitDie => {
       const faceRead = read.faces?.[i];
       if (faceRead) {
@@ -290,8 +291,8 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
   return {
     gameKit: gameKit ?? readKit,
     ready,
-    read(frame, kitId = dice.kitId, expected) {
-      const next = queue.then(() => readNow(frame, kitId, expected));
+    read(frame, kitId = dice.kitId, expected, options) {
+      const next = queue.then(() => readNow(frame, kitId, expected, options));
       queue = next.catch(() => undefined);
       return next;
     },

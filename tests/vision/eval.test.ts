@@ -262,7 +262,8 @@ describe('npm run eval', () => {
     ['--boxes truth without a die-face reader', ['--die-face', 'off', '--boxes', 'truth'], /--boxes truth measures the die-face reader, and there is none \(--die-face off\)/],
     ['--boxes other than detector or truth', ['--boxes', 'mine'], /--boxes must be detector or truth/],
     ['a die-face model that is not there', ['--die-face', '/nope/x.onnx'], /no die-face model at \/nope\/x\.onnx/],
-    ['an unknown camera condition', ['--die-face', 'off', '--condition', 'fog'], /--condition must be one of dim, tungsten, shade, shake, swing, defocus, jpeg, glare, lowres/],
+    ['an unknown camera condition', ['--die-face', 'off', '--condition', 'fog'], /--condition must be one of dim, tungsten, shade, shake, swing, defocus, jpeg, glare, lowres, flicker/],
+    ['--tiles other than on or off', ['--die-face', 'off', '--tiles', 'maybe'], /--tiles must be on or off/],
   ])('exits 2 for %s', (_what, args, message) => {
     const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, ...args, whole]);
     expect(r.status).toBe(2);

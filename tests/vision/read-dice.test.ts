@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -86,5 +86,39 @@ describe('npm run read-dice', () => {
     const r = runCli('scripts/read-dice.ts', ['--model', path.join(dir, 'nope.onnx'), two]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/no model file/);
+  });
+
+  it('exits 2 for --tiles other than on or off', () => {
+    const r = runCli('scripts/read-dice.ts', ['--tiles', 'maybe', two]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--tiles must be on or off/);
+  });
+});
+
+describe('npm run read-dice on a large photo of small dice (the shipped models)', () => {
+  // nine of the licensed fixture photos (7 byler, 2 matteop65; notices beside them) laid 3 × 3 as
+  // one 1920-pixel picture: each die keeps its own pixels, but is 2–4% of the frame
+  const fixtures = path.join(REPO, 'tests/fixtures/dice-photos');
+  const mosaic = path.join(dir, 'nine photos.jpg');
+  let truth: string;
+
+  beforeAll(async () => {
+    type Labels = { images: Array<{ file: string; dice: Array<{ value: number }> }> };
+    const labels = (set: string) => (JSON.parse(readFileSync(path.join(fixtures, set, 'labels.json'), 'utf8')) as Labels).images.map((im) => ({ ...im, set }));
+    const photos = [...labels('byler-val-sample'), ...labels('matteop65-val-sample').slice(0, 2)].slice(0, 9);
+    truth = photos.flatMap((p) => p.dice.map((d) => d.value)).sort().join(' ');
+    const composites = photos.map((p, k) => ({ input: path.join(fixtures, p.set, p.file), left: (k % 3) * 640, top: Math.floor(k / 3) * 640 }));
+    writeFileSync(mosaic, await sharp({ create: { width: 1920, height: 1920, channels: 3, background: { r: 128, g: 128, b: 128 } } }).composite(composites).jpeg({ quality: 90 }).toBuffer());
+  });
+
+  it('finds the dice in tiles of it (the default), where read whole it misses half', () => {
+    const dice = (tiles: string) => {
+      const r = runCli('scripts/read-dice.ts', ['--json', '--tiles', tiles, mosaic]);
+      expect(r.status, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as Array<{ dice: Array<{ value: number | null }> }>)[0]!.dice;
+    };
+    expect(truth.split(' ')).toHaveLength(46);
+    expect(dice('on').map((d) => d.value).sort().join(' ')).toBe(truth);
+    expect(dice('off').length).toBeLessThan(30);
   });
 });

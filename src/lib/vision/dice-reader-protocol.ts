@@ -158,7 +158,7 @@ export interface TeachRequest {
 
 export type ToWorker =
   | { type: 'init'; options: ReaderInitOptions }
-  | { type: 'read'; id: number; frame: ImageBitmap | ImageData; expected?: number }
+  | { type: 'read'; id: number; frame: ImageBitmap | ImageData; expected?: number; tiles?: boolean }
   | { type: 'learn-pips'; id: number; prototypes: PrototypeData[] }
   | { type: 'kit'; id: number; spec: KitSpec | null }
   | { type: 'face-model'; id: number }

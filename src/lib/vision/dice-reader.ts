@@ -48,8 +48,10 @@ export interface DiceReader {
   /**
    * The dice in this frame. `expected`: how many dice the caller knows lie in view (the roll a
    * game awaits); pip dice missed below it are looked for again (die-face-reader.ts `detectCounted`).
+   * `tiles`: a photo, not a camera frame: pip dice small in a large picture are looked for in tiles
+   * of it too (tiles.ts `withTiles`).
    */
-  read(frame: ImageBitmap | ImageData, expected?: number): Promise<DiceRead>;
+  read(frame: ImageBitmap | ImageData, expected?: number, options?: { tiles?: boolean }): Promise<DiceRead>;
   /**
    * Reads symbol dice of this kit from now on (null: pips again). Resolves once the face model
    * is loaded and the kit's art is embedded, with what `kitSeparation` needs.
@@ -146,9 +148,9 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
 
   return {
     ready,
-    async read(frame, expected) {
+    async read(frame, expected, options) {
       const sent = performance.now();
-      const reply = await call((id) => ({ type: 'read', id, frame, ...(expected === undefined ? {} : { expected }) }), isBitmap(frame) ? [frame] : []);
+      const reply = await call((id) => ({ type: 'read', id, frame, ...(expected === undefined ? {} : { expected }), ...(options?.tiles ? { tiles: true } : {}) }), isBitmap(frame) ? [frame] : []);
       if (reply.type !== 'result') unexpected(reply);
       return { dice: reply.dice, faces: reply.faces, width: reply.width, height: reply.height, edgeWidth: reply.edgeWidth, timing: { ...reply.timing, roundTripMs: performance.now() - sent } };
     },

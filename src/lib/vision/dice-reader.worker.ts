@@ -17,6 +17,7 @@ import faceConfigJson from '../../../models/face-embed.json';
 import { parseDetectorConfig } from './config.ts';
 import { createDetector, symbolDetectOptions, type Detector, type OrtModule } from './detector.ts';
 import { createDieFaceReader, detectCounted, parseDieFaceConfig, withDieFaceReader, type DieFaceReader } from './die-face-reader.ts';
+import { withTiles } from './tiles.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from './face-embedder.ts';
 import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddingRecipe, TeachError, type FacePrototype } from './face-reader.ts';
 import { readOtherPips } from './pip-learning.ts';
@@ -181,14 +182,14 @@ function pixels(frame: ImageBitmap | ImageData): ImageData {
   return context.getImageData(0, 0, width, height);
 }
 
-async function read(id: number, frame: ImageBitmap | ImageData, expected: number | undefined): Promise<void> {
+async function read(id: number, frame: ImageBitmap | ImageData, expected: number | undefined, tiles: boolean): Promise<void> {
   if (!detector) throw new Error('dice reader: read before init');
   const ready = await detector;
   const t0 = performance.now();
   const image = pixels(frame);
   const decodeMs = performance.now() - t0;
   if (!kitState) {
-    const { dice, timing } = await detectCounted(ready, image, expected);
+    const { dice, timing } = await detectCounted(tiles ? withTiles(ready) : ready, image, expected);
     const t1 = performance.now();
     const others = await readOtherPipsWithEmbedder(image, dice);
     const embedMs = others.reads ? performance.now() - t1 : 0;
@@ -304,7 +305,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   }
   const run =
     msg.type === 'read'
-      ? () => read(msg.id, msg.frame, msg.expected)
+      ? () => read(msg.id, msg.frame, msg.expected, msg.tiles === true)
       : msg.type === 'learn-pips'
         ? async () => {
             pipsLearnt = msg.prototypes.map((p) => ({ faceId: p.faceId, source: 'confirmed', embedding: p.embedding }));
