@@ -262,7 +262,7 @@ async function main(): Promise<number> {
     if (values.json) {
       const learn = embedder ? { learn: { threshold: embedder.config.threshold, ambiguityMargin: embedder.config.ambiguityMargin } } : {};
       const cond = condition ? { condition: { name: condition, note: CONDITION_NOTES[condition] } } : {};
-      console.log(JSON.stringify({ model, dieFace, boxes, runtime, ...(kit ? { kit } : {}), ...learn, ...cond, ...report }, null, 2));
+      console.log(JSON.stringify({ model, dieFace, boxes, tiles: reading !== detector, runtime, ...(kit ? { kit } : {}), ...learn, ...cond, ...report }, null, 2));
     } else {
       let header =
         `model ${model.file} (${(model.bytes / 1e6).toFixed(2)} MB, input ${c.inputSize}, score ≥ ${c.scoreThreshold}, NMS IoU ${c.iouThreshold})\n` +
@@ -275,6 +275,7 @@ async function main(): Promise<number> {
               : '')
           : 'die-face reader: none (the detector\'s own values)') +
         (condition ? `\ncamera condition (--condition ${condition}): ${CONDITION_NOTES[condition]}` : '') +
+        (reading !== detector ? '\ntiles: a photo larger than a tile whose dice look small is read in tiles too (--tiles off: whole)' : '\ntiles: off (every photo read whole)') +
         (truthBoxes ? '\nboxes: the LABELLED boxes as perfect detections (reading only; detR < 100% only where the reader said `none`)' : '') +
         (values['count-known'] && dieFace?.recount && !truthBoxes
           ? `\ncount known (--count-known): each photo read knowing how many dice it shows; below that count, candidates down to score ${dieFace.recount.scoreThreshold}, the ${dieFace.recount.maxCandidates} best, read again (ms include it)`

@@ -253,6 +253,8 @@ describe('npm run eval', () => {
   it('prints which reader read the dice', () => {
     const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', TEST_READER, '--boxes', 'truth', whole]);
     expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\ntiles: a photo larger than a tile whose dice look small is read in tiles too/);
+    expect(runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', TEST_READER, '--tiles', 'off', whole]).stdout).toMatch(/\ntiles: off \(every photo read whole\)/);
     expect(r.stdout).toMatch(/die-face reader .*die-face-test\.onnx .*crop 8, margin 1\)/);
     expect(r.stdout).toMatch(/boxes: the LABELLED boxes as perfect detections/);
     expect(runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', whole]).stdout).toMatch(/die-face reader: none \(the detector's own values\)/);
