@@ -84,6 +84,7 @@ import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
 import { detectCounted, markUnsure, proposedValue, type DieFaceUnsure } from '../src/lib/vision/die-face-reader.ts';
 import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
+import { cropImage } from '../src/lib/vision/tiles.ts';
 import { cameraProposal, valuesProposed, diceLookBlurred, diceLookSmall, diceToLearn, onlyDiceTakenAway } from '../src/app/cameraRead.ts';
 import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
 import { gauss, random } from './lib/random.ts';
@@ -201,13 +202,6 @@ export function cutCrop(dice: readonly { box: Box }[], frame: FrameSize, keep: n
 }
 
 const scaleBox = (b: Box, k: number): Box => ({ x: b.x * k, y: b.y * k, w: b.w * k, h: b.h * k });
-
-/** `image` cropped to `crop` (whole pixels). */
-function cropImage(image: RgbaImage, crop: Box): RgbaImage {
-  const data = new Uint8Array(crop.w * crop.h * 4);
-  for (let y = 0; y < crop.h; y++) data.set(image.data.subarray(((crop.y + y) * image.width + crop.x) * 4, ((crop.y + y) * image.width + crop.x + crop.w) * 4), y * crop.w * 4);
-  return { width: crop.w, height: crop.h, data };
-}
 
 /**
  * A photo's labels in the crop of `cutCrop` (`crop` in the photo's pixels): the dice wholly in it

@@ -11,10 +11,11 @@
 import type { Detector, DetectOptions } from './detector.ts';
 import { dropContained, nms } from './decode.ts';
 import { withDieFaceReader, type TwoPassDetector } from './die-face-reader.ts';
+import { median } from './settle.ts';
 import type { Box, Detection, Die, RgbaImage } from './types.ts';
 
 export interface TileRule {
-  /** A tile's side, in the detector's input sizes (1.5: a tile of 768 source pixels for an input of 512, read shrunk 1.5 times). */
+  /** A tile's side, in the detector's input sizes (1.25: a tile of 640 source pixels for an input of 512, read shrunk 1.25 times). */
   tileInputs: number;
   /** How much neighbouring tiles overlap, as a share of a tile's side: a die cut by one tile's edge lies whole in the next. */
   overlap: number;
@@ -28,13 +29,6 @@ export interface TileRule {
 }
 
 export const TILE_RULE: Readonly<TileRule> = { tileInputs: 1.25, overlap: 0.25, smallDice: 0.05, sureScore: 0.5 };
-
-/** The median of `values` (not empty). */
-function median(values: readonly number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
-}
 
 /** True when `dice` read in a `width` × `height` picture call for tiles (`TileRule.smallDice`). */
 export function diceCallForTiles(dice: readonly Die[], width: number, height: number, rule: Pick<TileRule, 'smallDice' | 'sureScore'>): boolean {
@@ -59,7 +53,7 @@ export function tileBoxes(width: number, height: number, tile: number, overlap: 
   return starts(height).flatMap((y) => starts(width).map((x) => ({ x, y, w, h })));
 }
 
-/** The part of `image` under `box` (whole pixels), as a picture of its own. */
+/** The part of `image` under `box` (whole pixels), as a picture of its own (a tile; `eval:live`'s frame cut at a die). */
 export function cropImage(image: RgbaImage, box: Box): RgbaImage {
   const x0 = Math.round(box.x);
   const y0 = Math.round(box.y);
