@@ -18,6 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { nineFixturePhotos } from './lib/fixture-mosaic.ts';
 import type { Page, Browser } from 'playwright-core';
 import { percentile } from '../src/lib/vision/metrics.ts';
 import { letterboxGeometry } from '../src/lib/vision/letterbox.ts';
@@ -184,6 +185,36 @@ const detectorSection: BenchSection = {
   },
 };
 
+const photoTilesSection: BenchSection = {
+  id: 'photo-tiles',
+  title: 'a large photo of small dice read in tiles (src/lib/vision/tiles.ts), as the table reads a photo of the roll, in the app\'s Web Worker, headless Chromium, one wasm thread',
+  method:
+    'nine fixture photos laid 3 × 3 as one 1920×1920 picture (scripts/lib/fixture-mosaic.ts, 46 dice of 2–4% of the frame) read through createDiceReader() ' +
+    'with { tiles: true } and whole, each --frames/4 times after --warmup/4 reads; the whole read from read() to the result on the main thread',
+  async run(ctx) {
+    const { page } = await ctx.browser();
+    const { jpeg, values } = await nineFixturePhotos();
+    const times = Math.max(1, Math.round(ctx.options.frames / 4));
+    const warmup = Math.max(1, Math.round(ctx.options.warmup / 4));
+    const figures: Figure[] = [];
+    for (const tiles of [true, false]) {
+      const { reads } = await page.evaluate(
+        ([b64, n, count, tiled]) => (globalThis as unknown as { visionHarness: VisionHarness }).visionHarness.readImage(b64, n, { threads: 1 }, count, { tiles: tiled }),
+        [jpeg.toString('base64'), warmup + times, values.length, tiles] as const,
+      );
+      const steady = reads.slice(warmup);
+      const how = tiles ? 'in tiles' : 'whole';
+      const whole = steady.map((r) => r.timing.roundTripMs);
+      figures.push(
+        { label: `read ${how}, median`, value: median(whole), unit: 'ms', note: `n=${steady.length}` },
+        { label: `read ${how}, p95`, value: p95(whole), unit: 'ms' },
+        { label: `dice found ${how}`, value: steady[0]!.dice.length, unit: 'count', note: `dice, of ${values.length}` },
+      );
+    }
+    return figures;
+  },
+};
+
 /** The benchmark sections, in print order. */
 const faceEmbedderSection: BenchSection = {
   id: 'face-embedder',
@@ -286,7 +317,7 @@ async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, me
   }
 }
 
-export const SECTIONS: BenchSection[] = [detectorSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, settleSection, restSection];
+export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, settleSection, restSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;

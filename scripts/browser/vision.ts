@@ -13,15 +13,17 @@ async function frame(bytes: Uint8Array): Promise<ImageBitmap> {
   return createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>]), { imageOrientation: 'from-image' });
 }
 
-/** Starts a reader, reads the image `times` times (each read gets a fresh ImageBitmap), stops it. */
-/** Reads the image `times` times; `expected`: how many dice the caller says lie in view (`DiceReader.read`). */
-async function readImage(base64: string, times: number, options: ReaderInitOptions, expected?: number): Promise<HarnessReadResult> {
+/**
+ * Starts a reader, reads the image `times` times (each read gets a fresh ImageBitmap), stops it.
+ * `expected`: how many dice the caller says lie in view; `read`: `{ tiles: true }` for a photo (`DiceReader.read`).
+ */
+async function readImage(base64: string, times: number, options: ReaderInitOptions, expected?: number, read?: { tiles?: boolean }): Promise<HarnessReadResult> {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const reader = createDiceReader(options);
   try {
     const info = await reader.ready;
     const reads: DiceRead[] = [];
-    for (let i = 0; i < times; i++) reads.push(await reader.read(await frame(bytes), expected));
+    for (let i = 0; i < times; i++) reads.push(await reader.read(await frame(bytes), expected, read));
     return { info, reads };
   } finally {
     reader.close();

@@ -9,10 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { headline, scores, startGame } from './table-helpers.ts';
+import { nineFixturePhotos } from '../../scripts/lib/fixture-mosaic.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
 
@@ -31,13 +31,9 @@ beforeAll(async () => {
   const large = await sharp(PHOTO).resize(4032, 3024).png().toBuffer();
   phonePhoto = await sharp(large).rotate(90).jpeg({ quality: 90 }).withMetadata({ orientation: 8 }).toBuffer();
   emptyTable = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 150, g: 110, b: 70 } } }).jpeg().toBuffer();
-  const fixtures = join(ROOT, 'tests/fixtures/dice-photos');
-  type Labels = { images: Array<{ file: string; dice: Array<{ value: number }> }> };
-  const labels = (set: string) => (JSON.parse(readFileSync(join(fixtures, set, 'labels.json'), 'utf8')) as Labels).images.map((im) => ({ ...im, set }));
-  const nine = [...labels('byler-val-sample'), ...labels('matteop65-val-sample').slice(0, 2)].slice(0, 9);
-  manySmallTruth = nine.flatMap((p) => p.dice.map((d) => d.value)).sort().join(' ');
-  const composites = nine.map((p, k) => ({ input: join(fixtures, p.set, p.file), left: (k % 3) * 640, top: Math.floor(k / 3) * 640 }));
-  manySmallDice = await sharp({ create: { width: 1920, height: 1920, channels: 3, background: { r: 128, g: 128, b: 128 } } }).composite(composites).jpeg({ quality: 90 }).toBuffer();
+  const nine = await nineFixturePhotos();
+  manySmallDice = nine.jpeg;
+  manySmallTruth = nine.values.join(' ');
   server = await serve(inject('distDir'));
   session = await launch();
   // the player refuses the camera

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { REPO, runCli, TEST_MODEL } from './cli-helpers.ts';
 import { COLOUR, scenePng } from './synthetic-scenes.ts';
+import { nineFixturePhotos } from '../../scripts/lib/fixture-mosaic.ts';
 
 // 200×100 frames: input scale 1.6, padY 80; a stride-32 cell (c, r) is source x 20c, y 20r − 50, 20 px.
 const dir = mkdtempSync(path.join(tmpdir(), 'read-dice-'));
@@ -96,19 +97,13 @@ describe('npm run read-dice', () => {
 });
 
 describe('npm run read-dice on a large photo of small dice (the shipped models)', () => {
-  // nine of the licensed fixture photos (7 byler, 2 matteop65; notices beside them) laid 3 × 3 as
-  // one 1920-pixel picture: each die keeps its own pixels, but is 2–4% of the frame
-  const fixtures = path.join(REPO, 'tests/fixtures/dice-photos');
   const mosaic = path.join(dir, 'nine photos.jpg');
   let truth: string;
 
   beforeAll(async () => {
-    type Labels = { images: Array<{ file: string; dice: Array<{ value: number }> }> };
-    const labels = (set: string) => (JSON.parse(readFileSync(path.join(fixtures, set, 'labels.json'), 'utf8')) as Labels).images.map((im) => ({ ...im, set }));
-    const photos = [...labels('byler-val-sample'), ...labels('matteop65-val-sample').slice(0, 2)].slice(0, 9);
-    truth = photos.flatMap((p) => p.dice.map((d) => d.value)).sort().join(' ');
-    const composites = photos.map((p, k) => ({ input: path.join(fixtures, p.set, p.file), left: (k % 3) * 640, top: Math.floor(k / 3) * 640 }));
-    writeFileSync(mosaic, await sharp({ create: { width: 1920, height: 1920, channels: 3, background: { r: 128, g: 128, b: 128 } } }).composite(composites).jpeg({ quality: 90 }).toBuffer());
+    const { jpeg, values } = await nineFixturePhotos();
+    writeFileSync(mosaic, jpeg);
+    truth = values.join(' ');
   });
 
   it('finds the dice in tiles of it (the default), where read whole it misses half', () => {
