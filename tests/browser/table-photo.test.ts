@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { headline, scores, startGame } from './table-helpers.ts';
@@ -123,6 +124,41 @@ describe('a roll read from a photo, the live camera refused', () => {
     expect(await page.getByTestId('roll-photo-problem').count()).toBe(0);
     // the turn goes on from the photo's roll: Ann holds 300 and banks nothing yet
     expect(await scores(page)).toEqual({ Ann: 0, Bob: 0, Cy: 0 });
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a photo of symbol dice (Point Five, Corellian Spike), the live camera refused', () => {
+  let symbols: BrowserSession;
+
+  beforeAll(async () => {
+    symbols = await launch();
+    await symbols.page.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = async () => {
+        throw new DOMException('Permission denied', 'NotAllowedError');
+      };
+    });
+    await symbols.page.goto(server.url);
+  });
+
+  afterAll(async () => {
+    await symbols?.close();
+  });
+
+  it('reads the symbols of the photo by the printed faces, as the camera would, and proposes them', async () => {
+    const { page, errors } = symbols;
+    await startGame(page, 'point-five', ['Ann', 'Bob']);
+    // a rendered roll of five Corellian Spike dice (tests/fixtures/symbol-photos, labels beside it)
+    const photo = readFileSync(join(ROOT, 'tests/fixtures/symbol-photos/rolls/corellian-spike-roll-006.jpg'));
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'spike.jpg', mimeType: 'image/jpeg', buffer: photo });
+    const read = page.getByTestId('camera-read');
+    await read.waitFor({ timeout: 45_000 });
+    expect(await read.getAttribute('data-source')).toBe('photo');
+    expect(await page.getByTestId('roll-photo-status').textContent()).toBe('5 dice in the photo.');
+    expect(await page.getByTestId('roll-photo').locator('svg rect').count()).toBe(5);
+    // Point Five throws one die: the five read (or asked for) are proposed, and the rules refuse the count
+    const proposed = (await page.getByRole('group', { name: 'Dice read: tap one to correct it' }).locator('.die-button').count());
+    expect(proposed).toBe(5);
     expect(errors).toEqual([]);
   });
 });
