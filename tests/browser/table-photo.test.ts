@@ -36,15 +36,20 @@ beforeAll(async () => {
   manySmallDice = nine.jpeg;
   manySmallTruth = nine.values.join(' ');
   server = await serve(inject('distDir'));
-  session = await launch();
-  // the player refuses the camera
-  await session.page.addInitScript(() => {
+  session = await openCameraRefused();
+});
+
+/** A browser on the app whose player refuses the camera. */
+async function openCameraRefused(): Promise<BrowserSession> {
+  const opened = await launch();
+  await opened.page.addInitScript(() => {
     navigator.mediaDevices.getUserMedia = async () => {
       throw new DOMException('Permission denied', 'NotAllowedError');
     };
   });
-  await session.page.goto(server.url);
-});
+  await opened.page.goto(server.url);
+  return opened;
+}
 
 afterAll(async () => {
   await session?.close();
@@ -132,13 +137,7 @@ describe('a photo of symbol dice (Point Five, Corellian Spike), the live camera 
   let symbols: BrowserSession;
 
   beforeAll(async () => {
-    symbols = await launch();
-    await symbols.page.addInitScript(() => {
-      navigator.mediaDevices.getUserMedia = async () => {
-        throw new DOMException('Permission denied', 'NotAllowedError');
-      };
-    });
-    await symbols.page.goto(server.url);
+    symbols = await openCameraRefused();
   });
 
   afterAll(async () => {
