@@ -180,13 +180,47 @@ export function diceToLearn<F, R>(
 }
 
 /**
- * What a camera read teaches the reader once its roll is confirmed (learning from play): `asRead`
+ * What a camera read or a photo teaches the reader once its roll is confirmed (learning from play): `asRead`
  * when it is confirmed exactly as read (`diceToLearn`), `filledAs` when the player's only change
  * was filling every `?` with the same face (`unreadToLearn`, `filledAllAs`). Either may be null.
  */
 export interface ReadLearning<F> {
   asRead: (() => void) | null;
   filledAs: ((face: F) => void) | null;
+}
+
+/** A die as the reader read it, for learning: the face id read and the vector it was read by (`KitDie`). */
+export interface LearnableDie {
+  faceId: string;
+  embedding: Float32Array;
+}
+
+/**
+ * What confirming a read teaches the reader (`ReadLearning`), for the live camera (each die as
+ * its last frame read it) and a photo of the roll (its one read) alike: `lastRead` and
+ * `lastUnread` give, by a proposed die's box, its face read with its vector, or the vector of a
+ * die not read; `faceIdOf` turns a face the player filled in into the kit's face id; `teach`
+ * hands the dice to the reader.
+ */
+export function readLearning(
+  dice: readonly { box: Box; face: DieToken | null }[],
+  lastRead: (box: Box) => LearnableDie | undefined,
+  lastUnread: (box: Box) => Float32Array | undefined,
+  faceIdOf: (face: DieToken) => string | undefined,
+  teach: (dice: LearnableDie[]) => void,
+): ReadLearning<DieToken> {
+  const asRead = diceToLearn(dice, lastRead, (read, face) => faceIdOf(face) === read.faceId);
+  const unread = unreadToLearn(dice, lastUnread);
+  return {
+    asRead: asRead.length > 0 ? () => teach(asRead) : null,
+    filledAs:
+      unread.length > 0
+        ? (face) => {
+            const faceId = faceIdOf(face);
+            if (faceId !== undefined) teach(unread.map((embedding) => ({ faceId, embedding })));
+          }
+        : null,
+  };
 }
 
 /**

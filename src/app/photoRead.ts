@@ -24,16 +24,61 @@ function named(file: Blob): string {
   return file instanceof File && file.name ? file.name : 'This file';
 }
 
+/** A picture format told by a file's first bytes (`pictureFormat`). */
+export type PictureFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'bmp' | 'heic' | 'avif';
+
+/** ISO base media brands (the `ftyp` box) of HEIF pictures: what an iPhone, and some Android phones, store. */
+const HEIF_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1']);
+
+/**
+ * The picture format a file starts with (its first 12 bytes or more), or null when it is none of
+ * these: what a failed decode is explained by (`undecodableText`), whatever the file is named.
+ */
+export function pictureFormat(head: Uint8Array): PictureFormat | null {
+  const at = (offset: number, text: string): boolean => [...text].every((c, i) => head[offset + i] === c.charCodeAt(0));
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  if (head[0] === 0x89 && at(1, 'PNG')) return 'png';
+  if (at(0, 'GIF8')) return 'gif';
+  if (at(0, 'RIFF') && at(8, 'WEBP')) return 'webp';
+  if (at(0, 'BM')) return 'bmp';
+  if (at(4, 'ftyp')) {
+    const brand = String.fromCharCode(...head.subarray(8, 12));
+    if (brand === 'avif' || brand === 'avis') return 'avif';
+    if (HEIF_BRANDS.has(brand)) return 'heic';
+  }
+  return null;
+}
+
+/**
+ * What the player is told when the browser cannot decode `name`, by what it starts with: a HEIC
+ * photo this browser cannot open (Chrome on Android and desktop browsers but Safari), a picture
+ * that is damaged or too large for the phone's memory (a 50-megapixel photo is 200 MB of pixels),
+ * or a file that is no picture at all.
+ */
+export function undecodableText(name: string, format: PictureFormat | null): string {
+  const retry = 'or enter the dice with the dice pad.';
+  if (format === 'heic') {
+    return `${name} is a HEIC photo, which this browser cannot open. Take it with the camera set to JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible), ${retry}`;
+  }
+  if (format !== null) return `${name} could not be opened: the picture may be damaged, or too large for this phone. Take the photo again at a lower resolution, ${retry}`;
+  return `${name} is not a picture Rollcall can read. Take the photo again, ${retry}`;
+}
+
 /**
  * The photo as a bitmap upright (its EXIF orientation applied), its long side at most `longSide`.
- * Throws a `PhotoError` for a file that is not a picture the browser can decode.
+ * Throws a `PhotoError` for a file the browser cannot decode, saying why (`undecodableText`).
  */
 export async function decodePhoto(file: Blob, longSide = PHOTO_LONG_SIDE): Promise<ImageBitmap> {
+  // a decode that fails, or a shrink that runs out of memory, is said by what the file starts with
+  const cannotOpen = async (): Promise<PhotoError> => {
+    const head = new Uint8Array(await file.slice(0, 16).arrayBuffer().catch(() => new ArrayBuffer(0)));
+    return new PhotoError(undecodableText(named(file), pictureFormat(head)));
+  };
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
   } catch {
-    throw new PhotoError(`${named(file)} is not a picture Rollcall can read. Take the photo again, or enter the dice with the dice pad.`);
+    throw await cannotOpen();
   }
   const scale = longSide / Math.max(bitmap.width, bitmap.height);
   if (scale >= 1) return bitmap;
@@ -43,6 +88,8 @@ export async function decodePhoto(file: Blob, longSide = PHOTO_LONG_SIDE): Promi
       resizeHeight: Math.max(1, Math.round(bitmap.height * scale)),
       resizeQuality: 'high',
     });
+  } catch {
+    throw await cannotOpen();
   } finally {
     bitmap.close();
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, layoutInFrame, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, readLearning, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, layoutInFrame, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -251,6 +251,33 @@ describe('what filling in the dice not read teaches', () => {
     vectors.delete(c);
     expect(unreadToLearn(dice, (x) => vectors.get(x))).toEqual([]);
     expect(unreadToLearn([{ box: a, face: 5 }], (x) => vectors.get(x))).toEqual([]);
+  });
+
+  it('teaches a read as read, or its ? as the face filled in, through one teach (camera and photo alike)', () => {
+    const a = box(0), b = box(20), c = box(40);
+    const vector = (n: number) => new Float32Array([n]);
+    const read = new Map([[a, { faceId: 'five', embedding: vector(1) }], [b, { faceId: 'two', embedding: vector(2) }]]);
+    const unread = new Map([[c, vector(3)]]);
+    const faceIdOf = (face: DieToken) => ({ 5: 'five', 2: 'two', 1: 'one' })[face as 5 | 2 | 1];
+    const taught: { faceId: string; embedding: Float32Array }[][] = [];
+    const learning = readLearning(
+      [{ box: a, face: 5 as DieToken | null }, { box: b, face: 3 }, { box: c, face: null }],
+      (x) => read.get(x),
+      (x) => unread.get(x),
+      faceIdOf,
+      (dice) => taught.push(dice),
+    );
+    // b was proposed as 3 but its last read said two: not learnt as read
+    learning.asRead?.();
+    expect(taught).toEqual([[{ faceId: 'five', embedding: vector(1) }]]);
+    learning.filledAs?.(1);
+    expect(taught[1]).toEqual([{ faceId: 'one', embedding: vector(3) }]);
+    // a face the kit has no id for teaches nothing
+    learning.filledAs?.(4);
+    expect(taught).toHaveLength(2);
+    // nothing to learn: no functions to call
+    const none = readLearning([{ box: a, face: null }], () => undefined, () => undefined, faceIdOf, () => undefined);
+    expect(none).toEqual({ asRead: null, filledAs: null });
   });
 
   it('names the face every ? was filled with, when filling them was the only change', () => {

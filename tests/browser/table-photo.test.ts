@@ -5,7 +5,8 @@
  * takes it: 4032 × 3024, stored on its side with the EXIF orientation that turns it upright. Read
  * upright, its dice are proposed in reading order, "6 3 3 3 2"; read as stored, the order would be
  * another. A file that is not a picture, and a photo without dice, are said so and propose nothing,
- * nor take away a roll already proposed.
+ * nor take away a roll already proposed. A photo read with dice the reader cannot read (logo ones),
+ * filled in and confirmed, teaches the table's one reader, which the camera shares.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { join } from 'node:path';
@@ -74,6 +75,25 @@ describe('a roll read from a photo, the live camera refused', () => {
     const problem = page.getByTestId('roll-photo-problem');
     await problem.waitFor();
     expect(await problem.textContent()).toBe('roll.jpg is not a picture Rollcall can read. Take the photo again, or enter the dice with the dice pad.');
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+  });
+
+  it('says why a picture cannot be opened: a HEIC photo, a damaged one', async () => {
+    const { page } = session;
+    const problem = page.getByTestId('roll-photo-problem');
+    // an iPhone's HEIC photo (its header; Chromium opens no HEIC, whatever follows)
+    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.from([0, 0, 0, 0]), Buffer.from('mif1heic'), Buffer.alloc(2000, 7)]);
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'IMG_0002.HEIC', mimeType: 'image/heic', buffer: heic });
+    await problem.getByText(/^IMG_0002.HEIC/).waitFor();
+    expect(await problem.textContent()).toBe(
+      'IMG_0002.HEIC is a HEIC photo, which this browser cannot open. Take it with the camera set to JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible), or enter the dice with the dice pad.',
+    );
+    // a JPEG cut off after its headers
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'cut.jpg', mimeType: 'image/jpeg', buffer: readFileSync(PHOTO).subarray(0, 400) });
+    await problem.getByText(/^cut.jpg/).waitFor();
+    expect(await problem.textContent()).toBe(
+      'cut.jpg could not be opened: the picture may be damaged, or too large for this phone. Take the photo again at a lower resolution, or enter the dice with the dice pad.',
+    );
     expect(await page.getByTestId('camera-read').count()).toBe(0);
   });
 
@@ -158,6 +178,58 @@ describe('a photo of symbol dice (Point Five, Corellian Spike), the live camera 
     // Point Five throws one die: the five read (or asked for) are proposed, and the rules refuse the count
     const proposed = (await page.getByRole('group', { name: 'Dice read: tap one to correct it' }).locator('.die-button').count());
     expect(proposed).toBe(5);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a photo teaches the reader, as a camera read does (learning from play)', () => {
+  let learning: BrowserSession;
+
+  beforeAll(async () => {
+    learning = await openCameraRefused();
+  });
+
+  afterAll(async () => {
+    await learning?.close();
+  });
+
+  /** The labels drawn over the photo, sorted. */
+  async function photoLabels(page: BrowserSession['page']): Promise<string[]> {
+    const texts = await page.getByTestId('roll-photo').locator('svg text').allTextContents();
+    return texts.map((t) => t.trim()).sort();
+  }
+
+  it('reads the dice it could not read as the player filled them in, from the next photo on', async () => {
+    const { page, errors } = learning;
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    // five rendered dice, 1 1 2 2 5, whose ones carry a key for a logo: the die-face reader reads those `other`
+    // (table-camera-logo-ones.test.ts checks the same dice by the camera)
+    const photo = readFileSync(join(ROOT, 'tests/fixtures/dice-photos/logo-ones/roll-009.jpg'));
+    const roll = page.getByTestId('roll-photo');
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'roll.jpg', mimeType: 'image/jpeg', buffer: photo });
+    const read = page.getByTestId('camera-read');
+    await read.waitFor({ timeout: 45_000 });
+    expect(await read.textContent()).toBe('2 2 5');
+    expect(await page.getByTestId('unread-die').count()).toBe(2);
+    expect(await photoLabels(page)).toEqual(['2', '2', '5', '?', '?']);
+    expect(await roll.getAttribute('data-learned')).toBe('0');
+    // the camera (refused) and the photo read with one reader: one worker
+    expect(page.workers().filter((w) => w.url().includes('dice-reader'))).toHaveLength(1);
+
+    for (let i = 0; i < 2; i++) {
+      await page.getByTestId('unread-die').first().click();
+      await page.locator('button[data-fix-face="1"]').click();
+    }
+    await page.getByTestId('confirm-roll').click();
+    await read.waitFor({ state: 'detached' });
+    expect(await headline(page)).toMatch(/^Ann rolled 1 1 2 2 5 = 250 \(1 1 5 set aside\)/);
+    await page.waitForFunction(() => document.querySelector('[data-testid="roll-photo"]')?.getAttribute('data-learned') === '2');
+
+    // the same dice photographed again: read as 1s now
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'again.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await roll.locator('svg text').first().waitFor({ timeout: 45_000 });
+    expect(await photoLabels(page)).toEqual(['1', '1', '2', '2', '5']);
+    expect(page.workers().filter((w) => w.url().includes('dice-reader'))).toHaveLength(1);
     expect(errors).toEqual([]);
   });
 });
