@@ -66,6 +66,11 @@ describe('a roll read from a photo, the live camera refused', () => {
     await page.getByTestId('dice-pad').waitFor();
     expect(await page.getByTestId('roll-photo-take').textContent()).toBe('Photo of the dice');
     expect(await page.getByTestId('roll-photo-file').getAttribute('accept')).toBe('image/*');
+    expect(await page.getByTestId('roll-photo-file').getAttribute('capture')).toBe('environment');
+    // beside it, a photo already taken: no `capture`, which would open the camera app instead
+    expect(await page.getByTestId('roll-photo-pick').textContent()).toBe('Choose a photo');
+    expect(await page.getByTestId('roll-photo-pick-file').getAttribute('accept')).toBe('image/*');
+    expect(await page.getByTestId('roll-photo-pick-file').getAttribute('capture')).toBeNull();
     expect(errors).toEqual([]);
   });
 
@@ -107,7 +112,8 @@ describe('a roll read from a photo, the live camera refused', () => {
 
   it('finds dice small in a large photo in tiles of it (46 dice of nine photos laid as one)', async () => {
     const { page } = session;
-    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'table.jpg', mimeType: 'image/jpeg', buffer: manySmallDice });
+    // a photo already taken, chosen
+    await page.getByTestId('roll-photo-pick-file').setInputFiles({ name: 'table.jpg', mimeType: 'image/jpeg', buffer: manySmallDice });
     const read = page.getByTestId('camera-read');
     await read.waitFor({ timeout: 45_000 });
     // read whole, as the live camera reads, about half of them are found
