@@ -30,14 +30,20 @@ function fakeReader(options: { fails?: boolean; learnFails?: boolean } = {}): Ki
 
 const die = (faceId: string) => ({ faceId, embedding: new Float32Array([1, 0]) });
 
+/** A table whose readers are fakes (`fails(n)`: the n-th started cannot start), and the readers it started. */
+function fakeTable(fails: (n: number) => boolean = () => false): { table: TableReader; started: ReturnType<typeof fakeReader>[] } {
+  const started: ReturnType<typeof fakeReader>[] = [];
+  const table = new TableReader(DICE, () => {
+    const r = fakeReader({ fails: fails(started.length) });
+    started.push(r);
+    return r;
+  });
+  return { table, started };
+}
+
 describe("the table's one dice reader", () => {
   it('starts one reader at the first call and gives it to every later one', () => {
-    const started: ReturnType<typeof fakeReader>[] = [];
-    const table = new TableReader(DICE, () => {
-      const r = fakeReader();
-      started.push(r);
-      return r;
-    });
+    const { table, started } = fakeTable();
     expect(started).toHaveLength(0);
     const camera = table.start();
     const photo = table.start();
@@ -46,12 +52,7 @@ describe("the table's one dice reader", () => {
   });
 
   it('starts a new reader after one that could not start', async () => {
-    const started: ReturnType<typeof fakeReader>[] = [];
-    const table = new TableReader(DICE, () => {
-      const r = fakeReader({ fails: started.length === 0 });
-      started.push(r);
-      return r;
-    });
+    const { table } = fakeTable((n) => n === 0);
     const first = table.start();
     await first.ready.catch(() => undefined);
     await Promise.resolve();
@@ -61,12 +62,7 @@ describe("the table's one dice reader", () => {
   });
 
   it('starts a new reader after one replaced, and closes every reader with the table', () => {
-    const started: ReturnType<typeof fakeReader>[] = [];
-    const table = new TableReader(DICE, () => {
-      const r = fakeReader();
-      started.push(r);
-      return r;
-    });
+    const { table, started } = fakeTable();
     const first = table.start();
     table.replace(fakeReader()); // not the table's: nothing changes
     expect(table.start()).toBe(first);

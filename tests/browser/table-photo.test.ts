@@ -159,19 +159,23 @@ describe('a roll read from a photo, the live camera refused', () => {
   });
 });
 
-describe('a photo of symbol dice (Point Five, Corellian Spike), the live camera refused', () => {
-  let symbols: BrowserSession;
-
+/** A browser of its own for the describe block it is called in, the camera refused. */
+function ownSession(): () => BrowserSession {
+  let own: BrowserSession | undefined;
   beforeAll(async () => {
-    symbols = await openCameraRefused();
+    own = await openCameraRefused();
   });
-
   afterAll(async () => {
-    await symbols?.close();
+    await own?.close();
   });
+  return () => own!;
+}
+
+describe('a photo of symbol dice (Point Five, Corellian Spike), the live camera refused', () => {
+  const symbols = ownSession();
 
   it('reads the symbols of the photo by the printed faces, as the camera would, and proposes them', async () => {
-    const { page, errors } = symbols;
+    const { page, errors } = symbols();
     await startGame(page, 'point-five', ['Ann', 'Bob']);
     // a rendered roll of five Corellian Spike dice (tests/fixtures/symbol-photos, labels beside it)
     const photo = readFileSync(join(ROOT, 'tests/fixtures/symbol-photos/rolls/corellian-spike-roll-006.jpg'));
@@ -189,15 +193,7 @@ describe('a photo of symbol dice (Point Five, Corellian Spike), the live camera 
 });
 
 describe('a photo teaches the reader, as a camera read does (learning from play)', () => {
-  let learning: BrowserSession;
-
-  beforeAll(async () => {
-    learning = await openCameraRefused();
-  });
-
-  afterAll(async () => {
-    await learning?.close();
-  });
+  const learning = ownSession();
 
   /** The labels drawn over the photo, sorted. */
   async function photoLabels(page: BrowserSession['page']): Promise<string[]> {
@@ -206,7 +202,7 @@ describe('a photo teaches the reader, as a camera read does (learning from play)
   }
 
   it('reads the dice it could not read as the player filled them in, from the next photo on', async () => {
-    const { page, errors } = learning;
+    const { page, errors } = learning();
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
     // five rendered dice, 1 1 2 2 5, whose ones carry a key for a logo: the die-face reader reads those `other`
     // (table-camera-logo-ones.test.ts checks the same dice by the camera)
