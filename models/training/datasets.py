@@ -180,6 +180,28 @@ def cache_records(folder: Path) -> list[dict]:
     return sorted(items, key=lambda it: it["id"])
 
 
+def load_labelled(folder: Path) -> list[dict]:
+    """A folder in the shared data's labels.json format with whole-die boxes (e.g. the other
+    renderer's pip sets, `npm run make-pip-eval`), as training scenes: boxes trusted, a die of no
+    pip value (null) the `other` class."""
+    labels = json.loads((Path(folder) / "labels.json").read_text())
+    if labels.get("box_style") != "whole-die":
+        raise ValueError(f"{folder}: only whole-die labels train as scenes (box_style {labels.get('box_style')!r})")
+    samples = []
+    for im in labels["images"]:
+        boxes = np.array([[d["x"], d["y"], d["x"] + d["w"], d["y"] + d["h"]] for d in im["dice"]], np.float32).reshape(-1, 4)
+        samples.append({
+            "source": "labelled",
+            "file": str(Path(folder) / im["file"]),
+            "boxes": boxes,
+            "label_boxes": boxes,
+            "classes": np.array([OTHER if d["value"] is None else d["value"] - 1 for d in im["dice"]], np.int64),
+            "box_weight": np.ones(len(boxes), np.float32),
+            "ignore": np.zeros((0, 4), np.float32),
+        })
+    return samples
+
+
 def load_synthetic(folder: Path) -> list[dict]:
     """Synthetic scenes pre-rendered by render_cache.py: index-*.jsonl + image files."""
     samples = []

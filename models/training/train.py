@@ -296,6 +296,10 @@ def build_samples(args) -> tuple[list[dict], np.ndarray, list[dict]]:
         syn = ds.load_synthetic(Path(folder))
         train += syn
         weights += [args.synthetic_weight / len(syn) / len(args.synthetic)] * len(syn)
+    labelled = [s for folder in args.labelled for s in ds.load_labelled(Path(folder))]
+    if labelled:
+        train += labelled
+        weights += [args.labelled_weight / len(labelled)] * len(labelled)
     return train, np.array(weights), holdout
 
 
@@ -312,6 +316,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--synthetic", nargs="*", default=[])
     ap.add_argument("--synthetic-weight", type=float, default=1.0)
+    ap.add_argument("--labelled", nargs="*", default=[], help="folders in labels.json format with whole-die boxes (another renderer's scenes, make-pip-eval), drawn as one more source")
+    ap.add_argument("--labelled-weight", type=float, default=0.5, help="the --labelled folders' share, beside each real split's (byler 1) and the synthetic scenes' (1)")
     ap.add_argument("--real-weight", type=float, default=1.0)
     ap.add_argument("--small-dice-boost", type=float, default=1.0, help="draw photos of small dice (median side < 4.5%% of the frame) this many times more often, within their split's share")
     ap.add_argument("--split-weights", default="", help="e.g. epanemu-train=1.8: a real split's share (default byler 1, matteop65 0.6, epanemu 1.3)")
