@@ -6,6 +6,7 @@
  */
 import type { GameDice } from '../lib/store/index.ts';
 import { loadKitReader, type KitReader } from './kit-reader.ts';
+import type { LearnableDie } from './cameraRead.ts';
 
 export class TableReader {
   /** How many dice the reader now reads with as learnt at this table (the last `learn`'s answer). */
@@ -43,7 +44,7 @@ export class TableReader {
    * Teaches the reader a confirmed roll's dice (`KitReader.learn`) and keeps its answer in
    * `learned`. Learning is a bonus: a reader that cannot take it reads as before.
    */
-  async learn(dice: readonly { faceId: string; embedding: Float32Array }[], kitId: string): Promise<void> {
+  async learn(dice: readonly LearnableDie[], kitId: string): Promise<void> {
     const reader = this.#current;
     if (!reader || dice.length === 0) return;
     try {
