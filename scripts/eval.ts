@@ -1,7 +1,7 @@
 /**
  * npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth]
  *                 [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N]
- *                 [--condition NAME] [--tiles on|off] [DATASET_DIR...]
+ *                 [--condition NAME] [--tiles on|off] [--against BASE.json] [DATASET_DIR...]
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
@@ -18,6 +18,10 @@
  * splits hardly show (dim, tungsten, shade, shake, swing, defocus, jpeg, glare, lowres: a dim room at
  * high ISO, a lamp not white-balanced, a shaking hand…; scripts/lib/camera-conditions.ts), the
  * same way on every run, so the readers are measured against the tables and light of real play.
+ * `--against BASE.json` (an earlier run's `--json` output, on the same photos) compares the two
+ * photo by photo: the rolls read exactly here and not there (fixed), the reverse (broken), and the
+ * two-sided exact sign test over them (scripts/lib/compare-reports.ts), since a slice with a dozen
+ * wrong photos left cannot tell a better model from a photo's luck by F1 alone.
  * Runs on onnxruntime-node (native CPU) with the app's pre/post-processing; `npm run bench`
  * measures the shipped wasm runtime. Exit code 2 on a missing folder or bad labels.json.
  *
@@ -44,7 +48,7 @@
  * scripts/lib/evaluate.ts `PipLearningEvaluation`).
  */
 import { parseArgs } from 'node:util';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import type { EvalSummary } from '../src/lib/vision/metrics.ts';
@@ -57,8 +61,9 @@ import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { CAMERA_CONDITIONS, CONDITION_NOTES, isCameraCondition } from './lib/camera-conditions.ts';
 import { withTiles } from '../src/lib/vision/tiles.ts';
+import { compareReports, formatComparison, parseEvalReport, type ReportComparison } from './lib/compare-reports.ts';
 
-const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [--condition NAME] [--tiles on|off] [DATASET_DIR...]';
+const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [--condition NAME] [--tiles on|off] [--against BASE.json] [DATASET_DIR...]';
 
 const pct = (v: number | null): string => (v === null ? '  n/a' : (v * 100).toFixed(1).padStart(5));
 const ms = (v: number | undefined): string => (v === undefined ? 'n/a' : v.toFixed(1));
@@ -157,6 +162,16 @@ export function formatReport(report: EvalReport, header: string, listWrongRolls 
   return out.join('\n');
 }
 
+/** The text of `--against`'s file, or a clear `UsageError`. */
+function readBase(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`--against ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a report' : `cannot read (${code ?? (e as Error).message})`}`);
+  }
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
@@ -175,6 +190,7 @@ async function main(): Promise<number> {
       crowd: { type: 'string', default: String(CROWD_DICE) },
       condition: { type: 'string' },
       tiles: { type: 'string', default: 'on' },
+      against: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -190,6 +206,8 @@ async function main(): Promise<number> {
   if (values.tiles !== 'on' && values.tiles !== 'off') throw new UsageError(`--tiles must be on or off\n${USAGE}`);
   const threads = Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer\n${USAGE}`);
+  // the base is read first, so a wrong file is said before minutes of reading
+  const against = values.against === undefined ? null : { file: values.against, report: parseEvalReport(readBase(values.against), values.against) };
   let dirs = positionals;
   let holdout: Dataset[] | null = null;
   if (values.holdout) {
@@ -249,6 +267,7 @@ async function main(): Promise<number> {
         ? { file: path.relative(process.cwd(), detector.dieFacePath) || detector.dieFacePath, bytes: statSync(detector.dieFacePath).size, inputSize: dieFaceReader.config.inputSize, cropMargin: dieFaceReader.config.cropMargin, firstPass: dieFaceReader.config.firstPass, recount: dieFaceReader.config.recount }
         : null;
     const boxes = truthBoxes ? 'truth' : 'detector';
+    const countKnown = values['count-known'];
     const runtime = { name: 'onnxruntime-node', provider: 'cpu', intraOpThreads: threads, cpu: os.cpus()[0]?.model ?? 'unknown' };
     const kit = kitReader
       ? {
@@ -259,10 +278,20 @@ async function main(): Promise<number> {
           ...(kitReader.embedder ? { threshold: kitReader.embedder.config.threshold, ambiguityMargin: kitReader.embedder.config.ambiguityMargin } : {}),
         }
       : null;
+    const learn = embedder ? { learn: { threshold: embedder.config.threshold, ambiguityMargin: embedder.config.ambiguityMargin } } : {};
+    const cond = condition ? { condition: { name: condition, note: CONDITION_NOTES[condition] } } : {};
+    const output = { model, dieFace, boxes, tiles: reading !== detector, countKnown, runtime, ...(kit ? { kit } : {}), ...learn, ...cond, ...report };
+    // a base of other photos is said after this run's report, which is not lost with it
+    let comparison: ReportComparison | null = null;
+    let mismatch: UsageError | null = null;
+    try {
+      comparison = against ? compareReports(against.report, output) : null;
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      mismatch = e;
+    }
     if (values.json) {
-      const learn = embedder ? { learn: { threshold: embedder.config.threshold, ambiguityMargin: embedder.config.ambiguityMargin } } : {};
-      const cond = condition ? { condition: { name: condition, note: CONDITION_NOTES[condition] } } : {};
-      console.log(JSON.stringify({ model, dieFace, boxes, tiles: reading !== detector, runtime, ...(kit ? { kit } : {}), ...learn, ...cond, ...report }, null, 2));
+      console.log(JSON.stringify({ ...output, ...(against && comparison ? { against: { file: against.file, ...comparison } } : {}) }, null, 2));
     } else {
       let header =
         `model ${model.file} (${(model.bytes / 1e6).toFixed(2)} MB, input ${c.inputSize}, score ≥ ${c.scoreThreshold}, NMS IoU ${c.iouThreshold})\n` +
@@ -289,7 +318,9 @@ async function main(): Promise<number> {
           (kitReader?.embedder ? `; face embedder, unknown below similarity ${kit.threshold} or lead ${kit.ambiguityMargin}; ms include the embedder` : '; pips read by the detector');
       }
       console.log(formatReport(report, header, values.wrong));
+      if (against && comparison) console.log(`\n${formatComparison(comparison, against.file)}`);
     }
+    if (mismatch) throw mismatch;
     return 0;
   } finally {
     await kitReader?.release();

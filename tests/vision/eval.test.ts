@@ -136,6 +136,46 @@ describe('npm run eval', () => {
     expect(table).not.toContain('clean-set: ');
   });
 
+  it('compares itself photo by photo with an earlier report (--against BASE.json), and refuses a bad base before reading', () => {
+    const first = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', whole, pips]);
+    expect(first.status).toBe(0);
+    const base = JSON.parse(first.stdout) as { countKnown: boolean; datasets: Array<{ wrongRolls: Array<{ file: string; truth: string[]; read: Array<string | null> }> }> };
+    expect(base.countKnown).toBe(false);
+    // the same reader against itself: nothing fixed or broken
+    const same = path.join(root, 'base-same.json');
+    writeFileSync(same, first.stdout);
+    const again = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', '--against', same, whole, pips]);
+    expect(again.status).toBe(0);
+    const a = (JSON.parse(again.stdout) as { against: { file: string; fixed: unknown[]; broken: unknown[]; overall: { signTestP: number }; readDifferently: string[] } }).against;
+    expect([a.file, a.fixed, a.broken, a.overall.signTestP, a.readDifferently]).toEqual([same, [], [], 1, []]);
+    // a base that read a.png wrong and b.png right: a.png fixed here, b.png broken
+    base.datasets[0]!.wrongRolls = [{ file: 'a.png', truth: ['1', '6'], read: ['1'] }];
+    const other = path.join(root, 'base-other.json');
+    writeFileSync(other, JSON.stringify(base));
+    const text = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', '--count-known', '--against', other, whole, pips]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain(`against ${other}, photo by photo`);
+    expect(text.stdout).toContain('read differently: count known: false in the base, true here');
+    expect(text.stdout).toContain('  fixed  whole-set/a.png: truth 1 6, the base read 1');
+    expect(text.stdout).toContain('  broken whole-set/b.png: truth 3 5, read here 2 ?');
+    expect(text.stdout).toMatch(/\nwhole-set +2 .* 1 +1 +1\.000\n/);
+    // a bad base is said at once (exit 2), nothing read
+    for (const [file, message] of [
+      [path.join(root, 'no-such.json'), 'no such file'],
+      [path.join(REPO, 'package.json'), 'not an npm run eval -- --json report'],
+    ] as const) {
+      const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--against', file, whole]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`eval: --against ${file}: ${message}`);
+    }
+    // a base of other photos: this run's report is printed, then the refusal
+    const mismatch = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', '--against', same, whole]);
+    expect(mismatch.status).toBe(2);
+    expect((JSON.parse(mismatch.stdout) as { datasets: unknown[] }).datasets).toHaveLength(1);
+    expect(mismatch.stderr).toContain('the base measured other photos (whole-set (2), pips-set (1)) than this run (whole-set (2))');
+  });
+
   it('prints a table and confusion matrices', () => {
     const r = runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', whole]);
     expect(r.status).toBe(0);
