@@ -32,8 +32,9 @@ async function main(): Promise<void> {
   const detector = await createNodeDetector({ modelPath: values.model, dieFace: values['die-face'], threads: 2 });
   if (!('dieFaceReader' in detector)) throw new UsageError(`--die-face ${values['die-face']}: no die-face reader loaded\n${USAGE}`);
   const { firstPass, dieFaceReader } = detector as unknown as TwoPassDetector;
-  // the filter off: it is what these reads teach
-  const config: DieFaceConfig = { ...dieFaceReader.config, falseDice: null };
+  // the filter off: it is what these reads teach; and the dice as it judges them, before branded ones among pips are read (completeRead)
+  const brandedOne = dieFaceReader.config.brandedOne && { ...dieFaceReader.config.brandedOne, amongPipDice: false };
+  const config: DieFaceConfig = { ...dieFaceReader.config, falseDice: null, brandedOne };
   const reader = { ...dieFaceReader, config };
   const lines: string[] = [];
   for (const dir of positionals) {

@@ -6,6 +6,7 @@ import {
   applyDieFaceReads,
   bestClasses,
   brandedOnes,
+  brandedOnesAmongPips,
   completeRead,
   createDieFaceReader,
   DieFaceConfigError,
@@ -83,8 +84,9 @@ describe('die-face sidecar', () => {
     for (const unsure of [{ below: 1.5 }, { below: -0.1 }, { below: '0.4' }, {}, 0.4]) {
       expect(() => parseDieFaceConfig({ ...good, unsure })).toThrow(/"unsure" must be/);
     }
-    expect(parseDieFaceConfig({ ...good, brandedOne: { minShare: 0.8 } }).brandedOne).toEqual({ minShare: 0.8 });
-    for (const brandedOne of [{ minShare: 0.5 }, { minShare: 1.2 }, { minShare: '0.8' }, {}, 0.8]) {
+    expect(parseDieFaceConfig({ ...good, brandedOne: { minShare: 0.8 } }).brandedOne).toEqual({ minShare: 0.8, amongPipDice: false });
+    expect(parseDieFaceConfig({ ...good, brandedOne: { minShare: 0.8, amongPipDice: true } }).brandedOne).toEqual({ minShare: 0.8, amongPipDice: true });
+    for (const brandedOne of [{ minShare: 0.5 }, { minShare: 1.2 }, { minShare: '0.8' }, {}, 0.8, { minShare: 0.8, amongPipDice: 'yes' }]) {
       expect(() => parseDieFaceConfig({ ...good, brandedOne })).toThrow(/"brandedOne" must be/);
     }
     const firstPass = { score: 'class', scoreThreshold: 0.2, containment: 0.5 };
@@ -586,25 +588,55 @@ describe('branded ones', () => {
   const reads = bestClasses(probs, 4, classes.length);
 
   it('reads `other` as a 1 when the value classes point at the 1, with P(1) + P(other)', () => {
-    const out = brandedOnes(reads, probs, config({ minShare: 0.8 }));
+    const out = brandedOnes(reads, probs, config({ minShare: 0.8, amongPipDice: false }));
     expect(out[0]!.classIndex).toBe(0);
     expect(out[0]!.probability).toBeCloseTo(0.95, 5);
-    expect(out.slice(1)).toEqual(reads.slice(1)); // spread values stay `other`; values and `none` untouched
+    // spread values stay `other`, with how surely they would be a 1 if branded (P(1) + P(other)); values and `none` untouched
+    expect(out[1]!.classIndex).toBe(6);
+    expect(out[1]!.brandedOneProbability).toBeCloseTo(0.75, 5);
+    expect(out.slice(2)).toEqual(reads.slice(2));
     expect(reads[0]!.classIndex).toBe(6); // the reads given are left as they are
   });
 
   it('changes nothing without the rule, and the share decides', () => {
     expect(brandedOnes(reads, probs, config(null))).toEqual(reads);
-    expect(brandedOnes(reads, probs, config({ minShare: 0.95 }))[0]!.classIndex).toBe(6); // 0.2 / 0.25 = 0.8 < 0.95
-    expect(brandedOnes(reads, probs, config({ minShare: 0.8 }))[1]!.classIndex).toBe(6); // 0.1 / 0.35 < 0.8
+    expect(brandedOnes(reads, probs, config({ minShare: 0.95, amongPipDice: false }))[0]!.classIndex).toBe(6); // 0.2 / 0.25 = 0.8 < 0.95
+    expect(brandedOnes(reads, probs, config({ minShare: 0.8, amongPipDice: false }))[1]!.classIndex).toBe(6); // 0.1 / 0.35 < 0.8
   });
 
   it('refuses probabilities that do not match the reads', () => {
-    expect(() => brandedOnes(reads, probs.subarray(0, 8), config({ minShare: 0.8 }))).toThrow(RangeError);
+    expect(() => brandedOnes(reads, probs.subarray(0, 8), config({ minShare: 0.8, amongPipDice: false }))).toThrow(RangeError);
+  });
+
+  it('among dice read as pips, a sure die read `other` is a branded 1 (amongPipDice); alone, or among `other` dice only, it stays unread', () => {
+    const at = (x: number) => ({ x, y: 0, w: 10, h: 10 });
+    const logo: Die = { value: null, box: at(0), score: 0.9, classIndex: 6, valueProbability: 0.7 };
+    const weak: Die = { value: null, box: at(20), score: 0.3, classIndex: 6, valueProbability: 0.9 };
+    const five: Die = { value: 5, box: at(40), score: 0.95, classIndex: 4, valueProbability: 0.99 };
+    const among = config({ minShare: 0.8, amongPipDice: true });
+    const out = brandedOnesAmongPips([logo, weak, five], 0.85, among);
+    // read as sure as its P(1) + P(other) where the reader gave it, else its P(other); the weak die (found below the first pass) stays unread
+    expect(out).toEqual([{ ...logo, value: 1, classIndex: 0 }, weak, five]);
+    expect(brandedOnesAmongPips([{ ...logo, brandedOneProbability: 0.85 }, five], 0.85, among)[0]).toMatchObject({ value: 1, valueProbability: 0.85 });
+    expect(logo.value).toBeNull(); // the dice given are left as they are
+    expect(brandedOnesAmongPips([logo], 0.85, among)).toEqual([logo]);
+    expect(brandedOnesAmongPips([logo, { ...logo, box: at(40) }], 0.85, among)).toEqual([logo, { ...logo, box: at(40) }]);
+    expect(brandedOnesAmongPips([logo, five], 0.85, config({ minShare: 0.8, amongPipDice: false }))).toEqual([logo, five]);
+    expect(brandedOnesAmongPips([logo, five], 0.85, config(null))).toEqual([logo, five]);
+    expect(markUnsure(brandedOnesAmongPips([{ ...logo, valueProbability: 0.4 }, five], 0.85, among), { below: 0.5 })[0]).toMatchObject({ value: 1, unsure: true });
+  });
+
+  it('a die left `other` carries P(1) + P(other) onto the die, for the rule among pip dice', () => {
+    const dice = reads.slice(0, 2).map((_, i) => ({ value: null, box: { x: 20 * i, y: 0, w: 10, h: 10 }, score: 0.9, classIndex: 6 }));
+    const read = applyDieFaceReads(dice, brandedOnes(reads.slice(0, 2), probs.subarray(0, 16), config({ minShare: 0.95, amongPipDice: true })), config({ minShare: 0.95, amongPipDice: true }));
+    expect(read.map((d) => [d.value, d.brandedOneProbability])).toEqual([
+      [null, expect.closeTo(0.95, 5)],
+      [null, expect.closeTo(0.75, 5)],
+    ]);
   });
 
   it('a logo 1 then counts as a die of value 1', () => {
     const dice = [{ value: null, box: { x: 0, y: 0, w: 10, h: 10 }, score: 0.9, classIndex: 6 }];
-    expect(applyDieFaceReads(dice, brandedOnes(reads.slice(0, 1), probs.subarray(0, 8), config({ minShare: 0.8 })), config({ minShare: 0.8 }))[0]!.value).toBe(1);
+    expect(applyDieFaceReads(dice, brandedOnes(reads.slice(0, 1), probs.subarray(0, 8), config({ minShare: 0.8, amongPipDice: false })), config({ minShare: 0.8, amongPipDice: false }))[0]!.value).toBe(1);
   });
 });

@@ -59,9 +59,10 @@ export interface DieFaceConfig {
    */
   secondLook: DieFaceSecondLook | null;
   /**
-   * A die read `other` whose pip-value probabilities point at the 1 is read as a 1, or null never
-   * to (`brandedOnes`). Makers replace only the 1 of a standard die by their logo, and a logo reads
-   * `other` (a die, not a pip face) as a symbol die's face does.
+   * A die read `other` whose pip-value probabilities point at the 1 is read as a 1 (`brandedOnes`),
+   * and with `amongPipDice` so is a sure die read `other` beside dice read as pips
+   * (`brandedOnesAmongPips`); null never to. Makers replace only the 1 of a standard die by their
+   * logo, and a logo reads `other` (a die, not a pip face) as a symbol die's face does.
    */
   brandedOne: DieFaceBrandedOne | null;
   /**
@@ -94,6 +95,8 @@ export interface DieFaceSecondLook {
 export interface DieFaceBrandedOne {
   /** The 1's share of the six value classes' probability at which an `other` read becomes a 1. */
   minShare: number;
+  /** Whether a sure die read `other` among dice read as pips is read as a 1 (`brandedOnesAmongPips`). */
+  amongPipDice: boolean;
 }
 
 export interface DieFaceWeakDice {
@@ -206,10 +209,15 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
   let brandedOne: DieFaceBrandedOne | null = null;
   if (obj.brandedOne !== undefined && obj.brandedOne !== null) {
     const r = obj.brandedOne;
-    if (!isObject(r) || typeof r.minShare !== 'number' || !(r.minShare > 0.5 && r.minShare <= 1)) {
-      throw new DieFaceConfigError('die-face sidecar: "brandedOne" must be { minShare: a share in (0.5, 1] }, or absent');
+    if (
+      !isObject(r) ||
+      typeof r.minShare !== 'number' ||
+      !(r.minShare > 0.5 && r.minShare <= 1) ||
+      (r.amongPipDice !== undefined && typeof r.amongPipDice !== 'boolean')
+    ) {
+      throw new DieFaceConfigError('die-face sidecar: "brandedOne" must be { minShare: a share in (0.5, 1], amongPipDice: true or false (optional) }, or absent');
     }
-    brandedOne = { minShare: r.minShare };
+    brandedOne = { minShare: r.minShare, amongPipDice: r.amongPipDice === true };
   }
   let falseDice: FalseDiceModel | null = null;
   if (obj.falseDice !== undefined && obj.falseDice !== null) {
@@ -294,6 +302,8 @@ export function firstPassOptions(config: DieFaceConfig): DetectOptions {
 export interface DieFaceRead {
   classIndex: number;
   probability: number;
+  /** A read of `other` under the `brandedOne` rule: P(1) + P(other), how surely the die is a 1 if it is a branded one. */
+  brandedOneProbability?: number;
 }
 
 /** The best class of each row of `probs` (`count` rows of `classes` probabilities). */
@@ -329,8 +339,30 @@ export function brandedOnes(reads: readonly DieFaceRead[], probs: Float32Array, 
     if (read.classIndex !== other) return read;
     const values = valueClasses.reduce((sum, c) => sum + probs[i * n + c]!, 0);
     const p1 = probs[i * n + one]!;
-    return values > 0 && p1 / values >= rule.minShare ? { classIndex: one, probability: p1 + probs[i * n + other]! } : read;
+    const brandedOneProbability = p1 + probs[i * n + other]!;
+    return values > 0 && p1 / values >= rule.minShare ? { classIndex: one, probability: brandedOneProbability } : { ...read, brandedOneProbability };
   });
+}
+
+/**
+ * The `brandedOne` rule over a whole read, with `amongPipDice`: a die still read `other` (value
+ * null) that the detector found surely (score at least `sure`, the first pass's threshold) is read
+ * as a 1 when another die of the read has a pip value. Without the rule, `dice` as they are.
+ *
+ * Why: players roll matching dice, and makers brand only the 1, so among pip dice a die whose face
+ * the reader does not know is a branded 1, a logo the reader never met (on the other renderer's
+ * 600 pip rolls, 28 rolls mended and none spoilt; no real photo has such a die:
+ * models/MODEL_CARD.md, "Branded ones among pip dice"). It is read as surely as `brandedOnes` reads
+ * a logo 1, P(1) + P(other) (`brandedOneProbability`), so one the reader doubts is still asked for
+ * (`markUnsure`). Alone, or among dice read `other` only, it stays unread for the player to fill,
+ * and the table learns it (pip-learning.ts): a logo alone cannot tell a branded 1 from a symbol die.
+ */
+export function brandedOnesAmongPips(dice: readonly Die[], sure: number, config: DieFaceConfig): Die[] {
+  const one = config.classes.indexOf('1');
+  if (!config.brandedOne?.amongPipDice || one < 0 || !dice.some((d) => d.value !== null)) return [...dice];
+  return dice.map((d) =>
+    d.value === null && d.score >= sure ? { ...d, value: 1, classIndex: one, valueProbability: d.brandedOneProbability ?? d.valueProbability } : d,
+  );
 }
 
 /**
@@ -347,7 +379,13 @@ export function applyDieFaceReads(dice: readonly Die[], reads: readonly DieFaceR
     const meaning = meanings[read.classIndex];
     if (!meaning) throw new RangeError(`read class ${read.classIndex} is not one of the ${meanings.length} classes`);
     if (meaning.kind === 'none') return;
-    out.push({ ...die, value: meaning.kind === 'value' ? meaning.value : null, classIndex: read.classIndex, valueProbability: read.probability });
+    out.push({
+      ...die,
+      value: meaning.kind === 'value' ? meaning.value : null,
+      classIndex: read.classIndex,
+      valueProbability: read.probability,
+      ...(read.brandedOneProbability === undefined ? {} : { brandedOneProbability: read.brandedOneProbability }),
+    });
   });
   return out;
 }
@@ -578,7 +616,8 @@ export async function readStandardDice(detector: Detector, reader: DieFaceReader
  * What `readStandardDice` does after the reader has read the first pass's dice (`read`): the
  * candidates `below` the first pass's threshold `kept` looked at for dice it missed
  * (`findMissedDice`), and the false dice dropped (`dropFalseDice`) — with a count, before the
- * recount fills it and never below it; without, after the weak dice. `lookedBelow`: whether the
+ * recount fills it and never below it; without, after the weak dice; last, sure dice read `other`
+ * among pip dice read as branded 1s (`brandedOnesAmongPips`). `lookedBelow`: whether the
  * candidates were looked at. `choose-die-face-rule` reads its candidate rules through this too.
  */
 export async function completeRead(
@@ -592,8 +631,8 @@ export async function completeRead(
   const found = expected === undefined ? read : await dropFalseDice(reader, image, read, kept, expected);
   const lookedBelow = missedDiceRule(reader.config, expected) !== null && below.length > 0 && (expected === undefined || found.length < expected);
   const added = lookedBelow ? await findMissedDice(reader, image, found, below, expected) : [];
-  const dice = expected === undefined ? await dropFalseDice(reader, image, [...found, ...added], kept) : [...found, ...added];
-  return { dice, lookedBelow };
+  const judged = expected === undefined ? await dropFalseDice(reader, image, [...found, ...added], kept) : [...found, ...added];
+  return { dice: brandedOnesAmongPips(judged, kept, reader.config), lookedBelow };
 }
 
 /**

@@ -34,6 +34,11 @@ export interface Die {
    */
   valueProbability?: number;
   /**
+   * A die the die-face reader read `other` under its `brandedOne` rule: P(1) + P(other), how
+   * surely it is a 1 if it is a maker's logo on the 1 (die-face-reader.ts `brandedOnesAmongPips`).
+   */
+  brandedOneProbability?: number;
+  /**
    * True when the die-face reader read `value` less surely than its `unsure` rule
    * (`DieFaceConfig.unsure`, `markUnsure`): the table asks the player for this die rather than
    * propose the value (`proposedValue`). Absent otherwise.
