@@ -39,21 +39,28 @@ async function markLabels(app: AppWithCamera): Promise<string[]> {
   return texts.map((t) => t.trim()).sort();
 }
 
-describe('branded ones among pip dice', () => {
+/** For one describe block: the app with a fake camera of `picture`, and what Node reads of the same frame. */
+function cameraOf(picture: () => Promise<Buffer>): { app: () => AppWithCamera; nodeRead: () => string[] } {
   let app: AppWithCamera;
   let read: string[];
   beforeAll(async () => {
-    const picture = readFileSync(ROLL_9);
-    read = await nodeRead(picture);
-    app = await openAppWithCamera(inject('distDir'), picture, 640, 480);
+    const frame = await picture();
+    read = await nodeRead(frame);
+    app = await openAppWithCamera(inject('distDir'), frame, 640, 480);
   }, 120_000);
   afterAll(async () => {
     await app?.close();
   });
+  return { app: () => app, nodeRead: () => read };
+}
+
+describe('branded ones among pip dice', () => {
+  const camera = cameraOf(async () => readFileSync(ROLL_9));
 
   it('are proposed as 1s at once', async () => {
+    const app = camera.app();
     const { page, errors } = app.session;
-    expect(read).toEqual(['1', '1', '2', '2', '5']);
+    expect(camera.nodeRead()).toEqual(['1', '1', '2', '2', '5']);
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
     const proposal = page.getByTestId('camera-read');
     await proposal.waitFor({ timeout: 60_000 });
@@ -68,21 +75,13 @@ describe('branded ones among pip dice', () => {
 });
 
 describe('dice the reader cannot read, filled in once', () => {
-  let app: AppWithCamera;
-  let read: string[];
-  beforeAll(async () => {
-    const { jpeg } = await logoOnesAlone(0);
-    read = await nodeRead(jpeg);
-    app = await openAppWithCamera(inject('distDir'), jpeg, 640, 480);
-  }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-  });
+  const camera = cameraOf(async () => (await logoOnesAlone(0)).jpeg);
 
   it('reads them as the player filled them in, from then on', async () => {
+    const app = camera.app();
     const { page, errors } = app.session;
     // the premise: all five are read `other`, and none beside them as pips
-    expect(read).toEqual(['?', '?', '?', '?', '?']);
+    expect(camera.nodeRead()).toEqual(['?', '?', '?', '?', '?']);
 
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
     const proposal = page.getByTestId('camera-read');
@@ -90,8 +89,8 @@ describe('dice the reader cannot read, filled in once', () => {
     await page.getByTestId('unread-die').first().waitFor({ timeout: 60_000 });
     await expect.poll(() => page.getByTestId('unread-die').count()).toBe(5);
     expect(await markLabels(app)).toEqual(['?', '?', '?', '?', '?']);
-    const camera = page.getByTestId('table-camera');
-    expect(await camera.getAttribute('data-learned')).toBe('0');
+    const tableCamera = page.getByTestId('table-camera');
+    expect(await tableCamera.getAttribute('data-learned')).toBe('0');
 
     for (let i = 0; i < 5; i++) {
       await page.getByTestId('unread-die').first().click();
