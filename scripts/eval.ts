@@ -52,7 +52,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import type { EvalSummary } from '../src/lib/vision/metrics.ts';
-import type { TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
+import type { DieFaceConfig, TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import { CROWD_DICE, evaluate, evaluateDatasets, valSplits, type DatasetReport, type EvalReport, type KitEvaluation } from './lib/evaluate.ts';
 import { holdoutSlices, type Dataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, kitDetectorModel, type NodeKitReader } from './lib/node-faces.ts';
@@ -162,6 +162,11 @@ export function formatReport(report: EvalReport, header: string, listWrongRolls 
   return out.join('\n');
 }
 
+/** The die-face reader's sidecar rules a read depends on, as `--json` records them (`--against` says when two runs differ in them). */
+function readingRules(c: DieFaceConfig) {
+  return { firstPass: c.firstPass, weakDice: c.weakDice, recount: c.recount, secondLook: c.secondLook, brandedOne: c.brandedOne, falseDice: c.falseDice !== null, unsure: c.unsure };
+}
+
 /** The text of `--against`'s file, or a clear `UsageError`. */
 function readBase(file: string): string {
   try {
@@ -264,7 +269,7 @@ async function main(): Promise<number> {
     };
     const dieFace =
       dieFaceReader && detector.dieFacePath
-        ? { file: path.relative(process.cwd(), detector.dieFacePath) || detector.dieFacePath, bytes: statSync(detector.dieFacePath).size, inputSize: dieFaceReader.config.inputSize, cropMargin: dieFaceReader.config.cropMargin, firstPass: dieFaceReader.config.firstPass, recount: dieFaceReader.config.recount }
+        ? { file: path.relative(process.cwd(), detector.dieFacePath) || detector.dieFacePath, bytes: statSync(detector.dieFacePath).size, inputSize: dieFaceReader.config.inputSize, cropMargin: dieFaceReader.config.cropMargin, firstPass: dieFaceReader.config.firstPass, recount: dieFaceReader.config.recount, rules: readingRules(dieFaceReader.config) }
         : null;
     const boxes = truthBoxes ? 'truth' : 'detector';
     const countKnown = values['count-known'];

@@ -14,7 +14,7 @@ const summary = { images: count, perDie: v.object({ f1: fraction }), exactRollAc
 const wrongRoll = v.object({ file: v.pipe(v.string(), v.minLength(1)), truth: v.array(v.string()), read: v.array(v.nullable(v.string())) });
 const reportSchema = v.object({
   model: v.optional(v.object({ file: v.string() })),
-  dieFace: v.optional(v.nullable(v.object({ file: v.string() }))),
+  dieFace: v.optional(v.nullable(v.object({ file: v.string(), rules: v.optional(v.record(v.string(), v.unknown())) }))),
   boxes: v.optional(v.string()),
   tiles: v.optional(v.boolean()),
   countKnown: v.optional(v.boolean()),
@@ -87,7 +87,7 @@ export interface ReportComparison {
   overall: SplitComparison;
   fixed: RollChange[];
   broken: RollChange[];
-  /** How the two runs were read differently (models, count known, condition, tiles, boxes): said, not refused. */
+  /** How the two runs were read differently (models, the reader's rules, count known, condition, tiles, boxes): said, not refused. */
   readDifferently: string[];
 }
 
@@ -140,6 +140,9 @@ function differences(base: ComparableReport, now: ComparableReport): string[] {
   // a camera condition is written only when one was used; an older report may lack countKnown
   const condition = (r: ComparableReport) => (r.model ? (r.condition?.name ?? null) : undefined);
   const dieFace = (r: ComparableReport) => (r.dieFace === undefined ? undefined : (r.dieFace?.file ?? null));
+  // the sidecar's rules, one by one, where both runs recorded them
+  const rule = (r: ComparableReport, name: string) => (r.dieFace?.rules && name in r.dieFace.rules ? JSON.stringify(r.dieFace.rules[name]) : undefined);
+  const ruleNames = [...new Set([...Object.keys(base.dieFace?.rules ?? {}), ...Object.keys(now.dieFace?.rules ?? {})])];
   const pairs: Array<[string, string | boolean | null | undefined, string | boolean | null | undefined]> = [
     ['detector', base.model?.file, now.model?.file],
     ['die-face reader', dieFace(base), dieFace(now)],
@@ -147,6 +150,7 @@ function differences(base: ComparableReport, now: ComparableReport): string[] {
     ['tiles', base.tiles, now.tiles],
     ['count known', base.countKnown, now.countKnown],
     ['camera condition', condition(base), condition(now)],
+    ...ruleNames.map((name): [string, string | undefined, string | undefined] => [`the reader's ${name} rule`, rule(base, name), rule(now, name)]),
   ];
   const out: string[] = [];
   for (const [what, b, n] of pairs) if (b !== undefined && n !== undefined && b !== n) out.push(`${what}: ${said(b)} in the base, ${said(n)} here`);

@@ -94,6 +94,12 @@ describe('compareReports', () => {
     // an older report without countKnown is not said to differ
     const { countKnown: _, ...older } = plain;
     expect(compareReports(older, counted).readDifferently).toEqual(['camera condition: none in the base, dim here']);
+    // the reader's sidecar rules, rule by rule, where both runs recorded them
+    const reader = (amongPipDice: boolean) => ({ ...base, dieFace: { file: 'models/die-face.onnx', rules: { unsure: { below: 0.5 }, brandedOne: { minShare: 0.8, amongPipDice } } } });
+    expect(compareReports(reader(false), reader(true)).readDifferently).toEqual([
+      'the reader\'s brandedOne rule: {"minShare":0.8,"amongPipDice":false} in the base, {"minShare":0.8,"amongPipDice":true} here',
+    ]);
+    expect(compareReports({ ...base, dieFace: { file: 'models/die-face.onnx' } }, reader(true)).readDifferently).toEqual([]);
   });
 
   it('refuses a base of other photos, saying which', () => {
