@@ -43,7 +43,7 @@
  * third changed nothing). The shipped rules of 2026-11-27 are one run's, not the fixed point: with
  * the tighter second look in place a second run moved the first pass to 0.5, on a held-out table
  * flat within two photos from 0.4 to 0.85, and that rule read a third more boxes and lost
- * precision; models/MODEL_CARD.md, "A second look cut tighter".
+ * precision; models/record/standard-dice.md, "A second look cut tighter".
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -36,7 +36,7 @@
  * conditions of `npm run eval -- --condition` (camera-conditions.ts) on every frame, each frame
  * drawn afresh (a blur's direction, the noise), as a video's frames differ. `--unsure P` replays
  * the pip reads with the die-face reader's `unsure` rule at P instead of its sidecar's (`off`: every
- * value read given), which is how that rule is chosen (models/MODEL_CARD.md, "Unsure dice asked for").
+ * value read given), which is how that rule is chosen (models/record/at-the-table.md, "Unsure dice asked for").
  * `--cut F` crops each photo so that one die lies cut by the frame's edge with F of it in view (0–1,
  * `cutCrop`), as a die that rolled to the edge of the picture lies; the crop cuts no other die, and
  * a photo that cannot be cut so is left out. The cut die is scored by its label, cut to the frame:

@@ -9,7 +9,7 @@ averaged. Float or int8 graphs both work; every reader must have the same input 
 and the same classes in the same order (checked against the sidecars that sit beside them).
 
 Why: readers fine-tuned from one another agree too much for an average to help; a reader trained
-apart (from scratch, another seed) is the partner to try (models/MODEL_CARD.md, "Die-face reader").
+apart (from scratch, another seed) is the partner to try (models/record/standard-dice.md, "Die-face reader").
 """
 import argparse
 import json

@@ -1,6 +1,6 @@
 """The packed-crowd fit test: can a net learn the train photos of dice packed together at all?
 
-The shipped detector misses most where dice touch (models/MODEL_CARD.md, "Which crowds fail"),
+The shipped detector misses most where dice touch (models/record/standard-dice.md, "Which crowds fail"),
 even on the train photos it learnt from. This script picks those photos from a train split (the
 part trained on, never the held-out slice or val): eight dice or more whose median nearest
 neighbour lies under --max-gap die sides away. It writes, under --out:

@@ -106,7 +106,7 @@ ON_DIE = 0.15
 
 def is_off_centre(box: np.ndarray, dice: np.ndarray, ignore: np.ndarray, oblique: bool = False) -> bool:
     """Half on a labelled die but centred on none: the detector's second box on a die, or a box
-    between touching dice (models/MODEL_CARD.md "A stride-4 level for small touching dice"). A die
+    between touching dice (models/record/standard-dice.md "A stride-4 level for small touching dice"). A die
     read from such a box is either a die read twice or a neighbour read in its place, so the reader
     should call it `none`. Boxes touching an ignored region are left out (what lies there is unknown).
     `oblique`: a photo taken from the side, where a box above a die's centre may hold its top face."""

@@ -71,11 +71,11 @@ RECIPE = {
     # `none` (hard_negatives.py, mined with the last stage's last.pt), so the first pass can keep
     # weaker dice (the shipped reader ran this as 4,000 steps, then resumed to 8,000: models/die-face.json);
     # with the stronger motion blur the shipped reader was last fine-tuned with (2026-11-27:
-    # 15% of crops, 2-12 px of 48; models/MODEL_CARD.md "A reader taught motion blur")
+    # 15% of crops, 2-12 px of 48; models/record/standard-dice.md "A reader taught motion blur")
     "die_face_hard_negatives": {"steps": 8000, "lr": 5e-4, "seed": 41, "motion_blur": "0.15,12"},
 }
 
-# The detector symbol dice are found with (models/MODEL_CARD.md, "A detector for symbol dice"): the
+# The detector symbol dice are found with (models/record/symbol-dice.md, "A detector for symbol dice"): the
 # small pip detector of step 3 has too little capacity to learn symbol dice without reading pips worse, so
 # symbol kits get a deeper net of their own (the extra blocks at strides 16 and 32), started from
 # the pip detector's tensors whose shapes agree and trained on the same photos and scenes with the
@@ -158,7 +158,7 @@ def choose_checkpoint(checkpoints: list[Path], work: Path) -> Path:
     and kit-art scenes, boxes only, read as the app reads them (`choose-symbol-rule`). Kept: the
     best sum of the two F1s, then of exact rolls and scenes counted right. Why both: the deeper
     detector of 2026-11-24 read the pip held-out slice better and the shipped kits worse, which a
-    choice on pips alone could not see (models/MODEL_CARD.md).
+    choice on pips alone could not see (models/record/standard-dice.md).
     """
     if not checkpoints:
         sys.exit("no step*.pt checkpoints in the last stage: train it first (--from-step 3)")

@@ -6,7 +6,7 @@
 Why: onnxruntime-web's wasm runs the reader's plain 3x3 convolutions as int8 matrix products
 (QLinearConv) about 1.5x as fast as in float32 (the die-face pass of a 12-dice frame 42-58 ms ->
 34-35 ms with one thread, `npm run bench -- --only detector`), and the file is a quarter of the size. The
-detector stays float: its depthwise convolutions run slower in int8 on wasm (models/MODEL_CARD.md).
+detector stays float: its depthwise convolutions run slower in int8 on wasm (models/record/standard-dice.md).
 
 How: PyTorch's own post-training static quantization (torch.ao.quantization, FX graph mode):
 weights int8 per output channel, activations uint8 per tensor from histogram observers, calibrated

@@ -107,9 +107,9 @@ def merge_mined(mined):
 # The sidecar's `brandedOne` rule (src/lib/vision/die-face-reader.ts `brandedOnes`): a die read
 # `other` whose value classes give the 1 at least this share is a 1 with a maker's logo. 0.8 lies
 # between the false dice of the train photos read `other` (at most 0.75) and the logo 1s of the
-# other renderer's pip sets (0.86 and up); 0.7 reads those sets alike, 0.9 worse (models/MODEL_CARD.md).
+# other renderer's pip sets (0.86 and up); 0.7 reads those sets alike, 0.9 worse (models/record/standard-dice.md).
 # `amongPipDice` (`brandedOnesAmongPips`): a sure die still read `other` beside dice read as pips is
-# a branded 1 too (models/MODEL_CARD.md, "Branded ones among pip dice").
+# a branded 1 too (models/record/standard-dice.md, "Branded ones among pip dice").
 BRANDED_ONE = {'minShare': 0.8, 'amongPipDice': True}
 
 

@@ -33,7 +33,7 @@ async function fixtureFrame(): Promise<{ image: RgbaImage; box: { x: number; y: 
 /**
  * Share of dice that take the third look (`embedAtMargins`): still too close to call after the
  * second look. Measured on the embedder's held-out sets with the shipped model (0.9% of the mixed
- * sets' dice, 2.1% of the font sets'; models/MODEL_CARD.md, "How a die is read"); the larger is used.
+ * sets' dice, 2.1% of the font sets'; models/record/symbol-dice.md, "How a die is read"); the larger is used.
  */
 const THIRD_LOOK_SHARE = 0.021;
 

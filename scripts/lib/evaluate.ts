@@ -80,7 +80,7 @@ export interface EvalReport {
 
 /**
  * A photo of this many labelled dice or more is a crowd: small touching dice, where the detector
- * misses most (models/MODEL_CARD.md, "The held-out slice has few crowds"), so every report
+ * misses most (models/record/standard-dice.md, "The held-out slice has few crowds"), so every report
  * measures them apart as well.
  */
 export const CROWD_DICE = 8;

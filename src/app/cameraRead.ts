@@ -40,7 +40,7 @@ const centre = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 
 /**
  * How much larger one box may be than another and still be the same die read again (chosen on the
- * held-out rests and throws, models/MODEL_CARD.md "A die doubted where it lies").
+ * held-out rests and throws, models/record/at-the-table.md "A die doubted where it lies").
  */
 const SAME_DIE_SIZE_RATIO = 1.5;
 
@@ -115,7 +115,7 @@ export function countsInView(expect: Pick<ExpectedRoll, 'count' | 'kept'> | null
  * How many of the boxes in view stand for dice: all of them, unless the dice whose face was read
  * already number one of `counts` (`countsInView`), when the unread boxes are taken for things
  * that are not dice. The reader's boxes where no die lies are mostly unread: on the 276 dicegen
- * kit-art selection scenes (models/MODEL_CARD.md, "Symbol dice at the table") 82% of them could
+ * kit-art selection scenes (models/record/at-the-table.md, "Symbol dice at the table") 82% of them could
  * not be read, against 23% of the real dice found; there this leaves out 40 false boxes and 5
  * real dice, each of those in a read already wrong (a false box read as a die in its place).
  */
@@ -133,7 +133,7 @@ export function unreadDiceCounted(faces: readonly (DieToken | null)[], counts: r
  * sure. That one is left out and named to the player beside the roll (`leftOut`), in case it was
  * a die. Two or more too many, or dice found but not read beside them, are mostly real dice lying
  * in view (another game's dice): then nothing is left out and the rules refuse the count. Chosen on
- * selection reads at the table (`npm run eval:live`; models/MODEL_CARD.md, "One face too many").
+ * selection reads at the table (`npm run eval:live`; models/record/at-the-table.md, "One face too many").
  */
 export function cameraProposal<D extends { face: DieToken | null; score: number }>(
   dice: readonly D[],
@@ -270,7 +270,7 @@ export function smallDiceHint(dice: readonly { box: Box }[], frame: { width: num
  * taken as cut by the edge. On the held-out photos as the camera gives them (framed by their
  * photographers), 6 of the 465 dice read lie this near it (two close-ups), the next 0.15 of a die
  * away; a die cut by the edge with 30–70% of it in view is read (when found) this near it 98% of
- * the time (models/MODEL_CARD.md, "A die cut by the frame's edge").
+ * the time (models/record/at-the-table.md, "A die cut by the frame's edge").
  */
 export const CUT_DIE_GAP = 0.05;
 
@@ -306,7 +306,7 @@ export function shareInView(box: Box, fellows: readonly Box[], frame: FrameSize)
  * the face read: half in view, a die found is read wrong, surely, one time in five. Chosen at the
  * table on the held-out photos with a die cut to 0.3, 0.5, 0.7 and 0.85 of its box in view (`npm run eval:live --
  * --holdout --cut F`): the fewest rolls to mend (a right roll asked for, or a wrong one a player
- * could confirm) over the four (models/MODEL_CARD.md, "A die cut by the frame's edge").
+ * could confirm) over the four (models/record/at-the-table.md, "A die cut by the frame's edge").
  */
 export const CUT_DIE_SHOWN = 0.5;
 
@@ -340,7 +340,7 @@ export function cutDiceHint(dice: readonly { box: Box }[], frame: FrameSize): st
  * as the table reads them: the least width that calls at most 2% of the sharp ones blurred (1.6%,
  * 4 of 252 as taken or in dim light). It calls 21% of them blurred under shake, swing, defocus
  * or a poor camera, and a photo it calls blurred was read exactly 54% of the time, the others
- * 93% (models/MODEL_CARD.md, "Blurred dice, told to the player").
+ * 93% (models/record/at-the-table.md, "Blurred dice, told to the player").
  */
 export const BLURRED_EDGE_WIDTH = 0.11;
 

@@ -12,7 +12,7 @@ import type { SettleUpdate } from '../lib/vision/settle.ts';
 /** Frames a second while the dice change (the frame pump's cap; a slow device reads fewer). */
 export const READ_FPS = 15;
 
-/** Frames a second while the table is settled or empty and quiet (models/MODEL_CARD.md, "At the table"). */
+/** Frames a second while the table is settled or empty and quiet (models/record/at-the-table.md, "At the table"). */
 export const IDLE_READ_FPS = 4;
 
 /** The pace to read the next frame at, after this frame's update. */

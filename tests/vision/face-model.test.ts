@@ -131,7 +131,7 @@ describe('face embedder (models/face-embed.onnx)', () => {
   });
 
   // Floors against regressions, a little under what the shipped model does; the glyph sets
-  // (letters of fonts it never saw) are its weak point (models/MODEL_CARD.md, "Face embedder").
+  // (letters of fonts it never saw) are its weak point (models/record/symbol-dice.md, "Face embedder").
   it.each([
     ['emblems-1', 0.88],
     ['glyphs-2', 0.77],

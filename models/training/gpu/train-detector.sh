@@ -8,7 +8,7 @@
 # leaves the run folder in $OUT as RUN_NAME.tgz. SYNTH_S=N (default 0: none) also renders N symbol
 # rolls (render_cache.py --preset symbol-rolls --seed 13, as the CPU runs of 2026-11-25) and draws
 # them twice as often as a cache of their own: the symbol dice the detector misses
-# (models/MODEL_CARD.md).
+# (models/record/symbol-dice.md).
 # Two runs in one call share the GPU: RENDER=only renders and exits; then start each run with
 # RENDER=no and WORKERS=7 (default 15 data workers), in the background, and `wait`. SECONDS counts
 # from each run's own start.

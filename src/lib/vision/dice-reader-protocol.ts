@@ -18,7 +18,7 @@ export interface ReaderInitOptions {
    */
   dieFace?: false | { url: string; config: unknown };
   /**
-   * The detector symbol dice are found with (models/MODEL_CARD.md, "A detector for symbol dice"):
+   * The detector symbol dice are found with (models/record/symbol-dice.md, "A detector for symbol dice"):
    * by default the shipped one when the build has models/dice-symbols.onnx, else the pip detector
    * above with its `symbolDice` rule; or another model's URL and parsed sidecar.
    */

@@ -35,7 +35,7 @@ export interface DieFaceConfig {
    * reader behind it, the detector only has to find dice (the reader reads them and drops what
    * it calls `none`), so it keeps dice at a lower score than alone, and a box mostly inside a
    * better one (a face, a pip group) is dropped. Chosen on the held-out slice of the train
-   * splits, never on val (models/MODEL_CARD.md).
+   * splits, never on val (models/record/standard-dice.md).
    */
   firstPass: DieFaceFirstPass | null;
   /**
@@ -75,7 +75,7 @@ export interface DieFaceConfig {
    * A die read as a pip value less surely than this, after every other rule, is marked unsure
    * (`markUnsure`): the table proposes it as `?` for the player to fill rather than propose a
    * value it may have wrong (`proposedValue`). Null never to. Chosen at the table on the held-out
-   * slice (`npm run choose-unsure-read`), never on val (models/MODEL_CARD.md, "Unsure dice asked for").
+   * slice (`npm run choose-unsure-read`), never on val (models/record/at-the-table.md, "Unsure dice asked for").
    */
   unsure: DieFaceUnsure | null;
 }
@@ -257,7 +257,7 @@ export function parseDieFaceConfig(json: unknown): DieFaceConfig {
  *
  * Why: a wrong value in a roll with the right count is the one misread a player may confirm
  * without noticing; a `?` is never confirmed unseen. The reader's probability is low on most of
- * its wrong values and few of its right ones (models/MODEL_CARD.md, "Unsure dice asked for").
+ * its wrong values and few of its right ones (models/record/at-the-table.md, "Unsure dice asked for").
  */
 export function markUnsure<D extends { value: unknown; valueProbability?: number; unsure?: true }>(dice: readonly D[], rule: DieFaceUnsure | null): D[] {
   return dice.map(({ unsure: _, ...d }) => {
@@ -324,7 +324,7 @@ export function bestClasses(probs: Float32Array, count: number, classes: number)
  * Without the rule `reads` are returned as they are. Returns new reads.
  *
  * Why: the 1 is the face makers brand, and the reader calls a logo `other` as it calls a symbol
- * die's face; its value classes still tell the 1 apart (models/MODEL_CARD.md, "Pip dice from
+ * die's face; its value classes still tell the 1 apart (models/record/standard-dice.md, "Pip dice from
  * another renderer").
  */
 export function brandedOnes(reads: readonly DieFaceRead[], probs: Float32Array, config: DieFaceConfig): DieFaceRead[] {
@@ -352,7 +352,7 @@ export function brandedOnes(reads: readonly DieFaceRead[], probs: Float32Array, 
  * Why: players roll matching dice, and makers brand only the 1, so among pip dice a die whose face
  * the reader does not know is a branded 1, a logo the reader never met (on the other renderer's
  * 600 pip rolls, 28 rolls mended and none spoilt; no real photo has such a die:
- * models/MODEL_CARD.md, "Branded ones among pip dice"). It is read as surely as `brandedOnes` reads
+ * models/record/standard-dice.md, "Branded ones among pip dice"). It is read as surely as `brandedOnes` reads
  * a logo 1, P(1) + P(other) (`brandedOneProbability`), so one the reader doubts is still asked for
  * (`markUnsure`). Alone, or among dice read `other` only, it stays unread for the player to fill,
  * and the table learns it (pip-learning.ts): a logo alone cannot tell a branded 1 from a symbol die.
@@ -525,7 +525,7 @@ const SAME_DIE_IOU = 0.3;
  * With the rule's `shift`, each candidate is also read moved around its box (`shiftedBoxes`), and
  * its surest pip read is the one judged, with the box it was read from.
  * With a count the count decides: keeping the sure dice first and then filling the count read
- * the held-out slice worse than the count alone (models/MODEL_CARD.md). A candidate overlapping
+ * the held-out slice worse than the count alone (models/record/standard-dice.md). A candidate overlapping
  * a die already added is that die again. The reader's `none` (no die there) is what makes a low
  * score safe to look at. Returns the dice to add, best first (none without the rule).
  *
@@ -570,7 +570,7 @@ export async function findMissedDice(reader: DieFaceReader, image: RgbaImage, fo
  * A box and the eight boxes moved from it by `shift` of its width and height (across, down and
  * diagonally), for a candidate the detector boxed half off a small die: on a game board the
  * detector finds such dice weakly and places their box loosely, and the reader calls a box half
- * off a die `none` though it reads the die right from a box on it (models/MODEL_CARD.md).
+ * off a die `none` though it reads the die right from a box on it (models/record/standard-dice.md).
  */
 export function shiftedBoxes(box: Box, shift: number): Box[] {
   const out: Box[] = [box];

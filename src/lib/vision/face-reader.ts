@@ -103,7 +103,7 @@ export function learnConfirmed(
  * Each face's similarity to `embedding`: the cosine to the centroid (normalised mean) of the
  * face's prototypes, `skip` left out; faces without prototypes are absent. On the embedder's
  * held-out synthetic sets with 5 taught photos per face the centroid reads 94.9% of dice right
- * against 94.0% for the single nearest prototype (models/MODEL_CARD.md, "Face embedder").
+ * against 94.0% for the single nearest prototype (models/record/symbol-dice.md, "Face embedder").
  */
 export function faceSimilarities(prototypes: readonly FacePrototype[], embedding: Float32Array, skip?: FacePrototype): Map<string, number> {
   const sums = new Map<string, Float32Array>();
@@ -282,7 +282,7 @@ export async function embedQuarterTurns(embedder: FaceEmbedder, image: RgbaImage
 /**
  * A taught photo's prototype: the die's crop at its four quarter turns (`embedQuarterTurns`), so
  * one photo stands for its face at every turn; on the embedder's held-out sets this reads 95.2%
- * of dice right against 94.9% for the photo as taken (centroid scoring both; models/MODEL_CARD.md).
+ * of dice right against 94.9% for the photo as taken (centroid scoring both; models/record/symbol-dice.md).
  */
 export async function embedTaughtFace(embedder: FaceEmbedder, image: RgbaImage, box: Box): Promise<Float32Array> {
   return (await embedQuarterTurns(embedder, image, [box]))[0]!;
@@ -291,7 +291,7 @@ export async function embedTaughtFace(embedder: FaceEmbedder, image: RgbaImage, 
 /**
  * A third look's crops, about the sidecar's `cropMargin`: tighter, as trained, looser. On the
  * embedder's held-out sets a die still too close to call after the second look reads right 0.2
- * (mixed sets) and 0.4 (font sets) points more often for it (models/MODEL_CARD.md); a shifted box
+ * (mixed sets) and 0.4 (font sets) points more often for it (models/record/symbol-dice.md); a shifted box
  * (±5%, five crops) did as well on the mixed sets and a little worse on the font sets.
  */
 export const THIRD_LOOK_MARGIN_STEPS: readonly number[] = [-0.15, 0, 0.15];
@@ -472,7 +472,7 @@ const SAME_SYMBOL_DIE_IOU = 0.3;
  * reads every die (an unknown face stays unknown).
  *
  * Why: a game knows how many dice were thrown; a die found by one read alone, or weakly, is most
- * often a real die when the count says one is missing (models/MODEL_CARD.md).
+ * often a real die when the count says one is missing (models/record/symbol-dice.md).
  */
 export function findMissedSymbolDice(
   reads: readonly (readonly Die[])[],
@@ -496,7 +496,7 @@ export function findMissedSymbolDice(
 
 /**
  * A box this much smaller (side, √area) than the median die of its frame is a die's picture or
- * top face found alone: chosen on the dicegen kit-art scenes (models/MODEL_CARD.md), among 0.6,
+ * top face found alone: chosen on the dicegen kit-art scenes (models/record/symbol-dice.md), among 0.6,
  * 0.7 and 0.8.
  */
 export const SMALL_BOX_RATIO = 0.7;
@@ -515,7 +515,7 @@ export function growSmallBoxes(boxes: readonly Box[], ratio = SMALL_BOX_RATIO): 
   const side = (b: Box): number => Math.sqrt(b.w * b.h);
   // The upper middle side, one die's own (not settle.ts `median`, which averages the middle two
   // of an even count): with a fragment among the boxes it leans to the whole dice. The mean read
-  // the kits at the table worse (models/MODEL_CARD.md).
+  // the kits at the table worse (models/record/symbol-dice.md).
   const sides = boxes.map(side).sort((a, b) => a - b);
   const median = sides[sides.length >> 1]!;
   return boxes.map((b) =>

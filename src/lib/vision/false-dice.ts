@@ -5,7 +5,7 @@
  * die, or at a neighbour's half-width. A logistic model over a few numbers that say so — the
  * die's own score and read, and where it lies against the other dice read in the frame — gives
  * each die a probability of being a die, and a die below the sidecar's `minProbability` is
- * dropped. Learnt on unseen renders and the train photos, never on val (models/MODEL_CARD.md,
+ * dropped. Learnt on unseen renders and the train photos, never on val (models/record/standard-dice.md,
  * models/training/false_dice.py).
  */
 import { insideShare, iou } from './decode.ts';

@@ -3,7 +3,7 @@
  * but no pip face it knows: a maker's logo on the 1, pips of a shape it never met) and that no die
  * beside it read as pips makes a branded 1 (die-face-reader.ts `brandedOnesAmongPips`) is proposed
  * as `?` for the player to fill. On a top-down die a logo alone cannot tell a branded 1 from a
- * symbol die (models/MODEL_CARD.md, "Pip dice from another renderer"), but the player can: once
+ * symbol die (models/record/standard-dice.md, "Pip dice from another renderer"), but the player can: once
  * the player has filled such dice with a face, dice that look the same read as that face for the
  * rest of the table.
  *
@@ -15,7 +15,7 @@
  *
  * On the other renderer's pip sets (600 rolls, 24 tables, read in order as the table reads them:
  * `npm run eval -- --learn`), before the rule among pip dice, 26 of the 37 ones read `other` were
- * then read as 1s, and no die changed otherwise (models/MODEL_CARD.md, "Dice the reader cannot
+ * then read as 1s, and no die changed otherwise (models/record/standard-dice.md, "Dice the reader cannot
  * read, learnt at the table").
  */
 import type { FaceEmbedder } from './face-embedder.ts';

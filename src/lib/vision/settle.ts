@@ -336,7 +336,7 @@ function sameFaces<F>(a: readonly TrackedDie<F>[], b: readonly TrackedDie<F>[]):
  * orientation sensor, `phoneTurned`) a read of the last proposal's faces is taken for the same dice,
  * wherever they lie. A phone turning loses one or two dice on the way, whose layout no move can
  * tell from a throw (`sameLayoutMoved` needs three), and nobody throws while turning the phone. Chosen on the held-out rests with the phone
- * turned (`npm run eval:live -- --reads F --rests`; models/MODEL_CARD.md, "The phone turned").
+ * turned (`npm run eval:live -- --reads F --rests`; models/record/at-the-table.md, "The phone turned").
  */
 export const TURNED_SAME_FACES_MS = 3000;
 

@@ -7,7 +7,7 @@
  * (the 95th percentile of the Sobel gradient, per pixel), divided by the die's long side. A sharp
  * edge is about 2 pixels wide whatever the die's size, a Gaussian blur of sd σ widens it to about
  * 2.5σ, and the die-face reader sees every die at one size, so blur in die sizes is what costs it
- * reads (models/MODEL_CARD.md, "Blurred dice, told to the player").
+ * reads (models/record/at-the-table.md, "Blurred dice, told to the player").
  */
 import { median } from './settle.ts';
 import type { Box, RgbaImage } from './types.ts';

@@ -6,7 +6,7 @@
  * picture, each at the detector's input, and keeps the boxes of all by the detector's own NMS and
  * containment; the die-face reader then reads every die from the full picture as before
  * (`readStandardDice`). Chosen on held-out photos laid side by side as one large picture
- * (models/MODEL_CARD.md, "Large photos read in tiles").
+ * (models/record/standard-dice.md, "Large photos read in tiles").
  */
 import type { Detector, DetectOptions } from './detector.ts';
 import { dropContained, nms } from './decode.ts';
