@@ -13,7 +13,9 @@
  * measured without reading val. `--wrong` lists the photos whose roll was not read exactly, what
  * they show and what was read (always in `--json`, as each dataset's `wrongRolls`).
  * Each dataset and the whole are also measured over their crowds alone, the photos of `--crowd N`
- * (default 8) labelled dice or more (`crowds` in `--json`, null where there are none).
+ * (default 8) labelled dice or more (`crowds` in `--json`, null where there are none), and over
+ * the rolls a game throws, the photos of at most as many dice as any game's rules roll at once
+ * (`gameRolls`, `gameRollDice` in `--json`).
  * `--condition NAME` reads every photo as a camera would have taken it in a condition the val
  * splits hardly show (dim, tungsten, shade, shake, swing, defocus, jpeg, glare, lowres: a dim room at
  * high ISO, a lamp not white-balanced, a shaking hand…; scripts/lib/camera-conditions.ts), the
@@ -117,20 +119,26 @@ export function formatReport(report: EvalReport, header: string, listWrongRolls 
       ' p95 ms',
     ].join('  '),
   );
+  const gameRollLabel = `  ≤ ${report.gameRollDice} dice`;
   const crowdLabel = `  ≥ ${report.crowdDice} dice`;
+  const subsetRows = (d: Pick<EvalReport, 'gameRolls' | 'crowds'>): string[] => [
+    ...(d.gameRolls ? [row(gameRollLabel, d.gameRolls, width)] : []),
+    ...(d.crowds ? [row(crowdLabel, d.crowds, width)] : []),
+  ];
   for (const d of report.datasets) {
     out.push(row(label(d), d, width));
-    if (d.crowds && report.datasets.length > 1) out.push(row(crowdLabel, d.crowds, width));
+    if (report.datasets.length > 1) out.push(...subsetRows(d));
   }
   out.push(row('overall', report.overall, width));
-  if (report.crowds) out.push(row(crowdLabel, report.crowds, width));
+  out.push(...subsetRows(report));
   out.push(
     '',
     'All rates in %. P/R/F1: per die, a prediction matching a labelled die (its centre inside the predicted box, nearest first) with the right value.',
     '@IoU: the same with IoU ≥ 0.5 matching, whole-die sets only (overall: over those sets).',
     'detR: labelled dice found whatever the value.  exact: images whose multiset of values read equals the truth.',
     'read: of the labelled dice found, the share read right (R / detR).',
-    `≥ ${report.crowdDice} dice: the same over the photos of that many labelled dice or more (crowds of small touching dice, where most dice are missed).`,
+    ...(report.gameRolls ? [`≤ ${report.gameRollDice} dice: the same over the photos of that many labelled dice or fewer, the rolls a game of Rollcall throws (its rules' most dice).`] : []),
+    ...(report.crowds ? [`≥ ${report.crowdDice} dice: the same over the photos of that many labelled dice or more (crowds of small touching dice, where most dice are missed).`] : []),
     'ms: reader time per image (letterbox + inference + decode/NMS, + the die-face pass when used), nearest-rank median and p95.',
   );
   const asked = [...report.datasets.map((d) => ({ name: d.name, u: d.unsure })), { name: 'overall', u: report.overall.unsure }].filter((x) => x.u.dice > 0);

@@ -16,6 +16,7 @@ import { photoProposal, valuesProposed } from '../../src/app/cameraRead.ts';
 import { loadDataset, readDatasetPhoto, scoredPredictions, type BoxStyle, type Dataset, type LabelledImage } from './datasets.ts';
 import { UsageError } from './node-vision.ts';
 import { applyCameraCondition, type CameraCondition } from './camera-conditions.ts';
+import { GAMES } from '../../src/lib/rules/registry.ts';
 
 export interface DatasetReport extends EvalSummary {
   name: string;
@@ -25,6 +26,8 @@ export interface DatasetReport extends EvalSummary {
   wrongRolls: WrongRoll[];
   /** The same measures over the photos of `crowdDice` dice or more alone; null when there are none. */
   crowds: EvalSummary | null;
+  /** The same over the photos of at most `GAME_ROLL_DICE` dice, the rolls a game throws; null when there are none. */
+  gameRolls: EvalSummary | null;
   /** The photos read without the salt-and-pepper specks of their export (`readDatasetPhoto`). */
   despeckled: number;
   /** How the table would propose each photo as a photo of the roll (`photoOutcome`); null unless pips are read with the count known. */
@@ -76,6 +79,9 @@ export interface EvalReport {
   /** The photos of `crowdDice` dice or more, over every dataset; null when there are none. */
   crowds: EvalSummary | null;
   crowdDice: number;
+  /** The photos of at most `gameRollDice` dice, over every dataset; null when there are none. */
+  gameRolls: EvalSummary | null;
+  gameRollDice: number;
 }
 
 /**
@@ -84,6 +90,17 @@ export interface EvalReport {
  * measures them apart as well.
  */
 export const CROWD_DICE = 8;
+
+/**
+ * The most dice any game of Rollcall throws at once (the rules' `diceCount`): a photo of this many
+ * labelled dice or fewer is a roll a player makes, and every report measures those apart too, since
+ * the val splits' crowds are rolls no game throws.
+ */
+export const GAME_ROLL_DICE = Math.max(...GAMES.map((g) => g.diceCount));
+
+/** The photos each report measures apart as well as in whole: crowds, and a game's rolls. */
+type Subset = 'crowds' | 'gameRolls';
+const SUBSETS: readonly Subset[] = ['crowds', 'gameRolls'];
 
 /** A tally of reads: of a kit's face ids when reading with a kit, else of pip values. */
 function newAccumulator(kitEval: KitEvaluation | undefined, wholeDie: boolean): EvalAccumulator {
@@ -206,11 +223,11 @@ export async function evaluateDataset(
   detector: Detector,
   dataset: Dataset,
   options: EvalOptions = {},
-): Promise<{ report: DatasetReport; accumulator: EvalAccumulator; crowdAccumulator: EvalAccumulator | null }> {
+): Promise<{ report: DatasetReport; accumulator: EvalAccumulator; subsetAccumulators: Record<Subset, EvalAccumulator | null> }> {
   const { kitEval, truthEval, countKnown = false, pipLearning, crowdDice = CROWD_DICE, condition } = options;
   const acc = newAccumulator(kitEval, dataset.boxStyle === 'whole-die');
-  const crowdAcc = newAccumulator(kitEval, dataset.boxStyle === 'whole-die');
-  let crowdImages = 0;
+  const inSubset: Record<Subset, (dice: number) => boolean> = { crowds: (n) => n >= crowdDice, gameRolls: (n) => n <= GAME_ROLL_DICE };
+  const subsets = SUBSETS.map((s) => ({ subset: s, acc: newAccumulator(kitEval, dataset.boxStyle === 'whole-die'), images: 0 }));
   const floor = patternFloor(dataset);
   const wrongRolls: WrongRoll[] = [];
   let despeckled = 0;
@@ -226,9 +243,10 @@ export async function evaluateDataset(
   const tally = (im: LabelledImage, read: readonly PredictedDie[], ms: number): void => {
     const dice = scoredPredictions(im, read);
     acc.add(im.dice, dice, ms);
-    if (im.dice.length >= crowdDice) {
-      crowdAcc.add(im.dice, dice, ms);
-      crowdImages++;
+    for (const s of subsets) {
+      if (!inSubset[s.subset](im.dice.length)) continue;
+      s.acc.add(im.dice, dice, ms);
+      s.images++;
     }
     if (!exactRoll(im.dice, dice)) wrongRolls.push({ file: im.file, truth: rollOf(im.dice) as string[], read: rollOf(dice) });
   };
@@ -268,11 +286,12 @@ export async function evaluateDataset(
     const vectors = new Map(read.dice.map((d, i) => [d, read.reads?.[i]?.embedding]));
     learnt = learnFilledPips(learnt, im.dice, scored, (i) => vectors.get(scored[i]!));
   }
-  const crowds = crowdImages ? crowdAcc : null;
+  const subsetAccumulators = Object.fromEntries(subsets.map((s) => [s.subset, s.images ? s.acc : null])) as Record<Subset, EvalAccumulator | null>;
+  const summary = (s: Subset): EvalSummary | null => subsetAccumulators[s]?.summarise() ?? null;
   return {
-    report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls, crowds: crowds?.summarise() ?? null, despeckled, photo },
+    report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls, crowds: summary('crowds'), gameRolls: summary('gameRolls'), despeckled, photo },
     accumulator: acc,
-    crowdAccumulator: crowds,
+    subsetAccumulators,
   };
 }
 
@@ -285,21 +304,30 @@ export async function evaluate(detector: Detector, dirs: readonly string[], opti
 /** `evaluate` over datasets already loaded (the held-out slices: datasets.ts `holdoutSlices`). */
 export async function evaluateDatasets(detector: Detector, datasets: readonly Dataset[], options: EvalOptions = {}): Promise<EvalReport> {
   const overall = newAccumulator(options.kitEval, true);
-  const crowds = newAccumulator(options.kitEval, true);
-  let anyCrowds = false;
+  const subsets = Object.fromEntries(SUBSETS.map((s) => [s, { acc: newAccumulator(options.kitEval, true), any: false }])) as Record<Subset, { acc: EvalAccumulator; any: boolean }>;
   const reports: DatasetReport[] = [];
   let photo: PhotoTally | null = null;
   for (const dataset of datasets) {
-    const { report, accumulator, crowdAccumulator } = await evaluateDataset(detector, dataset, options);
+    const { report, accumulator, subsetAccumulators } = await evaluateDataset(detector, dataset, options);
     reports.push(report);
     if (report.photo) photo = photo ? addPhotoTally(photo, report.photo) : report.photo;
     overall.merge(accumulator);
-    if (crowdAccumulator) {
-      crowds.merge(crowdAccumulator);
-      anyCrowds = true;
+    for (const s of SUBSETS) {
+      const a = subsetAccumulators[s];
+      if (!a) continue;
+      subsets[s].acc.merge(a);
+      subsets[s].any = true;
     }
   }
-  return { datasets: reports, overall: { ...overall.summarise(), photo }, crowds: anyCrowds ? crowds.summarise() : null, crowdDice: options.crowdDice ?? CROWD_DICE };
+  const summary = (s: Subset): EvalSummary | null => (subsets[s].any ? subsets[s].acc.summarise() : null);
+  return {
+    datasets: reports,
+    overall: { ...overall.summarise(), photo },
+    crowds: summary('crowds'),
+    crowdDice: options.crowdDice ?? CROWD_DICE,
+    gameRolls: summary('gameRolls'),
+    gameRollDice: GAME_ROLL_DICE,
+  };
 }
 
 /** The `*-val` folders under DATA/dice-photos, sorted; [] when there are none. */

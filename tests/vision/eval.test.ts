@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO, runCli, TEST_MODEL } from './cli-helpers.ts';
 import { COLOUR, scenePng } from './synthetic-scenes.ts';
 import { isHoldout } from '../../scripts/lib/datasets.ts';
-import { photoOutcome } from '../../scripts/lib/evaluate.ts';
+import { GAME_ROLL_DICE, photoOutcome } from '../../scripts/lib/evaluate.ts';
+import { GAMES } from '../../src/lib/rules/registry.ts';
 import type { Die } from '../../src/lib/vision/types.ts';
 
 // Datasets the hand-wired test model reads predictably (see synthetic-scenes.ts):
@@ -104,11 +105,44 @@ describe('npm run eval', () => {
     expect(p!.crowds).toBeNull();
     expect(report.crowds).toMatchObject({ images: 2, dice: 4, exactRollAccuracy: 0.5 });
     const table = runCli('scripts/eval.ts', ['--crowd', '2', '--model', TEST_MODEL, '--die-face', 'off', whole, pips]).stdout;
-    expect(table).toMatch(/whole-set \(die\)[^\n]*\n  ≥ 2 dice\s+2\s+4\s+50\.0/);
-    expect(table).toMatch(/overall[^\n]*\n  ≥ 2 dice\s+2\s+4\s+50\.0/);
+    expect(table).toMatch(/whole-set \(die\)[^\n]*\n  ≤ 6 dice[^\n]*\n  ≥ 2 dice\s+2\s+4\s+50\.0/);
+    expect(table).toMatch(/overall[^\n]*\n  ≤ 6 dice[^\n]*\n  ≥ 2 dice\s+2\s+4\s+50\.0/);
     const bad = runCli('scripts/eval.ts', ['--crowd', '0', '--model', TEST_MODEL, whole]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--crowd must be a positive integer');
+  });
+
+  it('measures the rolls a game throws apart: photos of at most as many dice as any game rolls', () => {
+    type Report = { datasets: Array<Summary & { gameRolls: Summary | null }>; overall: Summary; gameRolls: Summary | null; gameRollDice: number };
+    expect(GAME_ROLL_DICE).toBe(Math.max(...GAMES.map((g) => g.diceCount)));
+    expect(GAME_ROLL_DICE).toBe(6); // Point Five's six dice
+    const r = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', whole, pips]);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.gameRollDice).toBe(6);
+    // every photo here shows one or two dice: each set's game rolls are the whole set
+    const [w, p] = report.datasets;
+    expect(w!.gameRolls).toMatchObject({ images: 2, dice: 4, perDie: w!.perDie, exactRollAccuracy: w!.exactRollAccuracy });
+    expect(p!.gameRolls).toMatchObject({ images: 1, dice: 1, exactRollAccuracy: 1 });
+    expect(report.gameRolls).toMatchObject({ images: 3, dice: 5, exactRollAccuracy: report.overall.exactRollAccuracy });
+  });
+
+  it('leaves the game rolls out of a report with no photo of that few dice', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rollcall-eval-many-'));
+    try {
+      const squares = Array.from({ length: GAME_ROLL_DICE + 1 }, (_, i) => ({ x: 25 * i, y: 40, side: 20, rgb: COLOUR[1] }));
+      writeFileSync(path.join(dir, 'many.png'), await scenePng(200, 100, squares));
+      writeFileSync(path.join(dir, 'labels.json'), JSON.stringify({ source: 'test', license: 'test', box_style: 'whole-die', images: [
+        { file: 'many.png', width: 200, height: 100, dice: squares.map((s) => ({ ...sq(s.x, s.y), value: 1 })) },
+      ] }));
+      const r = runCli('scripts/eval.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', dir]);
+      expect(r.status).toBe(0);
+      const report = JSON.parse(r.stdout) as { datasets: Array<{ gameRolls: unknown }>; gameRolls: unknown };
+      expect([report.gameRolls, report.datasets[0]!.gameRolls]).toEqual([null, null]);
+      expect(runCli('scripts/eval.ts', ['--model', TEST_MODEL, '--die-face', 'off', dir]).stdout).not.toContain('≤ 6 dice');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads a photo carrying an export\'s salt-and-pepper specks without them, and says so', async () => {
