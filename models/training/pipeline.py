@@ -23,6 +23,9 @@
   9. write the detector's part of models/MODEL_CARD.md.
 
 Options: --from-step N skips the steps before N (e.g. --from-step 5 re-chooses and re-exports).
+--smoke runs every step at toy scale (a few photos of each split, a few scenes, a few dozen
+training steps) in a fresh clone of the last commit under /tmp, to check that the pipeline runs end
+to end in minutes instead of hours; this checkout, its models and its card are left as they are.
 CPU only. Never run in CI or by the app.
 """
 from __future__ import annotations
@@ -32,7 +35,9 @@ import json
 import os
 import re
 import subprocess
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -110,6 +115,73 @@ PIP_DETECTOR = {
 }
 
 
+# --smoke: how many photos of each split the toy data copy holds (held-out photos of a train split
+# on top, so that every choice has a slice to read), and the steps and scenes each part gets.
+SMOKE_PHOTOS = {"train": 10, "holdout": 4, "val": 3}
+SMOKE_STEPS = 20
+SMOKE_SCENES = 12
+# render_symbol_scenes' counts (symbol scenes, scenes of each kit's art): toy-sized under --smoke
+SYMBOL_SCENES = {"symbols": 800, "kit_art": 200}
+
+
+def shrink_for_smoke() -> None:
+    """Every step count, scene count and checkpoint interval cut to toy size (in the clone --smoke makes)."""
+    for s in RECIPE["synthetic"]:
+        s["count"] = SMOKE_SCENES
+    for st in RECIPE["stages"]:
+        st.update(steps=SMOKE_STEPS, batch=min(st["batch"], 8), eval_every=SMOKE_STEPS // 2)
+    RECIPE["die_face_steps"] = SMOKE_STEPS
+    RECIPE["die_face_scenes"] = SMOKE_SCENES
+    RECIPE["die_face_hard_negatives"]["steps"] = SMOKE_STEPS
+    for spec in (SYMBOL_DETECTOR, PIP_DETECTOR):
+        spec.update(steps=SMOKE_STEPS, eval_every=SMOKE_STEPS // 2)
+    SYMBOL_SCENES.update(symbols=SMOKE_SCENES, kit_art=SMOKE_SCENES // 2)
+
+
+def smoke_data(root: Path, out: Path) -> None:
+    """A toy copy of the labelled photographs (links): the first photos of each split, the held-out
+    photos of a train split among them, and every photo label-fixes.json names (the trainer wants them)."""
+    import datasets as ds
+
+    for split in (*ds.TRAIN_SPLITS, *ds.VAL_SPLITS):
+        labels = json.loads((root / split / "labels.json").read_text())
+        images = sorted(labels["images"], key=lambda im: im["file"])
+        if split in ds.TRAIN_SPLITS:
+            named = set(ds.label_fixes(split))
+            keep = ([im for im in images if not ds.is_holdout(split, im["file"])][: SMOKE_PHOTOS["train"]]
+                    + [im for im in images if ds.is_holdout(split, im["file"])][: SMOKE_PHOTOS["holdout"]])
+            keep += [im for im in images if im["file"] in named and im not in keep]
+        else:
+            keep = images[: SMOKE_PHOTOS["val"]]
+        target = out / "dice-photos" / split
+        target.mkdir(parents=True)
+        for im in keep:
+            os.symlink(root / split / im["file"], target / im["file"])
+        (target / "labels.json").write_text(json.dumps({**labels, "images": keep}))
+
+
+def smoke() -> None:
+    """--smoke: the whole pipeline at toy scale in a fresh clone of the last commit (see the docstring)."""
+    sys.path.insert(0, str(HERE))
+    import datasets as ds
+
+    root = ds.data_root() / "dice-photos"  # exits with a clear message when the photographs are missing
+    work = Path(tempfile.mkdtemp(prefix="rollcall-train-smoke-"))
+    clone = work / "repo"
+    subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True)
+    os.symlink(REPO / "node_modules", clone / "node_modules")
+    smoke_data(root, work / "data")
+    print(f"smoke run in {clone} (data: {work / 'data'}); this checkout is not touched", flush=True)
+    t0 = time.time()
+    subprocess.run([PY, str(clone / "models" / "training" / "pipeline.py"), "--smoke-run"], check=True,
+                   env={**os.environ, "ROLLCALL_DATA": str(work / "data")})
+    card = (clone / "models" / "MODEL_CARD.md").read_text()
+    if "written by `models/training/model_card.py`" not in card:
+        sys.exit("smoke run: the model card's detector part was not rewritten")
+    print(f"smoke run passed in {time.time() - t0:.0f} s: every step ran and wrote its models and the card "
+          f"(in {clone}); remove {work} when done", flush=True)
+
+
 def run(cmd: list[str], log: Path | None = None, cwd: Path = HERE) -> None:
     print("$", " ".join(cmd), flush=True)
     if log:
@@ -122,10 +194,10 @@ def run(cmd: list[str], log: Path | None = None, cwd: Path = HERE) -> None:
 def render_symbol_scenes() -> None:
     """The dicegen scenes symbol dice are judged on (never the symbol evaluation set): 800 scenes of
     random symbol dice, and 200 of dice printed with each shipped kit's art (resumable, seeded)."""
-    run([PY, "models/training/render_symbol_scenes.py", "--out", "cache/dicegen-symbols", "--count", "800"], cwd=REPO)
+    run([PY, "models/training/render_symbol_scenes.py", "--out", "cache/dicegen-symbols", "--count", str(SYMBOL_SCENES["symbols"])], cwd=REPO)
     for kit in ("corellian-spike", "face-off"):
         run(["npx", "tsx", "scripts/kit-art-png.ts", f"src/lib/dice/kits/{kit}", f"cache/kit-art/{kit}"], cwd=REPO)
-        run([PY, "models/training/render_symbol_scenes.py", "--kit-art", f"cache/kit-art/{kit}", "--out", f"cache/dicegen-kit-{kit}", "--count", "200"], cwd=REPO)
+        run([PY, "models/training/render_symbol_scenes.py", "--kit-art", f"cache/kit-art/{kit}", "--out", f"cache/dicegen-kit-{kit}", "--count", str(SYMBOL_SCENES["kit_art"])], cwd=REPO)
 
 
 def pip_figures(onnx: Path) -> tuple[float, float]:
@@ -242,9 +314,16 @@ def refine_pip_detector(run_dir: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--from-step", type=int, default=1)
+    ap.add_argument("--smoke", action="store_true", help="every step at toy scale in a fresh clone under /tmp (minutes)")
+    ap.add_argument("--smoke-run", action="store_true", help=argparse.SUPPRESS)  # inside the clone --smoke makes
     a = ap.parse_args()
     if os.environ.get("CI"):
         sys.exit("npm run train trains a model for hours on the CPU; it never runs in CI.")
+    if a.smoke:
+        smoke()
+        return
+    if a.smoke_run:
+        shrink_for_smoke()
     sys.path.insert(0, str(HERE))
     import datasets as ds
 
@@ -280,6 +359,8 @@ def main() -> None:
                 args += ["--split-weights", st["split_weights"]]
             if st.get("small_dice_boost"):
                 args += ["--small-dice-boost", str(st["small_dice_boost"])]
+            if st.get("eval_every"):
+                args += ["--eval-every", str(st["eval_every"])]
             if ckpt:
                 args += ["--init", str(ckpt)]
             run(args, log=out.with_suffix(".log"))
@@ -290,12 +371,14 @@ def main() -> None:
     last_stage = run_dir / f"stage{len(r['stages']) - 1}"
     if a.from_step <= 4:
         base = run_dir / "die-face"
-        run([PY, "train_die_face.py", "--steps", str(r["die_face_steps"]), "--widths", r["die_face_widths"],
+        scenes = ["--scenes", str(r["die_face_scenes"])] if r.get("die_face_scenes") else []
+        run([PY, "train_die_face.py", "--steps", str(r["die_face_steps"]), "--widths", r["die_face_widths"], *scenes,
              "--run", str(base), "--out", str(base / "export")], log=run_dir / "die-face.log")
         hard = r["die_face_hard_negatives"]
         run([PY, "train_die_face.py", "--init-onnx", str(base / "export" / "die-face.onnx"), "--widths", r["die_face_widths"],
              "--steps", str(hard["steps"]), "--lr", str(hard["lr"]), "--seed", str(hard["seed"]), "--eval-every", "500",
-             "--motion-blur", hard["motion_blur"], "--hard-negatives", str(last_stage / "last.pt"), "--run", str(run_dir / "die-face-hard")], log=run_dir / "die-face-hard.log")
+             "--motion-blur", hard["motion_blur"], "--hard-negatives", str(last_stage / "last.pt"), "--run", str(run_dir / "die-face-hard"), *scenes],
+            log=run_dir / "die-face-hard.log")
         # the app runs the reader in int8 (the float graph kept as models/training/die-face-float.onnx)
         run([PY, "quantize_die_face.py", "--float", str(REPO / "models" / "die-face.onnx")], log=run_dir / "die-face-int8.log")
 
