@@ -147,7 +147,11 @@ def load_split(split: str, part: str = "train") -> list[dict]:
         raise ValueError(f"label-fixes.json names photos {split} does not have: {sorted(set(fixes) - {im['file'] for im in labels['images']})}")
     pips = labels["box_style"] == "pips"
     if pips:
-        med = float(np.median([max(d["w"], d["h"]) for im in labels["images"] for d in im["dice"] if d["value"] >= 4]))
+        # a 4, 5 or 6's pips span most of the die, so their boxes size the dice of the split
+        spans = [max(d["w"], d["h"]) for im in labels["images"] for d in im["dice"] if d["value"] >= 4]
+        if not spans:
+            raise ValueError(f"{split}: its boxes hold the pips only, and no die of 4 or more sizes the dice")
+        med = float(np.median(spans))
     samples = []
     for im in labels["images"]:
         hold = is_holdout(split, im["file"])

@@ -139,20 +139,21 @@ def shrink_for_smoke() -> None:
 
 
 def smoke_data(root: Path, out: Path) -> None:
-    """A toy copy of the labelled photographs (links): the first photos of each split, the held-out
+    """A toy copy of the labelled photographs (links): photos spread evenly over each split, the held-out
     photos of a train split among them, and every photo label-fixes.json names (the trainer wants them)."""
     import datasets as ds
 
     for split in (*ds.TRAIN_SPLITS, *ds.VAL_SPLITS):
         labels = json.loads((root / split / "labels.json").read_text())
         images = sorted(labels["images"], key=lambda im: im["file"])
+        spread = lambda ims, n: ims[:: max(1, len(ims) // n)][:n]  # noqa: E731
         if split in ds.TRAIN_SPLITS:
             named = set(ds.label_fixes(split))
-            keep = ([im for im in images if not ds.is_holdout(split, im["file"])][: SMOKE_PHOTOS["train"]]
-                    + [im for im in images if ds.is_holdout(split, im["file"])][: SMOKE_PHOTOS["holdout"]])
+            keep = (spread([im for im in images if not ds.is_holdout(split, im["file"])], SMOKE_PHOTOS["train"])
+                    + spread([im for im in images if ds.is_holdout(split, im["file"])], SMOKE_PHOTOS["holdout"]))
             keep += [im for im in images if im["file"] in named and im not in keep]
         else:
-            keep = images[: SMOKE_PHOTOS["val"]]
+            keep = spread(images, SMOKE_PHOTOS["val"])
         target = out / "dice-photos" / split
         target.mkdir(parents=True)
         for im in keep:
