@@ -83,7 +83,7 @@ import type { FaceDie, FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { readOtherPips } from '../src/lib/vision/pip-learning.ts';
 import { detectCounted, markUnsure, proposedValue, type DieFaceUnsure } from '../src/lib/vision/die-face-reader.ts';
-import { filledValue, learnFilledPips, valSplits } from './lib/evaluate.ts';
+import { filledValue, GAME_ROLL_DICE, learnFilledPips, valSplits } from './lib/evaluate.ts';
 import { cropImage } from '../src/lib/vision/tiles.ts';
 import { cameraProposal, valuesProposed, diceLookBlurred, diceLookSmall, diceToLearn, onlyDiceTakenAway } from '../src/app/cameraRead.ts';
 import { diceEdgeWidth } from '../src/lib/vision/sharpness.ts';
@@ -395,6 +395,17 @@ async function readVideos(
     await embedder?.release();
   }
   return videos;
+}
+
+/**
+ * A set's row, then, where some of its photos show more dice than any game throws at once (the
+ * val splits' crowds), a row of the others alone, named `<set> ≤ N dice`: the rolls a player makes.
+ */
+export function gameRollRows(set: string, videos: readonly PhotoVideo[], summary: (name: string, videos: readonly PhotoVideo[]) => LiveSummary): LiveSummary[] {
+  const gameRolls = videos.filter((v) => v.truth.length <= GAME_ROLL_DICE);
+  const rows = [summary(set, videos)];
+  if (gameRolls.length > 0 && gameRolls.length < videos.length) rows.push(summary(`${set} ≤ ${GAME_ROLL_DICE} dice`, gameRolls));
+  return rows;
 }
 
 /** One dataset's figures (`--json` prints an array of them). */
@@ -773,8 +784,9 @@ async function main(): Promise<void> {
   }
   if (unsure !== undefined) videos = videos.map((v) => withUnsureRule(v, unsureBelow === null ? null : { below: unsureBelow }));
   const sets = [...new Set(videos.map((v) => v.set))];
-  const rows = sets.map((set) => summarise(set, videos.filter((v) => v.set === set), 1000 / fps, options, idleFps));
-  if (sets.length > 1) rows.push(summarise('overall', videos, 1000 / fps, options, idleFps));
+  // each set, then its photos of as many dice as a game throws at most where it has larger ones (`gameRollRows`)
+  const rows = sets.flatMap((set) => gameRollRows(set, videos.filter((v) => v.set === set), (name, of) => summarise(name, of, 1000 / fps, options, idleFps)));
+  if (sets.length > 1) rows.push(...gameRollRows('overall', videos, (name, of) => summarise(name, of, 1000 / fps, options, idleFps)));
   const rests = values.rests
     ? sets.map((set) => {
         const ofSet = videos.filter((v) => v.set === set);

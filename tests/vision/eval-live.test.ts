@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cutCrop, restRereads, throwsRead, turnedRests, type FrameDie, type LiveSummary as LiveRow, type PhotoVideo } from '../../scripts/eval-live.ts';
+import { cutCrop, gameRollRows, restRereads, throwsRead, turnedRests, type FrameDie, type LiveSummary as LiveRow, type PhotoVideo } from '../../scripts/eval-live.ts';
 import { REPO, runCli } from './cli-helpers.ts';
 
 const webcam = path.join(REPO, 'tests/fixtures/dice-photos/matteop65-val-sample');
@@ -150,6 +150,25 @@ describe('npm run eval:live', () => {
     const i = runCli('scripts/eval-live.ts', ['--idle-fps', '0', webcam]);
     expect(i.status).toBe(2);
     expect(i.stderr).toMatch(/--idle-fps: frames a second, or off \(got 0\)/);
+  });
+});
+
+describe('eval:live: the rolls a game throws, apart', () => {
+  const video = (file: string, dice: number): PhotoVideo => ({
+    set: 's', file, wholeDie: true, frames: [],
+    truth: Array.from({ length: dice }, (_, i) => ({ box: { x: 30 * i, y: 0, w: 20, h: 20 }, value: 1 })),
+  });
+  // the summary's own figures do not matter here: which photos each row is made of does
+  const byPhotos = (name: string, videos: readonly PhotoVideo[]): LiveRow => ({ set: name, photos: videos.length }) as LiveRow;
+
+  it('adds a row of the photos of at most six dice (the most a game throws) after a set that has larger ones', () => {
+    const rows = gameRollRows('s', [video('a', 2), video('b', 6), video('c', 7), video('d', 20)], byPhotos);
+    expect(rows.map((r) => [r.set, r.photos])).toEqual([['s', 4], ['s ≤ 6 dice', 2]]);
+  });
+
+  it('adds none where every photo, or none, is a game\'s roll', () => {
+    expect(gameRollRows('s', [video('a', 5), video('b', 6)], byPhotos).map((r) => r.set)).toEqual(['s']);
+    expect(gameRollRows('s', [video('a', 9)], byPhotos).map((r) => r.set)).toEqual(['s']);
   });
 });
 
