@@ -25,7 +25,8 @@
 Options: --from-step N skips the steps before N (e.g. --from-step 5 re-chooses and re-exports).
 --smoke runs every step at toy scale (a few photos of each split, a few scenes, a few dozen
 training steps) in a fresh clone of the last commit under /tmp, to check that the pipeline runs end
-to end in minutes instead of hours; this checkout, its models and its card are left as they are.
+to end in minutes instead of hours (removed when it passes, left to look into when a step fails);
+this checkout, its models and its card are left as they are.
 CPU only. Never run in CI or by the app.
 """
 from __future__ import annotations
@@ -34,8 +35,8 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -178,9 +179,9 @@ def smoke() -> None:
                    env={**os.environ, "ROLLCALL_DATA": str(work / "data")})
     card = (clone / "models" / "MODEL_CARD.md").read_text()
     if "written by `models/training/model_card.py`" not in card:
-        sys.exit("smoke run: the model card's detector part was not rewritten")
-    print(f"smoke run passed in {time.time() - t0:.0f} s: every step ran and wrote its models and the card "
-          f"(in {clone}); remove {work} when done", flush=True)
+        sys.exit(f"smoke run: the model card's detector part was not rewritten (left in {clone})")
+    shutil.rmtree(work)  # a failed step stops above, leaving the clone and its logs to look at
+    print(f"smoke run passed in {time.time() - t0:.0f} s: every step ran and wrote its models and the card", flush=True)
 
 
 def run(cmd: list[str], log: Path | None = None, cwd: Path = HERE) -> None:
