@@ -144,10 +144,12 @@ def smoke_data(root: Path, out: Path) -> None:
     photos of a train split among them, and every photo label-fixes.json names (the trainer wants them)."""
     import datasets as ds
 
+    def spread(images: list[dict], n: int) -> list[dict]:
+        return images[:: max(1, len(images) // n)][:n]
+
     for split in (*ds.TRAIN_SPLITS, *ds.VAL_SPLITS):
         labels = json.loads((root / split / "labels.json").read_text())
         images = sorted(labels["images"], key=lambda im: im["file"])
-        spread = lambda ims, n: ims[:: max(1, len(ims) // n)][:n]  # noqa: E731
         if split in ds.TRAIN_SPLITS:
             named = set(ds.label_fixes(split))
             keep = (spread([im for im in images if not ds.is_holdout(split, im["file"])], SMOKE_PHOTOS["train"])

@@ -227,7 +227,7 @@ export async function evaluateDataset(
   const { kitEval, truthEval, countKnown = false, pipLearning, crowdDice = CROWD_DICE, condition } = options;
   const acc = newAccumulator(kitEval, dataset.boxStyle === 'whole-die');
   const inSubset: Record<Subset, (dice: number) => boolean> = { crowds: (n) => n >= crowdDice, gameRolls: (n) => n <= GAME_ROLL_DICE };
-  const subsets = SUBSETS.map((s) => ({ subset: s, acc: newAccumulator(kitEval, dataset.boxStyle === 'whole-die'), images: 0 }));
+  const subsets = { crowds: newAccumulator(kitEval, dataset.boxStyle === 'whole-die'), gameRolls: newAccumulator(kitEval, dataset.boxStyle === 'whole-die') };
   const floor = patternFloor(dataset);
   const wrongRolls: WrongRoll[] = [];
   let despeckled = 0;
@@ -243,11 +243,7 @@ export async function evaluateDataset(
   const tally = (im: LabelledImage, read: readonly PredictedDie[], ms: number): void => {
     const dice = scoredPredictions(im, read);
     acc.add(im.dice, dice, ms);
-    for (const s of subsets) {
-      if (!inSubset[s.subset](im.dice.length)) continue;
-      s.acc.add(im.dice, dice, ms);
-      s.images++;
-    }
+    for (const s of SUBSETS) if (inSubset[s](im.dice.length)) subsets[s].add(im.dice, dice, ms);
     if (!exactRoll(im.dice, dice)) wrongRolls.push({ file: im.file, truth: rollOf(im.dice) as string[], read: rollOf(dice) });
   };
   for (const im of dataset.images) {
@@ -286,7 +282,9 @@ export async function evaluateDataset(
     const vectors = new Map(read.dice.map((d, i) => [d, read.reads?.[i]?.embedding]));
     learnt = learnFilledPips(learnt, im.dice, scored, (i) => vectors.get(scored[i]!));
   }
-  const subsetAccumulators = Object.fromEntries(subsets.map((s) => [s.subset, s.images ? s.acc : null])) as Record<Subset, EvalAccumulator | null>;
+  // a subset no photo falls in is null, not a summary of nothing
+  const held = (s: Subset): EvalAccumulator | null => (subsets[s].images > 0 ? subsets[s] : null);
+  const subsetAccumulators = { crowds: held('crowds'), gameRolls: held('gameRolls') };
   const summary = (s: Subset): EvalSummary | null => subsetAccumulators[s]?.summarise() ?? null;
   return {
     report: { name: dataset.name, dir: dataset.dir, boxStyle: dataset.boxStyle, ...acc.summarise(), wrongRolls, crowds: summary('crowds'), gameRolls: summary('gameRolls'), despeckled, photo },
@@ -304,7 +302,7 @@ export async function evaluate(detector: Detector, dirs: readonly string[], opti
 /** `evaluate` over datasets already loaded (the held-out slices: datasets.ts `holdoutSlices`). */
 export async function evaluateDatasets(detector: Detector, datasets: readonly Dataset[], options: EvalOptions = {}): Promise<EvalReport> {
   const overall = newAccumulator(options.kitEval, true);
-  const subsets = Object.fromEntries(SUBSETS.map((s) => [s, { acc: newAccumulator(options.kitEval, true), any: false }])) as Record<Subset, { acc: EvalAccumulator; any: boolean }>;
+  const subsets = { crowds: newAccumulator(options.kitEval, true), gameRolls: newAccumulator(options.kitEval, true) };
   const reports: DatasetReport[] = [];
   let photo: PhotoTally | null = null;
   for (const dataset of datasets) {
@@ -314,12 +312,10 @@ export async function evaluateDatasets(detector: Detector, datasets: readonly Da
     overall.merge(accumulator);
     for (const s of SUBSETS) {
       const a = subsetAccumulators[s];
-      if (!a) continue;
-      subsets[s].acc.merge(a);
-      subsets[s].any = true;
+      if (a) subsets[s].merge(a);
     }
   }
-  const summary = (s: Subset): EvalSummary | null => (subsets[s].any ? subsets[s].acc.summarise() : null);
+  const summary = (s: Subset): EvalSummary | null => (subsets[s].images > 0 ? subsets[s].summarise() : null);
   return {
     datasets: reports,
     overall: { ...overall.summarise(), photo },

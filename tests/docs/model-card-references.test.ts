@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 
 // Code and docs cite the model card and its record by file and section title,
 // e.g. (models/record/standard-dice.md, "Branded ones among pip dice"). When a section moves or
 // is renamed, the citation must follow it: every cited title must be found in the cited file.
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SCANNED = ['src', 'scripts', 'tests', 'docs', 'models/training', 'README.md', 'models'];
-const SKIPPED_DIRS = new Set(['node_modules', 'cache', 'runs', '__pycache__', 'dist']);
 const TEXT = /\.(ts|svelte|py|md|json|sh|mjs)$/;
+const SKIPPED_DIRS = new Set(['node_modules', 'cache', 'runs', '__pycache__', 'dist']);
+// Where citations may stand: code, tests, docs, the training scripts, the record, and the files of
+// models/ itself (the card, the sidecars).
+const SCANNED = [
+  'src', 'scripts', 'tests', 'docs', 'models/training', 'models/record', 'README.md',
+  ...readdirSync(join(ROOT, 'models')).map((name) => `models/${name}`).filter((path) => statSync(join(ROOT, path)).isFile()),
+];
 // A cited file, then optionally a section title in quotes (a title may run over a comment's line break).
 const CITATION = /models\/(MODEL_CARD|record\/[a-z-]+)\.md`?\)?(,?\s*(?:section\s*)?\(?\s*["“]([^"”]+)["”])?/g;
 
@@ -23,13 +28,8 @@ function textFiles(path: string): string[] {
   const full = join(ROOT, path);
   if (!existsSync(full)) return [];
   if (statSync(full).isFile()) return TEXT.test(path) ? [path] : [];
-  if (path !== 'models' && SKIPPED_DIRS.has(path.split('/').pop()!)) return [];
-  // `models` itself: only its own files (the card, the sidecars); its folders are scanned by name.
-  return readdirSync(full).flatMap((name) => {
-    const child = join(path, name);
-    if (path === 'models' && statSync(join(ROOT, child)).isDirectory()) return child === 'models/record' ? textFiles(child) : [];
-    return textFiles(child);
-  });
+  if (SKIPPED_DIRS.has(path.split('/').pop()!)) return [];
+  return readdirSync(full).flatMap((name) => textFiles(join(path, name)));
 }
 
 function citations(file: string, text: string): Citation[] {
@@ -53,7 +53,7 @@ const readTarget = (target: string): string | null => (existsSync(join(ROOT, tar
 
 describe('citations of the model card and its record', () => {
   // This file's own examples of broken citations are left out.
-  const files = [...new Set(SCANNED.flatMap(textFiles))].map((f) => relative(ROOT, join(ROOT, f))).filter((f) => f !== 'tests/docs/model-card-references.test.ts');
+  const files = SCANNED.flatMap(textFiles).filter((f) => f !== 'tests/docs/model-card-references.test.ts');
   const cited = files.flatMap((f) => citations(f, readFileSync(join(ROOT, f), 'utf8')));
 
   it('finds the citations in code and docs', () => {
