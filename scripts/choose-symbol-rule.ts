@@ -48,7 +48,8 @@ import { matchByCentre } from '../src/lib/vision/metrics.ts';
 import type { Box, Die } from '../src/lib/vision/types.ts';
 import { INPUT_NAME, OUTPUT_NAME } from '../src/lib/vision/detector.ts';
 import type { DetectorConfig, ReadFusion, SymbolDiceRule, SymbolRecount } from '../src/lib/vision/config.ts';
-import { findMissedSymbolDice, shrinkInFrame } from '../src/lib/vision/face-reader.ts';
+import { findMissedSymbolDice } from '../src/lib/vision/face-reader.ts';
+import { shrinkInFrame } from '../src/lib/vision/letterbox.ts';
 import { createNodeDetector, loadModelFiles, readImageFile, REPO_ROOT, sidecarPath, symbolDetectorModel } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 

@@ -14,7 +14,7 @@
  * emblems; Liberation-font glyphs — training drew DejaVu); `corellian-spike` and `face-off`
  * put the shipped kit art on the dice ("dice that look like the art").
  *
- * npm run make-pip-eval (this script with --pips) [-- --out DIR] [--sets N] [--rolls N] [--first N] [--dice MIN-MAX]
+ * npm run make-pip-eval (this script with --pips) [-- --out DIR] [--sets N] [--rolls N] [--first N] [--dice MIN-MAX] [--near F]
  *
  * The same renderer paints standard pip dice for the standard reader, which learnt from photos
  * and dicegen's renders only: under DIR (default cache/pip-eval) `pips-<n>/labels.json` + *.png,
@@ -24,7 +24,9 @@
  * `--first N` starts at `pips-N` (set n is seeded by n): once sets 1–24 have chosen a rule,
  * `--first 25 --sets 24` makes 24 fresh ones to check it on. `--dice 13-24` makes crowds instead:
  * rolls of 13–24 dice dropped packed, many touching, small in the frame (`--first 201` keeps their
- * seeds apart from the other sets').
+ * seeds apart from the other sets'). `--near F` brings the camera F times as far (0.2–1): close-ups,
+ * as a player holding the phone close to a few dice takes them (the camera still backs off until
+ * every die is wholly in the picture).
  *
  * Everything is seeded: the same command writes the same set.
  */
@@ -38,7 +40,7 @@ import { parseKitText } from '../src/lib/dice/validate.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = `usage: npm run make-symbol-eval -- [--out DIR] [--sets N] [--rolls N] [--teach N]   (DIR default cache/symbol-eval)
-       npm run make-pip-eval [-- --out DIR] [--sets N] [--rolls N] [--first N] [--dice MIN-MAX]   (this script with --pips; DIR default cache/pip-eval; dice 1-12)`;
+       npm run make-pip-eval [-- --out DIR] [--sets N] [--rolls N] [--first N] [--dice MIN-MAX] [--near F]   (this script with --pips; DIR default cache/pip-eval; dice 1-12)`;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const THREE_DIR = path.join(ROOT, 'node_modules/three');
@@ -90,7 +92,7 @@ function rollRandom(seed: number): () => number {
   };
 }
 
-type Render = (seed: number, dice: number[], size: [number, number], extra?: { standard?: boolean; styles?: number[]; minGap?: number; spread?: number }) => Promise<{ png: Buffer; boxes: Die[] }>;
+type Render = (seed: number, dice: number[], size: [number, number], extra?: { standard?: boolean; styles?: number[]; minGap?: number; spread?: number; near?: number }) => Promise<{ png: Buffer; boxes: Die[] }>;
 
 function renderIn(page: Page): Render {
   return async (seed, dice, size, extra = {}) => {
@@ -110,7 +112,7 @@ function renderIn(page: Page): Render {
  * more than 12 are crowds: dropped packed (on a table area about 0.9·√n gaps wide each way of its
  * centre), as a handful of dice poured out lie, so many touch.
  */
-async function makePipSets(page: Page, out: string, first: number, nSets: number, nRolls: number, dice: readonly [number, number] = [1, 12]): Promise<void> {
+async function makePipSets(page: Page, out: string, first: number, nSets: number, nRolls: number, dice: readonly [number, number] = [1, 12], near = 1): Promise<void> {
   const render = renderIn(page);
   for (let n = first; n < first + nSets; n++) {
     const name = `pips-${n}`;
@@ -135,7 +137,7 @@ async function makePipSets(page: Page, out: string, first: number, nSets: number
       // half the rolls let dice touch (centres 1.45 sides apart: cubes at any turn cannot meet inside)
       const minGap = next() < 0.5 ? 1.45 : 1.65;
       const crowd = count > 12 ? { spread: 0.9 * minGap * Math.sqrt(count) } : {};
-      const { png, boxes } = await render(seed, faces, size, { standard: true, styles: diceStyles, minGap, ...crowd });
+      const { png, boxes } = await render(seed, faces, size, { standard: true, styles: diceStyles, minGap, ...crowd, ...(near !== 1 ? { near } : {}) });
       const file = `roll-${String(i).padStart(3, '0')}.png`;
       await writeFile(path.join(dir, file), png);
       images.push({ file, width: size[0], height: size[1], dice: boxes.map((b, j) => ({ x: round1(b.x), y: round1(b.y), w: round1(b.w), h: round1(b.h), value: faces[j]! + 1 })) });
@@ -163,6 +165,7 @@ async function main(): Promise<void> {
       pips: { type: 'boolean', default: false },
       first: { type: 'string', default: '1' },
       dice: { type: 'string', default: '1-12' },
+      near: { type: 'string', default: '1' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -178,6 +181,9 @@ async function main(): Promise<void> {
   const dice = diceRange ? ([Number(diceRange[1]), Number(diceRange[2])] as const) : null;
   if (!dice || dice[0] < 1 || dice[0] > dice[1] || dice[1] > 40) throw new UsageError(`--dice must be MIN-MAX with 1 ≤ MIN ≤ MAX ≤ 40, got ${JSON.stringify(values.dice)}\n${USAGE}`);
   if (values.dice !== '1-12' && !values.pips) throw new UsageError(`--dice sizes pip rolls only (npm run make-pip-eval)\n${USAGE}`);
+  const near = Number(values.near);
+  if (!(near >= 0.2 && near <= 1)) throw new UsageError(`--near must be a number from 0.2 to 1, got ${JSON.stringify(values.near)}\n${USAGE}`);
+  if (near !== 1 && !values.pips) throw new UsageError(`--near brings the camera closer to pip rolls only (npm run make-pip-eval)\n${USAGE}`);
 
   const plans: SetPlan[] = [];
   for (let i = 1; i <= nSets; i++) plans.push({ name: `emblems-${i}`, family: 'emblems', seed: 1000 + i });
@@ -205,7 +211,7 @@ async function main(): Promise<void> {
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => (window as unknown as { sceneReady?: boolean }).sceneReady === true);
     if (values.pips) {
-      await makePipSets(page, out, first, nSets, nRolls, dice);
+      await makePipSets(page, out, first, nSets, nRolls, dice, near);
       return;
     }
 

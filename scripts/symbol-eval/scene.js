@@ -440,7 +440,8 @@ function getRenderer(w, h) {
  * up), standard (pip dice: opposite faces sum to 7), styles: [styleIndex...] (with several
  * styles: `textures` is then one face list per style), minGap (least distance between dice
  * centres, in die sides; 1.65 unless given), spread (half the width of the table area the dice are
- * dropped on, in die sides; unless given 1.4 + 0.35 per die, and 0.6 for one die) }.
+ * dropped on, in die sides; unless given 1.4 + 0.35 per die, and 0.6 for one die), near (the
+ * camera's distance scaled by it: below 1 a phone held closer, the dice larger; 1 unless given) }.
  * Returns { dataUrl, boxes: [{ x, y, w, h }] } in the order of spec.dice.
  */
 export function renderScene(spec, textures) {
@@ -517,6 +518,7 @@ export function renderScene(spec, textures) {
   const elevation = r.range(0.85, 1.5); // 49°–86° above the table
   const azimuth = r.range(0, Math.PI * 2);
   let dist = spec.dice.length === 1 ? r.range(3.2, 6) : r.range(4.5, 6.5) + spec.dice.length * 0.3;
+  dist *= spec.near ?? 1;
   const target = new THREE.Vector3(r.range(-0.3, 0.3), 0.3, r.range(-0.3, 0.3));
   const project = () => {
     camera.position.set(Math.cos(azimuth) * Math.cos(elevation) * dist, Math.sin(elevation) * dist, Math.sin(azimuth) * Math.cos(elevation) * dist).add(target);

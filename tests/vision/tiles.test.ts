@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Detector, DetectOptions } from '../../src/lib/vision/detector.ts';
 import type { DetectorConfig } from '../../src/lib/vision/config.ts';
-import { cropImage, diceCallForTiles, tileBoxes, tiledDetector, TILE_RULE, withTiles } from '../../src/lib/vision/tiles.ts';
+import { cropImage, diceCallForShrink, diceCallForTiles, LARGE_DICE_RULE, shrunkDetector, tileBoxes, tiledDetector, TILE_RULE, withTiles } from '../../src/lib/vision/tiles.ts';
 import type { Box, Detection, Die, RgbaImage } from '../../src/lib/vision/types.ts';
 
 const die = (box: Box, score = 0.9, value: number | null = 3): Die => ({ box, score, value, classIndex: 0 });
@@ -120,5 +120,73 @@ describe('tiledDetector', () => {
     const detector = fakeDetector(small, []);
     const read = await withTiles(detector, { ...TILE_RULE, tileInputs: 1 }).detect(image(200, 150));
     expect(read.dice).toHaveLength(3);
+  });
+});
+
+describe('diceCallForShrink', () => {
+  const rule = { callAt: 0.3, sureScore: 0.5 };
+  it('calls for a shrunk read when a die found surely fills much of the picture, or none is found surely', () => {
+    expect(diceCallForShrink([die({ x: 0, y: 0, w: 60, h: 50 })], 200, 150, rule)).toBe(true);
+    expect(diceCallForShrink([die({ x: 0, y: 0, w: 20, h: 20 }), die({ x: 50, y: 0, w: 25, h: 25 })], 200, 150, rule)).toBe(false);
+    expect(diceCallForShrink([], 200, 150, rule)).toBe(true);
+    // a large box found weakly does not count
+    expect(diceCallForShrink([die({ x: 0, y: 0, w: 20, h: 20 }), die({ x: 0, y: 0, w: 90, h: 90 }, 0.2)], 200, 150, rule)).toBe(false);
+  });
+});
+
+describe('shrunkDetector: close-ups read shrunk as well', () => {
+  // A die filling much of a 200 × 150 picture (40, 20, 120 × 110), which the whole read boxes as
+  // its top face and a side face. Shrunk to half in a frame of the same size (100 × 75 at 50, 37)
+  // the die lies at (70, 47, 60 × 55); that read also finds a small die, which the whole read
+  // finds better.
+  const parts = [die({ x: 40, y: 20, w: 60, h: 50 }, 0.9, 1), die({ x: 60, y: 70, w: 70, h: 60 }, 0.8, 6)];
+  const shrunkRead = [die({ x: 70, y: 47, w: 60, h: 55 }, 0.95, 2), die({ x: 10, y: 10, w: 8, h: 8 }, 0.9, 5)];
+  function closeUpDetector(whole: Die[]): Detector & { reads: { frame: RgbaImage; options?: DetectOptions }[] } {
+    const reads: { frame: RgbaImage; options?: DetectOptions }[] = [];
+    return {
+      reads,
+      config: { inputSize: 100, iouThreshold: 0.45, scoreThreshold: 0.25, padValue: 114 } as DetectorConfig,
+      async detect(frame: RgbaImage, options?: DetectOptions): Promise<Detection> {
+        reads.push({ frame, ...(options ? { options } : {}) });
+        return { dice: reads.length === 1 ? whole : shrunkRead, timing: { preprocessMs: 1, inferenceMs: 2, postprocessMs: 1 } };
+      },
+      release: async () => undefined,
+    };
+  }
+
+  it('reads a close-up again shrunk into a padded frame, and its large die takes the place of the parts found whole', async () => {
+    const detector = closeUpDetector(parts);
+    const read = await shrunkDetector(detector).detect(image(200, 150));
+    expect(detector.reads).toHaveLength(2);
+    const shrunk = detector.reads[1]!.frame;
+    expect([shrunk.width, shrunk.height]).toEqual([200, 150]);
+    expect([...shrunk.data.subarray(0, 4)]).toEqual([114, 114, 114, 255]);
+    expect(read.dice).toEqual([{ ...shrunkRead[0]!, box: { x: 40, y: 20, w: 120, h: 110 } }]);
+    expect(read.timing.inferenceMs).toBe(4);
+  });
+
+  it('keeps the whole read when the shrunk read finds no large die', async () => {
+    const weak = [die({ x: 40, y: 40, w: 20, h: 20 }, 0.3)];
+    const detector = closeUpDetector(weak);
+    const read = await shrunkDetector(detector, { ...LARGE_DICE_RULE, keepFrom: 0.9 }).detect(image(200, 150));
+    expect(detector.reads).toHaveLength(2);
+    expect(read.dice).toEqual(weak);
+  });
+
+  it('reads a picture of dice of a usual size once', async () => {
+    const usual = [die({ x: 20, y: 20, w: 25, h: 25 }), die({ x: 120, y: 60, w: 24, h: 24 })];
+    const detector = closeUpDetector(usual);
+    expect((await shrunkDetector(detector).detect(image(200, 150))).dice).toEqual(usual);
+    expect(detector.reads).toHaveLength(1);
+  });
+
+  it('passes the caller\'s options to both reads, and applies its containment to the dice kept', async () => {
+    // a weak box mostly inside the large die, its centre just outside it: containment drops it
+    const inside = die({ x: 146, y: 100, w: 30, h: 20 }, 0.3);
+    const detector = closeUpDetector([die({ x: 40, y: 20, w: 70, h: 60 }, 0.9, 1), inside]);
+    const options = { scoreThreshold: 0.1, containment: 0.4 };
+    const read = await shrunkDetector(detector, { ...LARGE_DICE_RULE, keepFrom: 0.5 }).detect(image(200, 150), options);
+    expect(detector.reads.every((r) => r.options === options)).toBe(true);
+    expect(read.dice.map((d) => d.box)).toEqual([{ x: 40, y: 20, w: 120, h: 110 }]);
   });
 });

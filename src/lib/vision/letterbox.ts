@@ -220,3 +220,47 @@ export function inputBoxToSource(cx: number, cy: number, w: number, h: number, g
   if (x2 <= x1 || y2 <= y1) return null;
   return { x: x1, y: y1, w: x2 - x1, h: y2 - y1 };
 }
+
+/**
+ * `image` shrunk by `scale` (area average) and centred in a frame of its own size filled with
+ * `pad`: the die looks as far away as at play distance. Returns the frame and the way back to
+ * the image's coordinates.
+ */
+export function shrinkInFrame(image: RgbaImage, scale: number, pad: number): { frame: RgbaImage; toImage: (box: Box) => Box } {
+  const { width: W, height: H, data } = image;
+  const w = Math.max(1, Math.round(W * scale));
+  const h = Math.max(1, Math.round(H * scale));
+  const ox = Math.floor((W - w) / 2);
+  const oy = Math.floor((H - h) / 2);
+  const out = new Uint8ClampedArray(W * H * 4).fill(pad);
+  for (let i = 3; i < out.length; i += 4) out[i] = 255;
+  const x0s = new Int32Array(w + 1);
+  for (let x = 0; x <= w; x++) x0s[x] = Math.min(W, Math.floor((x * W) / w));
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.floor((y * H) / h);
+    const y1 = Math.max(y0 + 1, Math.min(H, Math.floor(((y + 1) * H) / h)));
+    for (let x = 0; x < w; x++) {
+      const x0 = x0s[x]!;
+      const x1 = Math.max(x0 + 1, x0s[x + 1]!);
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let yy = y0; yy < y1; yy++) {
+        for (let xx = x0; xx < x1; xx++) {
+          const p = (yy * W + xx) * 4;
+          r += data[p]!;
+          g += data[p + 1]!;
+          b += data[p + 2]!;
+        }
+      }
+      const n = (y1 - y0) * (x1 - x0);
+      const o = ((y + oy) * W + x + ox) * 4;
+      out[o] = r / n;
+      out[o + 1] = g / n;
+      out[o + 2] = b / n;
+    }
+  }
+  const sx = w / W;
+  const sy = h / H;
+  return { frame: { width: W, height: H, data: out }, toImage: (b) => ({ x: (b.x - ox) / sx, y: (b.y - oy) / sy, w: b.w / sx, h: b.h / sy }) };
+}

@@ -10,6 +10,7 @@
  */
 import type { Detector, DetectOptions } from './detector.ts';
 import { dropContained, nms } from './decode.ts';
+import { shrinkInFrame } from './letterbox.ts';
 import { withDieFaceReader, type TwoPassDetector } from './die-face-reader.ts';
 import { median } from './settle.ts';
 import type { Box, Detection, Die, RgbaImage } from './types.ts';
@@ -115,13 +116,84 @@ export function tiledDetector(detector: Detector, rule: TileRule = TILE_RULE): D
 }
 
 /**
- * `detector` reading large pictures in tiles as well (`tiledDetector`); with a die-face reader
- * behind it, only the first pass is tiled, and the reader reads every die from the full picture.
- * The one way photos are read (`npm run read-dice`, `npm run eval`, the table's "Photo of the
- * dice"); the live camera reads its frames whole, as many a second as it can.
+ * The other end of the scale: a close-up whose die fills much of the picture (a photo taken a hand
+ * away from one or two dice). The detector learnt dice with table around them; a die filling the
+ * picture it misses, or boxes its top face and a side face as two dice. Read again shrunk into a
+ * frame of the picture's size (`shrinkInFrame`, as the symbol reader finds a taught die), the die
+ * is found whole. Chosen on close-ups of the other renderer (models/record/standard-dice.md,
+ * "Close-ups read shrunk").
  */
-export function withTiles(detector: Detector, rule: TileRule = TILE_RULE): Detector {
-  if (!('dieFaceReader' in detector)) return tiledDetector(detector, rule);
+export interface LargeDiceRule {
+  /** The picture is read again at this scale (0.5: shrunk to half), centred in a padded frame of its own size. */
+  scale: number;
+  /**
+   * Read again when no die is found surely (score at least `sureScore`), or one found surely
+   * measures at least `callAt` of the picture's long side.
+   */
+  callAt: number;
+  sureScore: number;
+  /**
+   * A die of the shrunk read measuring at least this share of the picture's long side is kept, and
+   * the dice of the whole read whose centres lie in it (parts of it) are dropped; smaller dice of
+   * the shrunk read are left out: the whole read found those at a better size.
+   */
+  keepFrom: number;
+}
+
+export const LARGE_DICE_RULE: Readonly<LargeDiceRule> = { scale: 0.5, callAt: 0.3, sureScore: 0.5, keepFrom: 0.3 };
+
+/** True when `dice` read in a `width` × `height` picture call for a shrunk read (`LargeDiceRule`). */
+export function diceCallForShrink(dice: readonly Die[], width: number, height: number, rule: Pick<LargeDiceRule, 'callAt' | 'sureScore'>): boolean {
+  const sure = dice.filter((d) => d.score >= rule.sureScore);
+  return sure.length === 0 || sure.some((d) => Math.max(d.box.w, d.box.h) >= rule.callAt * Math.max(width, height));
+}
+
+const centreInside = (outer: Box, inner: Box): boolean => {
+  const cx = inner.x + inner.w / 2;
+  const cy = inner.y + inner.h / 2;
+  return cx >= outer.x && cx <= outer.x + outer.w && cy >= outer.y && cy <= outer.y + outer.h;
+};
+
+/**
+ * `detector` reading close-ups shrunk as well (`LARGE_DICE_RULE`): when its dice call for it
+ * (`diceCallForShrink`), the picture is read again shrunk into a padded frame, and the large dice
+ * of that read, moved back into the picture's pixels, take the place of the whole read's boxes
+ * on them. Timings are summed over the reads.
+ */
+export function shrunkDetector(detector: Detector, rule: LargeDiceRule = LARGE_DICE_RULE): Detector {
+  return {
+    config: detector.config,
+    async detect(image: RgbaImage, options?: DetectOptions): Promise<Detection> {
+      const whole = await detector.detect(image, options);
+      if (!diceCallForShrink(whole.dice, image.width, image.height, rule)) return whole;
+      const view = shrinkInFrame(image, rule.scale, detector.config.padValue);
+      const read = await detector.detect(view.frame, options);
+      const timing = { ...whole.timing };
+      timing.preprocessMs += read.timing.preprocessMs;
+      timing.inferenceMs += read.timing.inferenceMs;
+      timing.postprocessMs += read.timing.postprocessMs;
+      const longSide = Math.max(image.width, image.height);
+      const large = read.dice.map((d) => ({ ...d, box: view.toImage(d.box) })).filter((d) => Math.max(d.box.w, d.box.h) >= rule.keepFrom * longSide);
+      if (large.length === 0) return { dice: whole.dice, timing };
+      const sureLarge = large.filter((d) => d.score >= rule.sureScore);
+      const rest = whole.dice.filter((d) => !sureLarge.some((l) => centreInside(l.box, d.box) && l.box.w * l.box.h > d.box.w * d.box.h));
+      const kept = nms([...large, ...rest], detector.config.iouThreshold);
+      return { dice: options?.containment !== undefined ? dropContained(kept, options.containment) : kept, timing };
+    },
+    release: () => detector.release(),
+  };
+}
+
+/**
+ * `detector` reading photos at the scale their dice need: large pictures whose dice look small in
+ * tiles as well (`tiledDetector`), close-ups whose dice fill the picture shrunk as well
+ * (`shrunkDetector`); with a die-face reader behind it, only the first pass is tiled or shrunk,
+ * and the reader reads every die from the full picture. The one way photos are read (`npm run
+ * read-dice`, `npm run eval`, the table's "Photo of the dice"); the live camera reads its frames
+ * whole, as many a second as it can.
+ */
+export function withTiles(detector: Detector, tiles: TileRule = TILE_RULE, largeDice: LargeDiceRule = LARGE_DICE_RULE): Detector {
+  if (!('dieFaceReader' in detector)) return shrunkDetector(tiledDetector(detector, tiles), largeDice);
   const { firstPass, dieFaceReader } = detector as TwoPassDetector;
-  return withDieFaceReader(tiledDetector(firstPass, rule), dieFaceReader);
+  return withDieFaceReader(shrunkDetector(tiledDetector(firstPass, tiles), largeDice), dieFaceReader);
 }
