@@ -34,8 +34,9 @@
  *
  * Photos are read as `npm run read-dice` and the table's "Photo of the dice" read them: a photo
  * larger than the detector's input whose pip dice look small in it is read in overlapping tiles as
- * well (src/lib/vision/tiles.ts; no val photo is large enough); `--tiles off` reads every photo
- * whole, as the live camera reads its frames.
+ * well (src/lib/vision/tiles.ts; no val photo is large enough), and a close-up whose die fills much
+ * of it, or with no die found surely, shrunk into a padded frame as well; `--tiles off` reads every
+ * photo whole, as the live camera reads its frames.
  *
  * Standard dice are read as the app reads them: the detector, then the die-face reader's second
  * pass when models/die-face.onnx ships (`--die-face auto`, the default); `--die-face off` measures
@@ -317,7 +318,7 @@ async function main(): Promise<number> {
               : '')
           : 'die-face reader: none (the detector\'s own values)') +
         (condition ? `\ncamera condition (--condition ${condition}): ${CONDITION_NOTES[condition]}` : '') +
-        (reading !== detector ? '\ntiles: a photo larger than a tile whose dice look small is read in tiles too (--tiles off: whole)' : '\ntiles: off (every photo read whole)') +
+        (reading !== detector ? '\ntiles: a photo larger than a tile whose dice look small is read in tiles too, and one whose die fills it (or with no die found surely) shrunk too (--tiles off: whole)' : '\ntiles: off (every photo read whole)') +
         (truthBoxes ? '\nboxes: the LABELLED boxes as perfect detections (reading only; detR < 100% only where the reader said `none`)' : '') +
         (values['count-known'] && dieFace?.recount && !truthBoxes
           ? `\ncount known (--count-known): each photo read knowing how many dice it shows; below that count, candidates down to score ${dieFace.recount.scoreThreshold}, the ${dieFace.recount.maxCandidates} best, read again (ms include it)`

@@ -17,8 +17,10 @@
  * detector's own values, `--die-face FILE.onnx` uses another die-face model. A value the reader
  * read too unsurely for the table to propose (it asks the player instead) carries `"unsure": true`
  * in `--json`, and is shown as `5?` in the summary. A photo larger than the detector's input whose
- * pip dice look small in it is read in overlapping tiles as well (src/lib/vision/tiles.ts), as the
- * table reads a photo of the roll; `--tiles off` reads it whole only, as the live camera reads.
+ * pip dice look small in it is read in overlapping tiles as well, and a close-up whose die fills
+ * much of it (or with no die found surely) shrunk into a padded frame as well
+ * (src/lib/vision/tiles.ts), as the table reads a photo of the roll; `--tiles off` reads it whole
+ * only, as the live camera reads.
  */
 import { parseArgs } from 'node:util';
 import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';

@@ -117,3 +117,17 @@ describe('npm run read-dice on a large photo of small dice (the shipped models)'
     expect(dice('off').length).toBeLessThan(30);
   });
 });
+
+describe('npm run read-dice on close-ups (tests/fixtures/dice-photos/close-ups: our renders, one die filling much of the picture)', () => {
+  const closeUps = ['pips-302-roll-007.jpg', 'pips-303-roll-019.jpg'].map((f) => path.join(REPO, 'tests/fixtures/dice-photos/close-ups', f));
+
+  it('reads each die shrunk into a padded frame (the default), where read whole it finds none', () => {
+    const values = (tiles: string) => {
+      const r = runCli('scripts/read-dice.ts', ['--json', '--tiles', tiles, ...closeUps]);
+      expect(r.status, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as Array<{ dice: Array<{ value: number | null }> }>).map((photo) => photo.dice.map((d) => d.value));
+    };
+    expect(values('on')).toEqual([[4], [1]]);
+    expect(values('off')).toEqual([[], []]);
+  });
+});

@@ -1,4 +1,7 @@
 /**
+ * Photos read at the scale their dice need (`withTiles`): large pictures with small dice in tiles,
+ * close-ups with a die filling the picture shrunk (`shrunkDetector`, below).
+ *
  * A picture much larger than the detector's input, its dice small against it (a phone's photo of
  * the table from standing height, 4000 pixels across): the detector reads it whole at its input
  * size (512 on the long side), where a die of 2% of the frame is 10 pixels and often missed,
