@@ -3,7 +3,7 @@
  * (`npm run eval -- --condition NAME`), so the readers are measured against the tables, lights and
  * phones of real play: a dim room at high ISO, a tungsten lamp or blue shade the phone did not
  * white-balance, a shaking hand or a phone still moving, a missed focus, hard JPEG, a blown-out
- * lamp, a poor camera, a flickering LED's bands.
+ * lamp, a poor camera, a flickering LED's bands, a camera that sees no colour.
  * Each condition keeps the photo's size, so its labels still hold, and draws its random numbers
  * from the photo's name, so every run puts the same condition on the same photo.
  */
@@ -11,7 +11,7 @@ import sharp, { type Sharp } from 'sharp';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
 import { gauss, random } from './random.ts';
 
-export const CAMERA_CONDITIONS = ['dim', 'tungsten', 'shade', 'shake', 'swing', 'defocus', 'jpeg', 'glare', 'lowres', 'flicker'] as const;
+export const CAMERA_CONDITIONS = ['dim', 'tungsten', 'shade', 'shake', 'swing', 'defocus', 'jpeg', 'glare', 'lowres', 'flicker', 'mono'] as const;
 export type CameraCondition = (typeof CAMERA_CONDITIONS)[number];
 
 /** What each condition simulates, for the reports. */
@@ -26,6 +26,7 @@ export const CONDITION_NOTES: Record<CameraCondition, string> = {
   glare: 'over-exposed under a bright lamp: linear light x2, clipped',
   lowres: 'a poor camera or digital zoom: shrunk to a third of each side, then resized back (bilinear)',
   flicker: 'a mains-powered LED or tube flickering at 100–120 Hz under a rolling shutter: dark bands across the frame, 3–6 to its height, linear light down by up to 40%',
+  mono: 'no colour: a night or infrared camera, a black-and-white filter or scan; each pixel its luminance (Rec. 709, linear light)',
 };
 
 export function isCameraCondition(name: string): name is CameraCondition {
@@ -159,6 +160,13 @@ export async function applyCameraCondition(image: RgbaImage, condition: CameraCo
         rgb[2] *= g;
       });
     }
+    case 'mono':
+      return mapLinear(image, (rgb) => {
+        const y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+        rgb[0] = y;
+        rgb[1] = y;
+        rgb[2] = y;
+      });
     case 'lowres': {
       const small = await raw(image)
         .resize({ width: Math.max(1, Math.round(image.width / 3)), height: Math.max(1, Math.round(image.height / 3)), kernel: 'linear', fastShrinkOnLoad: false })

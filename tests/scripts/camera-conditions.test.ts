@@ -5,13 +5,13 @@ import type { RgbaImage } from '../../src/lib/vision/types.ts';
 const W = 600;
 const H = 40;
 
-/** A grey frame, or one half dark and half light (a sharp vertical edge at x = 300). */
-function frame(kind: 'flat' | 'edge', grey = 128): RgbaImage {
+/** A grey frame, or one half dark and half light (a sharp vertical edge at x = 300), or that edge between a red and a blue half. */
+function frame(kind: 'flat' | 'edge' | 'colour-edge', grey = 128): RgbaImage {
   const data = new Uint8Array(W * H * 4);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const v = kind === 'flat' ? grey : x < W / 2 ? 40 : 220;
-      data.set([v, v, v, 255], (y * W + x) * 4);
+      data.set(kind === 'colour-edge' ? (x < W / 2 ? [200, 60, 40, 255] : [40, 90, 220, 255]) : [v, v, v, 255], (y * W + x) * 4);
     }
   }
   return { width: W, height: H, data };
@@ -38,7 +38,7 @@ const edgeStep = (image: RgbaImage): number => {
 
 describe('camera conditions (npm run eval -- --condition)', () => {
   it.each(CAMERA_CONDITIONS)('%s keeps the frame size, leaves the input alone and lands the same way on every run', async (condition) => {
-    const input = frame('edge');
+    const input = frame('colour-edge');
     const before = input.data.slice();
     const a = await applyCameraCondition(input, condition, 'photo-1.jpg');
     const b = await applyCameraCondition(input, condition, 'photo-1.jpg');
@@ -46,6 +46,16 @@ describe('camera conditions (npm run eval -- --condition)', () => {
     expect(a.data).toEqual(b.data);
     expect(input.data).toEqual(before);
     expect(a.data).not.toEqual(input.data);
+  });
+
+  it('takes the colour away and keeps the light: mono gives each pixel its luminance', async () => {
+    const mono = await applyCameraCondition(frame('colour-edge'), 'mono', 'x');
+    for (let i = 0; i < mono.data.length; i += 4) expect(new Set([mono.data[i], mono.data[i + 1], mono.data[i + 2]]).size).toBe(1);
+    // red (200, 60, 40) is darker than its red channel, blue (40, 90, 220) darker than its blue
+    expect(mono.data[0]).toBeLessThan(200);
+    expect(mono.data[0]).toBeGreaterThan(60);
+    expect(mono.data[(W - 1) * 4]).toBeLessThan(220);
+    expect((await applyCameraCondition(frame('flat'), 'mono', 'x')).data).toEqual(frame('flat').data);
   });
 
   it('names only the conditions it knows', () => {
