@@ -80,9 +80,11 @@ STRONG_DEFOCUS = (1.3, 4.0)
 STRONG_MOTION = (7, 15)  # numpy's upper bound is exclusive: 7-14 px
 
 
-def photometric(rng: np.random.Generator, img: np.ndarray, strong_blur: float = 0.0) -> np.ndarray:
+def photometric(rng: np.random.Generator, img: np.ndarray, strong_blur: float = 0.0, grey: float = 0.05) -> np.ndarray:
     """strong_blur: the share of crops blurred past the usual range, half out of focus and half by
-    motion (STRONG_DEFOCUS, STRONG_MOTION); with none the random numbers are drawn as before it."""
+    motion (STRONG_DEFOCUS, STRONG_MOTION); with none the random numbers are drawn as before it.
+    grey: the share of crops without colour (each pixel its channels' mean), as a camera without
+    colour takes them (`npm run eval -- --condition mono`)."""
     out = img.astype(np.float32)
     if rng.random() < 0.8:
         hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV).astype(np.float32)
@@ -103,7 +105,7 @@ def photometric(rng: np.random.Generator, img: np.ndarray, strong_blur: float = 
         gx, gy = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
         a = rng.uniform(0, 2 * math.pi)
         out *= (1 + rng.uniform(0.1, 0.45) * (np.cos(a) * gx + np.sin(a) * gy))[..., None]
-    if rng.random() < 0.05:
+    if rng.random() < grey:
         out[:] = out.mean(2, keepdims=True)
     r = rng.random()
     strong = strong_blur > 0 and rng.random() < strong_blur
@@ -129,7 +131,7 @@ def photometric(rng: np.random.Generator, img: np.ndarray, strong_blur: float = 
 
 
 def make_crop(rng: np.random.Generator, sample: dict, img: np.ndarray, input_size: int, crop: int,
-              upright: bool = False, photometric_p: float = 1.0, focus_p: float = 0.0, strong_blur: float = 0.0) -> dict:
+              upright: bool = False, photometric_p: float = 1.0, focus_p: float = 0.0, strong_blur: float = 0.0, grey: float = 0.05) -> dict:
     h, w = img.shape[:2]
     boxes = sample["boxes"]
     sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) if len(boxes) else np.zeros(0)
@@ -157,7 +159,7 @@ def make_crop(rng: np.random.Generator, sample: dict, img: np.ndarray, input_siz
     partly = (~keep) & (carea > 0)
     ignore = np.concatenate([ign, clipped[partly]], 0)
     if rng.random() < photometric_p:
-        out = photometric(rng, out, strong_blur)
+        out = photometric(rng, out, strong_blur, grey)
     return {
         "image": out,
         "boxes": clipped[keep],

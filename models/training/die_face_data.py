@@ -90,19 +90,20 @@ def warp_crop(img, box, rng=None, margin=CROP_MARGIN, k=K, jitter=True, geometry
     return cv2.warpPerspective(region, H, (k, k), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
-def photometric(img, rng, motion_share=0.08, motion_max=4, defocus=(0.0, 1.2)):
+def photometric(img, rng, motion_share=0.08, motion_max=4, defocus=(0.0, 1.2), grey=0.08):
     """Light, colour and camera: gain, gamma, hue, saturation, grey, blur, low resolution, noise, JPEG.
     motion_share of the crops get a motion blur of 2 to motion_max pixels (of K), any direction;
     defocus (SHARE, SIGMA): that share a focus missed, a Gaussian blur of sd 1.2 to SIGMA pixels
     (log-uniform; the soft blur of 30% of the crops stops at 1.2). With no share the random
-    numbers are drawn exactly as before it existed."""
+    numbers are drawn exactly as before it existed. grey: the share of crops without colour (each
+    pixel its channels' mean), as `npm run eval -- --condition mono` reads."""
     x = img.astype(np.float32)
     if rng.random() < 0.5:
         hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV).astype(np.float32)
         hsv[..., 0] = (hsv[..., 0] + rng.uniform(0, 180)) % 180
         hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.4), 0, 255)
         x = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2RGB).astype(np.float32)
-    if rng.random() < 0.08:
+    if rng.random() < grey:
         x = np.repeat(x.mean(-1, keepdims=True), 3, -1)
     mean = x.mean()
     x = (x - mean) * rng.uniform(0.6, 1.3) + mean
@@ -300,7 +301,7 @@ class Mixer:
     SHARES_WITH_HARD = {'real': 0.40, 'synthetic': 0.28, 'other': 0.10, 'none_real': 0.10, 'none_hard': 0.08, 'none_synthetic': 0.04}
 
     def __init__(self, real: RealCrops, seed: int, scenes=6000, refresh=16, log=print, as_read=0.0, motion_blur=(0.08, 4),
-                 defocus=(0.0, 1.2), translucent=0.0, on_boards: RenderedDice | None = None, on_boards_share=0.0, off_centre_share=0.0, k=K):
+                 defocus=(0.0, 1.2), translucent=0.0, on_boards: RenderedDice | None = None, on_boards_share=0.0, off_centre_share=0.0, k=K, grey=0.08):
         """as_read: the share of real dice cut from the detector's box on them, as the app cuts
         them, instead of the labelled box moved like a detector's (RealCrops.die). motion_blur:
         the share of crops blurred by motion and the longest blur in pixels (`photometric`).
@@ -310,13 +311,14 @@ class Mixer:
         crops, the other shares shrunk to make room. off_centre_share: the share of crops cut from a
         box half on a die and taught `none`, half the detector's own (real.off_centre, when mined),
         half made (RealCrops.off_centre_box); the other shares shrunk to make room. k: the crop's
-        side in pixels (the reader's input size)."""
+        side in pixels (the reader's input size). grey: the share of crops without colour (`photometric`)."""
         self.k = k
         self.real = real
         self.on_boards = on_boards
         self.translucent = translucent
         self.motion_blur = motion_blur
         self.defocus = defocus
+        self.grey = grey
         self.as_read = as_read
         self.rng = np.random.default_rng(seed)
         shares = dict(self.SHARES_WITH_HARD if real.hard else self.SHARES)
@@ -376,7 +378,7 @@ class Mixer:
                 crop = self.real.table_patch(rng, self.k)
             else:
                 crop = np.clip(_background(rng, self.k), 0, 255).astype(np.uint8)
-        return photometric(crop, rng, *self.motion_blur, defocus=self.defocus), cls
+        return photometric(crop, rng, *self.motion_blur, defocus=self.defocus, grey=self.grey), cls
 
     def batch(self, n):
         for _ in range(self.refresh):

@@ -38,10 +38,10 @@ SMALL_DIE = 0.045  # --small-dice-boost: a photo whose median die side is under 
 class CropDataset(Dataset):
     def __init__(self, samples: list[dict], input_size: int, crop: int, seed: int, length: int, focus_p: float = 0.0,
                  paste_p: float = 0.0, paste_busy: float = 0.0, paste_busy_dice: bool = False, crowd_p: float = 0.0,
-                 upright_p: float = 0.0, strong_blur: float = 0.0):
+                 upright_p: float = 0.0, strong_blur: float = 0.0, grey: float = 0.05):
         self.samples, self.input_size, self.crop, self.seed, self.length = samples, input_size, crop, seed, length
         self.focus_p, self.paste_p, self.paste_busy, self.paste_busy_dice = focus_p, paste_p, paste_busy, paste_busy_dice
-        self.crowd_p, self.upright_p, self.strong_blur = crowd_p, upright_p, strong_blur
+        self.crowd_p, self.upright_p, self.strong_blur, self.grey = crowd_p, upright_p, strong_blur, grey
         self.cache: dict[str, np.ndarray] = {}
         self.bank = DiceBank(samples, self.image) if paste_p > 0 or crowd_p > 0 else None
 
@@ -66,7 +66,7 @@ class CropDataset(Dataset):
             s, img = paste_crowd(rng, s, img, self.bank)
         # drawn only when asked, as above; only photos taken from the side have an up to keep
         upright = self.upright_p > 0 and s["source"] in ds.OBLIQUE_SPLITS and rng.random() < self.upright_p
-        out = make_crop(rng, s, img, self.input_size, self.crop, upright=upright, focus_p=self.focus_p, strong_blur=self.strong_blur)
+        out = make_crop(rng, s, img, self.input_size, self.crop, upright=upright, focus_p=self.focus_p, strong_blur=self.strong_blur, grey=self.grey)
         return out
 
 
@@ -326,6 +326,7 @@ def main() -> None:
     ap.add_argument("--copy-paste", type=float, default=0.0, help="share of real photos given 1-3 real dice from other train photos (copy_paste.py)")
     ap.add_argument("--copy-paste-busy", type=float, default=0.0, help="share of pasted dice put on the busiest of 16 free spots (copy_paste.py)")
     ap.add_argument("--upright", type=float, default=0.0, help="share of oblique photos' crops (datasets.OBLIQUE_SPLITS) that keep the photo's up (no quarter turn, roll within 10 degrees), as the die-face reader's do")
+    ap.add_argument("--grey", type=float, default=0.05, help="share of crops without colour (augment.photometric), as `npm run eval -- --condition mono` reads")
     ap.add_argument("--strong-blur", type=float, default=0.0, help="share of crops blurred past the usual range, half out of focus, half by a phone still moving (augment.STRONG_DEFOCUS, STRONG_MOTION)")
     ap.add_argument("--hard-positives", type=float, default=0.0, help="a die cell's objectness loss weighs 1 + A(1-p)^2: dice scored low learnt harder")
     ap.add_argument("--iou-objectness", action="store_true", help="a die cell's objectness target is its box's IoU with the die, not 1 (boxes ranked by fit)")
@@ -444,7 +445,7 @@ def main() -> None:
     train, weights, holdout = build_samples(args)
     print(f"train samples {len(train)}, holdout {len(holdout)}", flush=True)
     data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus, args.copy_paste, args.copy_paste_busy, args.copy_paste_busy_dice,
-                        args.copy_paste_crowd, args.upright, args.strong_blur)
+                        args.copy_paste_crowd, args.upright, args.strong_blur, args.grey)
     sampler = WeightedSampler(weights, args.steps * args.batch, args.seed)
     loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate, pin_memory=device.type == "cuda",
                         num_workers=args.workers, persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers else None)

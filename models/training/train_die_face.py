@@ -151,6 +151,7 @@ def main():
     ap.add_argument('--as-read-share', type=float, default=0.5, help='the share of real dice cut from the --as-read detector\'s box')
     ap.add_argument('--crop-size', type=int, default=K, help=f'the reader\'s input: crops of this many pixels a side (default {K}; the sidecar\'s inputSize)')
     ap.add_argument('--motion-blur', default='0.08,4', help="SHARE,PIXELS: the share of training crops blurred by motion, and the longest blur (in pixels of the crop)")
+    ap.add_argument('--grey', type=float, default=0.08, help='the share of training crops without colour; `npm run eval -- --condition mono` measures it')
     ap.add_argument('--defocus', default='0,1.2', help="SHARE,SIGMA: the share of training crops out of focus (a Gaussian blur of sd 1.2 up to SIGMA pixels of the crop); `npm run eval -- --condition defocus` measures it")
     ap.add_argument('--translucent', type=float, default=0.0, help="the share of synthetic scenes whose die (and its like neighbours) is see-through, the hidden faces' pips showing (gem dice, as byler's dark red-pipped ones)")
     ap.add_argument('--on-boards', help="a render cache of board dice (render_cache.py --preset on-boards): its rendered dice drawn as --on-boards-share of the crops")
@@ -204,7 +205,7 @@ def main():
     log(f'train: {len(real.items)} dice in {len(real.images)} photos, {len(real.hard)} hard negatives, {len(real.off_centre)} off-centre boxes; held out: '
         f'{len(held.items)} dice in {len(held.images)} photos ({len(hx)} crops with table patches, {len(held.hard)} hard negatives and {len(held.off_centre)} off-centre boxes)')
     mixer_options = {'as_read': args.as_read_share if args.as_read else 0.0, 'motion_blur': motion_blur, 'defocus': defocus, 'translucent': args.translucent,
-                     'off_centre_share': args.off_centre_share if args.off_centre else 0.0, 'k': k}
+                     'off_centre_share': args.off_centre_share if args.off_centre else 0.0, 'k': k, 'grey': args.grey}
     if args.on_boards:
         mixer_options.update(on_boards=RenderedDice(args.on_boards), on_boards_share=args.on_boards_share)
         log(f"{len(mixer_options['on_boards'].items)} rendered board dice from {args.on_boards}, {args.on_boards_share:.0%} of the crops")
