@@ -84,6 +84,14 @@ function cutByTile(box: Box, tile: Box, width: number, height: number, margin = 
   );
 }
 
+/** Another read's detector time added to `timing` (the reads of one picture are timed as one). */
+function addTiming(timing: Detection['timing'], read: Detection['timing']): Detection['timing'] {
+  timing.preprocessMs += read.preprocessMs;
+  timing.inferenceMs += read.inferenceMs;
+  timing.postprocessMs += read.postprocessMs;
+  return timing;
+}
+
 /**
  * `detector` reading large pictures whole and in tiles (`TILE_RULE`): a picture whose long side
  * is more than a tile's, and whose dice look small in it (`diceCallForTiles`), is also read tile by tile; each tile's dice, moved into the picture's
@@ -103,9 +111,7 @@ export function tiledDetector(detector: Detector, rule: TileRule = TILE_RULE): D
       const timing = { ...whole.timing };
       for (const tile of tiles) {
         const read = await detector.detect(cropImage(image, tile), options);
-        timing.preprocessMs += read.timing.preprocessMs;
-        timing.inferenceMs += read.timing.inferenceMs;
-        timing.postprocessMs += read.timing.postprocessMs;
+        addTiming(timing, read.timing);
         for (const die of read.dice) {
           const box = { x: die.box.x + tile.x, y: die.box.y + tile.y, w: die.box.w, h: die.box.h };
           if (!cutByTile(box, tile, image.width, image.height)) dice.push({ ...die, box });
@@ -171,10 +177,7 @@ export function shrunkDetector(detector: Detector, rule: LargeDiceRule = LARGE_D
       if (!diceCallForShrink(whole.dice, image.width, image.height, rule)) return whole;
       const view = shrinkInFrame(image, rule.scale, detector.config.padValue);
       const read = await detector.detect(view.frame, options);
-      const timing = { ...whole.timing };
-      timing.preprocessMs += read.timing.preprocessMs;
-      timing.inferenceMs += read.timing.inferenceMs;
-      timing.postprocessMs += read.timing.postprocessMs;
+      const timing = addTiming({ ...whole.timing }, read.timing);
       const longSide = Math.max(image.width, image.height);
       const large = read.dice.map((d) => ({ ...d, box: view.toImage(d.box) })).filter((d) => Math.max(d.box.w, d.box.h) >= rule.keepFrom * longSide);
       if (large.length === 0) return { dice: whole.dice, timing };
