@@ -18,6 +18,8 @@ import { headline, scores, startGame } from './table-helpers.ts';
 import { logoOnesAlone, nineFixturePhotos } from '../../scripts/lib/fixture-mosaic.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
+/** One die filling much of the picture: found only when the photo is also read shrunk. */
+const CLOSE_UP = join(ROOT, 'tests/fixtures/dice-photos/close-ups/pips-302-roll-007.jpg');
 
 let server: StaticServer;
 let session: BrowserSession;
@@ -121,6 +123,19 @@ describe('a roll read from a photo, the live camera refused', () => {
     expect((await read.textContent())?.split(' ').sort().join(' ')).toBe(manySmallTruth);
     expect(await page.getByTestId('roll-photo-status').textContent()).toBe('46 dice in the photo. They look small: hold the phone closer.');
     expect(await page.getByTestId('roll-preview').textContent()).toBe('46 dice seen, 5 expected.');
+  });
+
+  it('reads a die filling a close-up, read shrunk as well (one of our renders, tests/fixtures/dice-photos/close-ups)', async () => {
+    const { page } = session;
+    await page.getByTestId('roll-photo-pick-file').setInputFiles({ name: 'close.jpg', mimeType: 'image/jpeg', buffer: readFileSync(CLOSE_UP) });
+    const read = page.getByTestId('camera-read');
+    // read whole, as the live camera reads, no die is found in it
+    await read.getByText('4', { exact: true }).waitFor({ timeout: 20_000 });
+    // the shrunk read's box is looser than the die (its error doubled back at full size) and comes
+    // within 5% of the die's side of the picture's edge, so the die is taken as cut: a known fault
+    // (models/record/standard-dice.md, "Close-ups read shrunk"); its value is proposed all the same
+    expect(await page.getByTestId('roll-photo-status').textContent()).toBe('1 die in the photo. 1 die is cut by the edge of the picture: move the phone to take it in.');
+    expect(await page.getByTestId('roll-preview').textContent()).toBe('1 die seen, 5 expected.');
   });
 
   it('reads the dice of a phone photo upright, boxes them on it, and proposes the roll', async () => {
