@@ -42,8 +42,13 @@ export interface Match {
 
 const centre = (b: Box): [number, number] => [b.x + b.w / 2, b.y + b.h / 2];
 
-function containsPoint(b: Box, x: number, y: number): boolean {
+export function containsPoint(b: Box, x: number, y: number): boolean {
   return x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;
+}
+
+/** True when `inner`'s centre lies inside `outer`. */
+export function centreInside(outer: Box, inner: Box): boolean {
+  return containsPoint(outer, ...centre(inner));
 }
 
 /** One-to-one greedy matching over candidate pairs, best `rank` first (ties: truth, then prediction order). */

@@ -14,6 +14,7 @@
 import type { Detector, DetectOptions } from './detector.ts';
 import { dropContained, nms } from './decode.ts';
 import { shrinkInFrame } from './letterbox.ts';
+import { centreInside } from './metrics.ts';
 import { withDieFaceReader, type TwoPassDetector } from './die-face-reader.ts';
 import { median } from './settle.ts';
 import type { Box, Detection, Die, RgbaImage } from './types.ts';
@@ -84,6 +85,12 @@ function cutByTile(box: Box, tile: Box, width: number, height: number, margin = 
   );
 }
 
+/** The dice of several reads of one picture, one box a die: the detector's own NMS, then the caller's containment rule. */
+function bestBoxes(dice: readonly Die[], detector: Detector, options?: DetectOptions): Die[] {
+  const kept = nms(dice, detector.config.iouThreshold);
+  return options?.containment !== undefined ? dropContained(kept, options.containment) : kept;
+}
+
 /** Another read's detector time added to `timing` (the reads of one picture are timed as one). */
 function addTiming(timing: Detection['timing'], read: Detection['timing']): Detection['timing'] {
   timing.preprocessMs += read.preprocessMs;
@@ -117,8 +124,7 @@ export function tiledDetector(detector: Detector, rule: TileRule = TILE_RULE): D
           if (!cutByTile(box, tile, image.width, image.height)) dice.push({ ...die, box });
         }
       }
-      const kept = nms(dice, detector.config.iouThreshold);
-      return { dice: options?.containment !== undefined ? dropContained(kept, options.containment) : kept, timing };
+      return { dice: bestBoxes(dice, detector, options), timing };
     },
     release: () => detector.release(),
   };
@@ -157,12 +163,6 @@ export function diceCallForShrink(dice: readonly Die[], width: number, height: n
   return sure.length === 0 || sure.some((d) => Math.max(d.box.w, d.box.h) >= rule.callAt * Math.max(width, height));
 }
 
-const centreInside = (outer: Box, inner: Box): boolean => {
-  const cx = inner.x + inner.w / 2;
-  const cy = inner.y + inner.h / 2;
-  return cx >= outer.x && cx <= outer.x + outer.w && cy >= outer.y && cy <= outer.y + outer.h;
-};
-
 /**
  * `detector` reading close-ups shrunk as well (`LARGE_DICE_RULE`): when its dice call for it
  * (`diceCallForShrink`), the picture is read again shrunk into a padded frame, and the large dice
@@ -183,8 +183,7 @@ export function shrunkDetector(detector: Detector, rule: LargeDiceRule = LARGE_D
       if (large.length === 0) return { dice: whole.dice, timing };
       const sureLarge = large.filter((d) => d.score >= rule.sureScore);
       const rest = whole.dice.filter((d) => !sureLarge.some((l) => centreInside(l.box, d.box) && l.box.w * l.box.h > d.box.w * d.box.h));
-      const kept = nms([...large, ...rest], detector.config.iouThreshold);
-      return { dice: options?.containment !== undefined ? dropContained(kept, options.containment) : kept, timing };
+      return { dice: bestBoxes([...large, ...rest], detector, options), timing };
     },
     release: () => detector.release(),
   };
