@@ -131,10 +131,11 @@ describe('a roll read from a photo, the live camera refused', () => {
     const read = page.getByTestId('camera-read');
     // read whole, as the live camera reads, no die is found in it
     await read.getByText('4', { exact: true }).waitFor({ timeout: 20_000 });
-    // the shrunk read's box is looser than the die (its error doubled back at full size) and comes
-    // within 5% of the die's side of the picture's edge, so the die is taken as cut: a known fault
-    // (models/record/standard-dice.md, "Close-ups read shrunk"); its value is proposed all the same
-    expect(await page.getByTestId('roll-photo-status').textContent()).toBe('1 die in the photo. 1 die is cut by the edge of the picture: move the phone to take it in.');
+    // the die lies 11% of its side from the picture's edge; the box of a die this large spreads
+    // by about a tenth of its side, so whether it comes within the cut rule's 5% and the hint "cut by
+    // the edge" follows is chance, not pinned (the shipped pair's does; models/record/standard-dice.md,
+    // "Close-ups read shrunk"); its value is proposed either way
+    expect(await page.getByTestId('roll-photo-status').textContent()).toMatch(/^1 die in the photo\.( 1 die is cut by the edge of the picture: move the phone to take it in\.)?$/);
     expect(await page.getByTestId('roll-preview').textContent()).toBe('1 die seen, 5 expected.');
   });
 
