@@ -38,8 +38,10 @@ SMALL_DIE = 0.045  # --small-dice-boost: a photo whose median die side is under 
 class CropDataset(Dataset):
     def __init__(self, samples: list[dict], input_size: int, crop: int, seed: int, length: int, focus_p: float = 0.0,
                  paste_p: float = 0.0, paste_busy: float = 0.0, paste_busy_dice: bool = False, crowd_p: float = 0.0,
-                 upright_p: float = 0.0, strong_blur: float = 0.0, grey: float = 0.05):
+                 upright_p: float = 0.0, strong_blur: float = 0.0, grey: float = 0.05,
+                 mosaic_p: float = 0.0, draw_p: np.ndarray | None = None):
         self.samples, self.input_size, self.crop, self.seed, self.length = samples, input_size, crop, seed, length
+        self.mosaic_p, self.draw_p = mosaic_p, draw_p
         self.focus_p, self.paste_p, self.paste_busy, self.paste_busy_dice = focus_p, paste_p, paste_busy, paste_busy_dice
         self.crowd_p, self.upright_p, self.strong_blur, self.grey = crowd_p, upright_p, strong_blur, grey
         self.cache: dict[str, np.ndarray] = {}
@@ -57,6 +59,9 @@ class CropDataset(Dataset):
     def __getitem__(self, key):
         index, step = key
         rng = np.random.default_rng((self.seed, step, index))
+        # drawn only when asked, so that runs without mosaics draw as they did before
+        if self.mosaic_p > 0 and rng.random() < self.mosaic_p:
+            return self.mosaic(rng, index)
         s = self.samples[index]
         img = self.image(s)
         if self.bank is not None and s["source"] in ds.TRAIN_SPLITS and rng.random() < self.paste_p:
@@ -68,6 +73,27 @@ class CropDataset(Dataset):
         upright = self.upright_p > 0 and s["source"] in ds.OBLIQUE_SPLITS and rng.random() < self.upright_p
         out = make_crop(rng, s, img, self.input_size, self.crop, upright=upright, focus_p=self.focus_p, strong_blur=self.strong_blur, grey=self.grey)
         return out
+
+    def mosaic(self, rng: np.random.Generator, index: int) -> dict:
+        """YOLOv4's mosaic: four crops of half the size, from this sample and three drawn as the
+        sampler draws, laid 2 x 2 (each letterboxed at half the input size, so their dice shrink to
+        half, the smallest kept at about 9 px by make_crop): more small dice, more scenes a crop."""
+        half = self.crop // 2
+        picks = [index] + [int(i) for i in rng.choice(len(self.samples), size=3, p=self.draw_p)]
+        image = np.empty((self.crop, self.crop, 3), np.uint8)
+        boxes, classes, weight, ignore = [], [], [], []
+        for q, i in enumerate(picks):
+            s = self.samples[i]
+            part = make_crop(rng, s, self.image(s), self.input_size // 2, half, grey=self.grey, strong_blur=self.strong_blur)
+            ox, oy = (q % 2) * half, (q // 2) * half
+            image[oy:oy + half, ox:ox + half] = part["image"]
+            shift = np.array([ox, oy, ox, oy], np.float32)
+            boxes.append(part["boxes"] + shift)
+            classes.append(part["classes"])
+            weight.append(part["box_weight"])
+            ignore.append(part["ignore"] + shift)
+        return {"image": image, "boxes": np.concatenate(boxes).astype(np.float32), "classes": np.concatenate(classes),
+                "box_weight": np.concatenate(weight).astype(np.float32), "ignore": np.concatenate(ignore).astype(np.float32)}
 
 
 class WeightedSampler(torch.utils.data.Sampler):
@@ -325,6 +351,7 @@ def main() -> None:
     ap.add_argument("--focus", type=float, default=0.0, help="share of die-centric crops (small crops read many dice per step)")
     ap.add_argument("--copy-paste", type=float, default=0.0, help="share of real photos given 1-3 real dice from other train photos (copy_paste.py)")
     ap.add_argument("--copy-paste-busy", type=float, default=0.0, help="share of pasted dice put on the busiest of 16 free spots (copy_paste.py)")
+    ap.add_argument("--mosaic", type=float, default=0.0, help="share of crops made as a 2 x 2 mosaic of four half-size crops (CropDataset.mosaic)")
     ap.add_argument("--upright", type=float, default=0.0, help="share of oblique photos' crops (datasets.OBLIQUE_SPLITS) that keep the photo's up (no quarter turn, roll within 10 degrees), as the die-face reader's do")
     ap.add_argument("--grey", type=float, default=0.05, help="share of crops without colour (augment.photometric), as `npm run eval -- --condition mono` reads")
     ap.add_argument("--strong-blur", type=float, default=0.0, help="share of crops blurred past the usual range, half out of focus, half by a phone still moving (augment.STRONG_DEFOCUS, STRONG_MOTION)")
@@ -372,6 +399,8 @@ def main() -> None:
         ap.error(f"--box-scale must be in [0.01, 1], got {args.box_scale}")
     if not 0.0 <= args.upright <= 1.0:
         ap.error(f"--upright is a share of crops, in [0, 1], got {args.upright}")
+    if not 0.0 <= args.mosaic <= 1.0:
+        ap.error(f"--mosaic is a share of crops, in [0, 1], got {args.mosaic}")
     if args.peak < 0:
         ap.error(f"--peak is a Gaussian's sd in strides, > 0 (0: off), got {args.peak}")
     if args.peak and args.one_box:
@@ -445,7 +474,7 @@ def main() -> None:
     train, weights, holdout = build_samples(args)
     print(f"train samples {len(train)}, holdout {len(holdout)}", flush=True)
     data = CropDataset(train, args.size, args.crop, args.seed, len(train), args.focus, args.copy_paste, args.copy_paste_busy, args.copy_paste_busy_dice,
-                        args.copy_paste_crowd, args.upright, args.strong_blur, args.grey)
+                        args.copy_paste_crowd, args.upright, args.strong_blur, args.grey, args.mosaic, weights / weights.sum())
     sampler = WeightedSampler(weights, args.steps * args.batch, args.seed)
     loader = DataLoader(data, batch_size=args.batch, sampler=sampler, collate_fn=collate, pin_memory=device.type == "cuda",
                         num_workers=args.workers, persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers else None)
