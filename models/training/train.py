@@ -77,7 +77,8 @@ class CropDataset(Dataset):
     def mosaic(self, rng: np.random.Generator, index: int) -> dict:
         """YOLOv4's mosaic: four crops of half the size, from this sample and three drawn as the
         sampler draws, laid 2 x 2 (each letterboxed at half the input size, so their dice shrink to
-        half, the smallest kept at about 9 px by make_crop): more small dice, more scenes a crop."""
+        half, the smallest kept at about 9 px by make_crop): more small dice, more scenes a crop. The
+        quarters are plain crops: no pasted dice, and oblique photos turned freely (--upright not applied)."""
         half = self.crop // 2
         picks = [index] + [int(i) for i in rng.choice(len(self.samples), size=3, p=self.draw_p)]
         image = np.empty((self.crop, self.crop, 3), np.uint8)
