@@ -160,9 +160,11 @@ export async function readImageFile(file: string): Promise<RgbaImage> {
     return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
   } catch (e) {
     const message = (e as Error).message;
-    throw new UsageError(
-      /unsupported image format/i.test(message) ? 'not an image sharp can decode (JPEG, PNG, WebP, AVIF, GIF, TIFF…)' : `cannot decode the image (${message})`,
-    );
+    if (/unsupported image format/i.test(message)) throw new UsageError('not an image sharp can decode (JPEG, PNG, WebP, AVIF, GIF, TIFF…)');
+    // libvips repeats its decoder's lines (a JPEG cut short says so five times): one line, each said once
+    const lines = [...new Set(message.split('\n').map((line) => line.trim()).filter(Boolean))];
+    const said = lines.filter((line) => !lines.some((other) => other !== line && other.includes(line))).join('; ');
+    throw new UsageError(/premature end|truncated/i.test(message) ? `the image is cut short (${said})` : `cannot decode the image (${said})`);
   }
 }
 

@@ -13,6 +13,7 @@ const two = path.join(dir, 'two dice.png');
 const none = path.join(dir, 'empty.png');
 const rotated = path.join(dir, 'rotated.jpg');
 const notImage = path.join(dir, 'notes.jpg');
+const cutShort = path.join(dir, 'cut short.jpg');
 
 beforeAll(async () => {
   writeFileSync(two, await scenePng(200, 100, [
@@ -25,6 +26,9 @@ beforeAll(async () => {
   const stored = await sharp(await scenePng(200, 100, [{ x: 40, y: 10, side: 20, rgb: COLOUR[4] }])).rotate(-90).png().toBuffer();
   writeFileSync(rotated, await sharp(stored).jpeg({ quality: 100 }).withMetadata({ orientation: 6 }).toBuffer());
   writeFileSync(notImage, 'not a picture');
+  // a download or copy stopped part way: the JPEG's header and a little of its data
+  const whole = await sharp(await scenePng(200, 100, [{ x: 40, y: 10, side: 20, rgb: COLOUR[4] }])).jpeg().toBuffer();
+  writeFileSync(cutShort, whole.subarray(0, Math.floor(whole.length / 2)));
 });
 
 describe('npm run read-dice', () => {
@@ -74,6 +78,16 @@ describe('npm run read-dice', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${notImage}: error: not an image`);
     expect(r.stdout).toBe(`${none}\n  no dice\n`);
+  });
+
+  it('says an image cut short in one line, and reads the rest', () => {
+    const r = runCli('scripts/read-dice.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', cutShort, none]);
+    expect(r.status).toBe(2);
+    const [bad, good] = JSON.parse(r.stdout) as Array<{ error?: string; dice?: unknown[] }>;
+    expect(bad!.error).toMatch(/^the image is cut short \(/);
+    expect(bad!.error).not.toContain('\n');
+    expect(new Set(bad!.error!.split('; ')).size).toBe(bad!.error!.split('; ').length);
+    expect(good!.dice).toEqual([]);
   });
 
   it('exits 2 with usage when no image or an unknown option is given', () => {
