@@ -25,6 +25,13 @@ async function main(): Promise<void> {
   const shot = (name: string) => page.screenshot({ path: join(out, `${name}.png`), fullPage: true });
   try {
     await page.goto(server.url);
+    // a new visitor's Home as a phone's Chromium shows it: the browser has said the app can be installed
+    // (headless Chromium never does, so the page gets the event a phone gives it)
+    // (a string: tsx would wrap a function's inner functions in a helper the page lacks)
+    await page.evaluate(`window.dispatchEvent(Object.assign(new Event('beforeinstallprompt', { cancelable: true }), { prompt: () => Promise.resolve(), userChoice: Promise.resolve({ outcome: 'dismissed' }) }))`);
+    await page.getByTestId('install-offer').waitFor();
+    await shot('home-first-visit');
+    await page.getByRole('button', { name: 'Not now' }).click();
     await page.getByTestId('new-game').click();
     await page.getByTestId('game-select').selectOption('five-thousand');
     for (const name of ['Ann', 'Ben', 'Cy']) {

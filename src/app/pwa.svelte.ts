@@ -1,16 +1,51 @@
 /**
- * The service worker's registration and the update prompt: when a new version has been
- * downloaded, `pwa.needRefresh` turns true and the shell offers to reload into it. Nothing is
- * reloaded behind the player's back in the middle of a game.
+ * The service worker's registration, the update prompt and the offer to install: when a new
+ * version has been downloaded, `pwa.needRefresh` turns true and the shell offers to reload into
+ * it. Nothing is reloaded behind the player's back in the middle of a game. Home offers to
+ * install the app (`installOffer`) where the browser lets a page ask, or says how on an iPhone.
  */
 import { registerSW } from 'virtual:pwa-register';
+
+/** Chromium's deferred install prompt (`beforeinstallprompt`; not in the DOM's typings). */
+export interface InstallPromptEvent extends Event {
+  prompt(): Promise<void>;
+  readonly userChoice: Promise<{ outcome: 'accepted' | 'dismissed'; platform?: string }>;
+}
+
+/**
+ * How this browser installs the app: `prompt`, a button that opens the browser's own install
+ * dialog; `share-menu`, Safari's Share → Add to Home Screen (no page may ask there); null when it
+ * runs installed, or the browser offers nothing (its own menu may still install it).
+ */
+export type InstallOffer = { how: 'prompt' } | { how: 'share-menu'; device: 'iPhone' | 'iPad' } | null;
+
+/** The app already runs from the home screen (installed). */
+function runsInstalled(): boolean {
+  const iosStandalone = (navigator as Navigator & { standalone?: boolean }).standalone === true;
+  return iosStandalone || matchMedia('(display-mode: standalone)').matches;
+}
+
+/** Safari on an iPhone or iPad, where installing is Share → Add to Home Screen; null elsewhere. */
+function appleDeviceInSafari(): 'iPhone' | 'iPad' | null {
+  const ua = navigator.userAgent;
+  // iPadOS says it is a Mac, with a touch screen
+  const iPad = /iPad/.test(ua) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
+  const apple = iPad || /iPhone|iPod/.test(ua);
+  // other iOS browsers (CriOS, FxiOS, EdgiOS, OPiOS) install from their own menus, each its own way
+  if (!apple || !/Safari/.test(ua) || /CriOS|FxiOS|EdgiOS|OPiOS/.test(ua)) return null;
+  return iPad ? 'iPad' : 'iPhone';
+}
 
 class PwaState {
   needRefresh = $state(false);
   offlineReady = $state(false);
+  installOffer = $state<InstallOffer>(null);
   private update: ((reload?: boolean) => Promise<void>) | null = null;
+  private deferredPrompt: InstallPromptEvent | null = null;
+  private installDeclined = false;
 
   register(): void {
+    this.listenForInstall();
     if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
     this.update = registerSW({
       immediate: true,
@@ -33,6 +68,44 @@ class PwaState {
 
   dismiss(): void {
     this.needRefresh = false;
+  }
+
+  /** Listens from the start: the browser says the app can be installed once, maybe before Home shows. */
+  private listenForInstall(): void {
+    if (typeof window === 'undefined') return;
+    if (runsInstalled()) return;
+    const device = appleDeviceInSafari();
+    if (device) this.installOffer = { how: 'share-menu', device };
+    window.addEventListener('beforeinstallprompt', (event) => {
+      // the page's button instead of the browser's mini-infobar over the table
+      event.preventDefault();
+      this.deferredPrompt = event as InstallPromptEvent;
+      if (!this.installDeclined) this.installOffer = { how: 'prompt' };
+    });
+    window.addEventListener('appinstalled', () => {
+      this.deferredPrompt = null;
+      this.installOffer = null;
+    });
+  }
+
+  /** Opens the browser's install dialog; a prompt can be shown once, so the offer goes either way. */
+  async install(): Promise<'accepted' | 'dismissed' | 'unavailable'> {
+    const prompt = this.deferredPrompt;
+    this.deferredPrompt = null;
+    this.installOffer = null;
+    if (!prompt) return 'unavailable';
+    try {
+      await prompt.prompt();
+      return (await prompt.userChoice).outcome;
+    } catch {
+      return 'unavailable'; // the browser would not show it (its menu still installs)
+    }
+  }
+
+  /** "Not now": the offer stays hidden until the app is opened again (the browser's menu still installs). */
+  declineInstall(): void {
+    this.installDeclined = true;
+    this.installOffer = null;
   }
 }
 

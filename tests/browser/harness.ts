@@ -260,3 +260,22 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     return problems;
   });
 }
+
+/**
+ * Headless Chromium never offers to install by itself (no `beforeinstallprompt` here), so the
+ * tests give the page the event Chromium gives a phone: cancelable, with prompt() and userChoice.
+ * The page's `promptsShown` counts the dialogs opened, `installEventCancelled` whether it kept
+ * the browser's own mini-infobar away.
+ */
+export async function browserOffersInstall(page: Page, outcome: 'accepted' | 'dismissed' = 'accepted'): Promise<void> {
+  await page.evaluate((choice) => {
+    const event = new Event('beforeinstallprompt', { cancelable: true }) as Event & { prompt(): Promise<void>; userChoice: Promise<{ outcome: string }> };
+    const w = window as unknown as { promptsShown: number; installEventCancelled: boolean };
+    w.promptsShown ??= 0;
+    event.prompt = async () => void (w.promptsShown += 1);
+    event.userChoice = Promise.resolve({ outcome: choice });
+    window.dispatchEvent(event);
+    // cancelled: the browser's own mini-infobar stays away, the page's button stands in for it
+    w.installEventCancelled = event.defaultPrevented;
+  }, outcome);
+}

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'playwright-core';
-import { fakeCameraFile, launch, ROOT, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+import { browserOffersInstall, fakeCameraFile, launch, ROOT, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
 import { startGame } from './table-helpers.ts';
 
 const PHOTOS = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample');
@@ -48,6 +48,10 @@ describe('offline after the first load', () => {
     await page.getByTestId('new-game').waitFor();
     await waitForServiceWorker(page);
     await page.getByTestId('offline-ready').waitFor();
+    // the phone's browser says the app can be installed, and the player installs it from Home
+    await browserOffersInstall(page);
+    await page.getByTestId('install').click();
+    await page.getByTestId('install-offer').waitFor({ state: 'detached' });
 
     // Online, the camera reads the photo once: what the same model must read offline.
     await startGame(page, 'five-thousand', ['Ann', 'Bob']);
