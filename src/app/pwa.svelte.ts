@@ -39,10 +39,13 @@ function appleDeviceInSafari(): 'iPhone' | 'iPad' | null {
 class PwaState {
   needRefresh = $state(false);
   offlineReady = $state(false);
-  installOffer = $state<InstallOffer>(null);
+  /** How this browser can install the app now (Settings offers it whatever Home was told). */
+  installWay = $state<InstallOffer>(null);
+  private installDeclined = $state(false);
+  /** What Home offers: the way, until the player says "Not now". */
+  installOffer = $derived(this.installDeclined ? null : this.installWay);
   private update: ((reload?: boolean) => Promise<void>) | null = null;
   private deferredPrompt: InstallPromptEvent | null = null;
-  private installDeclined = false;
 
   register(): void {
     this.listenForInstall();
@@ -75,16 +78,16 @@ class PwaState {
     if (typeof window === 'undefined') return;
     if (runsInstalled()) return;
     const device = appleDeviceInSafari();
-    if (device) this.installOffer = { how: 'share-menu', device };
+    if (device) this.installWay = { how: 'share-menu', device };
     window.addEventListener('beforeinstallprompt', (event) => {
       // the page's button instead of the browser's mini-infobar over the table
       event.preventDefault();
       this.deferredPrompt = event as InstallPromptEvent;
-      if (!this.installDeclined) this.installOffer = { how: 'prompt' };
+      this.installWay = { how: 'prompt' };
     });
     window.addEventListener('appinstalled', () => {
       this.deferredPrompt = null;
-      this.installOffer = null;
+      this.installWay = null;
     });
   }
 
@@ -92,7 +95,7 @@ class PwaState {
   async install(): Promise<'accepted' | 'dismissed' | 'unavailable'> {
     const prompt = this.deferredPrompt;
     this.deferredPrompt = null;
-    this.installOffer = null;
+    this.installWay = null;
     if (!prompt) return 'unavailable';
     try {
       await prompt.prompt();
@@ -102,10 +105,9 @@ class PwaState {
     }
   }
 
-  /** "Not now": the offer stays hidden until the app is opened again (the browser's menu still installs). */
+  /** "Not now": Home's offer stays hidden until the app is opened again (Settings and the browser's menu still install). */
   declineInstall(): void {
     this.installDeclined = true;
-    this.installOffer = null;
   }
 }
 

@@ -29,7 +29,7 @@ describe('installing the app', () => {
     expect(await page.getByTestId('install-offer').count()).toBe(0);
   });
 
-  it('hides the offer on Not now, even when the browser offers again, until the app is opened again', async () => {
+  it('hides the offer on Not now, even when the browser offers again, until the app is opened again; Settings still offers it', async () => {
     const { page } = app;
     await browserOffersInstall(page, 'dismissed');
     await page.getByTestId('install-offer').waitFor();
@@ -37,6 +37,15 @@ describe('installing the app', () => {
     expect(await page.getByTestId('install-offer').count()).toBe(0);
     await browserOffersInstall(page, 'dismissed');
     expect(await page.getByTestId('install-offer').count()).toBe(0);
+    // Settings still offers it, for a player who said Not now and changed their mind
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const inSettings = page.getByTestId('settings-install');
+    const shownBefore = await promptsShown(page);
+    await inSettings.getByRole('button', { name: 'Install' }).click();
+    await inSettings.waitFor({ state: 'detached' });
+    expect(await promptsShown(page)).toBe(shownBefore + 1);
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('new-game').waitFor();
     await page.reload();
     await page.getByTestId('new-game').waitFor();
     await browserOffersInstall(page, 'dismissed');
