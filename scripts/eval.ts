@@ -173,7 +173,7 @@ export function formatReport(report: EvalReport, header: string, listWrongRolls 
 
 /** The die-face reader's sidecar rules a read depends on, as `--json` records them (`--against` says when two runs differ in them). */
 function readingRules(c: DieFaceConfig) {
-  return { firstPass: c.firstPass, weakDice: c.weakDice, recount: c.recount, secondLook: c.secondLook, brandedOne: c.brandedOne, falseDice: c.falseDice !== null, unsure: c.unsure };
+  return { firstPass: c.firstPass, weakDice: c.weakDice, recount: c.recount, secondLook: c.secondLook, brandedOne: c.brandedOne, falseDice: c.falseDice !== null, touchingDice: c.touchingDice, unsure: c.unsure };
 }
 
 /** The text of `--against`'s file, or a clear `UsageError`. */

@@ -112,11 +112,17 @@ def merge_mined(mined):
 # a branded 1 too (models/record/standard-dice.md, "Branded ones among pip dice").
 BRANDED_ONE = {'minShare': 0.8, 'amongPipDice': True}
 
+# The sidecar's `touchingDice` rule (die-face-reader.ts `partTouchingDice`): a box about two dice long
+# and one wide, against the frame's median die, read as two dice when both halves read surely. Chosen
+# on the train photos, the held-out slice and the other renderer's sets (models/record/standard-dice.md,
+# "Touching dice boxed as one").
+TOUCHING_DICE = {'aspect': 1.5, 'longVsMedian': 1.5, 'shortVsMedian': 1.3, 'minDice': 3, 'minProbability': 0.8}
+
 
 def export(net, path_onnx, path_json, meta):
     # The `unsure` rule is not written here: it belongs to a reader's own probabilities and is
     # chosen at the table for each reader shipped (npm run choose-unsure-read; docs/vision.md).
-    meta = {**meta, 'brandedOne': BRANDED_ONE}
+    meta = {**meta, 'brandedOne': BRANDED_ONE, 'touchingDice': TOUCHING_DICE}
     model = WithSoftmax(net).eval()
     k = meta['inputSize']
     torch.onnx.export(model, torch.rand(1, 3, k, k), path_onnx, input_names=['crops'], output_names=['probs'],

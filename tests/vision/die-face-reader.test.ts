@@ -17,6 +17,7 @@ import {
   parseDieFaceConfig,
   shiftedBoxes,
   markUnsure,
+  partTouchingDice,
   proposedValue,
   withDieFaceReader,
   type DieFaceConfig,
@@ -62,7 +63,7 @@ describe('die-face sidecar', () => {
   const good = { inputSize: 48, cropMargin: 1.2, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], training: { anything: true } };
 
   it('keeps what the reader needs and ignores the rest', () => {
-    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null, unsure: null });
+    expect(parseDieFaceConfig(good)).toEqual({ inputSize: 48, cropMargin: 1.2, classes: good.classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null, touchingDice: null, unsure: null });
     expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8 } }).secondLook).toEqual({ below: 0.8, margins: [] });
     expect(parseDieFaceConfig({ ...good, secondLook: { below: 0.8, margins: [1, 1.1] } }).secondLook).toEqual({ below: 0.8, margins: [1, 1.1] });
     for (const secondLook of [{ below: 2 }, { below: -0.1 }, { below: '0.8' }, 0.8, {}, { below: 0.8, margins: 1.1 }, { below: 0.8, margins: [0.5] }, { below: 0.8, margins: ['1.1'] }, { below: 0.8, margins: [1, 1, 1, 1, 1] }]) {
@@ -120,7 +121,7 @@ describe('reading the classes', () => {
   });
 
   it('sets values, reads `other` as no value, drops `none`, keeps boxes and scores', () => {
-    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null, unsure: null };
+    const config: DieFaceConfig = { inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne: null, falseDice: null, touchingDice: null, unsure: null };
     const dice = [die(1, 0), die(5, 30), die(null, 60, 6), die(2, 90)];
     const reads = [5, 7, 3, 6].map((classIndex) => ({ classIndex, probability: 0.9 }));
     const out = applyDieFaceReads(dice, reads, config);
@@ -206,7 +207,7 @@ describe('the second look: a die read unsurely is read again mirrored', () => {
     for (let y = 10; y < 30; y++) for (let x = 10; x < 30; x++) data.set([x < 20 ? left : right, 0, 0, 255], (y * width + x) * 4);
     return { width, height: 40, data };
   };
-  const config = (secondLook: DieFaceConfig['secondLook']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook, brandedOne: null, falseDice: null, unsure: null });
+  const config = (secondLook: DieFaceConfig['secondLook']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes: ['1', '2', '3', '4', '5', '6', 'other', 'none'], firstPass: null, weakDice: null, recount: null, secondLook, brandedOne: null, falseDice: null, touchingDice: null, unsure: null });
 
   it('reads an unsure die again mirrored and takes the average; a sure one is read once', async () => {
     const unsure = sidedDie(160, 120); // '1', but not surely
@@ -449,6 +450,78 @@ describe('findMissedDice (the count of dice in view known)', () => {
   });
 });
 
+describe('partTouchingDice (two touching dice boxed as one)', () => {
+  let ort: OrtModule;
+  const readers: DieFaceReader[] = [];
+  const readerWith = async (touchingDice: DieFaceConfig['touchingDice']): Promise<DieFaceReader> => {
+    const reader = await createDieFaceReader(ort, new Uint8Array(readFileSync(TEST_READER)), { ...testConfig, touchingDice });
+    readers.push(reader);
+    return reader;
+  };
+  beforeAll(async () => {
+    ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+  });
+  afterAll(() => Promise.all(readers.map((r) => r.release())));
+  const rule = { aspect: 1.5, longVsMedian: 1.5, shortVsMedian: 1.3, minDice: 3, minProbability: 0.8 };
+  // three dice alone, and two pairs stacked end to end, each pair boxed as one die 20 × 40
+  const scene = () =>
+    scenePng(300, 60, [
+      { x: 10, y: 10, side: 20, rgb: COLOUR[1] },      // the reader's 6
+      { x: 50, y: 10, side: 20, rgb: COLOUR[3] },      // the reader's 4
+      { x: 90, y: 10, side: 20, rgb: COLOUR[2] },      // the reader's 5
+      { x: 170, y: 10, side: 20, rgb: COLOUR[6] },     // a pair: cyan (1) on top,
+      { x: 170, y: 30, side: 20, rgb: COLOUR[2] },     // green (5) below
+      { x: 230, y: 10, side: 20, rgb: COLOUR[6] },     // a pair whose lower half reads none:
+      { x: 230, y: 30, side: 20, rgb: COLOUR[5] },     // magenta
+    ]);
+  const tall = (x: number): Die => ({ value: 1, box: { x, y: 10, w: 20, h: 40 }, score: 0.9, classIndex: 0, valueProbability: 0.6 });
+  const read = [die(6, 10), die(4, 50), die(5, 90), tall(170), tall(230)];
+
+  it('reads a box two dice long as two dice when both halves read surely, in its place', async () => {
+    const image = await rgba(await scene());
+    const parted = await partTouchingDice(await readerWith(rule), image, read);
+    expect(parted.map((d) => [d.box.x, d.box.y, d.box.h, d.value])).toEqual([
+      [10, 10, 20, 6], [50, 10, 20, 4], [90, 10, 20, 5],
+      [170, 10, 20, 1], [170, 30, 20, 5],
+      [230, 10, 40, 1], // half of it is no die: left as read
+    ]);
+    expect(parted[3]!.valueProbability).toBeGreaterThanOrEqual(0.8);
+    // side by side, the box is cut down its width
+    const wide = await rgba(await scenePng(300, 60, [
+      { x: 10, y: 10, side: 20, rgb: COLOUR[1] }, { x: 50, y: 10, side: 20, rgb: COLOUR[3] }, { x: 90, y: 10, side: 20, rgb: COLOUR[2] },
+      { x: 170, y: 10, side: 20, rgb: COLOUR[3] }, { x: 190, y: 10, side: 20, rgb: COLOUR[6] },
+    ]));
+    const pair: Die = { value: 4, box: { x: 170, y: 10, w: 40, h: 20 }, score: 0.9, classIndex: 3 };
+    expect((await partTouchingDice(await readerWith(rule), wide, [...read.slice(0, 3), pair])).slice(3).map((d) => [d.box.x, d.box.w, d.value])).toEqual([[170, 20, 4], [190, 20, 1]]);
+  });
+
+  it('parts nothing without the rule, below its dice, when the box is no longer than the frame’s dice, or unsure halves', async () => {
+    const image = await rgba(await scene());
+    expect(await partTouchingDice(await readerWith(null), image, read)).toEqual(read);
+    // two dice and the pair: the median die is the pair's own length
+    expect(await partTouchingDice(await readerWith({ ...rule, minDice: 6 }), image, read)).toEqual(read);
+    expect(await partTouchingDice(await readerWith({ ...rule, longVsMedian: 2.5 }), image, read)).toEqual(read);
+    expect(await partTouchingDice(await readerWith({ ...rule, aspect: 2.5 }), image, read)).toEqual(read);
+    expect(await partTouchingDice(await readerWith({ ...rule, minProbability: 1 }), image, read)).toEqual(read);
+    // the frame's dice are as long as the pair (an oblique photo): nothing is parted
+    const longDice = read.map((d) => ({ ...d, box: { ...d.box, h: 40 } }));
+    expect(await partTouchingDice(await readerWith(rule), image, longDice)).toEqual(longDice);
+  });
+
+  it('is read through completeRead, so the count of dice comes out right', async () => {
+    const image = await rgba(await scene());
+    const { dice } = await completeRead(await readerWith(rule), image, read.slice(0, 4), [], 0.85);
+    expect(dice.map((d) => d.value)).toEqual([6, 4, 5, 1, 5]);
+  });
+
+  it('is validated in the sidecar', () => {
+    expect(parseDieFaceConfig({ ...JSON.parse(readFileSync(TEST_READER.replace(/\.onnx$/, '.json'), 'utf8')), touchingDice: rule }).touchingDice).toEqual(rule);
+    for (const bad of [{ ...rule, aspect: 0.5 }, { ...rule, minDice: 0 }, { ...rule, minProbability: 2 }, { aspect: 1.5 }, 'yes']) {
+      expect(() => parseDieFaceConfig({ ...JSON.parse(readFileSync(TEST_READER.replace(/\.onnx$/, '.json'), 'utf8')), touchingDice: bad })).toThrow(/"touchingDice" must be/);
+    }
+  });
+});
+
 describe('findMissedDice without a count (dice found weakly, read surely)', () => {
   let ort: OrtModule;
   const readers: DieFaceReader[] = [];
@@ -577,7 +650,7 @@ describe('perfect detections for --boxes truth', () => {
 
 describe('branded ones', () => {
   const classes = ['1', '2', '3', '4', '5', '6', 'other', 'none'];
-  const config = (brandedOne: DieFaceConfig['brandedOne']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne, falseDice: null, unsure: null });
+  const config = (brandedOne: DieFaceConfig['brandedOne']): DieFaceConfig => ({ inputSize: 8, cropMargin: 1, classes, firstPass: null, weakDice: null, recount: null, secondLook: null, brandedOne, falseDice: null, touchingDice: null, unsure: null });
   // rows: a logo 1 (the values point at the 1), a board piece (the values spread), a plain 5, a die read `none`
   const probs = Float32Array.from([
     0.2, 0.01, 0.01, 0.01, 0.01, 0.01, 0.75, 0,
