@@ -581,9 +581,13 @@ export async function partTouchingDice(reader: DieFaceReader, image: RgbaImage, 
     const k = parted.indexOf(d);
     if (k < 0) return [d];
     const two = [reads[2 * k]!, reads[2 * k + 1]!];
-    const values = two.map((r) => meanings[r.classIndex]);
-    if (!two.every((r, j) => values[j]?.kind === 'value' && r.probability >= rule.minProbability)) return [d];
-    return two.map((r, j): Die => ({ ...d, box: halves[k]![j]!, value: (values[j] as { value: number }).value, classIndex: r.classIndex, valueProbability: r.probability }));
+    // each half's pip value, or null where it reads no pip value surely
+    const pips = two.map((r) => {
+      const meaning = meanings[r.classIndex];
+      return meaning?.kind === 'value' && r.probability >= rule.minProbability ? meaning.value : null;
+    });
+    if (pips.includes(null)) return [d];
+    return two.map((r, j): Die => ({ ...d, box: halves[k]![j]!, value: pips[j]!, classIndex: r.classIndex, valueProbability: r.probability }));
   });
 }
 
