@@ -64,7 +64,7 @@ import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
 import { runCli, UsageError } from './lib/cli.ts';
 import { CAMERA_CONDITIONS, CONDITION_NOTES, isCameraCondition } from './lib/camera-conditions.ts';
 import { withTiles } from '../src/lib/vision/tiles.ts';
-import { compareReports, formatComparison, parseEvalReport, type ReportComparison } from './lib/compare-reports.ts';
+import { compareReports, formatComparison, parseEvalReport, wilsonInterval, type ReportComparison } from './lib/compare-reports.ts';
 
 const USAGE = 'usage: npm run eval -- [--json] [--model FILE.onnx] [--die-face auto|off|FILE.onnx] [--boxes detector|truth] [--count-known] [--learn] [--threads N] [--kit DIR] [--holdout] [--wrong] [--crowd N] [--condition NAME] [--tiles on|off] [--against BASE.json] [DATASET_DIR...]';
 
@@ -142,6 +142,17 @@ export function formatReport(report: EvalReport, header: string, listWrongRolls 
     ...(report.crowds ? [`≥ ${report.crowdDice} dice: the same over the photos of that many labelled dice or more (crowds of small touching dice, where most dice are missed).`] : []),
     'ms: reader time per image (letterbox + inference + decode/NMS, + the die-face pass when used), nearest-rank median and p95.',
   );
+  // A split of a few dozen photos pins its exact-roll share only to within several points.
+  const interval = (s: EvalSummary): string => {
+    const [lo, hi] = wilsonInterval(s.exactRolls, s.images);
+    return `${pct(s.exactRollAccuracy).trim()} (${pct(lo).trim()}–${pct(hi).trim()})`;
+  };
+  const splits = [
+    ...report.datasets,
+    ...(report.datasets.length > 1 ? [{ name: 'overall', ...report.overall }] : []),
+    ...(report.gameRolls ? [{ name: `≤ ${report.gameRollDice} dice`, ...report.gameRolls }] : []),
+  ];
+  out.push(`exact, with its 95% interval over the photos (Wilson score): ${splits.map((d) => `${d.name} ${interval(d)}`).join(', ')}.`);
   const asked = [...report.datasets.map((d) => ({ name: d.name, u: d.unsure })), { name: 'overall', u: report.overall.unsure }].filter((x) => x.u.dice > 0);
   if (asked.length) {
     out.push('unsure: dice read below the reader\'s unsure rule, scored above as read; the table asks for them (?) instead:');

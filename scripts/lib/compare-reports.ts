@@ -63,6 +63,24 @@ export function signTestP(fixed: number, broken: number): number {
   return Math.min(1, 2 * tail);
 }
 
+/**
+ * The 95% Wilson score interval of a share of `successes` in `trials` (photos read exactly, of the
+ * photos read): how far a split's exact-roll figure may lie from the reader's true rate on photos
+ * like these. On 50 photos, 84% reads as 71–92%. `[0, 1]` with no trials.
+ */
+export function wilsonInterval(successes: number, trials: number, z = 1.959964): [number, number] {
+  if (!(Number.isInteger(successes) && Number.isInteger(trials) && successes >= 0 && trials >= successes)) {
+    throw new RangeError(`wilsonInterval: need integers 0 <= successes <= trials, got ${successes} of ${trials}`);
+  }
+  if (trials === 0) return [0, 1];
+  const p = successes / trials;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * trials)) / (1 + z2 / trials);
+  const half = (z / (1 + z2 / trials)) * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials));
+  // At 0 or all successes the bound is 0 or 1 exactly; keep rounding from moving it.
+  return [successes === 0 ? 0 : Math.max(0, centre - half), successes === trials ? 1 : Math.min(1, centre + half)];
+}
+
 /** A photo whose roll one of the two runs read exactly and the other did not. */
 export interface RollChange {
   dataset: string;

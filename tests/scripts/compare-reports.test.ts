@@ -4,7 +4,7 @@
  * refusals of a base that is not a report or measured other photos.
  */
 import { describe, expect, it } from 'vitest';
-import { compareReports, formatComparison, parseEvalReport, signTestP, type ComparableReport } from '../../scripts/lib/compare-reports.ts';
+import { compareReports, formatComparison, parseEvalReport, signTestP, wilsonInterval, type ComparableReport } from '../../scripts/lib/compare-reports.ts';
 import { UsageError } from '../../scripts/lib/cli.ts';
 
 type Wrong = { file: string; truth: string[]; read: Array<string | null> };
@@ -129,5 +129,30 @@ describe('parseEvalReport', () => {
     expect(() => parseEvalReport(JSON.stringify(noWrong), 'old.json')).toThrow(/datasets\.0\.wrongRolls/);
     const badShare = { ...noWrong, datasets: [{ ...noWrong.datasets[0], wrongRolls: [] }], overall: { ...noWrong.overall, exactRollAccuracy: 3 } };
     expect(() => parseEvalReport(JSON.stringify(badShare), 'b.json')).toThrow(/overall\.exactRollAccuracy/);
+  });
+});
+
+describe('wilsonInterval', () => {
+  it('gives the 95% Wilson score interval of a share', () => {
+    const [lo, hi] = wilsonInterval(42, 50); // 84%
+    expect(lo).toBeCloseTo(0.7149, 3);
+    expect(hi).toBeCloseTo(0.9166, 3);
+    const [lo2, hi2] = wilsonInterval(5, 10);
+    expect(lo2).toBeCloseTo(0.2366, 3);
+    expect(hi2).toBeCloseTo(0.7634, 3);
+  });
+
+  it('holds the bounds at 0 and 1 when every photo or none was read exactly', () => {
+    expect(wilsonInterval(0, 0)).toEqual([0, 1]);
+    expect(wilsonInterval(0, 20)[0]).toBe(0);
+    const [lo, hi] = wilsonInterval(20, 20);
+    expect(hi).toBe(1);
+    expect(lo).toBeCloseTo(0.8389, 3);
+  });
+
+  it('refuses counts that are not a share', () => {
+    expect(() => wilsonInterval(3, 2)).toThrow(RangeError);
+    expect(() => wilsonInterval(-1, 2)).toThrow(RangeError);
+    expect(() => wilsonInterval(0.5, 2)).toThrow(RangeError);
   });
 });
