@@ -107,6 +107,8 @@ describe('npm run eval', () => {
     const table = runCli('scripts/eval.ts', ['--crowd', '2', '--model', TEST_MODEL, '--die-face', 'off', whole, pips]).stdout;
     expect(table).toMatch(/whole-set \(die\)[^\n]*\n  ≤ 6 dice[^\n]*\n  ≥ 2 dice\s+2\s+4\s+50\.0/);
     expect(table).toMatch(/overall[^\n]*\n  ≤ 6 dice[^\n]*\n  ≥ 2 dice\s+2\s+4\s+50\.0/);
+    // a split of two photos pins its exact-roll share hardly at all, and the report says so
+    expect(table).toContain('exact, with its 95% interval over the photos (Wilson score): whole-set 50.0 (9.5–90.5), pips-set 100.0 (20.7–100.0), overall');
     const bad = runCli('scripts/eval.ts', ['--crowd', '0', '--model', TEST_MODEL, whole]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--crowd must be a positive integer');
