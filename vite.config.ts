@@ -48,8 +48,8 @@ export default defineConfig({
         // Workbox skips files over 2 MiB by default; onnxruntime's wasm is 14–28 MiB and the models
         // several MiB, and the app is useless offline without them, so the cap is raised on purpose.
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
-        // A classic script, not an ES module: browsers that cannot run module service workers
-        // still get the offline app, and the plugin's ES path passes rolldown an option it deprecates.
+        // The worker is registered as a classic script, so it is built as one; the plugin's ES
+        // build passes rolldown an option it deprecates (a warning on every build).
         rollupFormat: 'iife',
       },
       devOptions: { enabled: false },

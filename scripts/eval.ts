@@ -5,8 +5,9 @@
  *
  * Measures the detector on labelled dataset folders (labels.json format: ../shared/data/README.md):
  * per-die precision / recall / F1 (centre rule, right value), the same at IoU ≥ 0.5 for
- * `whole-die` sets, detection recall whatever the value, exact-roll accuracy (with its 95% Wilson interval over the photos), the confusion
- * matrix, and median / p95 latency per image — per dataset and overall.
+ * `whole-die` sets, detection recall whatever the value, exact-roll accuracy (with its 95% Wilson
+ * interval over the photos), the confusion matrix, and median / p95 latency per image — per dataset
+ * and overall.
  * With no folder given it measures every `*-val` split under $ROLLCALL_DATA or ../shared/data;
  * with `--holdout`, instead, the held-out 15% of every `*-train` split (datasets.ts `holdoutSlices`,
  * the photos training never sees), the slice models and rules are chosen on, so a candidate is

@@ -4,6 +4,7 @@
  * reverse (broken), and the two-sided exact sign test over them. On the held-out slice a dozen
  * photos are left wrong, so a candidate's F1 moves by what one or two photos explain; the sign
  * test says when a change is more than that (6 fixed and none broken, or 8 and 1, before p < 0.05).
+ * `wilsonInterval` says the same of one report: how closely a split's photos pin its exact-roll share.
  */
 import * as v from 'valibot';
 import { UsageError } from './cli.ts';
