@@ -67,12 +67,6 @@ export function brokenLog(stoppedAt: NonNullable<Replayed['stoppedAt']>, stored:
   };
 }
 
-/** The result the store keeps for a finished game: winners' seats, and each seat's gain or loss. */
-export function resultOf(state: MatchState): { winners: PlayerIndex[]; payouts: number[] } | null {
-  if (state.phase !== 'over' || !state.winners) return null;
-  return { winners: [...state.winners], payouts: state.players.map((_, seat) => (state.payouts?.[seat] ?? 0) - state.ante) };
-}
-
 // ── proposed rolls ────────────────────────────────────────────────────────────────────────
 
 export type Preview =

@@ -4,10 +4,10 @@
  * it is shown) and undo (the last action dropped). Every screen of a game goes through this.
  */
 import { StoreError, type GameRecord } from '../lib/store/index.ts';
-import { tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
+import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { announce } from './announce.svelte.ts';
-import { brokenLog, replayLog, resultOf, type GameHeader, type Replayed } from './play.ts';
+import { brokenLog, replayLog, type GameHeader, type Replayed } from './play.ts';
 
 export function headerOf(record: GameRecord): GameHeader {
   return { game: record.game, players: record.players.map((p) => p.name), options: record.options };
@@ -57,7 +57,7 @@ export class TableGame {
 
   /** Writes the result of a game its log has ended, if not written yet; returns the record. */
   private async recordResult(record: GameRecord, state: MatchState): Promise<GameRecord> {
-    const result = resultOf(state);
+    const result = matchResult(state);
     if (record.status !== 'active' || !result) return record;
     const store = await data.store();
     return store.finishGame(record.id, {

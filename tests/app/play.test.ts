@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createMatch, replay, summarize, viewMatch, type Action } from '../../src/lib/rules/index.ts';
+import { createMatch, matchResult, replay, summarize, viewMatch, type Action } from '../../src/lib/rules/index.ts';
 import {
   brokenLog,
   csvOf,
@@ -10,7 +10,6 @@ import {
   readTranscript,
   replayLog,
   resolvedHeader,
-  resultOf,
   secretRoller,
   seatsWithSecrets,
   TranscriptImportError,
@@ -64,8 +63,8 @@ describe('replaying a stored log', () => {
     const tie = replay(JSON.parse(readFileSync(resolve(ROOT, 'tests/transcripts/big-roll-5000/final-round-tie.json'), 'utf8')));
     expect(tie.phase).toBe('over');
     // Ann and Bob share a pot of 9 (ante 3): 5 and 4
-    expect(resultOf(tie)).toEqual({ winners: [0, 1], payouts: [2, 1, -3] });
-    expect(resultOf(createMatch(fiveThousand))).toBeNull();
+    expect(matchResult(tie)).toEqual({ winners: [0, 1], payouts: [2, 1, -3] });
+    expect(matchResult(createMatch(fiveThousand))).toBeNull();
   });
 });
 

@@ -125,8 +125,9 @@ describe('app shell', () => {
     const ann = await store.addPlayer('Ann');
     const ben = await store.addPlayer('Ben');
     const friday = await store.startSession('Friday');
-    const game = await store.createGame({ game: 'war', players: [ann, ben].map(({ id, name }) => ({ id, name })), ante: 4, dice: { kitId: 'standard', taughtSetId: null }, sessionId: friday.id });
-    await store.appendAction(game.id, { type: 'roll', dice: [3] }); // War's centre die
+    const options = { ante: 4, startingPlayer: 'first-listed' };
+    const game = await store.createGame({ game: 'big-roll-5000', players: [ann, ben].map(({ id, name }) => ({ id, name })), options, ante: 4, dice: { kitId: 'standard', taughtSetId: null }, sessionId: friday.id });
+    await store.appendAction(game.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }); // Big Roll: five 1s win at once
     await store.finishGame(game.id, { winners: [ann.id], payouts: { [ann.id]: 4, [ben.id]: -4 } });
     const backup = await exportBackupJson(store);
     store.close();

@@ -23,10 +23,11 @@ async function populated(): Promise<RollcallStore> {
   const bob = await s.addPlayer('Bob');
   const session = await s.startSession('Friday');
   const players = [{ id: alice.id, name: alice.name }, { id: bob.id, name: bob.name }];
-  const g1 = await s.createGame({ game: 'five-thousand', players, ante: 2, dice: { kitId: 'standard', taughtSetId: null }, sessionId: session.id, options: { giftBumps: true } });
-  await s.appendAction(g1.id, { type: 'roll', dice: [1, 1, 1, 2, 3] });
-  await s.appendAction(g1.id, { type: 'bank' });
-  await s.finishGame(g1.id, { winners: [alice.id], payouts: { [alice.id]: 2, [bob.id]: -2 } });
+  // Big Roll's five 1s win at once: Alice throws nothing that scores, then Bob throws five 1s.
+  const g1 = await s.createGame({ game: 'big-roll-5000', players, ante: 2, dice: { kitId: 'standard', taughtSetId: null }, sessionId: session.id, options: { ante: 2, startingPlayer: 'first-listed' } });
+  await s.appendAction(g1.id, { type: 'roll', dice: [2, 3, 4, 6, 6] });
+  await s.appendAction(g1.id, { type: 'roll', dice: [1, 1, 1, 1, 1] });
+  await s.finishGame(g1.id, { winners: [bob.id], payouts: { [alice.id]: -2, [bob.id]: 2 } });
   const g2 = await s.createGame({ game: 'face-off', players, dice: { kitId: 'face-off', taughtSetId: null }, sessionId: session.id });
   await s.appendAction(g2.id, { type: 'roll', dice: ['vader', 'luke', 'han', 'han', 'r2d2'] });
   const set = await s.createTaughtSet('face-off', 'Our dice');
@@ -147,6 +148,41 @@ describe('backup export and import', () => {
       const banked = { ...g, actions: [{ action: { type: 'bank' }, at: 1 }, g.actions[1]!] };
       await expectRefused(s, JSON.stringify({ ...file, games: [banked, ...file.games.slice(1)] }), 'corrupt', new RegExp(`game "${g.id}" stops making sense at action 1 of 2`));
       await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, game: 'snakes-and-ladders' }, ...file.games.slice(1)] }), 'corrupt', new RegExp(`game "${g.id}" cannot be set up`));
+    });
+
+    it('a result its log does not make, or a ledger that disagrees with it', async () => {
+      const { s, file } = await valid();
+      const g = file.games[0]!; // finished: Bob won with five 1s, ante 2
+      const [alice, bob] = g.players.map((p) => p.id) as [string, string];
+      const rest = file.games.slice(1);
+      const line = file.ledger.find((l) => l.gameId === g.id)!;
+      const others = file.ledger.filter((l) => l !== line);
+      const withGame = (game: typeof g, ledger = file.ledger) => JSON.stringify({ ...file, games: [game, ...rest], ledger });
+      // another winner than the log's, paid as such
+      const alicePaid = { winners: [alice], payouts: { [alice]: 2, [bob]: -2 } };
+      await expectRefused(s, withGame({ ...g, result: alicePaid }, [...others, { ...line, deltas: alicePaid.payouts }]), 'corrupt', new RegExp(`game "${g.id}" names Alice as its winner, but its log makes it Bob`));
+      // the log cut before its end, still marked finished
+      const cut = { ...g, actions: g.actions.slice(0, 1), actionCount: 1 };
+      await expectRefused(s, withGame(cut), 'corrupt', new RegExp(`game "${g.id}" is marked finished, but its log does not end it`));
+      // the right winner, the wrong payout
+      await expectRefused(s, withGame({ ...g, result: { winners: [bob], payouts: { [alice]: -2, [bob]: 4 } } }), 'corrupt', /pays Bob 4, but its log pays 2/);
+      // a result on a game still open
+      await expectRefused(s, withGame({ ...cut, status: 'active', finishedAt: null }, others), 'corrupt', /has a result but is not finished/);
+      // its ledger line gone, changed, or twice
+      await expectRefused(s, withGame(g, others), 'corrupt', /should have one ledger line for its payout but has 0/);
+      await expectRefused(s, withGame(g, [...others, { ...line, deltas: { [alice]: 0, [bob]: 0 } }]), 'corrupt', new RegExp(`ledger line "${line.id}" does not match the payout`));
+      await expectRefused(s, withGame(g, [...file.ledger, { ...line, id: 'again' }]), 'corrupt', /has 2/);
+      // a ledger line for a game that paid nothing
+      const open = { ...cut, status: 'active' as const, finishedAt: null, result: null };
+      await expectRefused(s, withGame(open), 'corrupt', new RegExp(`ledger line "${line.id}" belongs to game "${g.id}", which has no payout`));
+    });
+
+    it('a game whose log has ended but whose result was never written, as a closed tab leaves it', async () => {
+      const { s, file } = await valid();
+      const g = file.games[0]!;
+      const unwritten = { ...g, status: 'active' as const, finishedAt: null, result: null };
+      const summary = await importBackupText(s, JSON.stringify({ ...file, games: [unwritten, ...file.games.slice(1)], ledger: file.ledger.filter((l) => l.gameId !== g.id) }), 'replace');
+      expect(summary.games.added).toBe(2);
     });
 
     it('records that refer to missing or duplicate records', async () => {

@@ -9,6 +9,7 @@ export {
   tryAction,
   expectRoll,
   viewMatch,
+  matchResult,
   type MatchHeader,
   type MatchState,
   type MatchView,

@@ -88,6 +88,15 @@ function beginPlay(state: MatchState, starter: PlayerIndex): MatchState {
   return settle({ ...state, phase: 'play', starter, play });
 }
 
+/**
+ * How a match that is over settled, as a game's record keeps it: the winners' seats and each
+ * seat's gain or loss (its share of the pot less its ante); null while it is not over.
+ */
+export function matchResult(state: MatchState): { winners: PlayerIndex[]; payouts: number[] } | null {
+  if (state.phase !== 'over' || !state.winners) return null;
+  return { winners: [...state.winners], payouts: state.players.map((_, seat) => (state.payouts?.[seat] ?? 0) - state.ante) };
+}
+
 /** Ends the match when the game has winners: the pot is paid out. */
 function settle(state: MatchState): MatchState {
   if (state.phase !== 'play') return state;

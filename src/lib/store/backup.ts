@@ -15,7 +15,7 @@ import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
 import { blobToDataUrl } from './data-url.ts';
-import { replay, ReplayError, SetupError, type Action } from '../rules/index.ts';
+import { matchResult, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
@@ -258,17 +258,19 @@ export function parseBackup(text: string): ParsedBackup {
     if ((g.status === 'active') !== (g.finishedAt === null)) throw corrupt(`game "${g.id}" has a finish time that does not match its status`);
     const playerIds = new Set(g.players.map((p) => p.id));
     if (playerIds.size !== g.players.length) throw corrupt(`game "${g.id}" lists a player twice`);
-    checkLogReplays(g);
+    const state = checkLogReplays(g);
     if (g.result) {
       for (const w of [...g.result.winners, ...Object.keys(g.result.payouts)]) {
         if (!playerIds.has(w)) throw corrupt(`game "${g.id}" has a result for someone not in it`);
       }
     }
+    checkResultMatchesLog(g, state);
   }
   for (const l of file.ledger) {
     if (l.gameId !== null && !gameIds.has(l.gameId)) throw corrupt(`ledger line "${l.id}" belongs to a missing game`);
     if (l.sessionId !== null && !sessionIds.has(l.sessionId)) throw corrupt(`ledger line "${l.id}" belongs to a missing session`);
   }
+  checkGameLedgerLines(file);
   const setsById = new Map(file.taughtSets.map((s) => [s.id, s]));
   for (const s of file.taughtSets) {
     if (s.kit === null && !BUILT_IN_KITS[s.kitId]) throw corrupt(`dice set "${s.id}" is of an unknown kit "${s.kitId}"`);
@@ -295,14 +297,66 @@ export function parseBackup(text: string): ParsedBackup {
  * that replay (DESIGN.md), so a log that stops making sense would import a game the table can
  * show only up to the break and refuse to play on. Refused here, naming the game and the action.
  */
-function checkLogReplays(g: BackupFile['games'][number]): void {
+function checkLogReplays(g: BackupFile['games'][number]): MatchState {
   const plain = (message: string): string => message.replace(/[.!]+$/, '');
   try {
-    replay({ game: g.game, players: g.players.map((p) => p.name), options: g.options, actions: g.actions.map((entry) => entry.action as Action) });
+    return replay({ game: g.game, players: g.players.map((p) => p.name), options: g.options, actions: g.actions.map((entry) => entry.action as Action) });
   } catch (err) {
     if (err instanceof SetupError) throw corrupt(`game "${g.id}" cannot be set up (${plain(err.message)})`);
     if (err instanceof ReplayError) throw corrupt(`the log of game "${g.id}" stops making sense at action ${err.index + 1} of ${g.actions.length} (${plain(err.ruleError.message)})`);
     throw err;
+  }
+}
+
+/** A seat's gain or loss as a record keeps it: a game without an ante keeps none (read as 0). */
+const payoutOf = (payouts: Record<string, number>, playerId: string): number => payouts[playerId] ?? 0;
+
+/**
+ * A game's status and result must be what its log says (the result is written from the replay
+ * when the log ends the game): a file whose game is "finished" with winners its log does not
+ * make, or with a result while still open, would show one winner on Home and another at the
+ * table, and pay the wrong player. A game still "active" whose log has ended is what a closed tab
+ * leaves behind; opening it writes its result, as on the device it came from.
+ */
+function checkResultMatchesLog(g: BackupFile['games'][number], state: MatchState): void {
+  if (g.status !== 'finished') {
+    if (g.result !== null) throw corrupt(`game "${g.id}" has a result but is not finished`);
+    return;
+  }
+  const result = matchResult(state);
+  if (!result || !g.result) throw corrupt(`game "${g.id}" is marked finished, but its log does not end it`);
+  const idsOf = (seats: readonly number[]): string => seats.map((seat) => g.players[seat]!.id).sort().join(', ');
+  const namesOf = (ids: readonly string[]): string => ids.map((id) => g.players.find((p) => p.id === id)?.name ?? id).join(', ');
+  if (idsOf(result.winners) !== [...g.result.winners].sort().join(', ')) {
+    const winners = result.winners.map((seat) => g.players[seat]!.id);
+    throw corrupt(`game "${g.id}" names ${namesOf(g.result.winners) || 'nobody'} as its winner, but its log makes it ${namesOf(winners)}`);
+  }
+  g.players.forEach((p, seat) => {
+    if (payoutOf(g.result!.payouts, p.id) !== result.payouts[seat]) {
+      throw corrupt(`game "${g.id}" pays ${p.name} ${payoutOf(g.result!.payouts, p.id)}, but its log pays ${result.payouts[seat]}`);
+    }
+  });
+}
+
+/**
+ * A finished game with an ante has one ledger line, its payouts, and no other game has any (the
+ * store writes the line with the result and removes it when the end is undone): a file that
+ * breaks this would show balances that disagree with its games.
+ */
+function checkGameLedgerLines(file: BackupFile): void {
+  for (const g of file.games) {
+    const lines = file.ledger.filter((l) => l.gameId === g.id);
+    const owed = g.status === 'finished' && g.ante > 0 && g.result !== null;
+    if (!owed) {
+      if (lines.length > 0) throw corrupt(`ledger line "${lines[0]!.id}" belongs to game "${g.id}", which has no payout`);
+      continue;
+    }
+    if (lines.length !== 1) throw corrupt(`game "${g.id}" should have one ledger line for its payout but has ${lines.length}`);
+    const [line] = lines;
+    const mismatch = g.players.find((p) => payoutOf(line!.deltas, p.id) !== payoutOf(g.result!.payouts, p.id));
+    if (mismatch || Object.keys(line!.deltas).some((id) => !g.players.some((p) => p.id === id))) {
+      throw corrupt(`ledger line "${line!.id}" does not match the payout of game "${g.id}"`);
+    }
   }
 }
 
