@@ -63,7 +63,13 @@ describe('app shell', () => {
     await page.getByTestId('player-name').fill(' ann');
     await page.getByTestId('add-player').click();
     expect(await page.getByRole('alert').textContent()).toBe('Ann is already playing.');
+    // no name at all: said beside the field, nobody seated
+    await page.getByTestId('player-name').fill('  ');
+    await page.getByTestId('add-player').click();
+    expect(await page.getByTestId('seat-problem').textContent()).toBe('Type the player’s name first, then tap Add player.');
+    expect(await page.getByTestId('seat').count()).toBe(3);
     await page.getByTestId('player-name').fill('');
+    expect(await page.getByTestId('seat-problem').count()).toBe(0);
     await page.getByTestId('ante').fill('2');
     expect(await layoutProblems(page)).toEqual([]);
     await page.getByTestId('start-game').click();
