@@ -48,6 +48,11 @@ describe('5000 at the table', () => {
     await page.getByTestId('dice-pad').locator('.slot').first().waitFor();
     expect(await page.getByTestId('dice-pad').locator('.slot').count()).toBe(2);
     expect(await pot(page)).toBe(6);
+    // asked for again, the camera is still absent: the table says it tried, and the pad stays
+    expect(await page.getByTestId('camera-note').textContent()).toBe('No camera was found on this device. Enter the dice by hand with the dice pad.');
+    await page.getByTestId('camera-toggle').click();
+    await page.getByTestId('camera-note').getByText(/^Tried again\. No camera was found/).waitFor();
+    expect(await page.getByTestId('dice-pad').locator('.slot').count()).toBe(2);
   });
 
   it('corrects a misread die with a tap, and enters rolls by keyboard', async () => {
