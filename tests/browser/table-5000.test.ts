@@ -104,6 +104,10 @@ describe('5000 at the table', () => {
     await page.getByTestId('confirm-roll').click();
     expect(await page.getByTestId('rule-error').textContent()).toBe(message);
     expect({ headline: await headline(page), scores: await scores(page), pot: await pot(page) }).toEqual(before);
+    // the die mended, the refusal no longer applies and goes
+    await page.getByRole('button', { name: 'Die 3: 6. Correct it' }).click();
+    await page.locator('button[data-fix-face="5"]').click();
+    expect(await page.getByTestId('rule-error').count()).toBe(0);
     // a count that does not fit says how the table should look
     await padEnter(page, ['5', '5', '5', '2', '4']);
     await page.getByRole('button', { name: /Die 5: 4/ }).click();
