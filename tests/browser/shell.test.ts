@@ -166,4 +166,26 @@ describe('app shell', () => {
     const colours = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     expect(colours).toBe('rgb(16, 24, 38)');
   });
+
+  it('shows the stored settle time after a reload on Settings, and a nudge moves on from it', async () => {
+    const { page } = app.session;
+    await page.goto(app.server.url);
+    const slider = page.getByTestId('settle-time');
+    // the app reopens on the screen it was left on: Settings, or Home with its way there
+    const settingsButton = page.getByRole('button', { name: 'Settings' });
+    await slider.or(settingsButton).first().waitFor();
+    if (await settingsButton.isVisible()) await settingsButton.click();
+    const shown = page.locator('label[for="settle"] strong');
+    await slider.fill('1.5');
+    await page.waitForFunction(() => document.querySelector('label[for="settle"] strong')?.textContent === '1.5 s');
+    // reopened on Settings: the settings load after the screen opens, and the slider follows them
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('label[for="settle"] strong')?.textContent === '1.5 s');
+    expect(await slider.inputValue()).toBe('1.5');
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await shown.textContent()).toBe('1.6 s');
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('label[for="settle"] strong')?.textContent === '1.6 s');
+  });
 });
