@@ -39,6 +39,15 @@ describe('app updates', () => {
     expect(await prompt.textContent()).toMatch(/new version of Rollcall is ready/);
     // Nothing happens behind the player's back: the old version stays until they accept.
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
+    // While it waits, the page makes room for it: scrolled to its foot, the last control lies clear above it.
+    await page.setViewportSize({ width: 390, height: 480 });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const clearance = await page.evaluate(() => {
+      const buttons = [...document.querySelectorAll('main button')];
+      const last = buttons[buttons.length - 1]!.getBoundingClientRect();
+      return document.querySelector('[data-testid="update-ready"]')!.getBoundingClientRect().top - last.bottom;
+    });
+    expect(clearance).toBeGreaterThanOrEqual(0);
 
     await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload now' }).click()]);
     await page.getByTestId('new-game').waitFor();
