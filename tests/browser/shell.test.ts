@@ -150,6 +150,7 @@ describe('app shell', () => {
       await ledger.waitFor();
       expect((await ledger.innerText()).replace(/\s+/g, ' ').trim()).toBe('Ann +4 Ben -4');
       expect(await page.getByRole('heading', { name: 'Recently finished' }).count()).toBe(1);
+      expect(await page.getByTestId('game-summary').first().textContent()).toMatch(/^Finished · .+ · 1 action · Won by Ann$/);
     } finally {
       await other.close();
     }
