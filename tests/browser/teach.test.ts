@@ -188,6 +188,9 @@ describe('teaching Face Off dice from photos', () => {
     await page.getByTestId('kits-message').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('kits-message').textContent()).toBe('Imported My Star Wars Face Off dice with 17 taught pictures.');
     expect(await page.locator('[data-kit-id="face-off"] [data-testid="taught-set"]').count()).toBe(2);
+    // each set's buttons say which set they act on
+    expect(await page.getByRole('button', { name: 'Teach My Star Wars Face Off dice', exact: true }).count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Delete… My Star Wars Face Off dice', exact: true }).count()).toBe(2);
   });
 
   it('refuses a corrupt or foreign kit file with a message, and changes nothing', async () => {
