@@ -151,6 +151,18 @@ describe('app shell', () => {
       expect((await ledger.innerText()).replace(/\s+/g, ' ').trim()).toBe('Ann +4 Ben -4');
       expect(await page.getByRole('heading', { name: 'Recently finished' }).count()).toBe(1);
       expect(await page.getByTestId('game-summary').first().textContent()).toMatch(/^Finished · .+ · 1 action · Won by Ann$/);
+      // settled up at the table: the evening ends in two taps, and Home's balances go with it
+      await page.getByTestId('end-evening').click();
+      expect(await page.getByRole('alert').textContent()).toMatch(/^Settled up\? Ending the evening clears these balances/);
+      await page.getByRole('button', { name: 'Keep playing' }).click();
+      expect(await ledger.isVisible()).toBe(true);
+      await page.getByTestId('end-evening').click();
+      await page.getByTestId('end-evening-confirm').click();
+      await ledger.waitFor({ state: 'detached' });
+      expect(await page.getByTestId('announcer').textContent()).toBe('Friday ended: Ann +4, Ben -4. The next game starts new balances.');
+      await page.reload();
+      await page.getByRole('heading', { name: 'Recently finished' }).waitFor(); // Home has loaded its lists
+      expect(await page.getByTestId('ledger').count()).toBe(0);
     } finally {
       await other.close();
     }

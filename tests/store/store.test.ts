@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, StoreError, type RollcallStore } from '../../src/lib/store/index.ts';
+import { openStore, SAME_EVENING_MS, StoreError, type RollcallStore } from '../../src/lib/store/index.ts';
 import { ALICE, BOB, CARA, freshStore } from './helpers.ts';
 
 let open: RollcallStore[] = [];
@@ -182,6 +182,34 @@ describe('games and the action log', () => {
     expect((await s.currentSession())?.id).toBe(other.id);
     await s.endSession(other.id);
     expect((await s.currentSession())?.id).toBe(session.id);
+  });
+
+  it('a new game joins the evening still at the table, and starts a new one after a long break', async () => {
+    const HOUR = 60 * 60 * 1000;
+    let clock = Date.UTC(2026, 2, 7, 20);
+    const s = await freshStore({ now: () => clock });
+    open.push(s);
+    const friday = await s.sessionForNewGame('Friday');
+    expect(friday).toMatchObject({ name: 'Friday', endedAt: null });
+    const g = await s.createGame({ ...newGame, sessionId: friday.id });
+    clock += 3 * HOUR;
+    await s.finishGame(g.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 5, [BOB.id]: -5 } });
+    const finishedAt = clock;
+    // past midnight, half an hour after the last game: the same evening
+    clock += HOUR / 2;
+    expect((await s.sessionForNewGame('Saturday')).id).toBe(friday.id);
+    // a week later: Friday is over (ended at its last game), and its balances stay with it
+    clock += 7 * 24 * HOUR;
+    const next = await s.sessionForNewGame('Next Friday');
+    expect(next.id).not.toBe(friday.id);
+    expect((await s.listSessions()).find((x) => x.id === friday.id)?.endedAt).toBe(finishedAt);
+    expect((await s.currentSession())?.id).toBe(next.id);
+    expect(await s.sessionBalances(next.id)).toEqual({});
+    expect(await s.sessionBalances(friday.id)).toEqual({ [ALICE.id]: 5, [BOB.id]: -5 });
+    // a settle-up counts as the table still being there
+    await s.addLedgerEntry({ sessionId: next.id, deltas: {}, note: 'counted the chips' });
+    clock += SAME_EVENING_MS - 1;
+    expect((await s.sessionForNewGame('later')).id).toBe(next.id);
   });
 
   it('abandons and deletes games', async () => {

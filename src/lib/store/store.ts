@@ -80,6 +80,8 @@ export interface LogExpectation {
 }
 
 const SETTINGS_KEY = 'settings';
+/** A table idle this long has broken up: the next game starts a new session (`sessionForNewGame`). */
+export const SAME_EVENING_MS = 8 * 60 * 60 * 1000;
 const SEQ_MAX = Number.MAX_SAFE_INTEGER;
 
 export async function openStore(options: OpenStoreOptions = {}): Promise<RollcallStore> {
@@ -593,6 +595,30 @@ export class RollcallStore {
       const ended = { ...session, endedAt: session.endedAt ?? this.now() };
       await tx.objectStore('sessions').put(ended);
       return ended;
+    });
+  }
+
+  /**
+   * The session a new game joins: the open one while its table is still at it (a game or a ledger
+   * line in it within `SAME_EVENING_MS`), else a new one named `name` (the old one ended), in one
+   * transaction. Why: balances add up over an evening; a game a week later starts afresh, or
+   * last week's debts would pile onto tonight's.
+   */
+  async sessionForNewGame(name: string): Promise<SessionRecord> {
+    return inTx(this.db, ['sessions', 'games', 'ledger'], 'readwrite', async (tx) => {
+      const t = this.now();
+      const sessions = tx.objectStore('sessions');
+      const open = (await sessions.index('by-started').getAll()).reverse().find((s) => s.endedAt === null);
+      if (open) {
+        const games = await tx.objectStore('games').index('by-session').getAll(open.id);
+        const lines = await tx.objectStore('ledger').index('by-session').getAll(open.id);
+        const lastActivity = Math.max(open.startedAt, ...games.map((g) => g.updatedAt), ...lines.map((l) => l.at));
+        if (t - lastActivity <= SAME_EVENING_MS) return open;
+        await sessions.put({ ...open, endedAt: lastActivity });
+      }
+      const session: SessionRecord = { id: this.newId(), name: checkName(name, 'A session'), startedAt: t, endedAt: null };
+      await sessions.add(session);
+      return session;
     });
   }
 
