@@ -15,12 +15,15 @@ class Announcer {
   speech = $state(false);
   private nextId = 1;
 
-  /** Announces `text`; `speak: false` keeps it to the screen reader. */
-  say(text: string, options: { politeness?: Politeness; speak?: boolean } = {}): void {
+  /**
+   * Announces `text`; `speak: false` keeps it to the screen reader, and `spoken` says aloud a
+   * shorter text instead (what the table has not already said).
+   */
+  say(text: string, options: { politeness?: Politeness; speak?: boolean; spoken?: string } = {}): void {
     const message = { id: this.nextId++, text };
     if (options.politeness === 'assertive') this.assertive = message;
     else this.polite = message;
-    if (this.speech && options.speak !== false) speak(text);
+    if (this.speech && options.speak !== false) speak(options.spoken ?? text);
   }
 }
 
@@ -35,6 +38,6 @@ export const speechAvailable = typeof speechSynthesis !== 'undefined';
 
 export const announcer = new Announcer();
 
-export function announce(text: string, options?: { politeness?: Politeness; speak?: boolean }): void {
+export function announce(text: string, options?: { politeness?: Politeness; speak?: boolean; spoken?: string }): void {
   announcer.say(text, options);
 }

@@ -70,8 +70,9 @@ export class TableGame {
    * Appends one action: the rules check it first (a refusal shows its message and changes
    * nothing), then the store writes it, and only then does the screen change.
    * `quiet`: announce on screen readers only (a private screen: nothing is spoken aloud).
+   * `alreadySpoken`: the headline said aloud with the roll's proposal, not said again.
    */
-  async act(action: Action, options: { quiet?: boolean } = {}): Promise<boolean> {
+  async act(action: Action, options: { quiet?: boolean; alreadySpoken?: string | null } = {}): Promise<boolean> {
     const state = this.state;
     const record = this.record;
     if (!state || !record || this.busy) return false;
@@ -110,7 +111,10 @@ export class TableGame {
       this.problem = null;
       const after = viewMatch(next.state, null);
       const changes = scoreChanges(before, after);
-      announce(changes ? `${after.headline} Scores: ${changes}.` : after.headline, { speak: !options.quiet });
+      // A confirmed roll's headline was said aloud with its proposal: say only what is new.
+      const saidBefore = options.alreadySpoken === after.headline;
+      const spoken = saidBefore ? (changes ? `Scores: ${changes}.` : null) : undefined;
+      announce(changes ? `${after.headline} Scores: ${changes}.` : after.headline, { speak: !options.quiet && spoken !== null, spoken: spoken ?? undefined });
       if (resultProblem) await this.storeProblem(resultProblem);
       return true;
     } catch (err) {
