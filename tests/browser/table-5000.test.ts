@@ -74,6 +74,8 @@ describe('5000 at the table', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
     expect(await headline(page)).toMatch(/All five dice scored: roll all 5 again — turn total 400/);
+    // Confirm is gone with its roll: focus goes on from where the game now stands, not the page's top
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('headline');
     await padRoll(page, ['2', '2', '2', '3', '6']);
     await move(page, 'Bank 600 (0 → 600)');
     expect(await scores(page)).toEqual({ Ann: 600, Bob: 0, Cy: 0 });
