@@ -290,6 +290,19 @@ describe('importing a whole game', () => {
     expect((await s.listPlayers()).map((p) => p.name).sort()).toEqual(['Ann', 'Ben']);
     expect(await s.listGames()).toHaveLength(1);
   });
+
+  it('refuses a game already here (the same file imported twice), and takes one that differs', async () => {
+    const s = await store();
+    const game = { game: 'war', playerNames: ['Ann', 'Ben'], options: { ante: 0 }, dice: { kitId: 'standard', taughtSetId: null }, actions: [{ type: 'roll', dice: [5] }], result: null };
+    await s.importGame(game);
+    const err = await expectStoreError(s.importGame({ ...game, playerNames: ['ann', 'BEN'] }), 'already-here');
+    expect(err.message).toBe('This game is already on this device: the same players, options and every action. Nothing was imported.');
+    expect(await s.listGames()).toHaveLength(1);
+    await s.importGame({ ...game, actions: [{ type: 'roll', dice: [4] }] });
+    await s.importGame({ ...game, playerNames: ['Ben', 'Ann'] });
+    await s.importGame({ ...game, options: { ante: 1 } });
+    expect(await s.listGames()).toHaveLength(4);
+  });
 });
 
 describe('players', () => {

@@ -5,6 +5,7 @@ export type StoreErrorCode =
   | 'nothing-to-undo'
   | 'game-closed'
   | 'name-taken'
+  | 'already-here'
   | 'storage-full'
   | 'unavailable';
 

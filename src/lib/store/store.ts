@@ -341,6 +341,17 @@ export class RollcallStore {
     }
     const t = this.now();
     return inTx(this.db, ['games', 'actions', 'players', 'sessions', 'ledger'], 'readwrite', async (tx) => {
+      // The same file imported twice (or a game exported from this device) would show every game twice.
+      const sameLog = JSON.stringify(input.actions);
+      for (const here of await tx.objectStore('games').getAll()) {
+        if (here.game !== input.game || here.actionCount !== input.actions.length) continue;
+        if (here.players.map((p) => nameKey(p.name)).join('\n') !== names.map(nameKey).join('\n')) continue;
+        if (JSON.stringify(here.options) !== JSON.stringify(options)) continue;
+        const log = await tx.objectStore('actions').getAll(actionRange(here.id));
+        if (JSON.stringify(log.map((r) => r.action)) === sameLog) {
+          throw new StoreError('already-here', 'This game is already on this device: the same players, options and every action. Nothing was imported.');
+        }
+      }
       const sessionId = input.sessionId ?? null;
       if (sessionId !== null && !(await tx.objectStore('sessions').get(sessionId))) {
         throw new StoreError('not-found', 'That session no longer exists.');
