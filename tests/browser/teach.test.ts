@@ -126,6 +126,22 @@ describe('teaching Face Off dice from photos', () => {
     console.log(`teach: ${addMs.length} photos, median ${addMs[addMs.length >> 1]} ms per photo added (upload, detector, embedder, IndexedDB write, separation)`);
   });
 
+  it('the faces are one radio group: one Tab stop, the arrow keys move the choice', async () => {
+    const { page } = session;
+    await page.locator('.faces button[data-face="vader"]').click();
+    expect(await page.locator('.faces button[tabindex="0"]').getAttribute('data-face')).toBe('vader');
+    expect(await page.locator('.faces button[tabindex="-1"]').count()).toBe(5);
+    await page.keyboard.press('ArrowRight');
+    const next = await page.evaluate(() => document.activeElement?.getAttribute('data-face'));
+    expect(next).not.toBe('vader');
+    expect(await page.locator('.faces button[aria-checked="true"]').getAttribute('data-face')).toBe(next);
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.locator('.faces button[aria-checked="true"]').getAttribute('data-face')).toBe('vader');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Home');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-face'))).toBe(await page.locator('.faces button').first().getAttribute('data-face'));
+  });
+
   it('refuses a photo with no die or with several, saying which, and keeps nothing of it', async () => {
     const { page } = session;
     await page.locator('.faces button[data-face="vader"]').click();

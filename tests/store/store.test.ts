@@ -298,7 +298,8 @@ describe('importing a whole game', () => {
     const err = await expectStoreError(s.importGame({ ...game, playerNames: ['ann', 'BEN'] }), 'already-here');
     expect(err.message).toBe('This game is already on this device: the same players, options and every action. Nothing was imported.');
     expect(await s.listGames()).toHaveLength(1);
-    await s.importGame({ ...game, actions: [{ type: 'roll', dice: [4] }] });
+    const anotherLog = [{ type: 'roll', dice: [4] }];
+    await s.importGame({ ...game, actions: anotherLog });
     await s.importGame({ ...game, playerNames: ['Ben', 'Ann'] });
     await s.importGame({ ...game, options: { ante: 1 } });
     expect(await s.listGames()).toHaveLength(4);
