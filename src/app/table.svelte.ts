@@ -3,7 +3,7 @@
  * and the two ways it changes — an action appended (checked by the rules first, written before
  * it is shown) and undo (the last action dropped). Every screen of a game goes through this.
  */
-import { StoreError, type GameRecord } from '../lib/store/index.ts';
+import { resultOfGame, StoreError, type GameRecord } from '../lib/store/index.ts';
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { announce } from './announce.svelte.ts';
@@ -60,10 +60,7 @@ export class TableGame {
     const result = matchResult(state);
     if (record.status !== 'active' || !result) return record;
     const store = await data.store();
-    return store.finishGame(record.id, {
-      winners: result.winners.map((seat) => record.players[seat]!.id),
-      payouts: record.ante > 0 ? Object.fromEntries(result.payouts.map((amount, seat) => [record.players[seat]!.id, amount])) : {},
-    });
+    return store.finishGame(record.id, resultOfGame(record.players, record.ante, result));
   }
 
   /**

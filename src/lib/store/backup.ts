@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
 import { isJson } from './json.ts';
-import type { RollcallStore } from './store.ts';
+import { resultOfGame, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
@@ -323,19 +323,18 @@ function checkResultMatchesLog(g: BackupFile['games'][number], state: MatchState
     if (g.result !== null) throw corrupt(`game "${g.id}" has a result but is not finished`);
     return;
   }
-  const result = matchResult(state);
-  if (!result || !g.result) throw corrupt(`game "${g.id}" is marked finished, but its log does not end it`);
-  const idsOf = (seats: readonly number[]): string => seats.map((seat) => g.players[seat]!.id).sort().join(', ');
+  const byLog = matchResult(state);
+  if (!byLog || !g.result) throw corrupt(`game "${g.id}" is marked finished, but its log does not end it`);
+  const logs = resultOfGame(g.players, g.ante, byLog);
   const namesOf = (ids: readonly string[]): string => ids.map((id) => g.players.find((p) => p.id === id)?.name ?? id).join(', ');
-  if (idsOf(result.winners) !== [...g.result.winners].sort().join(', ')) {
-    const winners = result.winners.map((seat) => g.players[seat]!.id);
-    throw corrupt(`game "${g.id}" names ${namesOf(g.result.winners) || 'nobody'} as its winner, but its log makes it ${namesOf(winners)}`);
+  if ([...logs.winners].sort().join() !== [...g.result.winners].sort().join()) {
+    throw corrupt(`game "${g.id}" names ${namesOf(g.result.winners) || 'nobody'} as its winner, but its log makes it ${namesOf(logs.winners)}`);
   }
-  g.players.forEach((p, seat) => {
-    if (payoutOf(g.result!.payouts, p.id) !== result.payouts[seat]) {
-      throw corrupt(`game "${g.id}" pays ${p.name} ${payoutOf(g.result!.payouts, p.id)}, but its log pays ${result.payouts[seat]}`);
+  for (const p of g.players) {
+    if (payoutOf(g.result.payouts, p.id) !== payoutOf(logs.payouts, p.id)) {
+      throw corrupt(`game "${g.id}" pays ${p.name} ${payoutOf(g.result.payouts, p.id)}, but its log pays ${payoutOf(logs.payouts, p.id)}`);
     }
-  });
+  }
 }
 
 /**

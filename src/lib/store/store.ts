@@ -79,6 +79,18 @@ export interface LogExpectation {
   expectedCount?: number;
 }
 
+/**
+ * A match's result by seat (the rules' `matchResult`) as a game record keeps it: winners and each
+ * player's gain or loss by player id; a game without an ante keeps no payouts. The one way a
+ * result is written (the table, an imported transcript) and checked (a backup).
+ */
+export function resultOfGame(players: readonly GamePlayer[], ante: number, result: { winners: readonly number[]; payouts: readonly number[] }): GameResult {
+  return {
+    winners: result.winners.map((seat) => players[seat]!.id),
+    payouts: ante > 0 ? Object.fromEntries(result.payouts.map((amount, seat) => [players[seat]!.id, amount])) : {},
+  };
+}
+
 const SETTINGS_KEY = 'settings';
 /** A table idle this long has broken up: the next game starts a new session (`sessionForNewGame`). */
 export const SAME_EVENING_MS = 8 * 60 * 60 * 1000;
@@ -370,12 +382,7 @@ export class RollcallStore {
           players.push({ id: record.id, name });
         }
       }
-      const gameResult: GameResult | null = result
-        ? {
-            winners: result.winners.map((w) => players[w]!.id),
-            payouts: Object.fromEntries(result.payouts.map((amount, seat) => [players[seat]!.id, amount])),
-          }
-        : null;
+      const gameResult = result ? resultOfGame(players, ante, result) : null;
       const game: GameRecord = {
         id: this.newId(),
         game: input.game,
