@@ -220,7 +220,10 @@ describe('Big Roll 5000: the final round', () => {
     expect(viewMatch(reached).headline).toBe(
       "Ann passes with 1000: 4000 → 5000. Ann reaches 5000: final round, Bob and Cy each get one more turn. Bob's last turn: roll 5 dice (Ann leads with 5000).",
     );
-    const bobPasses = applyAction(applyAction(reached, r(6, 6, 6, 6, 2)), bank);
+    const bobRolled = applyAction(reached, r(6, 6, 6, 6, 2));
+    // in the final round reaching 5000 decides nothing: the pass says whether it takes the lead
+    expect(viewMatch(bobRolled).legal.at(-1)?.label).toBe('Pass with 1200 (4000 → 5200: takes the lead)');
+    const bobPasses = applyAction(bobRolled, bank);
     expect(g(bobPasses).scores).toEqual([5000, 5200, 0]);
     expect(bobPasses.phase).toBe('play'); // the final round is not restarted: Cy still plays, Ann does not
     expect(g(bobPasses).current).toBe(2);
@@ -232,6 +235,8 @@ describe('Big Roll 5000: the final round', () => {
     );
   });
   it('a tie for the most points shares the win (and the pot)', () => {
+    const bobTies = play([...to4000, ...TURN[1000], ...TURN[1000].slice(0, -1)]);
+    expect(viewMatch(bobTies).legal.at(-1)?.label).toMatch(/\(4000 → 5000: ties the lead\)$/);
     const state = play([...to4000, ...TURN[1000], ...TURN[1000], BUST], { ante: 3 });
     expect(state.winners).toEqual([0, 1]);
     expect(state.payouts).toEqual([5, 4, 0]);

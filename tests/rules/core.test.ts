@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  andList,
   applyAction,
   createMatch,
   expectRoll,
@@ -143,6 +144,15 @@ describe('reading the table', () => {
     expect(() => thrownDiceFromTable(board, [6, 3])).toThrow(
       'The kept dice (Star (5)) are not all on the table as they were: seen Burst (6), Square (3).',
     );
+  });
+});
+
+describe('names in a sentence', () => {
+  it('lists one, two and three names as a sentence does', () => {
+    expect(andList([])).toBe('');
+    expect(andList(['Ann'])).toBe('Ann');
+    expect(andList(['Ann', 'Bob'])).toBe('Ann and Bob');
+    expect(andList(['Ann', 'Bob', 'Dee'])).toBe('Ann, Bob and Dee');
   });
 });
 

@@ -55,6 +55,15 @@ describe('Point Five busts and wins', () => {
     expect(state.winners).toEqual([0]);
     expect(state.payouts).toEqual([6, 0]);
     expect(state.pot).toBe(0);
+    // the board shows each symbol's points; the sixth scores none, it wins
+    expect(viewMatch(state).details.board).toEqual([
+      { value: 1, points: 1 },
+      { value: 2, points: 2 },
+      { value: 3, points: 6 },
+      { value: 4, points: 12 },
+      { value: 5, points: 20 },
+      { value: 6, points: null },
+    ]);
   });
   it('reaching 100 points wins', () => {
     // 6 then 5 ×1 … ; a quick path: five different symbols then call at position 4: value×4

@@ -25,6 +25,11 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 export { plural };
 
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy": names (or phrases) as a sentence lists them. */
+export function andList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
+}
+
 /** Counts of each token. */
 export function countTokens(dice: readonly DieToken[]): Map<DieToken, number> {
   const counts = new Map<DieToken, number>();

@@ -12,7 +12,7 @@
 import { STANDARD_KIT } from '../../dice/index.ts';
 import { RuleError } from '../errors.ts';
 import { choiceOption, numberOption } from '../options.ts';
-import type { Action, GameDefinition, PlayView } from '../types.ts';
+import type { Action, GameDefinition, PlayerIndex, PlayView } from '../types.ts';
 import {
   allDiceScored,
   bankBlock,
@@ -184,13 +184,23 @@ function applyBank(g: BigRollState): BigRollState {
 // ---------------------------------------------------------------------------------------------
 // The table's view
 
+/**
+ * What passing now would do, for the pass button: reach 5000 (which starts the final round or,
+ * by option, wins), or in the final round, where reaching 5000 decides nothing, take or tie the lead.
+ */
+function passOutcome(g: BigRollState, player: PlayerIndex, after: number): string {
+  if (g.finalRound === null) return after >= BIG_ROLL_TARGET ? `: reaches ${BIG_ROLL_TARGET}` : '';
+  const best = Math.max(...g.scores.filter((_, p) => p !== player));
+  return after > best ? ': takes the lead' : after === best ? ': ties the lead' : '';
+}
+
 function view(g: BigRollState): PlayView {
   const player = g.current;
   const before = g.scores[player] ?? 0;
   const block = g.winners === null ? bankBlock(g.turn, isOnSlate(g, player), g.rules.entryScore) : null;
   const forfeit = skipsNextTurn(g);
   const after = before + g.turn.total;
-  const reaches = after >= BIG_ROLL_TARGET ? `: reaches ${BIG_ROLL_TARGET}` : '';
+  const reaches = passOutcome(g, player, after);
   const preview = `${before} → ${after}${reaches}${forfeit ? ', skip your next turn' : ''}`;
   const next = nextStepText(g.turn, block, forfeit ? 'pass (skip your next turn)' : 'pass', ` (${before} → ${after}${reaches})`);
   return {

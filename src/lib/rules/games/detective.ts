@@ -10,7 +10,7 @@
  * Rules as implemented and the choices made: docs/rules/detective.md.
  */
 import { STANDARD_KIT } from '../../dice/index.ts';
-import { containsAll, countTokens, formatDice, plural, removeAll } from '../dice.ts';
+import { andList, containsAll, countTokens, formatDice, plural, removeAll } from '../dice.ts';
 import { RuleError } from '../errors.ts';
 import { booleanOption, choiceOption } from '../options.ts';
 import type { Action, ExpectedRoll, GameDefinition, Json, LegalMove, PlayerIndex, PlayView } from '../types.ts';
@@ -210,7 +210,7 @@ function endTurn(g: DetectiveState, lastEvent: string): DetectiveState {
   if (g.sharedEvidence) {
     if (SUSPECTS.every((s) => uncovered(g, s))) {
       const winners = mostCircles(g);
-      const names = winners.map((w) => nameOf(g, w)).join(' and ');
+      const names = andList(winners.map((w) => nameOf(g, w)));
       return { ...base, phase: 'over', winners, lastEvent: `${lastEvent} All six suspects are uncovered: ${names} win${winners.length === 1 ? 's' : ''} with the most circles.` };
     }
     return { ...base, phase: 'initial-roll', current: (g.current + 1) % g.players.length };
@@ -229,7 +229,7 @@ function endTurn(g: DetectiveState, lastEvent: string): DetectiveState {
   const next = lastTurns[0];
   if (next === undefined) {
     const winners = g.solved.map((s) => s.player);
-    const names = g.solved.map((s) => `${nameOf(g, s.player)} (suspect ${s.suspect})`).join(' and ');
+    const names = andList(g.solved.map((s) => `${nameOf(g, s.player)} (suspect ${s.suspect})`));
     return { ...base, phase: 'over', lastTurns, winners, lastEvent: `${lastEvent} Solved by ${names}: game over.` };
   }
   return { ...base, phase: 'initial-roll', current: next, lastTurns };

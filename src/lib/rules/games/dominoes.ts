@@ -8,7 +8,7 @@
  * Rules as implemented and the choices made: docs/rules/dominoes.md.
  */
 import { STANDARD_KIT } from '../../dice/index.ts';
-import { formatDice, plural } from '../dice.ts';
+import { andList, formatDice, plural } from '../dice.ts';
 import { RuleError } from '../errors.ts';
 import { choiceOption, numberOption } from '../options.ts';
 import type { Action, ExpectedRoll, GameDefinition, LegalMove, PlayerIndex, PlayView, SlateColumn } from '../types.ts';
@@ -206,7 +206,7 @@ function endSeriesTurn(g: DominoesState, why: string): DominoesState {
   if (reached && evenTurns) {
     const best = Math.max(...active.map((i) => scores[i] ?? 0));
     const winners = active.filter((i) => scores[i] === best);
-    const names = winners.map((w) => nameOf(g, w)).join(' and ');
+    const names = andList(winners.map((w) => nameOf(g, w)));
     if (winners.length === 1 || g.seriesTie === 'share') {
       return {
         ...scored,

@@ -7,7 +7,7 @@
  * overflow gift; the forfeit, five 1s and the Big Roll) live in the game's module.
  */
 import { STANDARD_KIT } from '../../dice/index.ts';
-import { checkDiceTokens, containsAll, plural, removeAll } from '../dice.ts';
+import { andList, checkDiceTokens, containsAll, plural, removeAll } from '../dice.ts';
 import { RuleError } from '../errors.ts';
 import type { Action, ExpectedRoll, Json, LegalMove, PlayerIndex, SlateRow } from '../types.ts';
 
@@ -298,8 +298,7 @@ export function nameOf(g: FamilyState, player: PlayerIndex): string {
 
 /** "Ann and Bob", "Ann, Bob and Cy". */
 export function namesText(g: FamilyState, players: readonly PlayerIndex[]): string {
-  const names = players.map((p) => nameOf(g, p));
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
+  return andList(players.map((p) => nameOf(g, p)));
 }
 
 /** "Ann rolled 1 1 4 5 6 = 250 (1 1 5 set aside)." */

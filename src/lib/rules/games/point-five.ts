@@ -142,7 +142,8 @@ function view(g: PointFiveState): PlayView {
     },
     dice: g.board,
     details: {
-      board: g.board.map((value, position) => ({ value, points: position < 5 ? pointFivePoints(position, value) : 0 })),
+      // the sixth symbol scores nothing: it wins the pot at once
+      board: g.board.map((value, position) => ({ value, points: position < 5 ? pointFivePoints(position, value) : null })),
       callPoints,
       target: g.target,
       lastEvent: g.lastEvent,
