@@ -3,7 +3,7 @@
  * and the two ways it changes — an action appended (checked by the rules first, written before
  * it is shown) and undo (the last action dropped). Every screen of a game goes through this.
  */
-import { resultOfGame, StoreError, type GameRecord } from '../lib/store/index.ts';
+import { resultOfGame, StoreError, withLogChange, type GameRecord, type LogExpectation } from '../lib/store/index.ts';
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { announce } from './announce.svelte.ts';
@@ -91,10 +91,10 @@ export class TableGame {
     this.busy = true;
     try {
       const store = await data.store();
-      await store.appendAction(record.id, action, { expectedCount: this.actions.length });
+      await store.appendAction(record.id, action, this.expectation(record));
       // Written first, shown after: the end of a game shows once its result is written too
       // (should that write fail, the next load writes it: the log already ends the game).
-      let updated: GameRecord = { ...record, actionCount: this.actions.length + 1 };
+      let updated = withLogChange(record, 1);
       let resultProblem: unknown = null;
       try {
         updated = await this.recordResult(updated, next.state);
@@ -112,7 +112,12 @@ export class TableGame {
       const saidBefore = options.alreadySpoken === after.headline;
       const spoken = saidBefore ? (changes ? `Scores: ${changes}.` : null) : undefined;
       announce(changes ? `${after.headline} Scores: ${changes}.` : after.headline, { speak: !options.quiet && spoken !== null, spoken: spoken ?? undefined });
-      if (resultProblem) await this.storeProblem(resultProblem);
+      if (resultProblem instanceof StoreError && resultProblem.code === 'game-closed') {
+        // Another tab, opening the game, wrote its result first: show it as stored.
+        await this.load();
+      } else if (resultProblem) {
+        await this.storeProblem(resultProblem);
+      }
       return true;
     } catch (err) {
       await this.storeProblem(err);
@@ -129,7 +134,7 @@ export class TableGame {
     this.busy = true;
     try {
       const store = await data.store();
-      await store.undoLastAction(record.id, { expectedCount: this.actions.length });
+      await store.undoLastAction(record.id, this.expectation(record));
       const actions = this.actions.slice(0, -1);
       const replayed = replayLog(headerOf(record), actions);
       this.actions = actions;
@@ -148,6 +153,25 @@ export class TableGame {
     }
   }
 
+  /** The log as this screen shows it: the store refuses a write onto any other. */
+  private expectation(record: GameRecord): LogExpectation {
+    return { expectedCount: this.actions.length, expectedRevision: record.logRevision ?? 0 };
+  }
+
+  /**
+   * Shows the game as stored if another tab changed it since it was loaded (called when the
+   * page comes back into view): a phone's second tab must not show old scores or the old pot.
+   */
+  async refreshIfChanged(): Promise<void> {
+    const record = this.record;
+    if (!record || this.busy) return;
+    const stored = await (await data.store()).getGame(record.id);
+    if (!stored) return;
+    const changed =
+      stored.actionCount !== record.actionCount || (stored.logRevision ?? 0) !== (record.logRevision ?? 0) || stored.status !== record.status;
+    if (changed && !this.busy) await this.load();
+  }
+
   /** Forgets the last refusal (the player moved on). */
   clearProblem(): void {
     this.problem = null;
@@ -160,8 +184,8 @@ export class TableGame {
   }
 
   private async storeProblem(err: unknown): Promise<void> {
-    if (err instanceof StoreError && err.code === 'stale-log') {
-      // Another tab moved the game on: show the log as it is now.
+    if (err instanceof StoreError && (err.code === 'stale-log' || err.code === 'game-closed')) {
+      // Another tab moved the game on, or ended or abandoned it: show the log as it is now.
       await this.load();
       this.refuse('This game changed in another tab; the table now shows the latest state. Nothing was added here.');
       return;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, SAME_EVENING_MS, StoreError, type RollcallStore } from '../../src/lib/store/index.ts';
+import { openStore, SAME_EVENING_MS, StoreError, withLogChange, type RollcallStore } from '../../src/lib/store/index.ts';
 import { ALICE, BOB, CARA, freshStore } from './helpers.ts';
 
 let open: RollcallStore[] = [];
@@ -131,6 +131,34 @@ describe('games and the action log', () => {
     await s.undoLastAction(g.id);
     await expectStoreError(s.undoLastAction(g.id), 'nothing-to-undo');
     expect((await s.getGame(g.id))?.actionCount).toBe(0);
+  });
+
+  it('refuses a write onto a log undone and written again since, though its length is the same (a second tab)', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    await s.appendAction(g.id, { type: 'roll', dice: [1, 1, 1, 5, 5] });
+    // the second tab loaded the game here: one action, revision 1
+    const seen = (await s.getGame(g.id))!;
+    expect(seen.logRevision).toBe(1);
+    const stale = { expectedCount: seen.actionCount, expectedRevision: seen.logRevision };
+    // the first tab undoes the roll and writes the dice really thrown
+    await s.undoLastAction(g.id, stale);
+    await s.appendAction(g.id, { type: 'roll', dice: [2, 3, 4, 6, 6] }, { expectedCount: 0, expectedRevision: 2 });
+    expect((await s.getGame(g.id))?.logRevision).toBe(3);
+    await expectStoreError(s.appendAction(g.id, { type: 'bank' }, stale), 'stale-log');
+    await expectStoreError(s.undoLastAction(g.id, stale), 'stale-log');
+    expect((await s.loadGame(g.id)).actions).toEqual([{ type: 'roll', dice: [2, 3, 4, 6, 6] }]);
+    // a screen that made a change knows the header it leaves
+    expect(withLogChange(seen, 1)).toMatchObject({ actionCount: 2, logRevision: 2 });
+  });
+
+  it('reads a game stored before revisions were kept as revision 0', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    const { logRevision: _none, ...old } = (await s.getGame(g.id))!;
+    await s.db.put('games', old);
+    await s.appendAction(g.id, { type: 'roll', dice: [1] }, { expectedCount: 0, expectedRevision: 0 });
+    expect((await s.getGame(g.id))?.logRevision).toBe(1);
   });
 
   it('undo refuses a stale expectation', async () => {

@@ -66,6 +66,7 @@ const gameSchema = v.object({
   finishedAt: v.nullable(time),
   status: v.picklist(['active', 'finished', 'abandoned']),
   actionCount: count,
+  logRevision: v.optional(count),
   result: v.nullable(v.object({ winners: v.array(id), payouts: v.record(v.string(), amount) })),
   actions: v.array(v.object({ action, at: time })),
 });

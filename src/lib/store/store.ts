@@ -74,9 +74,21 @@ export interface ImportedGame {
   result: { winners: number[]; payouts: number[] } | null;
 }
 
-/** Optimistic check: the caller's view of the log length. Stops a double tap or a second tab from writing twice. */
+/**
+ * Optimistic check: the log as the caller shows it, by its length and revision. Stops a double
+ * tap or a second tab from writing twice, or onto a log that changed under it.
+ */
 export interface LogExpectation {
   expectedCount?: number;
+  expectedRevision?: number;
+}
+
+/**
+ * A game's header once its log gained (+1) or lost (-1) its last action: the count follows and
+ * the revision moves on. The store writes it so, and a screen that made the change knows it so.
+ */
+export function withLogChange(game: GameRecord, change: 1 | -1): GameRecord {
+  return { ...game, actionCount: game.actionCount + change, logRevision: (game.logRevision ?? 0) + 1 };
 }
 
 /**
@@ -260,6 +272,9 @@ function checkExpectation(game: GameRecord, expect: LogExpectation | undefined):
       `This game changed elsewhere (it has ${game.actionCount} actions, this screen expected ${expect.expectedCount}). Reload it.`,
     );
   }
+  if (expect?.expectedRevision !== undefined && expect.expectedRevision !== (game.logRevision ?? 0)) {
+    throw new StoreError('stale-log', 'This game changed elsewhere (an action was undone and another written). Reload it.');
+  }
 }
 
 function actionRange(gameId: string): IDBKeyRange {
@@ -310,6 +325,7 @@ export class RollcallStore {
       finishedAt: null,
       status: 'active',
       actionCount: 0,
+      logRevision: 0,
       result: null,
     };
     await inTx(this.db, ['games', 'players', 'sessions'], 'readwrite', async (tx) => {
@@ -396,6 +412,7 @@ export class RollcallStore {
         finishedAt: gameResult ? t : null,
         status: gameResult ? 'finished' : 'active',
         actionCount: input.actions.length,
+        logRevision: 0,
         result: gameResult,
       };
       await tx.objectStore('games').add(game);
@@ -449,7 +466,7 @@ export class RollcallStore {
       const t = this.now();
       const record: ActionRecord<A> = { gameId, seq: game.actionCount, action, at: t };
       await tx.objectStore('actions').add(record);
-      await games.put({ ...game, actionCount: game.actionCount + 1, updatedAt: t });
+      await games.put({ ...withLogChange(game, 1), updatedAt: t });
       return record;
     });
   }
@@ -476,8 +493,7 @@ export class RollcallStore {
         for (const id of await ledger.index('by-game').getAllKeys(gameId)) await ledger.delete(id);
       }
       await games.put({
-        ...game,
-        actionCount: game.actionCount - 1,
+        ...withLogChange(game, -1),
         updatedAt: this.now(),
         status: 'active',
         finishedAt: null,

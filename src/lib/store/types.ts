@@ -52,6 +52,12 @@ export interface GameRecord {
   status: GameStatus;
   /** Number of actions in the log; the next action's `seq`. */
   actionCount: number;
+  /**
+   * Moves on with every change to the log (an action appended or undone; `withLogChange`), so a
+   * screen can tell the log it shows from one changed since, even at the same length (an undo
+   * and a new action in another tab). Absent on games stored before it was kept: read as 0.
+   */
+  logRevision?: number;
   result: GameResult | null;
 }
 

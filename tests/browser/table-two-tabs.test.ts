@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession } from './harness.ts';
+import { headline, padRoll, scores, startGame } from './table-helpers.ts';
+
+const app = appSession();
+
+/** The same game open in a second tab (the app opened again from the home screen). */
+async function openSecondTab(): Promise<Page> {
+  const page = await app.session.context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(app.server.url);
+  await page.getByRole('button', { name: /^Resume: 5000 \(Big Roll\)/ }).click();
+  await page.getByTestId('headline').waitFor();
+  return page;
+}
+
+/** The page comes back into view, as when a player switches back to its tab. */
+async function bringBack(page: Page): Promise<void> {
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+}
+
+describe('one game in two tabs', () => {
+  it('a tab showing a roll undone elsewhere cannot write onto the new log, and shows it', async () => {
+    const tabA = app.session.page;
+    await startGame(tabA, 'big-roll-5000', ['Ann', 'Bob']);
+    await padRoll(tabA, ['3']);
+    await padRoll(tabA, ['5']);
+    await padRoll(tabA, ['1', '1', '1', '5', '5']);
+    const tabB = await openSecondTab();
+    expect(await headline(tabB)).toBe(await headline(tabA));
+    // tab A: the roll was misread; undone and entered as thrown (a bust: Ann's turn)
+    await tabA.getByTestId('undo').click();
+    await padRoll(tabA, ['2', '3', '4', '6', '6']);
+    const now = await headline(tabA);
+    // tab B still shows Bob's 1100: passing there is refused, nothing is written, and it shows the log as stored
+    await tabB.getByRole('button', { name: /^Pass with 1100/ }).click();
+    await tabB.getByTestId('rule-error').waitFor();
+    expect(await tabB.getByTestId('rule-error').textContent()).toBe('This game changed in another tab; the table now shows the latest state. Nothing was added here.');
+    expect(await headline(tabB)).toBe(now);
+    expect(await scores(tabB)).toEqual({ Ann: 0, Bob: 0 });
+    await tabA.reload();
+    await tabA.getByTestId('headline').waitFor();
+    expect(await headline(tabA)).toBe(now);
+    expect(await tabA.getByTestId('broken-log').count()).toBe(0);
+
+    // tab A plays on; tab B, brought back into view, shows it without a tap
+    await padRoll(tabA, ['1', '1', '1', '1', '3']);
+    await tabA.getByRole('button', { name: /^Pass with 2000/ }).click();
+    await tabA.waitForFunction((h) => document.querySelector('[data-testid="headline"]')?.textContent !== h, await headline(tabA));
+    await bringBack(tabB);
+    await tabB.waitForFunction(() => document.querySelector('[data-testid="slate-row"][data-player="Ann"] [data-testid="score"]')?.textContent === '2000');
+    expect(await headline(tabB)).toBe(await headline(tabA));
+    await tabB.close();
+  });
+});
