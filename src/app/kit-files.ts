@@ -8,18 +8,7 @@ import { BUILT_IN_KITS, KitError, makeKitBundle, parseKitBundleText, type DiceKi
 import type { ImageBox, RollcallStore, TaughtSetRecord } from '../lib/store/index.ts';
 import type { DiceReader } from '../lib/vision/dice-reader.ts';
 import { kitFileName, kitOfSet } from './kits.ts';
-import { blobToDataUrl } from '../lib/store/data-url.ts';
-
-
-/** A base64 data URL (already checked by `parseKitBundle`) as a Blob. */
-function dataUrlToBlob(url: string): Blob {
-  const comma = url.indexOf(',');
-  const type = url.slice(5, url.indexOf(';'));
-  const binary = atob(url.slice(comma + 1));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new Blob([bytes], { type });
-}
+import { blobToDataUrl, dataUrlToBlob } from '../lib/store/data-url.ts';
 
 /**
  * A taught set as a kit file. A built-in kit's dice travel as that kit, named as the set (the
@@ -65,7 +54,9 @@ export async function importKitFile(store: RollcallStore, reader: DiceReader, te
   try {
     for (const p of pictures) {
       try {
-        bitmaps.push(await createImageBitmap(dataUrlToBlob(p.url)));
+        const blob = dataUrlToBlob(p.url);
+        if (!blob) throw new KitError(`${fileName}: ${p.at} is not a picture Rollcall can read.`);
+        bitmaps.push(await createImageBitmap(blob));
       } catch {
         throw new KitError(`${fileName}: ${p.at} is not a picture Rollcall can read.`);
       }

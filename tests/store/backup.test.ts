@@ -62,7 +62,8 @@ describe('backup export and import', () => {
     const summary = await importBackupText(target, text, 'merge');
     expect(summary.games).toEqual({ added: 2, skipped: 0 });
     expect(summary.players).toEqual({ added: 2, skipped: 0 });
-    expect(await snapshot(target)).toMatchObject({ ...(await snapshot(source)), settings: expect.any(Object) });
+    // a new phone has no settings of its own yet: it takes the backup's
+    expect(await snapshot(target)).toEqual(await snapshot(source));
     const [set] = await target.listTaughtSets();
     const [face] = await target.listTaughtFaces(set!.id);
     expect(face!.image).toBeInstanceOf(Blob);
@@ -88,7 +89,8 @@ describe('backup export and import', () => {
     const text = await exportBackupJson(source);
     const target = await store();
     const zed = await target.addPlayer('Zed');
-    await target.addPlayer('alice'); // same name as a player in the backup: kept, backup's skipped
+    const alice = await target.addPlayer('alice'); // same name as a player in the backup: kept, backup's skipped
+    await target.updateSettings({ theme: 'light' });
     await importBackupText(target, text, 'merge');
     // importing the same file again adds nothing
     const again = await importBackupText(target, text, 'merge');
@@ -98,7 +100,17 @@ describe('backup export and import', () => {
     expect(await target.listGames()).toHaveLength(2);
     const session = (await target.listSessions())[0]!;
     expect(Object.values(await target.sessionBalances(session.id)).sort()).toEqual([-2, 2]);
-    expect((await target.getSettings()).theme).toBe('system');
+    // the backup's Alice is this device's alice: her games, result and ledger line use the id known here
+    const bob = (await target.listPlayers()).find((p) => p.name === 'Bob')!;
+    const finished = (await target.listGames('finished'))[0]!;
+    expect(finished.players.map((p) => p.id)).toEqual([alice.id, bob.id]);
+    expect(finished.result).toEqual({ winners: [bob.id], payouts: { [alice.id]: -2, [bob.id]: 2 } });
+    expect(await target.sessionBalances(session.id)).toEqual({ [alice.id]: -2, [bob.id]: 2 });
+    for (const game of await target.listGames()) {
+      expect(game.players.every((p) => p.id === alice.id || p.id === bob.id)).toBe(true);
+    }
+    // the settings made here stay
+    expect((await target.getSettings()).theme).toBe('light');
   });
 
   describe('refuses a bad file and changes nothing', () => {
@@ -198,6 +210,14 @@ describe('backup export and import', () => {
       const face = file.taughtFaces[0]!;
       await expectRefused(s, JSON.stringify({ ...file, taughtFaces: [{ ...face, image: 'data:text/html;base64,PGgxPg==' }] }), 'corrupt', /image/);
       await expectRefused(s, JSON.stringify({ ...file, taughtFaces: [{ ...face, image: 'data:image/png;base64,@@@' }] }), 'corrupt');
+      // base64 that decodes, but to three bytes of no picture
+      await expectRefused(s, JSON.stringify({ ...file, taughtFaces: [{ ...face, image: 'data:image/png;base64,AAAA' }] }), 'corrupt', /picture of taught face/);
+    });
+
+    it('a large damaged file, refused at its first problem', async () => {
+      const { s, file } = await valid();
+      const games = Array.from({ length: 200_000 }, (_, i) => ({ id: `g${i}` }));
+      await expectRefused(s, JSON.stringify({ ...file, games }), 'corrupt', /^This backup is damaged .*games\.0\./);
     });
 
     it('a truncated file', async () => {

@@ -14,7 +14,7 @@ import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
-import { blobToDataUrl } from './data-url.ts';
+import { blobToDataUrl, dataUrlBytes, looksLikePicture } from './data-url.ts';
 import { matchResult, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
@@ -130,23 +130,6 @@ export interface ImportSummary {
   taughtSets: { added: number; skipped: number };
 }
 
-// ── pictures ─────────────────────────────────────────────────────────────────────────────
-
-function dataUrlToBlob(url: string): Blob | null {
-  const match = DATA_URL.exec(url);
-  if (!match) return null;
-  let binary: string;
-  try {
-    binary = atob(match[2] ?? '');
-  } catch {
-    return null;
-  }
-  if (binary.length === 0) return null;
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new Blob([bytes], { type: match[1] });
-}
-
 // ── export ───────────────────────────────────────────────────────────────────────────────
 
 /** Everything on the device, read in one transaction so the backup is a consistent snapshot. */
@@ -228,7 +211,9 @@ export function parseBackup(text: string): ParsedBackup {
   if (typeof version === 'number' && version > BACKUP_VERSION) {
     throw new BackupError('too-new', 'This backup was made by a newer version of Rollcall. Update the app, then import it. Nothing was changed.');
   }
-  const parsed = v.safeParse(backupSchema, data);
+  // The first problem is enough to refuse the file: a large damaged one would otherwise list
+  // every bad field of every game, which can take a phone's tab down.
+  const parsed = v.safeParse(backupSchema, data, { abortEarly: true });
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const where = v.getDotPath(issue) ?? 'the file';
@@ -286,9 +271,9 @@ export function parseBackup(text: string): ParsedBackup {
     if (!setIds.has(f.setId)) throw corrupt(`taught face "${f.id}" belongs to a missing dice set`);
     const set = setsById.get(f.setId)!;
     if (!(set.kit ?? BUILT_IN_KITS[set.kitId])!.faces.some((face) => face.id === f.faceId)) throw corrupt(`taught face "${f.id}" is of a face its dice set does not have`);
-    const blob = dataUrlToBlob(f.image);
-    if (!blob) throw corrupt(`the picture of taught face "${f.id}" cannot be read`);
-    images.set(f.id, blob);
+    const picture = dataUrlBytes(f.image);
+    if (!picture || !looksLikePicture(picture.bytes)) throw corrupt(`the picture of taught face "${f.id}" cannot be read`);
+    images.set(f.id, new Blob([picture.bytes], { type: picture.type }));
   }
   return { file, images };
 }
@@ -381,6 +366,20 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
     if (mode === 'replace') {
       await Promise.all(ALL_STORES.map((s) => tx.objectStore(s).clear()));
     }
+    const players = tx.objectStore('players');
+    // Merged into a device that knows a player by name under another id (the same friends, met
+    // on two phones): the backup's games and ledger lines are written with the id used here.
+    const idHere = new Map<string, string>();
+    if (mode === 'merge') {
+      for (const p of file.players) {
+        if ((await players.getKey(p.id)) !== undefined) continue;
+        const here = await players.index('by-name').getKey(p.name.toLocaleLowerCase());
+        if (here !== undefined) idHere.set(p.id, here);
+      }
+    }
+    const playerId = (id: string): string => idHere.get(id) ?? id;
+    const byPlayerHere = (amounts: Record<string, number>): Record<string, number> =>
+      Object.fromEntries(Object.entries(amounts).map(([id, amount]) => [playerId(id), amount]));
     const games = tx.objectStore('games');
     const actions = tx.objectStore('actions');
     const skippedGames = new Set<string>();
@@ -391,14 +390,17 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
         continue;
       }
       const { actions: log, ...header } = g;
-      const record: GameRecord = header;
+      const record: GameRecord = {
+        ...header,
+        players: header.players.map((p) => ({ ...p, id: playerId(p.id) })),
+        result: header.result && { winners: header.result.winners.map(playerId), payouts: byPlayerHere(header.result.payouts) },
+      };
       await games.put(record);
       for (const [seq, entry] of log.entries()) {
         await actions.put({ gameId: g.id, seq, action: entry.action, at: entry.at });
       }
       summary.games.added++;
     }
-    const players = tx.objectStore('players');
     for (const p of file.players) {
       const key = p.name.toLocaleLowerCase();
       if (mode === 'merge') {
@@ -421,7 +423,7 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
     for (const l of file.ledger) {
       if (l.gameId !== null && skippedGames.has(l.gameId)) continue;
       if (mode === 'merge' && (await ledger.getKey(l.id)) !== undefined) continue;
-      await ledger.put(l);
+      await ledger.put({ ...l, deltas: byPlayerHere(l.deltas) });
     }
     const sets = tx.objectStore('taughtSets');
     const faces = tx.objectStore('taughtFaces');
@@ -442,9 +444,11 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
       const record: TaughtFaceRecord = { ...f, image };
       await faces.put(record);
     }
-    if (mode === 'replace') {
+    // Merged, the settings made here stay; a device that has none yet (a new phone) takes the backup's.
+    const settingsStore = tx.objectStore('settings');
+    if (mode === 'replace' || (await settingsStore.getKey('settings')) === undefined) {
       const settings: Settings = { ...file.settings };
-      await tx.objectStore('settings').put(settings, 'settings');
+      await settingsStore.put(settings, 'settings');
     }
     await done;
     return summary;
