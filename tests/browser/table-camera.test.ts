@@ -78,8 +78,14 @@ describe('camera reads at the table', () => {
 
     // unless the player asks for it to be read again
     await page.getByTestId('read-again').click();
-    expect(await cameraRead(page)).toHaveLength(5);
-    await page.getByRole('button', { name: 'Discard' }).click();
+    const again = await cameraRead(page);
+    expect(again).toHaveLength(5);
+    // a read left unconfirmed while the player looks at the log is proposed again on return
+    await page.getByTestId('open-log').click();
+    await page.getByRole('button', { name: 'Back' }).click();
+    expect(await cameraRead(page)).toEqual(again);
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
   });
 
