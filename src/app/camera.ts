@@ -17,6 +17,8 @@ export type CameraErrorKind =
   | 'absent'
   /** A camera exists but could not be started (in use by another app, hardware error). */
   | 'unavailable'
+  /** The camera was live and stopped (taken by another app, unplugged). */
+  | 'stopped'
   /** Not a secure context (camera access needs https or localhost). */
   | 'insecure'
   /** This browser has no camera API. */
@@ -26,6 +28,7 @@ const MESSAGES: Record<CameraErrorKind, string> = {
   denied: 'Rollcall may not use the camera. Allow camera access in the browser’s site settings, or enter the dice by hand.',
   absent: 'No camera was found on this device. Enter the dice by hand with the dice pad.',
   unavailable: 'The camera could not be started: another app may be using it. Close that app and try again, or enter the dice by hand.',
+  stopped: 'The camera stopped: another app may have taken it, or it was unplugged. Try it again, or enter the dice by hand.',
   insecure: 'The camera only works when Rollcall is opened over https. Enter the dice by hand with the dice pad.',
   unsupported: 'This browser cannot use a camera. Enter the dice by hand with the dice pad.',
 };
@@ -230,7 +233,7 @@ export class CameraSession {
     track.addEventListener('ended', () => {
       if (this.stream === stream && !this.stopped) {
         this.release();
-        this.onState({ status: 'error', error: new CameraError('unavailable', 'the camera stopped') });
+        this.onState({ status: 'error', error: new CameraError('stopped', 'the track ended') });
       }
     });
     if (this.torchOn && torchSupported(track)) await setTorch(track, true).catch(() => undefined);

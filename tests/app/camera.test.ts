@@ -174,6 +174,17 @@ describe('camera session', () => {
     expect(states).toEqual(['starting', 'live', 'live', 'paused', 'starting', 'live', 'idle']);
   });
 
+  it('says the camera stopped when a live track ends (another app took it), not that it would not start', async () => {
+    const track = new FakeTrack();
+    let last: CameraState = { status: 'idle' };
+    const session = new CameraSession({}, (s) => (last = s), devices([], track), new FakeDocument());
+    await session.start();
+    expect(last.status).toBe('live');
+    track.dispatchEvent(new Event('ended'));
+    expect(last).toMatchObject({ status: 'error', error: { kind: 'stopped' } });
+    expect(track.stopped).toBe(true);
+  });
+
   it('turns a failure into an error state', async () => {
     let last: CameraState = { status: 'idle' };
     const session = new CameraSession({}, (s) => (last = s), devices([domError('NotAllowedError')]), new FakeDocument());

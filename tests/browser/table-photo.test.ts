@@ -160,6 +160,9 @@ describe('a roll read from a photo, the live camera refused', () => {
     await page.getByTestId('roll-photo-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('6 3 3 3 2') });
     await page.getByTestId('roll-photo-problem').waitFor();
     expect(await page.getByTestId('camera-read').textContent()).toBe('6 3 3 3 2');
+    // the last photo and its "5 dice in the photo" go: they are not of the file just picked
+    expect(await page.getByTestId('roll-photo-status').count()).toBe(0);
+    expect(await page.getByTestId('roll-photo').locator('img').count()).toBe(0);
   });
 
   it('puts the roll confirmed on the slate, and the photo goes with it', async () => {
