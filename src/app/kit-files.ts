@@ -55,7 +55,7 @@ export async function importKitFile(store: RollcallStore, reader: DiceReader, te
     for (const p of pictures) {
       try {
         const blob = dataUrlToBlob(p.url);
-        if (!blob) throw new KitError(`${fileName}: ${p.at} is not a picture Rollcall can read.`);
+        if (!blob) throw new Error('no bytes'); // said below, as a picture that does not decode
         bitmaps.push(await createImageBitmap(blob));
       } catch {
         throw new KitError(`${fileName}: ${p.at} is not a picture Rollcall can read.`);
