@@ -211,6 +211,15 @@ export function logSteps(header: GameHeader, actions: readonly Action[]): { step
   return { steps, stoppedAt: null };
 }
 
+/**
+ * Whether a game still in play holds a roll the table never saw (a villain's secret re-roll,
+ * `LogStep.secret`). The log hides such dice until the game is over, so nothing else that shows
+ * or writes out the log (its exports, a backup) may give them away before then either.
+ */
+export function holdsSecretDice(status: 'active' | 'finished' | 'abandoned', steps: readonly LogStep[]): boolean {
+  return status === 'active' && steps.some((s) => s.secret);
+}
+
 // ── transcripts ───────────────────────────────────────────────────────────────────────────
 
 /** The game as a transcript: what `npm run replay` and the app's import read. */

@@ -5,6 +5,7 @@ import { createMatch, matchResult, replay, summarize, viewMatch, type Action } f
 import {
   brokenLog,
   csvOf,
+  holdsSecretDice,
   logSteps,
   previewRoll,
   readTranscript,
@@ -132,6 +133,14 @@ describe('the log step by step', () => {
     expect(steps[3]!.headline).not.toMatch(/Luke|Stormtrooper|R2-D2/);
     expect(steps[4]!.text).toBe('Declare 4 of Any Villain (75)');
     expect(steps[5]).toMatchObject({ player: 'Bob', text: 'Bob challenges' });
+  });
+
+  it('holds secret dice while a game with a secret re-roll is in play; not once it is over, nor a game without one', () => {
+    const { steps } = logSteps(faceOff, villainBluff);
+    expect(holdsSecretDice('active', steps)).toBe(true);
+    expect(holdsSecretDice('active', steps.slice(0, 3))).toBe(false);
+    expect(holdsSecretDice('finished', steps)).toBe(false);
+    expect(holdsSecretDice('abandoned', steps)).toBe(false);
   });
 
   it('names Point Five symbols as the table does ("Star (5)"), in the roll-off too; pips stay numbers', () => {

@@ -126,6 +126,10 @@ describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => 
     await page.getByTestId('open-log').click();
     await page.getByTestId('game-log').waitFor();
     expect(await page.getByTestId('log-action').nth(3).textContent()).toBe('re-rolled 3 dice in secret');
+    // and its exports, which would write them, wait for the end of the game
+    expect(await page.getByTestId('export-json').isDisabled()).toBe(true);
+    expect(await page.getByTestId('export-csv').isDisabled()).toBe(true);
+    expect(await page.getByTestId('exports-wait').textContent()).toBe('The log holds a secret re-roll the other players have not seen: it can be exported once the game is over.');
     // and names the faces as the table does, the dice put in the cup too (not "luke han han")
     expect(await page.getByTestId('log-action').nth(0).textContent()).toBe('rolled Darth Vader, Darth Vader, Luke Skywalker, Han Solo, Han Solo');
     expect(await page.getByTestId('log-action').nth(2).textContent()).toBe('Put 1 to 3 dice in the cup for a secret re-roll: Luke Skywalker, Han Solo, Han Solo');
@@ -140,10 +144,24 @@ describe('Star Wars Face Off: a villain’s bluff caught by a challenge', () => 
     expect(await page.getByTestId('camera-read').textContent()).toBe('Luke Skywalker, Luke Skywalker, R2-D2');
     await page.getByTestId('confirm-roll').click();
     expect(await page.getByTestId('rule-error').textContent()).toMatch(/^The dice shown \(Luke Skywalker, Luke Skywalker, R2-D2\) are not the dice recorded for Ann's secret re-roll/);
+    // a wrong reveal never names the dice recorded (the dice pad names every face, so not the whole page): the table would learn them, and could undo the challenge
+    expect(`${await page.getByTestId('rule-error').textContent()} ${await page.getByTestId('announcer').textContent()}`).not.toMatch(/Stormtrooper/);
     expect(await scores(page)).toEqual({ Ann: 0, Bob: 0 });
     await padRoll(page, ['r2d2', 'stormtrooper', 'luke'], 'R2-D2, Stormtrooper, Luke Skywalker');
     expect(await headline(page)).toMatch(/^Bob challenges; the dice show .*: Ann was bluffing! Bob takes the 75 for 4 of Any Villain\. Bob's turn/);
     expect(await scores(page)).toEqual({ Ann: 0, Bob: 75 });
     expect(await layoutProblems(page)).toEqual([]);
+  });
+
+  it('saves no backup while a game in play holds a secret re-roll', async () => {
+    // the app opened afresh, at Home
+    const page = await app.session.context.newPage();
+    await page.goto(app.server.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('backup-export').click();
+    expect(await page.getByTestId('backup-message').textContent()).toBe(
+      'Not saved: the game of Star Wars Face Off with Ann and Bob holds a secret re-roll the other players have not seen. Save the backup once that game is over.',
+    );
+    await page.close();
   });
 });

@@ -336,6 +336,8 @@ describe('Face Off: the secret re-roll is hidden from the table until a challeng
     const wrong = refusal(state, roll('vader', 'vader', 'vader'));
     expect(wrong.code).toBe('reveal-mismatch');
     expect(wrong.message).toMatch(/not the dice recorded for Ann's secret re-roll/);
+    // naming what was shown, never what was recorded (the table has not seen it)
+    expect(wrong.message).not.toMatch(/Stormtrooper/);
     // in any order
     const shown = applyAction(state, roll('stormtrooper', 'vader', 'vader'));
     expect(g(shown).scores).toEqual([0, 50, 0]); // two heroes kept: not five villains, Bob takes 50

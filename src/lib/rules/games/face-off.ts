@@ -338,8 +338,9 @@ function applyRoll(g: FaceOffState, rolled: DieToken[]): FaceOffState {
       if (!sameDice(rolled, secret)) {
         throw new RuleError(
           'reveal-mismatch',
-          `The dice shown (${describeDice(rolled)}) are not the dice recorded for ${name}'s secret re-roll ` +
-            `(${describeDice(secret)}). Show the dice again, or undo to correct the secret re-roll.`,
+          // never naming the dice recorded: the table has not seen them, and would learn them from a wrong reveal
+          `The dice shown (${describeDice(rolled)}) are not the dice recorded for ${name}'s secret re-roll. ` +
+            'Show the dice again, or, if the secret re-roll was entered wrongly, undo back to it.',
         );
       }
       return resolveChallenge({ ...g, secret: null });
