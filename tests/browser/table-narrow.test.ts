@@ -119,4 +119,38 @@ describe('the slate on a small phone', () => {
     expect(await layoutProblems(page)).toEqual([]);
     await home(page);
   });
+
+  it('a name of 40 letters without a space wraps on Home, History and the log at 320 px: every button stays on the screen', async () => {
+    const { page } = app.session;
+    await page.setViewportSize({ width: 320, height: 640 });
+    const long = 'Wolfeschlegelsteinhausenbergerdorffvoral'; // 40 letters, the longest name a player may have
+    await startGame(page, 'war', [long, 'Bob']);
+    await padRoll(page, ['3']);
+    await page.getByTestId('open-log').click();
+    await page.getByTestId('game-log').waitFor();
+    expect(await page.getByTestId('log-step').first().textContent()).toContain(long);
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await home(page);
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByTestId('game-list').first().waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('new-game').waitFor();
+    // a dice set of that name: its Teach screen (the name in the title) and the kits' list
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
+    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.locator('#set-name').fill(long);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { level: 1 }).getByText(`Teach: ${long}`).waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('taught-set').first().waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('new-game').waitFor();
+  });
 });
