@@ -34,6 +34,8 @@ export class TableGame {
   problem = $state<string | null>(null);
   /** The game could not be opened at all. */
   loadError = $state<string | null>(null);
+  /** The game is not on this device (deleted here or in another tab). */
+  missing = $state(false);
   busy = $state(false);
 
   constructor(readonly gameId: string) {}
@@ -52,6 +54,7 @@ export class TableGame {
       this.loadError = null;
     } catch (err) {
       this.loadError = err instanceof Error ? err.message : String(err);
+      this.missing = err instanceof StoreError && err.code === 'not-found';
     }
   }
 

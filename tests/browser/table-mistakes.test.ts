@@ -28,6 +28,17 @@ describe('mistakes at the table', () => {
     while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
   });
 
+  it('deleting a game from its log, opened at the table, asks first and lands on Home, not on the table of a game gone', async () => {
+    const { page } = app.session;
+    await startGame(page, 'war', ['Dee', 'Eve']);
+    await page.getByTestId('open-log').click();
+    await page.getByRole('button', { name: 'Delete game…' }).click();
+    await page.getByRole('button', { name: 'Delete for good' }).click();
+    await page.getByTestId('new-game').waitFor();
+    expect(await page.getByText('Dee, Eve').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
   it('a log that stops making sense takes no new action (it would be lost on reload) and says how many undos play on', async () => {
     // a game stored by an older version whose second action no longer makes sense (a 9 on a
     // six-sided die), two after it; a backup could not bring it (import replays every log and
