@@ -6,6 +6,7 @@
  */
 import { BUILT_IN_KITS, KIT_ID_PATTERN, STANDARD_KIT, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
 import type { GameDice, TaughtSetRecord } from '../lib/store/types.ts';
+import { unusedName } from '../lib/store/index.ts';
 import { MIN_TEACH_EXAMPLES, type KitSeparation } from '../lib/vision/face-reader.ts';
 
 /** The kit a taught set's dice have: its own, or the built-in kit it copies. */
@@ -214,11 +215,7 @@ export function kitFileName(kit: DiceKit): string {
 
 /** A new taught set's name: "My Corellian Spike dice", numbered when the name is taken. */
 export function defaultSetName(kit: DiceKit, taken: readonly string[]): string {
-  const base = `My ${kit.name.replace(/\s*\(.*\)\s*$/, '')}`.slice(0, 36);
-  const used = new Set(taken.map((n) => n.trim().toLocaleLowerCase()));
-  let name = base;
-  for (let n = 2; used.has(name.toLocaleLowerCase()); n++) name = `${base} ${n}`;
-  return name;
+  return unusedName(`My ${kit.name.replace(/\s*\(.*\)\s*$/, '')}`.slice(0, 40), taken);
 }
 
 /** One face's line on the teach screen: "good", "2 of 3 views", "taken for Han Solo". */

@@ -70,6 +70,18 @@ describe('app shell', () => {
     expect(await page.getByTestId('seat').count()).toBe(3);
     await page.getByTestId('player-name').fill('');
     expect(await page.getByTestId('seat-problem').count()).toBe(0);
+    // a seated name changed to another player's: said at once; cleared: said on Start, nothing started
+    const ben = page.getByRole('textbox', { name: 'Player 2 name' });
+    await ben.fill('ANN');
+    await ben.blur();
+    expect(await page.getByTestId('seat-problem').textContent()).toBe('Ann is playing twice (players 1 and 2): give each player a different name.');
+    await ben.fill('');
+    await ben.blur();
+    await page.getByTestId('start-game').click();
+    expect(await page.getByTestId('seat-problem').textContent()).toBe('Player 2 needs a name.');
+    await ben.fill('Ben');
+    await ben.blur();
+    expect(await page.getByTestId('seat-problem').count()).toBe(0);
     await page.getByTestId('ante').fill('2');
     expect(await layoutProblems(page)).toEqual([]);
     await page.getByTestId('start-game').click();

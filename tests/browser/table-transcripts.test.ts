@@ -73,7 +73,9 @@ describe('transcripts', () => {
     expect(summary).toMatchObject({ scores: { Ann: 600, Bob: 0 }, pot: 6, current: 'Ann', actions: 6 });
 
     const csv = await download(page, 'export-csv');
-    const rows = csv.text.trimEnd().split('\r\n');
+    // UTF-8 with a byte-order mark, so that Excel shows "→" and accented names as written
+    expect(csv.text.startsWith('\uFEFF')).toBe(true);
+    const rows = csv.text.slice(1).trimEnd().split('\r\n');
     expect(rows[0]).toBe('#,player,action,dice,Ann score,Bob score,after');
     expect(rows[5]).toMatch(/^5,Ann,Bank 600 \(0 → 600\),,600,0,/);
     expect(rows).toHaveLength(7);

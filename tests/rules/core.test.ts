@@ -26,6 +26,8 @@ describe('match setup', () => {
     expect(() => createMatch({ game: 'chess', players: ['A', 'B'] })).toThrow(SetupError);
     expect(() => createMatch({ game: 'point-five', players: ['A'] })).toThrow(/2 to 20 players/);
     expect(() => createMatch({ game: 'point-five', players: ['A', 'a'] })).toThrow(/same name/);
+    // spaces a page shows as one are one
+    expect(() => createMatch({ game: 'point-five', players: ['Ann  Lee', 'ann lee '] })).toThrow(/same name/);
     expect(() => createMatch({ game: 'point-five', players: ['A', 'B'], options: { colour: 'red' } })).toThrow(
       /Unknown option "colour"/,
     );

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, SAME_EVENING_MS, StoreError, withLogChange, type RollcallStore } from '../../src/lib/store/index.ts';
+import { openStore, SAME_EVENING_MS, StoreError, unusedName, withLogChange, type RollcallStore } from '../../src/lib/store/index.ts';
 import { ALICE, BOB, CARA, freshStore } from './helpers.ts';
 
 let open: RollcallStore[] = [];
@@ -346,6 +346,11 @@ describe('players', () => {
     expect((await s.renamePlayer(alice.id, 'alice')).name).toBe('alice');
     expect((await s.renamePlayer(bob.id, 'Robert')).name).toBe('Robert');
     expect((await s.listPlayers()).map((p) => p.name)).toEqual(['alice', 'Robert']);
+    // spaces a page shows as one do not make another name
+    await s.addPlayer('Ann Lee');
+    await expectStoreError(s.addPlayer('ann   lee'), 'name-taken');
+    // a name too long says how long it is
+    await expect(s.addPlayer('x'.repeat(41))).rejects.toThrow('Names are at most 40 characters ("xxxxxxxxxxxxxxxxxxxx…" has 41).');
   });
 
   it('lists those who played most recently first; games keep the name played under', async () => {
@@ -383,6 +388,26 @@ describe('taught sets and faces', () => {
     await s.deleteTaughtSet(set.id);
     expect(await s.listTaughtFaces(set.id)).toEqual([]);
     expect(await s.listTaughtFaces(other.id)).toHaveLength(1);
+  });
+
+  it('keeps dice set names apart: a name taken is refused, an imported set is numbered', async () => {
+    const s = await store();
+    const ours = await s.createTaughtSet('face-off', 'Our dice');
+    await expectStoreError(s.createTaughtSet('corellian-spike', 'our  DICE'), 'name-taken');
+    const spike = await s.createTaughtSet('corellian-spike', 'Spike');
+    await expect(s.renameTaughtSet(spike.id, 'Our dice')).rejects.toThrow('There is already a dice set called Our dice.');
+    expect((await s.renameTaughtSet(ours.id, 'OUR DICE')).name).toBe('OUR DICE'); // its own name, written otherwise
+    const imported = await s.importTaughtSet({ kitId: 'face-off', name: 'Our dice' }, []);
+    expect(imported.name).toBe('Our dice 2');
+    expect((await s.importTaughtSet({ kitId: 'face-off', name: 'Our dice' }, [])).name).toBe('Our dice 3');
+    expect((await s.listTaughtSets()).map((x) => x.name).sort()).toEqual(['OUR DICE', 'Our dice 2', 'Our dice 3', 'Spike']);
+  });
+
+  it('numbers a name taken within 40 characters', () => {
+    expect(unusedName('Spike', ['Our dice'])).toBe('Spike');
+    expect(unusedName('Spike', ['spike', 'Spike 2'])).toBe('Spike 3');
+    const long = 'x'.repeat(40);
+    expect(unusedName(long, [long])).toBe(`${'x'.repeat(36)} 2`);
   });
 
   it('refuses a face without a picture or for an unknown set', async () => {

@@ -10,6 +10,7 @@ export {
   expectRoll,
   viewMatch,
   matchResult,
+  playerNameKey,
   type MatchHeader,
   type MatchState,
   type MatchView,

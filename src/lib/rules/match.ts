@@ -107,6 +107,14 @@ function settle(state: MatchState): MatchState {
   return { ...state, phase: 'over', winners: [...winners], payouts, pot: state.pot - paid };
 }
 
+/**
+ * A player's name as compared with another: "Ann  Lee " is "ann lee" (case, and spaces a page
+ * shows as one, ignored). Two players of one game, or two players on a device, may not share it.
+ */
+export function playerNameKey(name: string): string {
+  return name.trim().replace(/\s+/g, ' ').toLocaleLowerCase();
+}
+
 /** Starts a match. Refuses (SetupError) an unknown game, bad options or player list. */
 export function createMatch(header: MatchHeader): MatchState {
   const game = gameById(header.game);
@@ -114,7 +122,7 @@ export function createMatch(header: MatchHeader): MatchState {
   if (!Array.isArray(players) || players.some((p) => typeof p !== 'string' || p.trim() === '')) {
     throw new SetupError('Players must be a list of names.');
   }
-  if (new Set(players.map((p) => p.trim().toLowerCase())).size !== players.length) {
+  if (new Set(players.map(playerNameKey)).size !== players.length) {
     throw new SetupError('Two players have the same name; give each player a different name.');
   }
   if (players.length < game.players.min || players.length > game.players.max) {

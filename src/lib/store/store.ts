@@ -28,6 +28,7 @@ import {
   type TaughtSetRecord,
 } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
+import { playerNameKey } from '../rules/index.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 
@@ -182,15 +183,30 @@ function storeErrorFrom(err: unknown): unknown {
   return err;
 }
 
-function nameKey(name: string): string {
-  return name.trim().toLocaleLowerCase();
-}
-
 function checkName(name: string, what: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw new StoreError('invalid-input', `${what} needs a name.`);
-  if (trimmed.length > 40) throw new StoreError('invalid-input', `${what} names are at most 40 characters.`);
+  if (trimmed.length > 40) throw new StoreError('invalid-input', `Names are at most 40 characters ("${trimmed.slice(0, 20)}…" has ${trimmed.length}).`);
   return trimmed;
+}
+
+/**
+ * `name`, or the first of "name 2", "name 3"… that no name in `taken` is (case and spaces
+ * ignored), within 40 characters: a new dice set's name where another set has it.
+ */
+export function unusedName(name: string, taken: readonly string[]): string {
+  const used = new Set(taken.map(playerNameKey));
+  if (!used.has(playerNameKey(name))) return name;
+  const base = name.slice(0, 36).trimEnd();
+  let n = 2;
+  while (used.has(playerNameKey(`${base} ${n}`))) n++;
+  return `${base} ${n}`;
+}
+
+/** Two dice sets may not share a name: New game would offer two choices that read the same. */
+async function checkSetNameFree(sets: { getAll(): Promise<TaughtSetRecord[]> }, name: string, exceptId: string | null): Promise<void> {
+  const other = (await sets.getAll()).find((s) => s.id !== exceptId && playerNameKey(s.name) === playerNameKey(name));
+  if (other) throw new StoreError('name-taken', `There is already a dice set called ${other.name}.`);
 }
 
 /** The kit part of a new taught set: a built-in kit's id, or an own kit (validated). */
@@ -303,7 +319,7 @@ export class RollcallStore {
     if (input.players.length === 0) throw new StoreError('invalid-input', 'A game needs players.');
     const ids = new Set(input.players.map((p) => p.id));
     if (ids.size !== input.players.length) throw new StoreError('invalid-input', 'A player is listed twice.');
-    const names = new Set(input.players.map((p) => nameKey(p.name)));
+    const names = new Set(input.players.map((p) => playerNameKey(p.name)));
     if (names.size !== input.players.length) throw new StoreError('invalid-input', 'Two players have the same name.');
     const players = input.players.map((p) => ({ id: p.id, name: checkName(p.name, 'Every player') }));
     const ante = input.ante ?? 0;
@@ -351,7 +367,7 @@ export class RollcallStore {
     if (typeof input.game !== 'string' || input.game.length === 0) throw new StoreError('invalid-input', 'Pick a game.');
     if (input.playerNames.length === 0) throw new StoreError('invalid-input', 'A game needs players.');
     const names = input.playerNames.map((n) => checkName(n, 'Every player'));
-    if (new Set(names.map(nameKey)).size !== names.length) throw new StoreError('invalid-input', 'Two players have the same name.');
+    if (new Set(names.map(playerNameKey)).size !== names.length) throw new StoreError('invalid-input', 'Two players have the same name.');
     const ante = input.ante ?? 0;
     if (!Number.isFinite(ante) || ante < 0) throw new StoreError('invalid-input', 'The ante must be zero or more.');
     const options = input.options ?? {};
@@ -373,7 +389,7 @@ export class RollcallStore {
       const sameLog = JSON.stringify(input.actions);
       for (const here of await tx.objectStore('games').getAll()) {
         if (here.game !== input.game || here.actionCount !== input.actions.length) continue;
-        if (here.players.map((p) => nameKey(p.name)).join('\n') !== names.map(nameKey).join('\n')) continue;
+        if (here.players.map((p) => playerNameKey(p.name)).join('\n') !== names.map(playerNameKey).join('\n')) continue;
         if (JSON.stringify(here.options) !== JSON.stringify(options)) continue;
         const log = await tx.objectStore('actions').getAll(actionRange(here.id));
         if (JSON.stringify(log.map((r) => r.action)) === sameLog) {
@@ -387,13 +403,13 @@ export class RollcallStore {
       const playerStore = tx.objectStore('players');
       const players: GamePlayer[] = [];
       for (const name of names) {
-        const knownId = await playerStore.index('by-name').getKey(nameKey(name));
+        const knownId = await playerStore.index('by-name').getKey(playerNameKey(name));
         const known = knownId === undefined ? undefined : await playerStore.get(knownId);
         if (known) {
           await playerStore.put({ ...known, lastPlayedAt: Math.max(known.lastPlayedAt ?? 0, t) });
           players.push({ id: known.id, name });
         } else {
-          const record: PlayerRecord = { id: this.newId(), name, nameKey: nameKey(name), createdAt: t, lastPlayedAt: t };
+          const record: PlayerRecord = { id: this.newId(), name, nameKey: playerNameKey(name), createdAt: t, lastPlayedAt: t };
           await playerStore.add(record);
           players.push({ id: record.id, name });
         }
@@ -581,7 +597,7 @@ export class RollcallStore {
     const record: PlayerRecord = {
       id: this.newId(),
       name: trimmed,
-      nameKey: nameKey(trimmed),
+      nameKey: playerNameKey(trimmed),
       createdAt: this.now(),
       lastPlayedAt: null,
     };
@@ -602,9 +618,9 @@ export class RollcallStore {
       const store = tx.objectStore('players');
       const player = await store.get(id);
       if (!player) throw new StoreError('not-found', 'That player is not on this device.');
-      const other = await store.index('by-name').getKey(nameKey(trimmed));
+      const other = await store.index('by-name').getKey(playerNameKey(trimmed));
       if (other !== undefined && other !== id) throw new StoreError('name-taken', `There is already a player called ${trimmed}.`);
-      const renamed: PlayerRecord = { ...player, name: trimmed, nameKey: nameKey(trimmed) };
+      const renamed: PlayerRecord = { ...player, name: trimmed, nameKey: playerNameKey(trimmed) };
       await store.put(renamed);
       return renamed;
     });
@@ -698,7 +714,10 @@ export class RollcallStore {
   async createTaughtSet(kitId: string, name: string, own?: { kit: DiceKit; art?: Record<string, string> }): Promise<TaughtSetRecord> {
     const t = this.now();
     const set: TaughtSetRecord = { id: this.newId(), ...checkSetKit(kitId, own), name: checkName(name, 'A dice set'), createdAt: t, updatedAt: t };
-    await inTx(this.db, ['taughtSets'], 'readwrite', async (tx) => tx.objectStore('taughtSets').add(set));
+    await inTx(this.db, ['taughtSets'], 'readwrite', async (tx) => {
+      await checkSetNameFree(tx.objectStore('taughtSets'), set.name, null);
+      await tx.objectStore('taughtSets').add(set);
+    });
     return set;
   }
 
@@ -717,6 +736,7 @@ export class RollcallStore {
     return inTx(this.db, ['taughtSets'], 'readwrite', async (tx) => {
       const set = await tx.objectStore('taughtSets').get(id);
       if (!set) throw new StoreError('not-found', 'That dice set is not on this device.');
+      await checkSetNameFree(tx.objectStore('taughtSets'), trimmed, id);
       const renamed = { ...set, name: trimmed, updatedAt: this.now() };
       await tx.objectStore('taughtSets').put(renamed);
       return renamed;
@@ -769,6 +789,8 @@ export class RollcallStore {
       return { id: this.newId(), setId: set.id, ...checkTaughtFace(f.faceId, f.image, f.embedding, f.box), createdAt: t };
     });
     await inTx(this.db, ['taughtSets', 'taughtFaces'], 'readwrite', async (tx) => {
+      // a file imported where a set has its name (the same file twice, two players' "Our dice"): numbered
+      set.name = unusedName(set.name, (await tx.objectStore('taughtSets').getAll()).map((s) => s.name));
       await tx.objectStore('taughtSets').add(set);
       for (const record of records) await tx.objectStore('taughtFaces').add(record);
     });
