@@ -4,7 +4,7 @@
  * says about how well a kit separates its faces, and a new kit made from a form. Pure: no DOM,
  * no store, no worker (those are in `kit-reader.ts`), so it is tested in Node.
  */
-import { BUILT_IN_KITS, KIT_ID_PATTERN, STANDARD_KIT, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
+import { BUILT_IN_KITS, KIT_ID_PATTERN, KitError, STANDARD_KIT, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
 import type { GameDice, TaughtSetRecord } from '../lib/store/types.ts';
 import { unusedName } from '../lib/store/index.ts';
 import { MIN_TEACH_EXAMPLES, type KitSeparation } from '../lib/vision/face-reader.ts';
@@ -196,6 +196,14 @@ export function kitFromForm(name: string, faces: readonly FaceDraft[]): DiceKit 
   if (BUILT_IN_KITS[id]) id = `${id}-own`;
   if (!KIT_ID_PATTERN.test(id)) id = 'my-dice';
   const used = new Set<string>();
+  // the form's own slips in the player's words, before the kit validator's (which name its fields)
+  for (const [i, f] of faces.entries()) {
+    if (f.label.trim() === '') throw new KitError(`Face ${i + 1} needs a name.`);
+    const valueText = f.value.trim();
+    if (valueText !== '' && !Number.isFinite(Number(valueText))) {
+      throw new KitError(`The value of face ${i + 1} (${f.label.trim()}) must be a number, such as 3 or 1.5 (with a dot), or left empty.`);
+    }
+  }
   const drafts = faces.map((f, i) => {
     const base = slug(f.label) || `face-${i + 1}`;
     let faceId = base;

@@ -23,6 +23,13 @@ describe('which kits read pips', () => {
     expect(kitReadsPips(logoDice)).toBe(false);
   });
 
+  it("the form's slips are said in the player's words", () => {
+    expect(() => kitFromForm('Runes', drafts(['Sun', '']))).toThrow('Face 2 needs a name.');
+    expect(() => kitFromForm('Runes', drafts(['Sun', 'Moon'], ['1,5', '2']))).toThrow('The value of face 1 (Sun) must be a number, such as 3 or 1.5 (with a dot), or left empty.');
+    expect(() => kitFromForm('Runes', drafts(['Sun', 'Moon'], ['1', '1e400']))).toThrow(/^The value of face 2 \(Moon\)/);
+    expect(kitFromForm('Runes', drafts(['Sun', 'Moon'], ['1.5', ''])).faces.map((f) => f.value)).toEqual([1.5, null]);
+  });
+
   it('an own kit never takes a built-in kit id', () => {
     expect(kitFromForm('Standard', drafts(['a', 'b'])).id).toBe('standard-own');
   });

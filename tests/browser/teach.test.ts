@@ -242,10 +242,10 @@ describe('a kit of your own', () => {
     await labels.nth(0).fill('Sun');
     await page.getByTestId('face-value').nth(0).fill('one');
     await page.getByTestId('create-kit').click();
-    expect(await page.getByTestId('new-kit-problem').textContent()).toBe('faces[0].value (sun): must be a number or null, got "one"');
+    expect(await page.getByTestId('new-kit-problem').textContent()).toBe('The value of face 1 (Sun) must be a number, such as 3 or 1.5 (with a dot), or left empty.');
     await page.getByTestId('face-value').nth(0).fill('1');
     await page.getByTestId('create-kit').click();
-    expect(await page.getByTestId('new-kit-problem').textContent()).toBe('faces[1].label (face-2): must be a non-empty string, got ""');
+    expect(await page.getByTestId('new-kit-problem').textContent()).toBe('Face 2 needs a name.');
     for (const [i, label] of ['Moon', 'Star', 'Tree', 'Wave', 'Fire'].entries()) await labels.nth(i + 1).fill(label);
     await page.getByTestId('create-kit').click();
     await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
