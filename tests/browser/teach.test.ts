@@ -202,11 +202,14 @@ describe('teaching Face Off dice from photos', () => {
     expect(await page.getByTestId('taught-set').count()).toBe(1);
     await page.getByTestId('import-kit').setInputFiles([{ name: exported.name, mimeType: 'application/json', buffer: Buffer.from(exported.text) }]);
     await page.getByTestId('kits-message').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('kits-message').textContent()).toBe('Imported My Star Wars Face Off dice with 17 taught pictures.');
+    // the set it came from is still here under that name: the import is numbered, so New game can tell them apart
+    expect(await page.getByTestId('kits-message').textContent()).toBe('Imported My Star Wars Face Off dice 2 with 17 taught pictures.');
     expect(await page.locator('[data-kit-id="face-off"] [data-testid="taught-set"]').count()).toBe(2);
     // each set's buttons say which set they act on
-    expect(await page.getByRole('button', { name: 'Teach My Star Wars Face Off dice', exact: true }).count()).toBe(2);
-    expect(await page.getByRole('button', { name: 'Delete… My Star Wars Face Off dice', exact: true }).count()).toBe(2);
+    for (const name of ['My Star Wars Face Off dice', 'My Star Wars Face Off dice 2']) {
+      expect(await page.getByRole('button', { name: `Teach ${name}`, exact: true }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).count()).toBe(1);
+    }
   });
 
   it('refuses a corrupt or foreign kit file with a message, and changes nothing', async () => {
