@@ -2,7 +2,10 @@ import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolve } from 'node:path';
-import { shippedModels } from './scripts/vite/shipped-models.ts';
+import { shippedModels, shippedModelVersions, versionedModelEntries } from './scripts/vite/shipped-models.ts';
+
+const modelsDir = resolve(import.meta.dirname, 'models');
+const modelVersions = shippedModelVersions(modelsDir);
 
 // Cross-origin isolation lets onnxruntime-web use threaded wasm (SharedArrayBuffer). The service
 // worker (src/sw.ts) adds the same headers to what it serves, so it holds offline too.
@@ -14,7 +17,7 @@ const isolationHeaders = {
 export default defineConfig({
   plugins: [
     svelte(),
-    shippedModels(resolve(import.meta.dirname, 'models')),
+    shippedModels(modelsDir),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',
@@ -48,6 +51,8 @@ export default defineConfig({
         // Workbox skips files over 2 MiB by default; onnxruntime's wasm is 14–28 MiB and the models
         // several MiB, and the app is useless offline without them, so the cap is raised on purpose.
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+        // the models as the worker asks for them, by version (scripts/vite/shipped-models.ts)
+        manifestTransforms: [(entries) => ({ manifest: versionedModelEntries(entries, modelVersions), warnings: [] })],
         // The worker is registered as a classic script, so it is built as one; the plugin's ES
         // build passes rolldown an option it deprecates (a warning on every build).
         rollupFormat: 'iife',
@@ -58,6 +63,7 @@ export default defineConfig({
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   build: { target: 'es2022' },
+  define: { __SHIPPED_MODEL_VERSIONS__: JSON.stringify(modelVersions) },
   // The dice reader's worker lazy-loads onnxruntime-web: module workers can code-split.
   worker: { format: 'es' },
   test: {

@@ -1,3 +1,6 @@
 /// <reference types="svelte" />
 /// <reference types="vite/client" />
 /// <reference types="vite-plugin-pwa/client" />
+
+/** Each shipped model's version by file name (vite.config.ts, scripts/vite/shipped-models.ts). */
+declare const __SHIPPED_MODEL_VERSIONS__: Record<string, string>;

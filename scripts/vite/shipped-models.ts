@@ -1,8 +1,36 @@
 import type { Plugin } from 'vite';
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 
 const MODEL_FILE = /^[\w.-]+\.(onnx|json)$/;
+
+/**
+ * Each shipped model's version, a hash of its bytes, by file name. The worker asks for
+ * `models/<file>?v=<version>` and the service worker precaches that same URL, unrevisioned: so a
+ * model the page fetched first is not downloaded again in full by the precache (Workbox refetches
+ * a revisioned entry with `cache: 'reload'`), and a new model is a new URL.
+ */
+export function shippedModelVersions(modelsDir: string): Record<string, string> {
+  if (!existsSync(modelsDir)) return {};
+  const versions: Record<string, string> = {};
+  for (const file of readdirSync(modelsDir).filter((f) => /^[\w.-]+\.onnx$/.test(f)).sort()) {
+    versions[file] = createHash('sha256').update(readFileSync(join(modelsDir, file))).digest('hex').slice(0, 16);
+  }
+  return versions;
+}
+
+/**
+ * The precache entries of the models as the worker asks for them (`shippedModelVersions`): for
+ * `injectManifest.manifestTransforms`.
+ */
+export function versionedModelEntries<E extends { url: string; revision: string | null }>(entries: E[], versions: Record<string, string>): E[] {
+  return entries.map((entry) => {
+    const file = /^models\/([\w.-]+\.onnx)$/.exec(entry.url)?.[1];
+    const version = file ? versions[file] : undefined;
+    return version ? { ...entry, url: `${entry.url}?v=${version}`, revision: null } : entry;
+  });
+}
 
 /**
  * The shipped models (`models/*.onnx` and their `.json` sidecars) are served at

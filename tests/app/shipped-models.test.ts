@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shippedModels } from '../../scripts/vite/shipped-models.ts';
+import { shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
 
 describe('shipped models in the build', () => {
   it('copies models/*.onnx and their .json sidecars into the build, nothing else', () => {
@@ -18,6 +18,35 @@ describe('shipped models in the build', () => {
       hook.call({ emitFile: (f) => (emitted.push(f), f.fileName) });
       expect(emitted.map((f) => f.fileName)).toEqual(['models/dice-pips.json', 'models/dice-pips.onnx']);
       expect([...emitted[1]!.source]).toEqual([1, 2, 3]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('versions each model by its bytes, and precaches it at the URL the worker asks for, unrevisioned', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rollcall-models-'));
+    try {
+      writeFileSync(join(dir, 'dice-pips.onnx'), Buffer.from([1, 2, 3]));
+      writeFileSync(join(dir, 'die-face.onnx'), Buffer.from([1, 2, 4]));
+      writeFileSync(join(dir, 'dice-pips.json'), '{}');
+      const versions = shippedModelVersions(dir);
+      expect(Object.keys(versions)).toEqual(['dice-pips.onnx', 'die-face.onnx']);
+      expect(versions['dice-pips.onnx']).toMatch(/^[0-9a-f]{16}$/);
+      expect(versions['dice-pips.onnx']).not.toBe(versions['die-face.onnx']);
+      // a revisioned entry would be fetched again with cache: 'reload', whatever the page fetched first
+      const entries = versionedModelEntries(
+        [
+          { url: 'models/dice-pips.onnx', revision: 'abc' },
+          { url: 'models/dice-pips.json', revision: 'def' },
+          { url: 'index.html', revision: 'ghi' },
+        ],
+        versions,
+      );
+      expect(entries).toEqual([
+        { url: `models/dice-pips.onnx?v=${versions['dice-pips.onnx']}`, revision: null },
+        { url: 'models/dice-pips.json', revision: 'def' },
+        { url: 'index.html', revision: 'ghi' },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

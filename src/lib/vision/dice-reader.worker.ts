@@ -30,10 +30,15 @@ declare const self: DedicatedWorkerGlobalScope;
 
 /**
  * A shipped model's URL: the build serves models/ at `<base>models/<file>` (scripts/vite/
- * shipped-models.ts) and the service worker precaches it there. Not a `?url` import, which
- * would ship every model a second time as a hashed asset (docs/architecture.md, "Models at run time").
+ * shipped-models.ts) and the service worker precaches it there, by its version
+ * (`?v=<hash of its bytes>`): one URL for both, so a first visit downloads each model once. Not a
+ * `?url` import, which would ship every model a second time as a hashed asset (docs/architecture.md,
+ * "Models at run time").
  */
-const shippedModel = (file: string): string => new URL(`${import.meta.env.BASE_URL}models/${file}`, self.location.href).href;
+const shippedModel = (file: string): string => {
+  const version = __SHIPPED_MODEL_VERSIONS__[file];
+  return new URL(`${import.meta.env.BASE_URL}models/${file}${version ? `?v=${version}` : ''}`, self.location.href).href;
+};
 const shippedModelUrl = shippedModel('dice-pips.onnx');
 const faceModelUrl = shippedModel('face-embed.onnx');
 
