@@ -91,6 +91,16 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
   const t0 = performance.now();
   const isolated = self.crossOriginIsolated === true;
   const threads = isolated ? Math.max(1, Math.floor(options.threads ?? Math.min(4, Math.ceil((navigator.hardwareConcurrency || 2) / 2)))) : 1;
+  const dieFaceFiles = options.dieFace === false ? null : (options.dieFace ?? shippedDieFace);
+  const dieFaceConfig = dieFaceFiles ? parseDieFaceConfig(dieFaceFiles.config) : null;
+  // Both models download while the runtime loads, not one after the other behind it: a first
+  // visit on a slow line waits for fewer round trips. (Awaited below; the catch only keeps a
+  // runtime that fails first from leaving their failure unhandled.)
+  const downloads = Promise.all([
+    fetchModel(absolute(options.model?.url ?? shippedModelUrl)),
+    dieFaceFiles && dieFaceConfig ? fetchModel(absolute(dieFaceFiles.url)) : Promise.resolve(null),
+  ]);
+  downloads.catch(() => undefined);
   ortModule = import('onnxruntime-web/wasm').then((ort) => {
     ort.env.wasm.numThreads = threads;
     // Explicit asset URLs: ORT loads its glue module and binary from the app's own origin.
@@ -99,16 +109,13 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
   });
   const ort = await ortModule;
   const config = parseDetectorConfig(options.model?.config ?? shippedConfig);
-  const dieFaceFiles = options.dieFace === false ? null : (options.dieFace ?? shippedDieFace);
-  const dieFaceConfig = dieFaceFiles ? parseDieFaceConfig(dieFaceFiles.config) : null;
   let dieFaceBytes = 0;
   const t1 = performance.now();
-  const model = await fetchModel(absolute(options.model?.url ?? shippedModelUrl));
+  const [model, faceModel] = await downloads;
   // The first session creation also instantiates the wasm runtime; it is timed with the model.
   const first = await createDetector(ort as unknown as OrtModule, model, config, { executionProviders: ['wasm'] });
   let reader: DieFaceReader | null = null;
-  if (dieFaceFiles && dieFaceConfig) {
-    const faceModel = await fetchModel(absolute(dieFaceFiles.url));
+  if (faceModel && dieFaceConfig) {
     reader = await createDieFaceReader(ort as unknown as OrtModule, faceModel, dieFaceConfig, { executionProviders: ['wasm'] });
     dieFaceBytes = faceModel.byteLength;
   }
