@@ -22,9 +22,14 @@ async function slateOverflow(page: Page): Promise<number> {
   });
 }
 
-async function home(page: Page): Promise<void> {
+/** Back one screen, to the one showing `testId`. */
+async function back(page: Page, testId: string): Promise<void> {
   await page.getByRole('button', { name: 'Back' }).click();
-  await page.getByTestId('new-game').waitFor();
+  await page.getByTestId(testId).first().waitFor();
+}
+
+async function home(page: Page): Promise<void> {
+  await back(page, 'new-game');
 }
 
 /** The slate on a phone held upright: every column in view, without sideways scrolling. */
@@ -120,7 +125,7 @@ describe('the slate on a small phone', () => {
     await home(page);
   });
 
-  it('a name of 40 letters without a space wraps on Home, History and the log at 320 px: every button stays on the screen', async () => {
+  it('a name of 40 letters without a space wraps on Home, History, the log, Teach and the kits at 320 px: every button stays on the screen', async () => {
     const { page } = app.session;
     await page.setViewportSize({ width: 320, height: 640 });
     const long = 'Wolfeschlegelsteinhausenbergerdorffvoral'; // 40 letters, the longest name a player may have
@@ -136,8 +141,7 @@ describe('the slate on a small phone', () => {
     await page.getByRole('button', { name: 'History' }).click();
     await page.getByTestId('game-list').first().waitFor();
     expect(await layoutProblems(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByTestId('new-game').waitFor();
+    await home(page);
     // a dice set of that name: its Teach screen (the name in the title) and the kits' list
     await page.getByRole('button', { name: 'Dice kits' }).click();
     await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
@@ -147,10 +151,8 @@ describe('the slate on a small phone', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { level: 1 }).getByText(`Teach: ${long}`).waitFor();
     expect(await layoutProblems(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByTestId('taught-set').first().waitFor();
+    await back(page, 'taught-set');
     expect(await layoutProblems(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByTestId('new-game').waitFor();
+    await home(page);
   });
 });

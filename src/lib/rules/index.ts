@@ -10,7 +10,7 @@ export {
   expectRoll,
   viewMatch,
   matchResult,
-  playerNameKey,
+  nameKey,
   type MatchHeader,
   type MatchState,
   type MatchView,

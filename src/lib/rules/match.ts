@@ -108,10 +108,10 @@ function settle(state: MatchState): MatchState {
 }
 
 /**
- * A player's name as compared with another: "Ann  Lee " is "ann lee" (case, and spaces a page
- * shows as one, ignored). Two players of one game, or two players on a device, may not share it.
+ * A name as compared with another: "Ann  Lee " is "ann lee" (case, and spaces a page shows as
+ * one, ignored). Two players of one game, two players on a device, or two dice sets may not share it.
  */
-export function playerNameKey(name: string): string {
+export function nameKey(name: string): string {
   return name.trim().replace(/\s+/g, ' ').toLocaleLowerCase();
 }
 
@@ -122,7 +122,7 @@ export function createMatch(header: MatchHeader): MatchState {
   if (!Array.isArray(players) || players.some((p) => typeof p !== 'string' || p.trim() === '')) {
     throw new SetupError('Players must be a list of names.');
   }
-  if (new Set(players.map(playerNameKey)).size !== players.length) {
+  if (new Set(players.map(nameKey)).size !== players.length) {
     throw new SetupError('Two players have the same name; give each player a different name.');
   }
   if (players.length < game.players.min || players.length > game.players.max) {

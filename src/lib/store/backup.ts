@@ -15,7 +15,7 @@ import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
 import { blobToDataUrl, dataUrlBytes, looksLikePicture } from './data-url.ts';
-import { matchResult, playerNameKey, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
+import { matchResult, nameKey, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
@@ -224,7 +224,7 @@ export function parseBackup(text: string): ParsedBackup {
   for (const [what, ids] of [
     ['game', file.games.map((g) => g.id)],
     ['player', file.players.map((p) => p.id)],
-    ['player name', file.players.map((p) => playerNameKey(p.name))],
+    ['player name', file.players.map((p) => nameKey(p.name))],
     ['session', file.sessions.map((s) => s.id)],
     ['ledger line', file.ledger.map((l) => l.id)],
     ['dice set', file.taughtSets.map((s) => s.id)],
@@ -373,7 +373,7 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
     if (mode === 'merge') {
       for (const p of file.players) {
         if ((await players.getKey(p.id)) !== undefined) continue;
-        const here = await players.index('by-name').getKey(playerNameKey(p.name));
+        const here = await players.index('by-name').getKey(nameKey(p.name));
         if (here !== undefined) idHere.set(p.id, here);
       }
     }
@@ -402,7 +402,7 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
       summary.games.added++;
     }
     for (const p of file.players) {
-      const key = playerNameKey(p.name);
+      const key = nameKey(p.name);
       if (mode === 'merge') {
         const sameId = await players.getKey(p.id);
         const sameName = await players.index('by-name').getKey(key);

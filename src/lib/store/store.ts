@@ -28,7 +28,7 @@ import {
   type TaughtSetRecord,
 } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
-import { playerNameKey } from '../rules/index.ts';
+import { nameKey } from '../rules/index.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 
@@ -195,17 +195,17 @@ function checkName(name: string, what: string): string {
  * ignored), within 40 characters: a new dice set's name where another set has it.
  */
 export function unusedName(name: string, taken: readonly string[]): string {
-  const used = new Set(taken.map(playerNameKey));
-  if (!used.has(playerNameKey(name))) return name;
+  const used = new Set(taken.map(nameKey));
+  if (!used.has(nameKey(name))) return name;
   const base = name.slice(0, 36).trimEnd();
   let n = 2;
-  while (used.has(playerNameKey(`${base} ${n}`))) n++;
+  while (used.has(nameKey(`${base} ${n}`))) n++;
   return `${base} ${n}`;
 }
 
 /** Two dice sets may not share a name: New game would offer two choices that read the same. */
 async function checkSetNameFree(sets: { getAll(): Promise<TaughtSetRecord[]> }, name: string, exceptId: string | null): Promise<void> {
-  const other = (await sets.getAll()).find((s) => s.id !== exceptId && playerNameKey(s.name) === playerNameKey(name));
+  const other = (await sets.getAll()).find((s) => s.id !== exceptId && nameKey(s.name) === nameKey(name));
   if (other) throw new StoreError('name-taken', `There is already a dice set called ${other.name}.`);
 }
 
@@ -319,7 +319,7 @@ export class RollcallStore {
     if (input.players.length === 0) throw new StoreError('invalid-input', 'A game needs players.');
     const ids = new Set(input.players.map((p) => p.id));
     if (ids.size !== input.players.length) throw new StoreError('invalid-input', 'A player is listed twice.');
-    const names = new Set(input.players.map((p) => playerNameKey(p.name)));
+    const names = new Set(input.players.map((p) => nameKey(p.name)));
     if (names.size !== input.players.length) throw new StoreError('invalid-input', 'Two players have the same name.');
     const players = input.players.map((p) => ({ id: p.id, name: checkName(p.name, 'Every player') }));
     const ante = input.ante ?? 0;
@@ -367,7 +367,7 @@ export class RollcallStore {
     if (typeof input.game !== 'string' || input.game.length === 0) throw new StoreError('invalid-input', 'Pick a game.');
     if (input.playerNames.length === 0) throw new StoreError('invalid-input', 'A game needs players.');
     const names = input.playerNames.map((n) => checkName(n, 'Every player'));
-    if (new Set(names.map(playerNameKey)).size !== names.length) throw new StoreError('invalid-input', 'Two players have the same name.');
+    if (new Set(names.map(nameKey)).size !== names.length) throw new StoreError('invalid-input', 'Two players have the same name.');
     const ante = input.ante ?? 0;
     if (!Number.isFinite(ante) || ante < 0) throw new StoreError('invalid-input', 'The ante must be zero or more.');
     const options = input.options ?? {};
@@ -389,7 +389,7 @@ export class RollcallStore {
       const sameLog = JSON.stringify(input.actions);
       for (const here of await tx.objectStore('games').getAll()) {
         if (here.game !== input.game || here.actionCount !== input.actions.length) continue;
-        if (here.players.map((p) => playerNameKey(p.name)).join('\n') !== names.map(playerNameKey).join('\n')) continue;
+        if (here.players.map((p) => nameKey(p.name)).join('\n') !== names.map(nameKey).join('\n')) continue;
         if (JSON.stringify(here.options) !== JSON.stringify(options)) continue;
         const log = await tx.objectStore('actions').getAll(actionRange(here.id));
         if (JSON.stringify(log.map((r) => r.action)) === sameLog) {
@@ -403,13 +403,13 @@ export class RollcallStore {
       const playerStore = tx.objectStore('players');
       const players: GamePlayer[] = [];
       for (const name of names) {
-        const knownId = await playerStore.index('by-name').getKey(playerNameKey(name));
+        const knownId = await playerStore.index('by-name').getKey(nameKey(name));
         const known = knownId === undefined ? undefined : await playerStore.get(knownId);
         if (known) {
           await playerStore.put({ ...known, lastPlayedAt: Math.max(known.lastPlayedAt ?? 0, t) });
           players.push({ id: known.id, name });
         } else {
-          const record: PlayerRecord = { id: this.newId(), name, nameKey: playerNameKey(name), createdAt: t, lastPlayedAt: t };
+          const record: PlayerRecord = { id: this.newId(), name, nameKey: nameKey(name), createdAt: t, lastPlayedAt: t };
           await playerStore.add(record);
           players.push({ id: record.id, name });
         }
@@ -597,7 +597,7 @@ export class RollcallStore {
     const record: PlayerRecord = {
       id: this.newId(),
       name: trimmed,
-      nameKey: playerNameKey(trimmed),
+      nameKey: nameKey(trimmed),
       createdAt: this.now(),
       lastPlayedAt: null,
     };
@@ -618,9 +618,9 @@ export class RollcallStore {
       const store = tx.objectStore('players');
       const player = await store.get(id);
       if (!player) throw new StoreError('not-found', 'That player is not on this device.');
-      const other = await store.index('by-name').getKey(playerNameKey(trimmed));
+      const other = await store.index('by-name').getKey(nameKey(trimmed));
       if (other !== undefined && other !== id) throw new StoreError('name-taken', `There is already a player called ${trimmed}.`);
-      const renamed: PlayerRecord = { ...player, name: trimmed, nameKey: playerNameKey(trimmed) };
+      const renamed: PlayerRecord = { ...player, name: trimmed, nameKey: nameKey(trimmed) };
       await store.put(renamed);
       return renamed;
     });
