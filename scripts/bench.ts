@@ -31,7 +31,7 @@ import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, servePreview 
 import { measureFirstLoad, measureReadsAtRest, measureSettleToShown, SETTLE_CAMERA, settlingDiceY4m, stillDiceY4m } from './lib/bench-app.ts';
 import { IDLE_READ_FPS, READ_FPS } from '../src/app/readPace.ts';
 import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 
 export interface Figure {
   label: string;
@@ -339,7 +339,7 @@ async function main(): Promise<number> {
     },
   });
   const usage = `usage: npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--only ${SECTIONS.map((s) => s.id).join(',')}]`;
-  if (values.help) throw new UsageError(usage);
+  if (values.help) throw new HelpRequest(usage);
   const frames = Number(values.frames);
   const warmup = Number(values.warmup);
   const settles = Number(values.settles);

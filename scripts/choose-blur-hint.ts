@@ -15,7 +15,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { dataRoot, createNodeDetector } from './lib/node-vision.ts';
 import { holdoutSlices, readAsCameraFrame } from './lib/datasets.ts';
 import { applyCameraCondition, CAMERA_CONDITIONS, isCameraCondition, type CameraCondition } from './lib/camera-conditions.ts';
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       conditions: { type: 'string', default: 'dim,shake,swing,defocus,lowres' },
     },
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   const conditions = values.conditions.split(',').filter((c) => c !== '' && c !== 'none');
   const unknown = conditions.filter((c) => !isCameraCondition(c));
   if (unknown.length) throw new UsageError(`--conditions: ${unknown.join(', ')} unknown (one of ${CAMERA_CONDITIONS.join(', ')})\n${USAGE}`);

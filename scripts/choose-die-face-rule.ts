@@ -56,7 +56,7 @@ import { EvalAccumulator } from '../src/lib/vision/metrics.ts';
 import { holdoutSlices, loadDataset, readDatasetPhoto, scoredPredictions, type Dataset } from './lib/datasets.ts';
 import { evaluateDataset } from './lib/evaluate.ts';
 import { createNodeDetector, dataRoot, loadDieFaceFiles, SHIPPED_DIE_FACE_MODEL } from './lib/node-vision.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run choose-die-face-rule -- [--die-face models/die-face.onnx] [--model models/dice-pips.onnx] [--also DATASET_DIR]... [--only weak-dice] [--write]';
 
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   if (values.only !== undefined && values.only !== 'weak-dice') throw new UsageError(`--only: ${values.only}? (weak-dice is the one rule chosen alone)\n${USAGE}`);
   const weakOnly = values.only === 'weak-dice';
   const val = values.also.find((dir) => /-val$/.test(path.basename(path.resolve(dir))));

@@ -33,7 +33,7 @@ import { parseArgs } from 'node:util';
 import { loadDataset, type Dataset } from './lib/datasets.ts';
 import { loadFaceModelFiles, readArt } from './lib/node-faces.ts';
 import { readImageFile, REPO_ROOT, sidecarPath } from './lib/node-vision.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder, type ReadingCrop } from '../src/lib/vision/face-embedder.ts';
 import { artPrototypes, embedForReading, embedTaughtFace, matchFace, selectPrototypes, type FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { OrtModule } from '../src/lib/vision/detector.ts';
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   let dirs = values.sets ?? [];
   if (!dirs.length) {
     if (!existsSync(DEFAULT_ROOT)) throw new UsageError(`${DEFAULT_ROOT}: no selection sets (models/training/README.md says how to render them)`);

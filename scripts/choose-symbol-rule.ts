@@ -51,7 +51,7 @@ import type { DetectorConfig, ReadFusion, SymbolDiceRule, SymbolRecount } from '
 import { findMissedSymbolDice } from '../src/lib/vision/face-reader.ts';
 import { shrinkInFrame } from '../src/lib/vision/letterbox.ts';
 import { createNodeDetector, loadModelFiles, readImageFile, REPO_ROOT, sidecarPath, symbolDetectorModel } from './lib/node-vision.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run choose-symbol-rule -- [--scenes cache/dicegen-symbols] [--model models/dice-symbols.onnx] [--kit-scenes DIR]... [--write]';
 
@@ -246,7 +246,7 @@ async function main(): Promise<void> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   const dir = path.resolve(values.scenes!);
   const indexFile = path.join(dir, 'index.jsonl');
   if (!existsSync(indexFile)) {

@@ -19,7 +19,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { summarise, withUnsureRule, type PhotoVideo } from './eval-live.ts';
 
 const USAGE = 'usage: npm run choose-unsure-read -- [--json] READS.json...   (each the --save-reads of npm run eval:live -- --holdout [--condition NAME])';
@@ -65,7 +65,8 @@ export function sweepUnsure(runs: readonly UnsureRun[]): { rows: UnsureRow[]; ke
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help || positionals.length === 0) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
+  if (positionals.length === 0) throw new UsageError(USAGE);
   const runs: UnsureRun[] = [];
   for (const file of positionals) {
     let videos: PhotoVideo[];

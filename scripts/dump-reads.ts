@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readStandardDice, type DieFaceConfig, type TwoPassDetector } from '../src/lib/vision/die-face-reader.ts';
 import type { Box } from '../src/lib/vision/types.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { isHoldout, loadDataset, readDatasetPhoto } from './lib/datasets.ts';
 import { createNodeDetector } from './lib/node-vision.ts';
 
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     options: { model: { type: 'string' }, 'die-face': { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   if (!values.model || !values['die-face'] || !values.out || positionals.length === 0) throw new UsageError(USAGE);
   const detector = await createNodeDetector({ modelPath: values.model, dieFace: values['die-face'], threads: 2 });
   if (!('dieFaceReader' in detector)) throw new UsageError(`--die-face ${values['die-face']}: no die-face reader loaded\n${USAGE}`);

@@ -77,7 +77,7 @@ import type { DiceKit } from '../src/lib/dice/kit.ts';
 import { holdoutSlices, loadDataset, readAsCameraFrame, type Dataset } from './lib/datasets.ts';
 import { applyCameraCondition, CAMERA_CONDITIONS, CONDITION_NOTES, isCameraCondition, type CameraCondition } from './lib/camera-conditions.ts';
 import { createNodeDetector, dataRoot, detectorModelFor, symbolDetectorModel } from './lib/node-vision.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, type NodeKitReader } from './lib/node-faces.ts';
 import type { FaceDie, FacePrototype } from '../src/lib/vision/face-reader.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
@@ -744,7 +744,7 @@ async function main(): Promise<void> {
       cut: { type: 'string' },
     },
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   const shake = Number(values.shake);
   const frames = Number(values.frames);
   const fps = Number(values.fps);

@@ -29,7 +29,7 @@ import { evaluate, filledValue, type KitEvaluation } from './lib/evaluate.ts';
 import { loadDataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, loadKitFolder, readArt, type KitFolder } from './lib/node-faces.ts';
 import { createNodeDetector, readImageFile, REPO_ROOT, symbolDetectorModel } from './lib/node-vision.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { artPrototypes, embedForReading, embedTaughtFace, learnConfirmed, matchFace, selectPrototypes, type FaceDie, type FacePrototype } from '../src/lib/vision/face-reader.ts';
 import { exactRoll } from '../src/lib/vision/metrics.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   if (positionals.length > 1) throw new UsageError(`one evaluation folder at most\n${USAGE}`);
   const root = path.resolve(positionals[0] ?? path.join(REPO_ROOT, 'cache/symbol-eval'));
   if (!existsSync(root)) throw new UsageError(`${root}: no evaluation set (npm run make-symbol-eval writes it)`);

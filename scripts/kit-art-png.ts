@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { loadKitFolder, readArt } from './lib/node-faces.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npx tsx scripts/kit-art-png.ts KIT_DIR OUT_DIR [SIZE]   (SIZE: the PNGs\' side in pixels, default 256)';
 
@@ -21,7 +21,7 @@ function kitProblem(e: unknown): never {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   const [kitDir, outDir, size = '256', ...rest] = positionals;
   if (!kitDir || !outDir || rest.length) throw new UsageError(USAGE);
   if (!/^[1-9]\d*$/.test(size)) throw new UsageError(`SIZE must be a positive whole number of pixels, not ${size}\n${USAGE}`);

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run icons   (no options: writes public/favicon.svg and the PNGs in public/icons/)';
 
@@ -49,7 +49,7 @@ async function png(svg: string, size: number, file: string): Promise<void> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { help: { type: 'boolean', short: 'h' } } });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   const publicDir = join(import.meta.dirname, '..', 'public');
   const iconsDir = join(publicDir, 'icons');
   mkdirSync(iconsDir, { recursive: true });

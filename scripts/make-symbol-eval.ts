@@ -37,7 +37,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { parseKitText } from '../src/lib/dice/validate.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = `usage: npm run make-symbol-eval -- [--out DIR] [--sets N] [--rolls N] [--teach N]   (DIR default cache/symbol-eval)
        npm run make-pip-eval [-- --out DIR] [--sets N] [--rolls N] [--first N] [--dice MIN-MAX] [--near F]   (this script with --pips; DIR default cache/pip-eval; dice 1-12)`;
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   const out = path.resolve(values.out ?? path.join(ROOT, values.pips ? 'cache/pip-eval' : 'cache/symbol-eval'));
   const nSets = Number(values.sets);
   const nRolls = Number(values.rolls);

@@ -17,7 +17,7 @@ import {
   summarize,
   type OptionSpec,
 } from '../src/lib/rules/index.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = `usage: npm run replay -- FILE.json     prints the final state of a transcript as JSON
        npm run replay -- --list        one line per game: id, name, options`;
@@ -40,7 +40,7 @@ async function main(): Promise<number | void> {
     allowPositionals: true,
     options: { list: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   if (values.list) {
     if (positionals.length) throw new UsageError(USAGE);
     for (const game of GAMES) {

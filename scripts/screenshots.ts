@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { buildApp, fakeCameraFile, launch, serve } from '../tests/browser/harness.ts';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run screenshots -- [OUT_DIR]   (default /tmp/rollcall-shots)';
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   if (positionals.length > 1) throw new UsageError(USAGE);
   const out = positionals[0] ?? '/tmp/rollcall-shots';
   mkdirSync(out, { recursive: true });

@@ -10,7 +10,7 @@
 import sharp from 'sharp';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { runCli, UsageError } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 
 const USAGE = 'usage: npm run y4m -- PICTURE OUT.y4m [WIDTHxHEIGHT]   (default 640x480)';
 
@@ -112,7 +112,7 @@ export function y4mToRgba(y4m: Buffer): { width: number; height: number; data: U
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new HelpRequest(USAGE);
   const [input, output, size = '640x480', ...rest] = positionals;
   if (!input || !output || rest.length) throw new UsageError(USAGE);
   const match = /^(\d+)x(\d+)$/.exec(size);

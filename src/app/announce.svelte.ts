@@ -17,12 +17,16 @@ class Announcer {
 
   /**
    * Announces `text`; `speak: false` keeps it to the screen reader, and `spoken` says aloud a
-   * shorter text instead (what the table has not already said).
+   * shorter text instead (what the table has not already said). `screenReader`: the words the
+   * screen reader gets instead of `text` (what focus has not already read out); empty, none.
    */
-  say(text: string, options: { politeness?: Politeness; speak?: boolean; spoken?: string } = {}): void {
-    const message = { id: this.nextId++, text };
-    if (options.politeness === 'assertive') this.assertive = message;
-    else this.polite = message;
+  say(text: string, options: AnnounceOptions = {}): void {
+    const forReader = options.screenReader ?? text;
+    if (forReader !== '') {
+      const message = { id: this.nextId++, text: forReader };
+      if (options.politeness === 'assertive') this.assertive = message;
+      else this.polite = message;
+    }
     if (this.speech && options.speak !== false) speak(options.spoken ?? text);
   }
 }
@@ -38,6 +42,13 @@ export const speechAvailable = typeof speechSynthesis !== 'undefined';
 
 export const announcer = new Announcer();
 
-export function announce(text: string, options?: { politeness?: Politeness; speak?: boolean; spoken?: string }): void {
+export interface AnnounceOptions {
+  politeness?: Politeness;
+  speak?: boolean;
+  spoken?: string;
+  screenReader?: string;
+}
+
+export function announce(text: string, options?: AnnounceOptions): void {
   announcer.say(text, options);
 }

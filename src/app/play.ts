@@ -26,6 +26,21 @@ import {
 } from '../lib/rules/index.ts';
 import { BUILT_IN_KITS, describeDice, tokenForFace, type DiceKit } from '../lib/dice/index.ts';
 
+/**
+ * How the pot was paid out at the end of a game played for one: "Ann takes 15 from the pot of
+ * 15.", "The pot was empty."; null for a game without an ante, or not over.
+ */
+export function payoutSentence(view: MatchView): string | null {
+  if (view.ante <= 0 || !view.payouts) return null;
+  const paid = view.payouts.reduce((a, b) => a + b, 0);
+  if (paid === 0) return 'The pot was empty.';
+  const takers = view.players
+    .map((name, seat) => ({ name, amount: view.payouts?.[seat] ?? 0 }))
+    .filter((p) => p.amount > 0)
+    .map((p) => `${p.name} takes ${p.amount}`);
+  return `${takers.join(', ')} from the pot of ${paid}.`;
+}
+
 /** What a game record holds that the rules need: the transcript header. */
 export interface GameHeader {
   game: string;

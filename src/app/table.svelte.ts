@@ -7,7 +7,7 @@ import { resultOfGame, StoreError, withLogChange, type GameRecord, type LogExpec
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { announce } from './announce.svelte.ts';
-import { brokenLog, replayLog, type GameHeader, type Replayed } from './play.ts';
+import { brokenLog, payoutSentence, replayLog, type GameHeader, type Replayed } from './play.ts';
 
 export function headerOf(record: GameRecord): GameHeader {
   return { game: record.game, players: record.players.map((p) => p.name), options: record.options };
@@ -37,6 +37,8 @@ export class TableGame {
   /** The game is not on this device (deleted here or in another tab). */
   missing = $state(false);
   busy = $state(false);
+  /** `performance.now()` when the table last showed a change (an echo tap is measured from it). */
+  changedAt = Number.NEGATIVE_INFINITY;
 
   constructor(readonly gameId: string) {}
 
@@ -45,13 +47,15 @@ export class TableGame {
       const store = await data.store();
       const { game, actions } = await store.loadGame(this.gameId);
       const replayed = replayLog(headerOf(game), actions as Action[]);
-      // The last action ended the game but the tab closed before the result was written.
+      // The last action ended the game but its result is not written: a log kept by a version of
+      // Rollcall that wrote the result apart from the action, and closed between the two.
       const record = replayed.stoppedAt ? game : await this.recordResult(game, replayed.state);
       this.record = record;
       this.actions = actions as Action[];
       this.state = replayed.state;
       this.stoppedAt = replayed.stoppedAt;
       this.loadError = null;
+      this.changedAt = performance.now();
     } catch (err) {
       this.loadError = err instanceof Error ? err.message : String(err);
       this.missing = err instanceof StoreError && err.code === 'not-found';
@@ -71,8 +75,10 @@ export class TableGame {
    * nothing), then the store writes it, and only then does the screen change.
    * `quiet`: announce on screen readers only (a private screen: nothing is spoken aloud).
    * `alreadySpoken`: the headline said aloud with the roll's proposal, not said again.
+   * `headlineFocused`: the screen focuses the headline once the action is shown, so a screen
+   * reader reads it there; the announcement gives it only what else changed.
    */
-  async act(action: Action, options: { quiet?: boolean; alreadySpoken?: string | null } = {}): Promise<boolean> {
+  async act(action: Action, options: { quiet?: boolean; alreadySpoken?: string | null; headlineFocused?: boolean } = {}): Promise<boolean> {
     const state = this.state;
     const record = this.record;
     if (!state || !record || this.busy) return false;
@@ -94,16 +100,10 @@ export class TableGame {
     this.busy = true;
     try {
       const store = await data.store();
-      await store.appendAction(record.id, action, this.expectation(record));
-      // Written first, shown after: the end of a game shows once its result is written too
-      // (should that write fail, the next load writes it: the log already ends the game).
-      let updated = withLogChange(record, 1);
-      let resultProblem: unknown = null;
-      try {
-        updated = await this.recordResult(updated, next.state);
-      } catch (err) {
-        resultProblem = err;
-      }
+      // An action that ends the game is written with its result and ledger line, all or nothing.
+      const result = matchResult(next.state);
+      await store.appendAction(record.id, action, this.expectation(record), result ? resultOfGame(record.players, record.ante, result) : undefined);
+      const updated = (await store.getGame(record.id)) ?? withLogChange(record, 1);
       const before = viewMatch(state, null);
       this.record = updated;
       this.actions = [...this.actions, action];
@@ -114,13 +114,15 @@ export class TableGame {
       // A confirmed roll's headline was said aloud with its proposal: say only what is new.
       const saidBefore = options.alreadySpoken === after.headline;
       const spoken = saidBefore ? (changes ? `Scores: ${changes}.` : null) : undefined;
-      announce(changes ? `${after.headline} Scores: ${changes}.` : after.headline, { speak: !options.quiet && spoken !== null, spoken: spoken ?? undefined });
-      if (resultProblem instanceof StoreError && resultProblem.code === 'game-closed') {
-        // Another tab, opening the game, wrote its result first: show it as stored.
-        await this.load();
-      } else if (resultProblem) {
-        await this.storeProblem(resultProblem);
-      }
+      // the end of a game played for a pot says who takes what
+      const payout = payoutSentence(after);
+      const withPayout = (text: string): string => (payout ? `${text} ${payout}`.trim() : text);
+      announce(withPayout(changes ? `${after.headline} Scores: ${changes}.` : after.headline), {
+        speak: !options.quiet && (spoken !== null || payout !== null),
+        spoken: spoken === undefined ? undefined : withPayout(spoken ?? ''),
+        screenReader: options.headlineFocused ? withPayout(changes ? `Scores: ${changes}.` : '') : undefined,
+      });
+      this.changedAt = performance.now();
       return true;
     } catch (err) {
       await this.storeProblem(err);
@@ -130,8 +132,8 @@ export class TableGame {
     }
   }
 
-  /** Drops the last action (reopening a finished game). */
-  async undo(): Promise<boolean> {
+  /** Drops the last action (reopening a finished game). `headlineFocused`: as for `act`. */
+  async undo(options: { headlineFocused?: boolean } = {}): Promise<boolean> {
     const record = this.record;
     if (!record || this.busy || this.actions.length === 0) return false;
     this.busy = true;
@@ -145,8 +147,9 @@ export class TableGame {
       this.stoppedAt = replayed.stoppedAt;
       this.record = (await store.getGame(record.id)) ?? record;
       this.problem = null;
+      this.changedAt = performance.now();
       // Not the undone action's dice: it may have been a secret re-roll.
-      announce(`Last action undone. ${viewMatch(replayed.state, null).headline}`);
+      announce(`Last action undone. ${viewMatch(replayed.state, null).headline}`, { screenReader: options.headlineFocused ? 'Last action undone.' : undefined });
       return true;
     } catch (err) {
       await this.storeProblem(err);
@@ -180,7 +183,10 @@ export class TableGame {
     this.problem = null;
   }
 
-  /** A refusal: shown and announced at once; nothing changed. */
+  /**
+   * A refusal: shown, and announced at once (the announcer, not the paragraph shown, tells screen
+   * readers: one voice, and the same refusal twice is said twice); nothing changed.
+   */
   refuse(message: string): void {
     this.problem = message;
     announce(message, { politeness: 'assertive' });

@@ -7,6 +7,7 @@ import {
   csvOf,
   holdsSecretDice,
   logSteps,
+  payoutSentence,
   previewRoll,
   readTranscript,
   replayLog,
@@ -66,6 +67,17 @@ describe('replaying a stored log', () => {
     // Ann and Bob share a pot of 9 (ante 3): 5 and 4
     expect(matchResult(tie)).toEqual({ winners: [0, 1], payouts: [2, 1, -3] });
     expect(matchResult(createMatch(fiveThousand))).toBeNull();
+  });
+});
+
+describe('the payout at the end', () => {
+  it('says who takes what from the pot, and nothing for a game without an ante or not over', () => {
+    const bigRoll = (ante: number, actions: Action[]) =>
+      viewMatch(replayLog({ game: 'big-roll-5000', players: ['Ann', 'Bob', 'Cy'], options: { ante, startingPlayer: 'first-listed' } }, actions).state, null);
+    // five 1s win Big Roll at once
+    expect(payoutSentence(bigRoll(5, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBe('Ann takes 15 from the pot of 15.');
+    expect(payoutSentence(bigRoll(0, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBeNull();
+    expect(payoutSentence(bigRoll(5, []))).toBeNull();
   });
 });
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import 'fake-indexeddb/auto'; // the store runs in Node too: it makes the records of a damaged game
 import { openStore } from '../../src/lib/store/index.ts';
 import { appSession } from './harness.ts';
+import type { Page } from 'playwright-core';
 import { headline, padEnter, padRoll, scores, startGame } from './table-helpers.ts';
+import { ECHO_TAP_MS } from '../../src/app/echoTap.ts';
 
 const app = appSession();
 
@@ -92,9 +94,11 @@ describe('mistakes at the table', () => {
     expect(await headline(page)).toBe(before);
 
     // three undos drop the damaged action and those after it; then play goes on, and stays
+    // (a pause between the taps, as a player's: taps at one spot faster than that are one double tap)
     for (let i = 3; i > 1; i--) {
       await page.getByTestId('undo').click();
       await page.waitForFunction((n) => document.querySelector('[data-testid="broken-log"]')?.textContent?.includes(`action 2 of ${n}:`), i);
+      await page.waitForTimeout(ECHO_TAP_MS);
     }
     await page.getByTestId('undo').click();
     await page.getByTestId('broken-log').waitFor({ state: 'detached' });
@@ -106,5 +110,86 @@ describe('mistakes at the table', () => {
     await page.getByTestId('headline').waitFor();
     expect(await headline(page)).toMatch(/^Ann rolled 1 3 = 100/);
     expect(await scores(page)).toEqual({ Ann: 0, Bob: 0 });
+  });
+
+  it('a double tap makes one move: its second tap, landing on the moves the first one brought, is dropped', async () => {
+    const page = await app.session.context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(app.server.url);
+    await startGame(page, 'face-off', ['Ann', 'Bob']);
+    const phase = async () => page.getByTestId('phase').textContent();
+    /** Two taps of one finger, 120 ms apart, at the middle of what the locator finds. */
+    const doubleTap = async (target: ReturnType<Page['getByRole']>) => {
+      await target.scrollIntoViewIfNeeded();
+      const box = await target.boundingBox();
+      if (!box) throw new Error('nothing to tap');
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.waitForTimeout(120);
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.waitForTimeout(600);
+    };
+    /** The actions stored for the game last started. */
+    const logLength = () =>
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const open = indexedDB.open('rollcall');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const games = open.result.transaction('games').objectStore('games').getAll();
+              games.onsuccess = () => {
+                const rows = games.result as { createdAt: number; actionCount: number }[];
+                resolve(rows.reduce((a, b) => (b.createdAt > a.createdAt ? b : a)).actionCount);
+                open.result.close();
+              };
+            };
+          }),
+      );
+
+    await padEnter(page, ['vader', 'vader', 'luke', 'han', 'han']);
+    // Confirm roll: the second tap would land on Go Hero or Go Villain
+    await doubleTap(page.getByRole('button', { name: 'Confirm roll' }));
+    expect(await phase()).toBe('choosing Hero or Villain');
+    // Go Villain: the second tap would land on a declaration nobody chose
+    await doubleTap(page.getByRole('button', { name: 'Go Villain' }));
+    expect(await phase()).toBe('Go Villain');
+    expect(await logLength()).toBe(2);
+    // Undo: one tap, one action undone
+    await doubleTap(page.getByRole('button', { name: 'Undo', exact: true }));
+    expect(await phase()).toBe('choosing Hero or Villain');
+    expect(await logLength()).toBe(1);
+    // a tap once the player has seen the table move on goes through, at the same spot too
+    await page.getByRole('button', { name: 'Go Villain' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="phase"]')?.textContent === 'Go Villain');
+    await page.close();
+  });
+
+  it('by keyboard: a corrected die says what the roll now does and focus goes on to Confirm; undo leaves focus on the headline', async () => {
+    const page = await app.session.context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(app.server.url);
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
+    const announced = () => page.getByTestId('announcer').textContent();
+
+    await padEnter(page, ['1', '5', '2', '3', '4']);
+    expect(await page.getByTestId('roll-preview').textContent()).toMatch(/1500/);
+    await page.getByRole('button', { name: 'Die 2: 5. Correct it' }).focus();
+    await page.keyboard.press('Enter');
+    // the faces open, and focus is among them
+    expect(await focused()).toBe('1');
+    await page.locator('[data-fix-face="6"]').focus();
+    await page.keyboard.press('Enter');
+    expect(await focused()).toBe('confirm-roll');
+    expect(await announced()).toMatch(/^Now 1, 6, 2, 3, 4\. .*100/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    expect(await focused()).toBe('headline');
+
+    await page.getByTestId('undo').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('[data-testid="announcer"]')?.textContent === 'Last action undone.');
+    expect(await focused()).toBe('headline');
+    await page.close();
   });
 });

@@ -118,6 +118,12 @@ describe('Detective: the three things to do after the initial roll', () => {
     state = applyAction(state, record(4, 'opportunity'));
     expect(g(state).evidence[0]?.opportunity).toEqual([4]);
   });
+  it('while the dice picked up are awaited, every other move says so: re-roll them first', () => {
+    const state = play([roll(4, 4, 4, 1, 2), reroll(1, 2)]);
+    for (const action of [reroll(4), endTurn, record(4, 'means')]) {
+      expect(refusal(state, action)).toMatchObject({ code: 'not-now', message: 'Re-roll the dice picked up first.' });
+    }
+  });
   it('3. a string only of kept dice does not count: it needs a die of the new roll', () => {
     const state = play([roll(4, 4, 4, 1, 2), reroll(1, 2), roll(3, 5)]);
     // nothing recordable: the turn ended by itself

@@ -186,6 +186,37 @@ describe('games and the action log', () => {
     expect(await s.sessionBalances(session.id)).toEqual({});
   });
 
+  it('an action that ends the game is written with its result and ledger line, all or nothing', async () => {
+    const s = await store();
+    const session = await s.startSession('Friday');
+    const g = await s.createGame({ ...newGame, sessionId: session.id });
+    const result = { winners: [ALICE.id], payouts: { [ALICE.id]: 5, [BOB.id]: -5 } };
+    // the ledger line cannot be written (the disk is full just then): the action is not written either
+    const proto = IDBObjectStore.prototype as { add: IDBObjectStore['add'] };
+    const realAdd = proto.add;
+    proto.add = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['add']>) {
+      if (this.name === 'ledger') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return realAdd.apply(this, args);
+    };
+    try {
+      await expectStoreError(s.appendAction(g.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }, { expectedCount: 0 }, result), 'storage-full');
+    } finally {
+      proto.add = realAdd;
+    }
+    expect(await s.getGame(g.id)).toMatchObject({ status: 'active', actionCount: 0, result: null });
+    expect((await s.loadGame(g.id)).actions).toEqual([]);
+    expect(await s.sessionBalances(session.id)).toEqual({});
+    // and with room: the action, the finished game and the ledger line, at once
+    await s.appendAction(g.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }, { expectedCount: 0 }, result);
+    expect(await s.getGame(g.id)).toMatchObject({ status: 'finished', actionCount: 1, result });
+    expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: 5, [BOB.id]: -5 });
+    await expectStoreError(s.appendAction(g.id, { type: 'roll' }), 'game-closed');
+    // a result naming a stranger writes nothing, the action included
+    const h = await s.createGame(newGame);
+    await expectStoreError(s.appendAction(h.id, { type: 'roll' }, undefined, { winners: [CARA.id], payouts: {} }), 'invalid-input');
+    expect(await s.getGame(h.id)).toMatchObject({ status: 'active', actionCount: 0 });
+  });
+
   it('refuses a result naming strangers, writing nothing', async () => {
     const s = await store();
     const g = await s.createGame(newGame);

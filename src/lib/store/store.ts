@@ -469,11 +469,13 @@ export class RollcallStore {
   /**
    * Appends one action to a game's log and resolves once it is committed. Throws (and writes
    * nothing) when the game is unknown or over, the action is not plain JSON, or the log is not
-   * the length the caller expected.
+   * the length the caller expected. `finish`: the action ends the game with this result, written
+   * in the same transaction (the game finished and its ledger line), so that a game is never left
+   * with a winning log but no payout.
    */
-  async appendAction<A extends ActionLike>(gameId: string, action: A, expect?: LogExpectation): Promise<ActionRecord<A>> {
+  async appendAction<A extends ActionLike>(gameId: string, action: A, expect?: LogExpectation, finish?: GameResult): Promise<ActionRecord<A>> {
     checkAction(action);
-    return inTx(this.db, ['games', 'actions'], 'readwrite', async (tx) => {
+    return inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
       const games = tx.objectStore('games');
       const game = await games.get(gameId);
       if (!game) throw new StoreError('not-found', 'That game is not on this device.');
@@ -482,7 +484,9 @@ export class RollcallStore {
       const t = this.now();
       const record: ActionRecord<A> = { gameId, seq: game.actionCount, action, at: t };
       await tx.objectStore('actions').add(record);
-      await games.put({ ...withLogChange(game, 1), updatedAt: t });
+      const appended: GameRecord = { ...withLogChange(game, 1), updatedAt: t };
+      if (finish) await this.finishInTx(tx, appended, finish, t);
+      else await games.put(appended);
       return record;
     });
   }
@@ -522,39 +526,42 @@ export class RollcallStore {
   /** Marks a game finished with its result and writes its ledger line, in one transaction. */
   async finishGame(gameId: string, result: GameResult): Promise<GameRecord> {
     return inTx(this.db, ['games', 'ledger'], 'readwrite', async (tx) => {
-      const games = tx.objectStore('games');
-      const game = await games.get(gameId);
+      const game = await tx.objectStore('games').get(gameId);
       if (!game) throw new StoreError('not-found', 'That game is not on this device.');
       if (game.status !== 'active') throw new StoreError('game-closed', 'This game is already over.');
-      const playerIds = new Set(game.players.map((p) => p.id));
-      for (const w of result.winners) {
-        if (!playerIds.has(w)) throw new StoreError('invalid-input', 'A winner is not a player of this game.');
-      }
-      for (const [id, amount] of Object.entries(result.payouts)) {
-        if (!playerIds.has(id)) throw new StoreError('invalid-input', 'A payout names someone who is not in this game.');
-        if (!Number.isFinite(amount)) throw new StoreError('invalid-input', 'A payout is not a number.');
-      }
-      const t = this.now();
-      const finished: GameRecord = {
-        ...game,
-        status: 'finished',
-        finishedAt: t,
-        updatedAt: t,
-        result: { winners: [...result.winners], payouts: { ...result.payouts } },
-      };
-      await games.put(finished);
-      if (Object.keys(result.payouts).length > 0) {
-        await tx.objectStore('ledger').add({
-          id: this.newId(),
-          sessionId: game.sessionId,
-          gameId,
-          at: t,
-          deltas: { ...result.payouts },
-          note: '',
-        });
-      }
-      return finished;
+      return this.finishInTx(tx, game, result, this.now());
     });
+  }
+
+  /** Writes `game` finished with `result`, and its ledger line, inside the caller's transaction. */
+  private async finishInTx(tx: Tx<['games', 'ledger'] | ['games', 'actions', 'ledger'], 'readwrite'>, game: GameRecord, result: GameResult, t: number): Promise<GameRecord> {
+    const playerIds = new Set(game.players.map((p) => p.id));
+    for (const w of result.winners) {
+      if (!playerIds.has(w)) throw new StoreError('invalid-input', 'A winner is not a player of this game.');
+    }
+    for (const [id, amount] of Object.entries(result.payouts)) {
+      if (!playerIds.has(id)) throw new StoreError('invalid-input', 'A payout names someone who is not in this game.');
+      if (!Number.isFinite(amount)) throw new StoreError('invalid-input', 'A payout is not a number.');
+    }
+    const finished: GameRecord = {
+      ...game,
+      status: 'finished',
+      finishedAt: t,
+      updatedAt: t,
+      result: { winners: [...result.winners], payouts: { ...result.payouts } },
+    };
+    await tx.objectStore('games').put(finished);
+    if (Object.keys(result.payouts).length > 0) {
+      await tx.objectStore('ledger').add({
+        id: this.newId(),
+        sessionId: game.sessionId,
+        gameId: game.id,
+        at: t,
+        deltas: { ...result.payouts },
+        note: '',
+      });
+    }
+    return finished;
   }
 
   /** Ends a game without a result (nobody wins, the ledger is untouched). */

@@ -279,6 +279,7 @@ function applyReroll(g: DetectiveState, dice: unknown): DetectiveState {
   if (g.phase === 'record') {
     throw new RuleError('one-reroll', 'Only one re-roll per turn: record evidence or end the turn.');
   }
+  if (g.phase === 'reroll') throw new RuleError('not-now', 'Re-roll the dice picked up first.');
   if (g.phase !== 'investigate') throw new RuleError('not-now', 'Roll the five dice first.');
   if (!Array.isArray(dice) || dice.some((d) => typeof d !== 'number')) {
     throw new RuleError('bad-dice', 'Say which dice are picked up, by number (e.g. [2, 5]).');
@@ -334,7 +335,9 @@ function apply(g: DetectiveState, action: Action): DetectiveState {
           'not-now',
           g.phase === 'investigate'
             ? 'After the initial roll, record evidence or re-roll; the turn ends after the re-roll.'
-            : 'Roll the dice first.',
+            : g.phase === 'reroll'
+              ? 'Re-roll the dice picked up first.'
+              : 'Roll the dice first.',
         );
       }
       return endTurn(g, `${nameOf(g, g.current)} records nothing.`);

@@ -1,0 +1,129 @@
+/**
+ * A player who plays by keyboard or with a screen reader, or with the phone's text at 200%: focus
+ * never falls to the page's top after a tap, every question asked is read out, and no screen
+ * runs off the side.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession, layoutProblems } from './harness.ts';
+import { padRoll, startGame } from './table-helpers.ts';
+
+const app = appSession();
+
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const at = document.activeElement;
+    return at?.getAttribute('data-testid') ?? at?.getAttribute('aria-label') ?? at?.textContent?.trim() ?? at?.tagName;
+  });
+
+async function home(page: Page): Promise<void> {
+  while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
+}
+
+async function freshPage(): Promise<Page> {
+  const page = await app.session.context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(app.server.url);
+  await page.getByTestId('new-game').waitFor();
+  return page;
+}
+
+describe('by keyboard and screen reader', () => {
+  it('New game: a player moved or taken off keeps the focus with the players', async () => {
+    const page = await freshPage();
+    await page.getByTestId('new-game').click();
+    for (const name of ['Ann', 'Bob', 'Cy']) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    await page.getByRole('button', { name: 'Move Ann later' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('textbox', { name: 'Player 2 name' }).inputValue()).toBe('Ann');
+    expect(await focused(page)).toBe('Move Ann later');
+    await page.keyboard.press('Enter');
+    // Ann is last now, her ↓ disabled: focus goes to her ↑
+    expect(await page.getByRole('textbox', { name: 'Player 3 name' }).inputValue()).toBe('Ann');
+    expect(await focused(page)).toBe('Move Ann earlier');
+    await page.getByRole('button', { name: 'Remove Bob' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('seat').count()).toBe(2);
+    expect(await focused(page)).toBe('Player 1 name');
+    await page.close();
+  });
+
+  it("the log's Delete and Settings' Replace say what they will do, and focus goes to the answer and back", async () => {
+    const page = await freshPage();
+    await startGame(page, 'war', ['Ann', 'Bob']);
+    await page.getByTestId('open-log').click();
+    await page.getByRole('button', { name: 'Delete game…' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').textContent()).toMatch(/^Delete this game\? Its log and its result go for good/);
+    expect(await focused(page)).toBe('Delete for good');
+    await page.getByRole('button', { name: 'Keep it' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toBe('Delete game…');
+    await page.getByTestId('abandon').focus();
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toBe('abandon-confirm');
+
+    await home(page);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('radio', { name: 'Replace everything on this device' }).check();
+    await page.getByRole('button', { name: 'Import a backup…' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').textContent()).toBe('Replacing deletes every game on this device that is not in the backup.');
+    expect(await focused(page)).toBe('Choose the backup and replace');
+    await page.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toBe('Import a backup…');
+    await page.close();
+  });
+
+  it("a refusal is said once: by the announcer, not by a second alert on the screen", async () => {
+    const page = await freshPage();
+    await startGame(page, 'five-thousand', ['Ann', 'Bob']);
+    await padRoll(page, ['1', '1', '4', '5', '6']);
+    // the 2 dice asked for, and a third added by hand
+    await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
+    await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
+    await page.getByTestId('dice-pad-done').click();
+    await page.getByRole('button', { name: 'Add a die the read missed' }).click();
+    await page.locator('[data-fix-face="3"]').click();
+    await page.getByTestId('confirm-roll').click();
+    const refusal = await page.getByTestId('rule-error').textContent();
+    expect(refusal).toMatch(/^3 dice seen/);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.locator('[aria-live="assertive"]').textContent()).toBe(refusal);
+    await page.close();
+  });
+});
+
+describe('with the text at 200%', () => {
+  it('New game, Settings, Kits and the table stay on the screen, and the title is words, not letters', async () => {
+    const page = await freshPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+    const wide = async () => page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth);
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('game-select').waitFor();
+    expect(await wide()).toBeLessThanOrEqual(390);
+    for (const name of ['Ann', 'Bob', 'Cy']) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    expect(await wide()).toBeLessThanOrEqual(390);
+    await page.getByTestId('start-game').click();
+    await page.getByTestId('headline').waitFor();
+    const title = await page.locator('h1').boundingBox();
+    // "5000 (bumps and gifts)" on a line or three, not thirteen
+    expect(title!.width).toBeGreaterThan(200);
+    expect((await layoutProblems(page)).filter((p) => p.startsWith('page'))).toEqual([]);
+    for (const screen of ['Settings', 'Dice kits']) {
+      await home(page);
+      await page.getByRole('button', { name: screen, exact: true }).click();
+      await page.locator('h1', { hasText: screen === 'Settings' ? 'Settings' : /kit/i }).waitFor();
+      expect(await wide(), screen).toBeLessThanOrEqual(390);
+    }
+    await page.close();
+  });
+});
