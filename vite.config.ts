@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import type { LogLevel, Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolve } from 'node:path';
@@ -14,8 +15,19 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+// The service worker is built by a second vite build of its own, which does not take the app
+// build's log level: a quiet build (the benchmarks' `--json`, the tests) stays quiet through it.
+let appLogLevel: LogLevel | undefined;
+const rememberLogLevel: Plugin = {
+  name: 'rollcall:log-level',
+  configResolved(config) {
+    appLogLevel = config.logLevel;
+  },
+};
+
 export default defineConfig({
   plugins: [
+    rememberLogLevel,
     svelte(),
     shippedModels(modelsDir),
     VitePWA({
@@ -24,6 +36,11 @@ export default defineConfig({
       filename: 'sw.ts',
       registerType: 'prompt',
       injectRegister: false,
+      integration: {
+        configureCustomSWViteBuild(swBuild) {
+          if (appLogLevel) swBuild.logLevel = appLogLevel;
+        },
+      },
       // The glob below already takes every icon; listing them twice would duplicate precache entries.
       includeManifestIcons: false,
       manifest: {

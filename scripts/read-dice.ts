@@ -5,6 +5,9 @@
  * app, on onnxruntime-node) and prints every die (value, box in pixels, confidence) and a
  * summary line, or with --json ONE array with an element per image, in the order given.
  * Exit code 2 when any image could not be read (the others are still read) or on bad usage.
+ * Boxes are in the pixels of the picture as a phone shows it (its EXIF orientation applied), cut
+ * to the picture. `value` is 1–6, or null for a die seen but not read as a pip value (listed as
+ * `?`). Relative paths are read from the folder `npm run` was typed in, and reported as given.
  *
  * Readers are pluggable: a `DieReader` turns an image into labelled dice: the standard pip
  * reader, or with `--kit DIR` (a kit folder, docs/kits.md) the symbol reader, which finds the dice
@@ -69,18 +72,26 @@ export type ImageResult = { file: string; dice: ReadDie[] } | { file: string; er
 
 const round = (v: number, digits: number): number => Number(v.toFixed(digits));
 
-function toReadDie(die: Die): ReadDie {
+/**
+ * A die as reported: its box cut to the picture (a die at the edge is boxed partly outside it),
+ * in the pixels of the picture as shown, upright by its EXIF orientation.
+ */
+function toReadDie(die: Die, picture: { width: number; height: number }): ReadDie {
+  const x0 = Math.max(0, die.box.x);
+  const y0 = Math.max(0, die.box.y);
+  const x1 = Math.min(picture.width, die.box.x + die.box.w);
+  const y1 = Math.min(picture.height, die.box.y + die.box.h);
   return {
     value: die.value,
     ...(die.unsure ? { unsure: die.unsure } : {}),
-    box: { x: round(die.box.x, 1), y: round(die.box.y, 1), w: round(die.box.w, 1), h: round(die.box.h, 1) },
+    box: { x: round(x0, 1), y: round(y0, 1), w: round(Math.max(0, x1 - x0), 1), h: round(Math.max(0, y1 - y0), 1) },
     score: round(die.score, 3),
   };
 }
 
-function toKitDie(die: FaceDie): ReadDie {
+function toKitDie(die: FaceDie, picture: { width: number; height: number }): ReadDie {
   return {
-    ...toReadDie({ value: die.face?.value ?? null, box: die.box, score: die.score, classIndex: -1 }),
+    ...toReadDie({ value: die.face?.value ?? null, box: die.box, score: die.score, classIndex: -1 }, picture),
     face: die.face?.id ?? null,
     label: die.face?.label ?? null,
     similarity: round(die.match.similarity, 3),
@@ -103,7 +114,7 @@ export async function createReader(options: ReadDiceOptions): Promise<DieReader>
     return {
       async read(image) {
         const { dice } = await kitReader.read(image);
-        return readingOrder(dice.map(toKitDie));
+        return readingOrder(dice.map((d) => toKitDie(d, image)));
       },
       label: (die) => (die.face ? die.face : '?'),
       release: async () => {
@@ -116,7 +127,7 @@ export async function createReader(options: ReadDiceOptions): Promise<DieReader>
   return {
     async read(image) {
       const { dice } = await reading.detect(image);
-      return readingOrder(dice.map(toReadDie));
+      return readingOrder(dice.map((d) => toReadDie(d, image)));
     },
     // a value read unsurely (the table asks for it) is shown with its question: "5?"
     label: (die) => (die.value === null ? '?' : `${die.value}${die.unsure ? '?' : ''}`),

@@ -32,11 +32,19 @@ ESTIMATED_BOX_WEIGHT = 0.2
 
 
 def data_root() -> Path:
+    """The labelled photographs' folder; exits saying what is missing (the folder, or any split
+    training or its card reads), before minutes of rendering would end in a traceback."""
     root = Path(os.environ.get("ROLLCALL_DATA", REPO.parent / "shared" / "data"))
     if not (root / "dice-photos").is_dir():
         sys.exit(
             f"error: the labelled dice photographs were not found at {root}/dice-photos.\n"
             "Training needs ../shared/data (relative to the repo root) or ROLLCALL_DATA=/path/to/data."
+        )
+    missing = [s for s in (*TRAIN_SPLITS, *VAL_SPLITS) if not (root / "dice-photos" / s / "labels.json").is_file()]
+    if missing:
+        sys.exit(
+            f"error: {root}/dice-photos lacks {', '.join(missing)} (each a folder with a labels.json).\n"
+            "Training needs every train split, and the card every val split: see ../shared/data/README.md."
         )
     return root
 
@@ -48,9 +56,11 @@ def is_holdout(split: str, file: str, fraction: float = 0.15) -> bool:
 
 
 def read_rgb(path: Path) -> np.ndarray:
-    """A photo as RGB, without the salt-and-pepper specks of an export that added them
-    (`remove_specks`), as the measuring tools read it (scripts/lib/datasets.ts `readDatasetPhoto`)."""
-    im = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    """A photo as RGB in its stored pixels, without the salt-and-pepper specks of an export that
+    added them (`remove_specks`), as the measuring tools read it (scripts/lib/datasets.ts `readDatasetPhoto`)."""
+    # the pixels as stored, EXIF orientation not applied: the labels' boxes are in them (as
+    # scripts/lib/datasets.ts `readDatasetPhoto` reads them)
+    im = cv2.imread(str(path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     if im is None:
         raise ValueError(f"unreadable image {path}")
     return remove_specks(cv2.cvtColor(im, cv2.COLOR_BGR2RGB))

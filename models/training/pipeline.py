@@ -171,10 +171,10 @@ def smoke() -> None:
 
     root = ds.data_root() / "dice-photos"  # exits with a clear message when the photographs are missing
     work = Path(tempfile.mkdtemp(prefix="rollcall-train-smoke-"))
+    smoke_data(root, work / "data")  # before the clone: a data problem leaves nothing behind
     clone = work / "repo"
     subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True)
     os.symlink(REPO / "node_modules", clone / "node_modules")
-    smoke_data(root, work / "data")
     print(f"smoke run in {clone} (data: {work / 'data'}); this checkout is not touched", flush=True)
     t0 = time.time()
     subprocess.run([PY, str(clone / "models" / "training" / "pipeline.py"), "--smoke-run"], check=True,

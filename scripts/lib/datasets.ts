@@ -210,12 +210,13 @@ export function isHoldout(split: string, file: string): boolean {
 }
 
 /**
- * A dataset's photo as every measuring tool reads it: decoded as `readImageFile` does, without the
- * salt-and-pepper specks of an export that added them (specks.ts; `despeckled` says so), errors
- * naming the file.
+ * A dataset's photo as every measuring tool reads it: decoded as `readImageFile` does, in its
+ * pixels as stored (the labels' pixels), without the salt-and-pepper specks of an export that
+ * added them (specks.ts; `despeckled` says so), errors naming the file.
  */
 export async function readDatasetPhoto(file: string): Promise<{ image: RgbaImage; despeckled: boolean }> {
-  const decoded = await readImageFile(file).catch((e: unknown) => {
+  // as stored, EXIF orientation not applied: the labels' boxes are in the stored pixels
+  const decoded = await readImageFile(file, { upright: false }).catch((e: unknown) => {
     throw new UsageError(`${file}: ${(e as Error).message}`);
   });
   const image = withoutSpecks(decoded);

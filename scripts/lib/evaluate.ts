@@ -251,7 +251,7 @@ export async function evaluateDataset(
     const { image: photo, despeckled: cleaned } = await readDatasetPhoto(file);
     if (cleaned) despeckled++;
     if (photo.width !== im.width || photo.height !== im.height) {
-      throw new UsageError(`${file}: labels say ${im.width}×${im.height} but the image decodes (EXIF applied) to ${photo.width}×${photo.height}`);
+      throw new UsageError(`${file}: labels say ${im.width}×${im.height} but the image is stored at ${photo.width}×${photo.height}`);
     }
     const image = condition ? await applyCameraCondition(photo, condition, im.file) : photo;
     if (kitEval) {

@@ -143,8 +143,12 @@ export async function createNodeDetector(options: NodeDetectorOptions = {}): Pro
   return Object.assign(withDieFaceReader(detector, reader), { modelPath: files.modelPath, dieFacePath });
 }
 
-/** Decodes an image file to RGBA with EXIF orientation applied; clear errors for bad files. */
-export async function readImageFile(file: string): Promise<RgbaImage> {
+/**
+ * Decodes an image file to RGBA, clear errors for bad files. `upright` (default): its EXIF
+ * orientation applied, the picture as a phone shows it; false: its pixels as stored, in which the
+ * labels of a dataset give their boxes (../shared/data/README.md).
+ */
+export async function readImageFile(file: string, options: { upright?: boolean } = {}): Promise<RgbaImage> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -155,7 +159,8 @@ export async function readImageFile(file: string): Promise<RgbaImage> {
     );
   }
   try {
-    const { data, info } = await sharp(bytes, { failOn: 'error' }).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const decoder = sharp(bytes, { failOn: 'error' });
+    const { data, info } = await (options.upright === false ? decoder : decoder.rotate()).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
     return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
   } catch (e) {

@@ -17,7 +17,8 @@ export function runCli(script: string, args: string[], env: Record<string, strin
   const r = spawnSync(TSX, [path.join(REPO, script), ...args], {
     cwd: REPO,
     encoding: 'utf8',
-    env: { ...process.env, ...env },
+    // as if `npm run` were typed in the repo's root (scripts read relative paths from INIT_CWD)
+    env: { ...process.env, INIT_CWD: REPO, ...env },
     timeout: 300_000,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -1,7 +1,8 @@
 /**
  * Accuracy floors for the shipped dice reader, so that a worse model cannot land unnoticed.
  * Runs the same evaluation as `npm run eval` (the detector, then the die-face reader's second
- * pass when models/die-face.onnx ships) on the val splits of ../shared/data (skipped, saying
+ * pass when models/die-face.onnx ships; large photos read in tiles and close-ups shrunk as well,
+ * `withTiles`) on the val splits of ../shared/data (skipped, saying
  * so, when the data is not there) and on the licensed fixture photos committed under
  * tests/fixtures/dice-photos (always); and the die-face reader alone on the labelled boxes
  * (`npm run eval -- --boxes truth`). Floors sit a little below what the shipped models reach;
@@ -15,6 +16,7 @@ import path from 'node:path';
 import type { Detector } from '../../src/lib/vision/detector.ts';
 import type { TwoPassDetector } from '../../src/lib/vision/die-face-reader.ts';
 import type { EvalSummary } from '../../src/lib/vision/metrics.ts';
+import { withTiles } from '../../src/lib/vision/tiles.ts';
 import { evaluate } from '../../scripts/lib/evaluate.ts';
 import { createNodeDetector, dataRoot, REPO_ROOT, SHIPPED_MODEL } from '../../scripts/lib/node-vision.ts';
 
@@ -69,13 +71,13 @@ afterAll(async () => {
 describe('shipped detector accuracy floors', () => {
   it('holds on the committed fixture photos (byler, matteop65 val samples; synthetic renders)', async () => {
     const dirs = Object.keys(floors.fixtures).map((name) => path.join(REPO_ROOT, 'tests/fixtures/dice-photos', name));
-    const report = await evaluate(detector, dirs);
+    const report = await evaluate(withTiles(detector), dirs);
     for (const d of report.datasets) checkFloors(`fixtures/${d.name}`, d, floors.fixtures[d.name]);
   }, 120_000);
 
   it.skipIf(!haveVal)('holds on the val splits of ../shared/data', async () => {
     const names = Object.keys(floors.val).filter((n) => n !== 'overall');
-    const report = await evaluate(detector, names.map((n) => path.join(valRoot, n)));
+    const report = await evaluate(withTiles(detector), names.map((n) => path.join(valRoot, n)));
     for (const d of report.datasets) checkFloors(d.name, d, floors.val[d.name]);
     checkFloors('overall', report.overall, floors.val.overall);
   }, 300_000);

@@ -53,9 +53,12 @@ describe('prf', () => {
     expect(s.f1).toBeCloseTo((2 * 0.75 * 0.6) / 1.35, 12);
   });
 
-  it('is undefined (null) without predictions or without dice, 0 when nothing is right', () => {
-    expect(prf({ truth: 3, predicted: 0, matched: 0, correct: 0 })).toEqual({ precision: null, recall: 0, f1: null });
+  it('precision is undefined (null) without predictions, recall without dice; F1 is 0 when nothing is right', () => {
+    // no die read of 3 shown: recall 0, and F1 0 (not "n/a": there was something to get right)
+    expect(prf({ truth: 3, predicted: 0, matched: 0, correct: 0 })).toEqual({ precision: null, recall: 0, f1: 0 });
+    expect(prf({ truth: 0, predicted: 2, matched: 0, correct: 0 })).toEqual({ precision: 0, recall: null, f1: 0 });
     expect(prf({ truth: 3, predicted: 2, matched: 0, correct: 0 }).f1).toBe(0);
+    expect(prf({ truth: 0, predicted: 0, matched: 0, correct: 0 })).toEqual({ precision: null, recall: null, f1: null });
   });
 });
 

@@ -64,6 +64,14 @@ describe('npm run read-dice', () => {
     expect(out[4]!.error).toMatch(/directory/);
   });
 
+  it('reads a relative path from the folder npm run was typed in, and reports it as given', () => {
+    const r = runCli('scripts/read-dice.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', 'two dice.png', 'gone.png'], { INIT_CWD: dir });
+    expect(r.status).toBe(2);
+    const out = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(out[0]).toMatchObject({ file: 'two dice.png', dice: [{ value: 1 }, { value: 6 }] });
+    expect(out[1]).toEqual({ file: 'gone.png', error: `no such file (${path.join(dir, 'gone.png')})` });
+  });
+
   it('applies EXIF orientation before reading', () => {
     const r = runCli('scripts/read-dice.ts', ['--json', '--model', TEST_MODEL, '--die-face', 'off', rotated]);
     expect(r.status).toBe(0);

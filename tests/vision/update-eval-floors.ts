@@ -3,7 +3,8 @@
  *   npx tsx tests/vision/update-eval-floors.ts
  * Run it when models/dice-pips.onnx or models/die-face.onnx changes (after checking with
  * `npm run eval` that the new model is better), and commit the JSON with the model. The floors
- * measure what ships: the detector, then the die-face reader's second pass when it ships; the
+ * measure what ships, as `npm run eval` reads: the detector, then the die-face reader's second
+ * pass when it ships, large photos in tiles and close-ups shrunk as well (`withTiles`); the
  * `dieFaceTruthBoxes` floors measure the die-face reader alone on the labelled boxes. Margins absorb float differences between
  * CPUs (a borderline die may flip), not a worse model:
  * - val splits and overall: F1 and detection recall − 0.03; exact rolls − max(0.03, one image);
@@ -13,11 +14,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EvalSummary } from '../../src/lib/vision/metrics.ts';
+import { withTiles } from '../../src/lib/vision/tiles.ts';
 import type { TwoPassDetector } from '../../src/lib/vision/die-face-reader.ts';
 import { evaluate, valSplits, type EvalReport } from '../../scripts/lib/evaluate.ts';
 import { createNodeDetector, dataRoot, REPO_ROOT, SHIPPED_MODEL } from '../../scripts/lib/node-vision.ts';
 
-const FIXTURES = ['byler-val-sample', 'matteop65-val-sample', 'synthetic'];
+const FIXTURES = ['byler-val-sample', 'close-ups', 'logo-ones', 'matteop65-val-sample', 'synthetic'];
 const down = (v: number): number => Math.max(0, Math.floor(v * 1000) / 1000);
 
 function floor(s: EvalSummary, margin: number, exactMargin: number) {
@@ -32,8 +34,9 @@ const detector = await createNodeDetector({ threads: 1 });
 const val = await valSplits(dataRoot());
 if (val.length === 0) throw new Error(`no val splits under ${dataRoot()}: the floors need them`);
 const fixtureDirs = FIXTURES.map((f) => path.join(REPO_ROOT, 'tests/fixtures/dice-photos', f));
-const valReport = await evaluate(detector, val);
-const fixReport = await evaluate(detector, fixtureDirs);
+// as npm run eval reads them: large photos in tiles too, close-ups shrunk too
+const valReport = await evaluate(withTiles(detector), val);
+const fixReport = await evaluate(withTiles(detector), fixtureDirs);
 const reader = 'dieFaceReader' in detector ? (detector as unknown as TwoPassDetector).dieFaceReader : null;
 let truth: { val: EvalReport; fixtures: EvalReport } | null = null;
 if (reader) truth = { val: await evaluate(detector, val, { truthEval: { reader } }), fixtures: await evaluate(detector, fixtureDirs, { truthEval: { reader } }) };

@@ -120,12 +120,14 @@ export interface PrfScores {
 
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
 
-/** Per-die precision (correct / predicted), recall (correct / truth) and F1; null where undefined. */
+/**
+ * Per-die precision (correct / predicted), recall (correct / truth) and F1, null where undefined.
+ * F1 is 2·correct / (predicted + truth), their harmonic mean where both are defined, and 0 where
+ * one is not but there was something to get right: no die read of the dice shown is an F1 of 0,
+ * not "n/a".
+ */
 export function prf(c: DieCounts): PrfScores {
-  const precision = ratio(c.correct, c.predicted);
-  const recall = ratio(c.correct, c.truth);
-  const f1 = precision === null || recall === null ? null : precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { precision, recall, f1 };
+  return { precision: ratio(c.correct, c.predicted), recall: ratio(c.correct, c.truth), f1: ratio(2 * c.correct, c.predicted + c.truth) };
 }
 
 /** The standard dice's classes: top-face values 1–6. */
