@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { KitError, parseKitText } from '../../src/lib/dice/validate.ts';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
-import type { Detector, OrtModule } from '../../src/lib/vision/detector.ts';
+import type { Detector } from '../../src/lib/vision/detector.ts';
 import { detectCounted } from '../../src/lib/vision/die-face-reader.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder, type FaceEmbedderConfig } from '../../src/lib/vision/face-embedder.ts';
 import { artPrototypes, learnConfirmed, readFaces, teachExample, TeachError, type FaceDie, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
@@ -121,7 +121,7 @@ export async function loadFaceModelFiles(modelPath = SHIPPED_FACE_MODEL): Promis
 /** The face embedder on onnxruntime-node (one thread unless told). */
 export async function createNodeFaceEmbedder(options: { modelPath?: string; threads?: number } = {}): Promise<FaceEmbedder> {
   const files = await loadFaceModelFiles(options.modelPath);
-  const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+  const ort = await import('onnxruntime-node');
   return createFaceEmbedder(ort, files.model, files.config, {
     executionProviders: ['cpu'],
     intraOpNumThreads: options.threads ?? 1,

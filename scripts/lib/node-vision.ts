@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import sharp from 'sharp';
 import { parseDetectorConfig, type DetectorConfig } from '../../src/lib/vision/config.ts';
-import { createDetector, type Detector, type OrtModule } from '../../src/lib/vision/detector.ts';
+import { createDetector, type Detector } from '../../src/lib/vision/detector.ts';
 import { createDieFaceReader, parseDieFaceConfig, withDieFaceReader, type DieFaceConfig, type DieFaceReader } from '../../src/lib/vision/die-face-reader.ts';
 import type { RgbaImage } from '../../src/lib/vision/types.ts';
 import { UsageError } from './cli.ts';
@@ -117,7 +117,7 @@ export function dieFaceModelPath(option = 'auto'): string | null {
 /** The die-face reader on onnxruntime-node, one thread unless told. */
 export async function createNodeDieFaceReader(modelPath = SHIPPED_DIE_FACE_MODEL, threads = 1): Promise<DieFaceReader> {
   const files = await loadDieFaceFiles(modelPath);
-  const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+  const ort = await import('onnxruntime-node');
   return createDieFaceReader(ort, files.model, files.config, { executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1 });
 }
 
@@ -129,7 +129,7 @@ export async function createNodeDetector(options: NodeDetectorOptions = {}): Pro
   const files = await loadModelFiles(options.modelPath);
   const dieFacePath = dieFaceModelPath(options.dieFace);
   const dieFace = dieFacePath ? await loadDieFaceFiles(dieFacePath) : null;
-  const ort = (await import('onnxruntime-node')) as unknown as OrtModule;
+  const ort = await import('onnxruntime-node');
   const detector = await createDetector(ort, files.model, files.config, {
     executionProviders: ['cpu'],
     ...(options.threads ? { intraOpNumThreads: options.threads, interOpNumThreads: 1 } : {}),

@@ -20,5 +20,23 @@ export function downloadText(fileName: string, text: string, type = 'application
   document.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  // long enough for a slow phone to start saving a large file (a backup with pictures)
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * The day of `date` on this phone's calendar, `2025-01-05`: for file names. Not toISOString's
+ * day, which is UTC's (a game at 08:30 in Auckland would be filed under the day before).
+ */
+export function localDay(date: Date): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+}
+
+/**
+ * Words as a part of a file name: letters with their accents and vowel signs (`\p{M}`: "प्रिया"
+ * keeps its signs) and digits, everything else dropped.
+ */
+export function fileNamePart(text: string): string {
+  return text.replace(/[^\p{L}\p{M}\p{N}]+/gu, '');
 }

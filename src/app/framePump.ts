@@ -45,7 +45,11 @@ type VideoWithFrameCallback = HTMLVideoElement & {
 export function startFramePump(
   video: HTMLVideoElement,
   consume: (frame: CameraFrame) => Promise<void> | void,
-  options: { maxFps?: number } = {},
+  options: {
+    maxFps?: number;
+    /** A frame's consumer threw (the reader, the settle tracker, the proposal): said, not swallowed. */
+    onError?: (error: unknown) => void;
+  } = {},
 ): FramePump {
   const v = video as VideoWithFrameCallback;
   let minInterval = options.maxFps ? 1000 / options.maxFps : 0;
@@ -63,7 +67,14 @@ export function startFramePump(
     }
     busy = true;
     try {
-      const bitmap = await createImageBitmap(v);
+      let bitmap: ImageBitmap;
+      try {
+        bitmap = await createImageBitmap(v);
+      } catch {
+        // A frame that could not be taken (the stream just stopped) is skipped like a busy one.
+        stats.skipped++;
+        return;
+      }
       if (stopped) {
         bitmap.close();
         return;
@@ -71,9 +82,10 @@ export function startFramePump(
       lastDelivered = t;
       stats.delivered++;
       await consume({ bitmap, t, width: bitmap.width, height: bitmap.height });
-    } catch {
-      // A frame that could not be taken (the stream just stopped) is skipped like a busy one.
-      stats.skipped++;
+    } catch (error) {
+      // the consumer's own failure: the camera must not go quiet without a word
+      if (options.onError) options.onError(error);
+      else console.error(error);
     } finally {
       busy = false;
     }

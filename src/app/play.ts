@@ -7,6 +7,7 @@
  */
 import {
   createMatch,
+  isolated,
   expectRoll,
   gameById,
   parseTranscript,
@@ -37,7 +38,7 @@ export function payoutSentence(view: MatchView): string | null {
   const takers = view.players
     .map((name, seat) => ({ name, amount: view.payouts?.[seat] ?? 0 }))
     .filter((p) => p.amount > 0)
-    .map((p) => `${p.name} takes ${p.amount}`);
+    .map((p) => `${isolated(p.name)} takes ${p.amount}`);
   return `${takers.join(', ')} from the pot of ${paid}.`;
 }
 

@@ -44,7 +44,14 @@ export class ScreenWakeLock {
   private async take(): Promise<boolean> {
     if (!this.api || this.held) return this.held;
     try {
-      this.sentinel = await this.api.request('screen');
+      const sentinel = await this.api.request('screen');
+      // released while the browser was granting it (the table left at once): let it go now, or
+      // the screen would stay on after the table has gone
+      if (!this.wanted) {
+        await sentinel.release().catch(() => undefined);
+        return false;
+      }
+      this.sentinel = sentinel;
       return true;
     } catch {
       return false;

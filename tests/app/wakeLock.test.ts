@@ -42,6 +42,19 @@ describe('screen wake lock', () => {
     expect(sentinels).toHaveLength(2);
   });
 
+  it('lets go of a lock granted after the screen was left (the table closed while the browser was granting it)', async () => {
+    const sentinel = new FakeSentinel();
+    let grant: (s: WakeLockSentinel) => void = () => undefined;
+    const api = { request: () => new Promise<WakeLockSentinel>((resolve) => (grant = resolve)) };
+    const lock = new ScreenWakeLock(api, new FakeDocument());
+    const acquired = lock.acquire();
+    await lock.release();
+    grant(sentinel as unknown as WakeLockSentinel);
+    expect(await acquired).toBe(false);
+    expect(lock.held).toBe(false);
+    expect(sentinel.released).toBe(true);
+  });
+
   it('is quietly absent where the API is missing or refuses', async () => {
     expect(await new ScreenWakeLock(undefined, new FakeDocument()).acquire()).toBe(false);
     const refusing = { request: async (): Promise<WakeLockSentinel> => Promise.reject(new Error('NotAllowedError')) };

@@ -12,11 +12,6 @@ export class RuleError extends Error {
   }
 }
 
-/** Throws a RuleError unless the condition holds. */
-export function ensure(condition: boolean, code: string, message: string): asserts condition {
-  if (!condition) throw new RuleError(code, message);
-}
-
 /**
  * A malformed match description: an unknown game, an unknown or invalid option, a wrong
  * number of players, a transcript that is not the documented shape. Not a rule of play.

@@ -15,7 +15,7 @@ import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.mjs?url';
 import shippedConfig from '../../../models/dice-pips.json';
 import faceConfigJson from '../../../models/face-embed.json';
 import { parseDetectorConfig } from './config.ts';
-import { createDetector, symbolDetectOptions, type Detector, type OrtModule } from './detector.ts';
+import { createDetector, symbolDetectOptions, type Detector } from './detector.ts';
 import { createDieFaceReader, detectCounted, parseDieFaceConfig, withDieFaceReader, type DieFaceReader } from './die-face-reader.ts';
 import { withTiles } from './tiles.ts';
 import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from './face-embedder.ts';
@@ -113,10 +113,10 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
   const t1 = performance.now();
   const [model, faceModel] = await downloads;
   // The first session creation also instantiates the wasm runtime; it is timed with the model.
-  const first = await createDetector(ort as unknown as OrtModule, model, config, { executionProviders: ['wasm'] });
+  const first = await createDetector(ort, model, config, { executionProviders: ['wasm'] });
   let reader: DieFaceReader | null = null;
   if (faceModel && dieFaceConfig) {
-    reader = await createDieFaceReader(ort as unknown as OrtModule, faceModel, dieFaceConfig, { executionProviders: ['wasm'] });
+    reader = await createDieFaceReader(ort, faceModel, dieFaceConfig, { executionProviders: ['wasm'] });
     dieFaceBytes = faceModel.byteLength;
   }
   const t2 = performance.now();
@@ -153,7 +153,7 @@ function loadSymbolDetector(): Promise<Detector> {
     if (!files) return detector;
     const ort = await ortModule;
     const config = parseDetectorConfig(files.config);
-    const created = await createDetector(ort as unknown as OrtModule, await fetchModel(absolute(files.url)), config, { executionProviders: ['wasm'] });
+    const created = await createDetector(ort, await fetchModel(absolute(files.url)), config, { executionProviders: ['wasm'] });
     // warm-up at each size the symbol rule reads, as for the pip detector
     const blank = { width: 1, height: 1, data: new Uint8ClampedArray([114, 114, 114, 255]) };
     for (const inputSize of config.symbolDice?.inputSizes ?? [config.inputSize]) await created.detect(blank, { inputSize });
@@ -174,7 +174,7 @@ function loadEmbedder(): Promise<{ embedder: FaceEmbedder; model: string; loadMs
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
     const hex = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
     const model = `face-embed.onnx@sha256:${hex}/${taughtEmbeddingRecipe(config)}`;
-    const created = await createFaceEmbedder(ort as unknown as OrtModule, bytes, config, { executionProviders: ['wasm'] });
+    const created = await createFaceEmbedder(ort, bytes, config, { executionProviders: ['wasm'] });
     // warm-up, as for the detector
     await created.embedCrops(new Float32Array(3 * config.inputSize * config.inputSize), 1);
     return { embedder: created, model, loadMs: performance.now() - t0 };

@@ -132,10 +132,6 @@ export function prf(c: DieCounts): PrfScores {
 
 /** The standard dice's classes: top-face values 1–6. */
 export const STANDARD_CLASSES = ['1', '2', '3', '4', '5', '6'] as const;
-/** Confusion columns: predicted 1–6, `other` (null value), `missed` (no prediction matched). */
-export const CONFUSION_COLUMNS = [...STANDARD_CLASSES, 'other', 'missed'] as const;
-/** Confusion rows: true 1–6, then `spurious` (predictions that matched no labelled die). */
-export const CONFUSION_ROWS = [...STANDARD_CLASSES, 'spurious'] as const;
 
 /** The multiset of values (or faces) read equals the truth's (an unread die never equals one). */
 export function exactRoll(truth: readonly TruthDie[], predictions: readonly PredictedDie[]): boolean {
