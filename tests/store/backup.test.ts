@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackupError, type RollcallStore } from '../../src/lib/store/index.ts';
+import { BackupError, StoreError, type RollcallStore } from '../../src/lib/store/index.ts';
+import type { DiceKit } from '../../src/lib/dice/kit.ts';
+import { parseKitBundle } from '../../src/lib/dice/bundle.ts';
 import { exportBackup, exportBackupJson, importBackupText, parseBackup, type BackupFile } from '../../src/lib/store/backup.ts';
 import { ALICE, BOB, freshStore } from './helpers.ts';
 
@@ -232,5 +234,70 @@ describe('backup export and import', () => {
     const parsed = parseBackup(await exportBackupJson(s));
     expect(parsed.file.games).toHaveLength(2);
     expect(parsed.images.size).toBe(1);
+  });
+});
+
+/** An own kit, as a kit file brings it. */
+const OWN_KIT = { id: 'my-dice', name: 'My dice', faces: [{ id: 'sun', label: 'Sun', value: 1, group: null }, { id: 'moon', label: 'Moon', value: 2, group: null }] } as DiceKit;
+const base64 = (bytes: Uint8Array | string): string => Buffer.from(bytes).toString('base64');
+
+describe('the store holds only what a backup takes', () => {
+  it('kit art in any case or with parameters is kept as a backup accepts it', async () => {
+    const s = await store();
+    // accepted by a kit file: an upper-case type, a charset parameter
+    const bundle = parseKitBundle({
+      format: 'rollcall-kit',
+      version: 1,
+      kit: OWN_KIT,
+      art: { sun: `data:image/PNG;base64,${base64(PNG)}`, moon: `data:image/svg+xml;charset=utf-8;base64,${base64('<svg xmlns="http://www.w3.org/2000/svg"/>')}` },
+      examples: {},
+    });
+    expect(bundle.art.sun).toBe(`data:image/png;base64,${base64(PNG)}`);
+    const set = await s.importTaughtSet({ kitId: OWN_KIT.id, name: 'My dice', own: { kit: bundle.kit, art: bundle.art } }, []);
+    expect(set.art.moon).toMatch(/^data:image\/svg\+xml;base64,/);
+    // given straight to the store, normalised the same way
+    const other = await s.createTaughtSet('other-dice', 'Other dice', { kit: { ...OWN_KIT, id: 'other-dice' }, art: { sun: `DATA:IMAGE/PNG;name=a.png;base64,${base64(PNG)}` } });
+    expect(other.art.sun).toBe(`data:image/png;base64,${base64(PNG)}`);
+    const text = await exportBackupJson(s);
+    expect(() => parseBackup(text)).not.toThrow();
+    const target = await store();
+    await importBackupText(target, text, 'replace');
+    expect(await snapshot(target)).toEqual(await snapshot(s));
+  });
+
+  it('the store refuses art a backup would refuse', async () => {
+    const s = await store();
+    for (const url of ['data:image/png;base64,@@@', 'data:text/html;base64,PGgxPg==', 'data:image/png,raw', 'https://x/y.png']) {
+      const err = await s.createTaughtSet(OWN_KIT.id, 'My dice', { kit: OWN_KIT, art: { sun: url } }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreError);
+      expect((err as StoreError).code).toBe('invalid-input');
+    }
+    expect(await s.listTaughtSets()).toEqual([]);
+  });
+
+  it('a backup of every kind of record the store writes is accepted', async () => {
+    const s = await populated();
+    const [alice, bob] = (await s.listPlayers()).sort((a, b) => a.name.localeCompare(b.name));
+    const session = (await s.currentSession())!;
+    await s.addLedgerEntry({ sessionId: session.id, deltas: { [alice!.id]: 1.5, [bob!.id]: -1.5 }, note: 'settled' });
+    await s.addLedgerEntry({ sessionId: null, deltas: {}, note: '' });
+    const abandoned = await s.createGame({ game: 'face-off', players: [{ id: alice!.id, name: 'Alice' }, { id: bob!.id, name: 'Bob' }], dice: { kitId: 'face-off', taughtSetId: null }, sessionId: null });
+    await s.abandonGame(abandoned.id);
+    await s.importGame({ game: 'big-roll-5000', playerNames: ['Alice', 'Cara'], options: { ante: 1, startingPlayer: 'first-listed' }, ante: 1, dice: { kitId: 'standard', taughtSetId: null }, actions: [{ type: 'roll', dice: [2, 3, 4, 6, 6] }, { type: 'roll', dice: [1, 1, 1, 1, 1] }] as never, result: { winners: [1], payouts: [-1, 1] } });
+    await s.endSession(session.id);
+    await s.startSession('Saturday');
+    const own = await s.importTaughtSet(
+      { kitId: OWN_KIT.id, name: 'Our dice', own: { kit: OWN_KIT, art: { sun: `data:Image/Png;charset=x;base64,${base64(PNG)}` } } },
+      [{ faceId: 'moon', image: new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1])], { type: 'image/jpeg' }), embedding: { vector: [1, 0], model: 'face-embed@1' }, box: { x: 1, y: 2, w: 3, h: 4 } }],
+    );
+    expect(own.name).toBe('Our dice 2');
+    await s.updateSettings({ settleMs: 1200, cameraId: 'rear', persistAsked: true });
+    const text = await exportBackupJson(s);
+    expect(parseBackup(text).file.games).toHaveLength(4);
+    const target = await store();
+    await importBackupText(target, text, 'replace');
+    const { settings: _mine, ...rest } = await snapshot(target);
+    const { settings: _theirs, ...source } = await snapshot(s);
+    expect(rest).toEqual(source);
   });
 });

@@ -5,6 +5,9 @@
  */
 import type { DiceKit } from './kit.ts';
 import { KitError, parseKit } from './validate.ts';
+import { dataUrlType, imageDataUrl } from '../store/data-url.ts';
+
+export { dataUrlType };
 
 export const KIT_BUNDLE_FORMAT = 'rollcall-kit';
 export const KIT_BUNDLE_VERSION = 1;
@@ -28,19 +31,14 @@ export interface KitBundle {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The MIME type of a base64 data URL, or null when the string is not one. */
-export function dataUrlType(url: string): string | null {
-  const m = /^data:([a-z]+\/[a-z0-9.+-]+)(?:;[a-z-]+=[^;,]+)*;base64,[A-Za-z0-9+/]+={0,2}$/i.exec(url);
-  return m ? m[1]!.toLowerCase() : null;
-}
-
 function checkImage(url: unknown, allowed: readonly string[], at: string): string {
   if (typeof url !== 'string') throw new KitError(`${at}: must be a data URL string, got ${typeof url}`);
   if (url.length > MAX_IMAGE_DATA_URL_LENGTH) throw new KitError(`${at}: image too large (${url.length} characters; at most ${MAX_IMAGE_DATA_URL_LENGTH})`);
   const type = dataUrlType(url);
   if (type === null) throw new KitError(`${at}: not a base64 data URL ("data:image/png;base64,…")`);
   if (!allowed.includes(type)) throw new KitError(`${at}: ${type} is not allowed here (allowed: ${allowed.join(', ')})`);
-  return url;
+  // in the one form the store keeps and a backup accepts
+  return imageDataUrl(url)!;
 }
 
 function checkFaceKeys(record: Record<string, unknown>, kit: DiceKit, at: string): void {

@@ -14,7 +14,7 @@ import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
-import { blobToDataUrl, dataUrlBytes, looksLikePicture } from './data-url.ts';
+import { blobToDataUrl, dataUrlBytes, imageDataUrl, looksLikePicture } from './data-url.ts';
 import { matchResult, nameKey, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
@@ -50,8 +50,18 @@ const ownKit = v.pipe(
     }
   }),
 );
-const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]+={0,2})$/;
-const imageDataUrl = v.pipe(v.string(), v.regex(DATA_URL, 'must be an image as a base64 data URL'));
+/** Checked and normalised as the store keeps pictures (`imageDataUrl`), so what it holds a backup takes. */
+const pictureUrl = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const url = imageDataUrl(dataset.value);
+    if (url === null) {
+      addIssue({ message: 'must be an image as a base64 data URL' });
+      return NEVER;
+    }
+    return url;
+  }),
+);
 
 const gameSchema = v.object({
   id,
@@ -89,7 +99,7 @@ const backupSchema = v.object({
       createdAt: time,
       updatedAt: time,
       kit: v.optional(v.nullable(ownKit), null),
-      art: v.optional(v.record(v.string(), imageDataUrl), {}),
+      art: v.optional(v.record(v.string(), pictureUrl), {}),
     }),
   ),
   taughtFaces: v.array(
@@ -97,7 +107,7 @@ const backupSchema = v.object({
       id,
       setId: id,
       faceId: id,
-      image: imageDataUrl,
+      image: pictureUrl,
       box: v.optional(v.nullable(v.object({ x: amount, y: amount, w: v.pipe(amount, v.minValue(0)), h: v.pipe(amount, v.minValue(0)) })), null),
       embedding: v.nullable(v.array(amount)),
       embeddingModel: v.nullable(v.string()),

@@ -31,6 +31,7 @@ import type { DiceKit } from '../dice/kit.ts';
 import { nameKey } from '../rules/index.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
+import { imageDataUrl } from './data-url.ts';
 
 export type RollcallDb = IDBPDatabase<RollcallSchema>;
 type Tx<S extends StoreName[], M extends IDBTransactionMode> = IDBPTransaction<RollcallSchema, S, M>;
@@ -226,8 +227,10 @@ function checkSetKit(kitId: string, own?: { kit: DiceKit; art?: Record<string, s
   const art: Record<string, string> = {};
   for (const [faceId, url] of Object.entries(own.art ?? {})) {
     if (!kit.faces.some((f) => f.id === faceId)) throw new StoreError('invalid-input', `There is art for a face "${faceId}" the kit does not have.`);
-    if (typeof url !== 'string' || !/^data:image\/[a-z0-9.+-]+;base64,/i.test(url)) throw new StoreError('invalid-input', `The art of "${faceId}" is not an image data URL.`);
-    art[faceId] = url;
+    // kept in the one form a backup accepts (lower-case type, no parameters)
+    const picture = imageDataUrl(url);
+    if (picture === null) throw new StoreError('invalid-input', `The art of "${faceId}" is not an image as a base64 data URL.`);
+    art[faceId] = picture;
   }
   return { kitId, kit, art };
 }
