@@ -229,6 +229,32 @@ describe('backup export and import', () => {
     });
   });
 
+  it('a write that fails part-way changes nothing: a full disk is the store\'s storage-full refusal', async () => {
+    const s = await populated();
+    const text = await exportBackupJson(await populated());
+    const before = await snapshot(s);
+    const proto = IDBObjectStore.prototype as { put: IDBObjectStore['put'] };
+    const realPut = proto.put;
+    for (const [failure, code] of [
+      [new DOMException('The quota has been exceeded.', 'QuotaExceededError'), 'storage-full'],
+      [new TypeError('cannot clone'), 'corrupt'],
+    ] as const) {
+      let puts = 0;
+      proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+        if (++puts === 4) throw failure;
+        return realPut.apply(this, args);
+      };
+      try {
+        const err = await importBackupText(s, text, 'replace').catch((e: unknown) => e);
+        expect((err as StoreError | BackupError).code).toBe(code);
+        expect((err as Error).message).toMatch(code === 'storage-full' ? /out of storage space/ : /could not be written .*Nothing was changed/);
+      } finally {
+        proto.put = realPut;
+      }
+      expect(await snapshot(s)).toEqual(before);
+    }
+  });
+
   it('parseBackup alone validates without a store', async () => {
     const s = await populated();
     const parsed = parseBackup(await exportBackupJson(s));

@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
 import { isJson } from './json.ts';
-import { resultOfGame, type RollcallStore } from './store.ts';
+import { inTx, resultOfGame, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
@@ -370,110 +370,100 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
     players: { added: 0, skipped: 0 },
     taughtSets: { added: 0, skipped: 0 },
   };
-  const tx = store.db.transaction([...ALL_STORES], 'readwrite', { durability: 'strict' });
-  const done = tx.done;
   try {
-    if (mode === 'replace') {
-      await Promise.all(ALL_STORES.map((s) => tx.objectStore(s).clear()));
-    }
-    const players = tx.objectStore('players');
-    // Merged into a device that knows a player by name under another id (the same friends, met
-    // on two phones): the backup's games and ledger lines are written with the id used here.
-    const idHere = new Map<string, string>();
-    if (mode === 'merge') {
-      for (const p of file.players) {
-        if ((await players.getKey(p.id)) !== undefined) continue;
-        const here = await players.index('by-name').getKey(nameKey(p.name));
-        if (here !== undefined) idHere.set(p.id, here);
+    return await inTx(store.db, [...ALL_STORES], 'readwrite', async (tx) => {
+      if (mode === 'replace') {
+        await Promise.all(ALL_STORES.map((s) => tx.objectStore(s).clear()));
       }
-    }
-    const playerId = (id: string): string => idHere.get(id) ?? id;
-    const byPlayerHere = (amounts: Record<string, number>): Record<string, number> =>
-      Object.fromEntries(Object.entries(amounts).map(([id, amount]) => [playerId(id), amount]));
-    const games = tx.objectStore('games');
-    const actions = tx.objectStore('actions');
-    const skippedGames = new Set<string>();
-    for (const g of file.games) {
-      if (mode === 'merge' && (await games.getKey(g.id)) !== undefined) {
-        skippedGames.add(g.id);
-        summary.games.skipped++;
-        continue;
-      }
-      const { actions: log, ...header } = g;
-      const record: GameRecord = {
-        ...header,
-        players: header.players.map((p) => ({ ...p, id: playerId(p.id) })),
-        result: header.result && { winners: header.result.winners.map(playerId), payouts: byPlayerHere(header.result.payouts) },
-      };
-      await games.put(record);
-      for (const [seq, entry] of log.entries()) {
-        await actions.put({ gameId: g.id, seq, action: entry.action, at: entry.at });
-      }
-      summary.games.added++;
-    }
-    for (const p of file.players) {
-      const key = nameKey(p.name);
+      const players = tx.objectStore('players');
+      // Merged into a device that knows a player by name under another id (the same friends, met
+      // on two phones): the backup's games and ledger lines are written with the id used here.
+      const idHere = new Map<string, string>();
       if (mode === 'merge') {
-        const sameId = await players.getKey(p.id);
-        const sameName = await players.index('by-name').getKey(key);
-        if (sameId !== undefined || sameName !== undefined) {
-          summary.players.skipped++;
-          continue;
+        for (const p of file.players) {
+          if ((await players.getKey(p.id)) !== undefined) continue;
+          const here = await players.index('by-name').getKey(nameKey(p.name));
+          if (here !== undefined) idHere.set(p.id, here);
         }
       }
-      await players.put({ ...p, nameKey: key });
-      summary.players.added++;
-    }
-    const sessions = tx.objectStore('sessions');
-    for (const s of file.sessions) {
-      if (mode === 'merge' && (await sessions.getKey(s.id)) !== undefined) continue;
-      await sessions.put(s);
-    }
-    const ledger = tx.objectStore('ledger');
-    for (const l of file.ledger) {
-      if (l.gameId !== null && skippedGames.has(l.gameId)) continue;
-      if (mode === 'merge' && (await ledger.getKey(l.id)) !== undefined) continue;
-      await ledger.put({ ...l, deltas: byPlayerHere(l.deltas) });
-    }
-    const sets = tx.objectStore('taughtSets');
-    const faces = tx.objectStore('taughtFaces');
-    const skippedSets = new Set<string>();
-    for (const s of file.taughtSets) {
-      if (mode === 'merge' && (await sets.getKey(s.id)) !== undefined) {
-        skippedSets.add(s.id);
-        summary.taughtSets.skipped++;
-        continue;
+      const playerId = (id: string): string => idHere.get(id) ?? id;
+      const byPlayerHere = (amounts: Record<string, number>): Record<string, number> =>
+        Object.fromEntries(Object.entries(amounts).map(([id, amount]) => [playerId(id), amount]));
+      const games = tx.objectStore('games');
+      const actions = tx.objectStore('actions');
+      const skippedGames = new Set<string>();
+      for (const g of file.games) {
+        if (mode === 'merge' && (await games.getKey(g.id)) !== undefined) {
+          skippedGames.add(g.id);
+          summary.games.skipped++;
+          continue;
+        }
+        const { actions: log, ...header } = g;
+        const record: GameRecord = {
+          ...header,
+          players: header.players.map((p) => ({ ...p, id: playerId(p.id) })),
+          result: header.result && { winners: header.result.winners.map(playerId), payouts: byPlayerHere(header.result.payouts) },
+        };
+        await games.put(record);
+        for (const [seq, entry] of log.entries()) {
+          await actions.put({ gameId: g.id, seq, action: entry.action, at: entry.at });
+        }
+        summary.games.added++;
       }
-      await sets.put(s);
-      summary.taughtSets.added++;
-    }
-    for (const f of file.taughtFaces) {
-      if (skippedSets.has(f.setId)) continue;
-      const image = images.get(f.id);
-      if (!image) throw corrupt(`the picture of taught face "${f.id}" is missing`);
-      const record: TaughtFaceRecord = { ...f, image };
-      await faces.put(record);
-    }
-    // Merged, the settings made here stay; a device that has none yet (a new phone) takes the backup's.
-    const settingsStore = tx.objectStore('settings');
-    if (mode === 'replace' || (await settingsStore.getKey('settings')) === undefined) {
-      const settings: Settings = { ...file.settings };
-      await settingsStore.put(settings, 'settings');
-    }
-    await done;
-    return summary;
+      for (const p of file.players) {
+        const key = nameKey(p.name);
+        if (mode === 'merge') {
+          const sameId = await players.getKey(p.id);
+          const sameName = await players.index('by-name').getKey(key);
+          if (sameId !== undefined || sameName !== undefined) {
+            summary.players.skipped++;
+            continue;
+          }
+        }
+        await players.put({ ...p, nameKey: key });
+        summary.players.added++;
+      }
+      const sessions = tx.objectStore('sessions');
+      for (const s of file.sessions) {
+        if (mode === 'merge' && (await sessions.getKey(s.id)) !== undefined) continue;
+        await sessions.put(s);
+      }
+      const ledger = tx.objectStore('ledger');
+      for (const l of file.ledger) {
+        if (l.gameId !== null && skippedGames.has(l.gameId)) continue;
+        if (mode === 'merge' && (await ledger.getKey(l.id)) !== undefined) continue;
+        await ledger.put({ ...l, deltas: byPlayerHere(l.deltas) });
+      }
+      const sets = tx.objectStore('taughtSets');
+      const faces = tx.objectStore('taughtFaces');
+      const skippedSets = new Set<string>();
+      for (const s of file.taughtSets) {
+        if (mode === 'merge' && (await sets.getKey(s.id)) !== undefined) {
+          skippedSets.add(s.id);
+          summary.taughtSets.skipped++;
+          continue;
+        }
+        await sets.put(s);
+        summary.taughtSets.added++;
+      }
+      for (const f of file.taughtFaces) {
+        if (skippedSets.has(f.setId)) continue;
+        const image = images.get(f.id);
+        if (!image) throw corrupt(`the picture of taught face "${f.id}" is missing`);
+        const record: TaughtFaceRecord = { ...f, image };
+        await faces.put(record);
+      }
+      // Merged, the settings made here stay; a device that has none yet (a new phone) takes the backup's.
+      const settingsStore = tx.objectStore('settings');
+      if (mode === 'replace' || (await settingsStore.getKey('settings')) === undefined) {
+        const settings: Settings = { ...file.settings };
+        await settingsStore.put(settings, 'settings');
+      }
+      return summary;
+    });
   } catch (err) {
-    try {
-      tx.abort();
-    } catch {
-      // Already aborted by the failed request.
-    }
-    await done.catch(() => undefined);
+    // inTx aborted everything and made a full disk a `storage-full` StoreError; any other failure is the file's
     if (err instanceof BackupError || err instanceof StoreError) throw err;
-    const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
-    if (name === 'QuotaExceededError') {
-      throw new StoreError('storage-full', 'The device is out of storage space, so the backup was not imported. Nothing was changed.');
-    }
     const detail = err instanceof Error ? err.message : String(err);
     throw new BackupError('corrupt', `This backup could not be written (${detail}). Nothing was changed.`);
   }
