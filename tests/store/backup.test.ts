@@ -86,6 +86,23 @@ describe('backup export and import', () => {
     expect(await snapshot(target)).toEqual(await snapshot(source));
   });
 
+  it('settings of the device itself (storage asked, camera) stay this device\'s, merged or replaced', async () => {
+    const source = await populated();
+    await source.updateSettings({ persistAsked: true, cameraId: 'camera-of-another-phone' });
+    const text = await exportBackupJson(source);
+    // a new phone: the backup's theme and speech, its own (default) storage and camera
+    const fresh = await store();
+    await importBackupText(fresh, text, 'merge');
+    expect(await fresh.getSettings()).toEqual({ theme: 'dark', speech: true, settleMs: 600, persistAsked: false, cameraId: null });
+    const replaced = await store();
+    await replaced.updateSettings({ persistAsked: true, cameraId: 'mine', theme: 'light' });
+    await importBackupText(replaced, text, 'replace');
+    expect(await replaced.getSettings()).toEqual({ theme: 'dark', speech: true, settleMs: 600, persistAsked: true, cameraId: 'mine' });
+    const unasked = await store();
+    await importBackupText(unasked, text, 'replace');
+    expect(await unasked.getSettings()).toMatchObject({ persistAsked: false, cameraId: null });
+  });
+
   it('merge keeps what the device has and adds the rest', async () => {
     const source = await populated();
     const text = await exportBackupJson(source);

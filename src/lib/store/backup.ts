@@ -372,6 +372,8 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
   };
   try {
     return await inTx(store.db, [...ALL_STORES], 'readwrite', async (tx) => {
+      const settingsStore = tx.objectStore('settings');
+      const settingsHere = await settingsStore.get('settings');
       if (mode === 'replace') {
         await Promise.all(ALL_STORES.map((s) => tx.objectStore(s).clear()));
       }
@@ -454,9 +456,11 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
         await faces.put(record);
       }
       // Merged, the settings made here stay; a device that has none yet (a new phone) takes the backup's.
-      const settingsStore = tx.objectStore('settings');
-      if (mode === 'replace' || (await settingsStore.getKey('settings')) === undefined) {
-        const settings: Settings = { ...file.settings };
+      if (mode === 'replace' || settingsHere === undefined) {
+        // Except what belongs to the device, not the player: whether this browser was asked to
+        // keep its storage (else a restored phone is never asked), and its camera's id.
+        const device = { ...DEFAULT_SETTINGS, ...settingsHere };
+        const settings: Settings = { ...file.settings, persistAsked: device.persistAsked, cameraId: device.cameraId };
         await settingsStore.put(settings, 'settings');
       }
       return summary;
