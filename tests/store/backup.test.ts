@@ -132,6 +132,20 @@ describe('backup export and import', () => {
     expect((await target.getSettings()).theme).toBe('light');
   });
 
+  it('a merged dice set named as one here is numbered', async () => {
+    const source = await populated(); // its set is "Our dice"
+    const target = await store();
+    const mine = await target.createTaughtSet('standard', 'OUR  dice');
+    const summary = await importBackupText(target, await exportBackupJson(source), 'merge');
+    expect(summary.taughtSets).toEqual({ added: 1, skipped: 0 });
+    const sets = await target.listTaughtSets();
+    expect(sets.map((s) => s.name).sort()).toEqual(['OUR  dice', 'Our dice 2']);
+    expect(sets.find((s) => s.id === mine.id)!.name).toBe('OUR  dice');
+    // and the set keeps its faces
+    const merged = sets.find((s) => s.id !== mine.id)!;
+    expect(await target.listTaughtFaces(merged.id)).toHaveLength(1);
+  });
+
   describe('refuses a bad file and changes nothing', () => {
     async function valid(): Promise<{ s: RollcallStore; file: BackupFile }> {
       const s = await populated();

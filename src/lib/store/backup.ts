@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
 import { isJson } from './json.ts';
-import { inTx, resultOfGame, type RollcallStore } from './store.ts';
+import { inTx, resultOfGame, unusedName, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
@@ -439,13 +439,17 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
       const sets = tx.objectStore('taughtSets');
       const faces = tx.objectStore('taughtFaces');
       const skippedSets = new Set<string>();
+      const setNames = (await sets.getAll()).map((s) => s.name);
       for (const s of file.taughtSets) {
         if (mode === 'merge' && (await sets.getKey(s.id)) !== undefined) {
           skippedSets.add(s.id);
           summary.taughtSets.skipped++;
           continue;
         }
-        await sets.put(s);
+        // Two sets may not share a name (New game would offer two that read the same): numbered, as a kit file is
+        const name = unusedName(s.name, setNames);
+        setNames.push(name);
+        await sets.put({ ...s, name });
         summary.taughtSets.added++;
       }
       for (const f of file.taughtFaces) {
