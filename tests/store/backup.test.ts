@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackupError, StoreError, type RollcallStore } from '../../src/lib/store/index.ts';
+import { BackupError, StoreError, type OpenStoreOptions, type RollcallStore } from '../../src/lib/store/index.ts';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import { parseKitBundle } from '../../src/lib/dice/bundle.ts';
 import { exportBackup, exportBackupJson, importBackupText, parseBackup, type BackupFile } from '../../src/lib/store/backup.ts';
 import { ALICE, BOB, freshStore } from './helpers.ts';
 
 let open: RollcallStore[] = [];
-async function store(): Promise<RollcallStore> {
-  const s = await freshStore();
+async function store(options: OpenStoreOptions = {}): Promise<RollcallStore> {
+  const s = await freshStore(options);
   open.push(s);
   return s;
 }
@@ -144,6 +144,38 @@ describe('backup export and import', () => {
     // and the set keeps its faces
     const merged = sets.find((s) => s.id !== mine.id)!;
     expect(await target.listTaughtFaces(merged.id)).toHaveLength(1);
+  });
+
+  it('another phone\'s open session merged in does not take over this evening\'s', async () => {
+    const clock = { t: 1_700_000_000_000 };
+    const here = await store({ now: () => clock.t });
+    const alice = await here.addPlayer('Alice');
+    const bob = await here.addPlayer('Bob');
+    const tonight = await here.sessionForNewGame('Tonight here');
+    await here.addLedgerEntry({ sessionId: tonight.id, deltas: { [alice.id]: 5, [bob.id]: -5 }, note: '' });
+    clock.t += 60_000;
+    const there = await store({ now: () => clock.t });
+    const cara = await there.addPlayer('Cara');
+    const theirs = await there.sessionForNewGame('Tonight there'); // started later than this phone's
+    clock.t += 60_000;
+    await there.addLedgerEntry({ sessionId: theirs.id, deltas: { [cara.id]: 1 }, note: '' });
+    const lastThere = clock.t;
+    clock.t += 60_000;
+    const text = await exportBackupJson(there);
+    await importBackupText(here, text, 'merge');
+    expect((await here.currentSession())!.id).toBe(tonight.id);
+    expect((await here.sessionForNewGame('Next')).id).toBe(tonight.id);
+    // theirs came in ended at its last activity, its balances intact
+    expect((await here.listSessions()).find((s) => s.id === theirs.id)!.endedAt).toBe(lastThere);
+    expect(await here.sessionBalances(theirs.id)).toEqual({ [cara.id]: 1 });
+    // a phone with no open session (a new one, or one whose evening has ended) takes it open
+    const fresh = await store();
+    await importBackupText(fresh, text, 'merge');
+    expect((await fresh.currentSession())!.id).toBe(theirs.id);
+    const ended = await store({ now: () => clock.t });
+    await ended.endSession((await ended.startSession('Last week')).id);
+    await importBackupText(ended, text, 'merge');
+    expect((await ended.currentSession())!.id).toBe(theirs.id);
   });
 
   describe('refuses a bad file and changes nothing', () => {

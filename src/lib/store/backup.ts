@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
 import { isJson } from './json.ts';
-import { inTx, resultOfGame, unusedName, type RollcallStore } from './store.ts';
+import { inTx, resultOfGame, sessionLastActivity, unusedName, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
@@ -426,9 +426,16 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
         summary.players.added++;
       }
       const sessions = tx.objectStore('sessions');
+      // This evening's session here stays the one Home shows and new games join: another phone's
+      // open one comes in ended at its last game or ledger line. A new phone takes it as it is.
+      const openHere = mode === 'merge' && (await sessions.getAll()).some((s) => s.endedAt === null);
       for (const s of file.sessions) {
         if (mode === 'merge' && (await sessions.getKey(s.id)) !== undefined) continue;
-        await sessions.put(s);
+        const ended =
+          openHere && s.endedAt === null
+            ? sessionLastActivity(s, file.games.filter((g) => g.sessionId === s.id), file.ledger.filter((l) => l.sessionId === s.id))
+            : s.endedAt;
+        await sessions.put({ ...s, endedAt: ended });
       }
       const ledger = tx.objectStore('ledger');
       for (const l of file.ledger) {

@@ -105,6 +105,11 @@ export function resultOfGame(players: readonly GamePlayer[], ante: number, resul
   };
 }
 
+/** When a session's table was last at it: its latest game or ledger line, else its start. */
+export function sessionLastActivity(session: SessionRecord, games: readonly { updatedAt: number }[], lines: readonly { at: number }[]): number {
+  return [...games.map((g) => g.updatedAt), ...lines.map((l) => l.at)].reduce((a, b) => Math.max(a, b), session.startedAt);
+}
+
 const SETTINGS_KEY = 'settings';
 /** A table idle this long has broken up: the next game starts a new session (`sessionForNewGame`). */
 export const SAME_EVENING_MS = 8 * 60 * 60 * 1000;
@@ -672,7 +677,7 @@ export class RollcallStore {
       if (open) {
         const games = await tx.objectStore('games').index('by-session').getAll(open.id);
         const lines = await tx.objectStore('ledger').index('by-session').getAll(open.id);
-        const lastActivity = Math.max(open.startedAt, ...games.map((g) => g.updatedAt), ...lines.map((l) => l.at));
+        const lastActivity = sessionLastActivity(open, games, lines);
         if (t - lastActivity <= SAME_EVENING_MS) return open;
         await sessions.put({ ...open, endedAt: lastActivity });
       }
