@@ -178,6 +178,41 @@ describe('backup export and import', () => {
     expect((await ended.currentSession())!.id).toBe(theirs.id);
   });
 
+  it('a game brought over as a transcript is not merged again from a backup', async () => {
+    const source = await populated(); // its finished game: Big Roll, Alice and Bob, ante 2
+    const [finished] = await source.listGames('finished');
+    const { actions } = await source.loadGame(finished!.id);
+    const target = await store();
+    const transcript = { game: finished!.game, playerNames: ['alice', 'Bob'], options: finished!.options, ante: 2, dice: finished!.dice, actions, result: { winners: [1], payouts: [-2, 2] } };
+    await target.importGame(transcript);
+    const summary = await importBackupText(target, await exportBackupJson(source), 'merge');
+    expect(summary.games).toEqual({ added: 1, skipped: 1 });
+    expect(await target.listGames('finished')).toHaveLength(1);
+    const lines = await Promise.all((await target.listGames()).map(async (g) => (await target.actionRecords(g.id)).length));
+    expect(lines.sort()).toEqual([1, 2]);
+    const paid = (await target.listSessions()).map((s) => s.id);
+    for (const id of paid) expect(await target.ledgerForSession(id)).toEqual([]); // the backup's line was skipped with its game
+    // the other way round, as before: the transcript of a game merged from a backup is already here
+    const err = await target.importGame(transcript).catch((e: unknown) => e);
+    expect((err as StoreError).code).toBe('already-here');
+  });
+
+  it('two games played alike in one backup are both merged', async () => {
+    const source = await populated();
+    const [finished] = await source.listGames('finished');
+    const again = await source.createGame({ ...finished!, sessionId: finished!.sessionId });
+    for (const action of (await source.loadGame(finished!.id)).actions) await source.appendAction(again.id, action);
+    await source.finishGame(again.id, finished!.result!);
+    const text = await exportBackupJson(source);
+    const fresh = await store();
+    expect((await importBackupText(fresh, text, 'merge')).games).toEqual({ added: 3, skipped: 0 });
+    // a phone that has one of them as a transcript: that one is skipped, its twin merged
+    const target = await store();
+    await target.importGame({ game: finished!.game, playerNames: ['Alice', 'Bob'], options: finished!.options, ante: 2, dice: finished!.dice, actions: (await source.loadGame(finished!.id)).actions, result: { winners: [1], payouts: [-2, 2] } });
+    expect((await importBackupText(target, text, 'merge')).games).toEqual({ added: 2, skipped: 1 });
+    expect(await target.listGames('finished')).toHaveLength(2);
+  });
+
   describe('refuses a bad file and changes nothing', () => {
     async function valid(): Promise<{ s: RollcallStore; file: BackupFile }> {
       const s = await populated();

@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
 import { isJson } from './json.ts';
-import { inTx, resultOfGame, sessionLastActivity, unusedName, type RollcallStore } from './store.ts';
+import { findSameGame, inTx, resultOfGame, sessionLastActivity, unusedName, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
@@ -394,11 +394,22 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
       const games = tx.objectStore('games');
       const actions = tx.objectStore('actions');
       const skippedGames = new Set<string>();
+      // Games here that may be one of the backup's under another id (brought over as a transcript).
+      // One the backup holds by its id is the backup's own: another of its games that reads the
+      // same is a game played alike, not a copy. Each matches once.
+      const fileGameIds = new Set(file.games.map((g) => g.id));
+      const gamesHere = mode === 'merge' ? (await games.getAll()).filter((g) => !fileGameIds.has(g.id)) : [];
       for (const g of file.games) {
-        if (mode === 'merge' && (await games.getKey(g.id)) !== undefined) {
-          skippedGames.add(g.id);
-          summary.games.skipped++;
-          continue;
+        if (mode === 'merge') {
+          const known = (await games.getKey(g.id)) !== undefined;
+          const content = { game: g.game, playerNames: g.players.map((p) => p.name), options: g.options, actions: g.actions.map((entry) => entry.action) };
+          const same = known ? undefined : await findSameGame(gamesHere, actions, content);
+          if (same) gamesHere.splice(gamesHere.indexOf(same), 1);
+          if (known || same) {
+            skippedGames.add(g.id);
+            summary.games.skipped++;
+            continue;
+          }
         }
         const { actions: log, ...header } = g;
         const record: GameRecord = {

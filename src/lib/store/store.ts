@@ -110,6 +110,37 @@ export function sessionLastActivity(session: SessionRecord, games: readonly { up
   return [...games.map((g) => g.updatedAt), ...lines.map((l) => l.at)].reduce((a, b) => Math.max(a, b), session.startedAt);
 }
 
+/** A game by what was played, whatever its id: the game, players' names in seat order, options and log. */
+export interface GameContent {
+  game: string;
+  playerNames: readonly string[];
+  options: JsonObject;
+  actions: readonly ActionLike[];
+}
+
+/**
+ * The game among `candidates` that is `content` (the same game, players by `nameKey` in seat
+ * order, options and every action), if any: the one test of "already here" for a transcript
+ * and a backup, so one game brought in twice, by either, is not listed and paid twice.
+ */
+export async function findSameGame(
+  candidates: readonly GameRecord[],
+  actions: { getAll(range: IDBKeyRange): Promise<ActionRecord[]> },
+  content: GameContent,
+): Promise<GameRecord | undefined> {
+  const players = content.playerNames.map(nameKey).join('\n');
+  const options = JSON.stringify(content.options);
+  const log = JSON.stringify(content.actions);
+  for (const here of candidates) {
+    // the header first: a log is read only for a game that could be this one
+    if (here.game !== content.game || here.actionCount !== content.actions.length) continue;
+    if (here.players.map((p) => nameKey(p.name)).join('\n') !== players || JSON.stringify(here.options) !== options) continue;
+    const records = await actions.getAll(actionRange(here.id));
+    if (JSON.stringify(records.map((r) => r.action)) === log) return here;
+  }
+  return undefined;
+}
+
 const SETTINGS_KEY = 'settings';
 /** A table idle this long has broken up: the next game starts a new session (`sessionForNewGame`). */
 export const SAME_EVENING_MS = 8 * 60 * 60 * 1000;
@@ -394,15 +425,9 @@ export class RollcallStore {
     const t = this.now();
     return inTx(this.db, ['games', 'actions', 'players', 'sessions', 'ledger'], 'readwrite', async (tx) => {
       // The same file imported twice (or a game exported from this device) would show every game twice.
-      const sameLog = JSON.stringify(input.actions);
-      for (const here of await tx.objectStore('games').getAll()) {
-        if (here.game !== input.game || here.actionCount !== input.actions.length) continue;
-        if (here.players.map((p) => nameKey(p.name)).join('\n') !== names.map(nameKey).join('\n')) continue;
-        if (JSON.stringify(here.options) !== JSON.stringify(options)) continue;
-        const log = await tx.objectStore('actions').getAll(actionRange(here.id));
-        if (JSON.stringify(log.map((r) => r.action)) === sameLog) {
-          throw new StoreError('already-here', 'This game is already on this device: the same players, options and every action. Nothing was imported.');
-        }
+      const content = { game: input.game, playerNames: names, options, actions: input.actions };
+      if (await findSameGame(await tx.objectStore('games').getAll(), tx.objectStore('actions'), content)) {
+        throw new StoreError('already-here', 'This game is already on this device: the same players, options and every action. Nothing was imported.');
       }
       const sessionId = input.sessionId ?? null;
       if (sessionId !== null && !(await tx.objectStore('sessions').get(sessionId))) {
