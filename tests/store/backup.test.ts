@@ -213,6 +213,55 @@ describe('backup export and import', () => {
     expect(await target.listGames('finished')).toHaveLength(2);
   });
 
+  describe('players known here by name', () => {
+    const OPTIONS = { ante: 2, startingPlayer: 'first-listed' };
+    /** Big Roll with an ante of 2 that the second player wins at once. */
+    async function bigRoll(s: RollcallStore, players: { id: string; name: string }[], sessionId: string): Promise<void> {
+      const g = await s.createGame({ game: 'big-roll-5000', players, ante: 2, dice: { kitId: 'standard', taughtSetId: null }, sessionId, options: OPTIONS });
+      await s.appendAction(g.id, { type: 'roll', dice: [2, 3, 4, 6, 6] });
+      await s.appendAction(g.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }, undefined, { winners: [players[1]!.id], payouts: { [players[0]!.id]: -2, [players[1]!.id]: 2 } });
+    }
+
+    it('a name here under an id the backup gives another player is not taken for theirs', async () => {
+      // B was restored from A; then on A "Al" became "Alan", a new friend "Al" joined, and they played
+      const a = await store();
+      const al = await a.addPlayer('Al');
+      const b = await store();
+      await importBackupText(b, await exportBackupJson(a), 'replace');
+      await a.renamePlayer(al.id, 'Alan');
+      const newAl = await a.addPlayer('Al');
+      const session = await a.startSession('Friday');
+      await bigRoll(a, [{ id: al.id, name: 'Alan' }, { id: newAl.id, name: 'Al' }], session.id);
+      const summary = await importBackupText(b, await exportBackupJson(a), 'merge');
+      expect(summary.players).toEqual({ added: 1, skipped: 1 });
+      const [game] = await b.listGames('finished');
+      expect(game!.players.map((p) => p.id)).toEqual([al.id, newAl.id]);
+      expect(await b.sessionBalances(session.id)).toEqual({ [al.id]: -2, [newAl.id]: 2 });
+      // the new friend kept apart under a free name; this device's own backup is still accepted
+      expect((await b.listPlayers()).map((p) => [p.id, p.name]).sort()).toEqual([[al.id, 'Al'], [newAl.id, 'Al 2']].sort());
+      const mine = await exportBackupJson(b);
+      expect(() => parseBackup(mine)).not.toThrow();
+      const again = await store();
+      await importBackupText(again, mine, 'replace');
+      expect(await again.sessionBalances(session.id)).toEqual({ [al.id]: -2, [newAl.id]: 2 });
+    });
+
+    it('a player deleted from the backup\'s roster is known here by the name in their seats', async () => {
+      const a = await store();
+      const alice = await a.addPlayer('Alice');
+      const bob = await a.addPlayer('Bob');
+      const session = await a.startSession('Friday');
+      await bigRoll(a, [{ id: alice.id, name: 'Alice' }, { id: bob.id, name: 'Bob' }], session.id);
+      await a.deletePlayer(alice.id);
+      const b = await store();
+      const hersHere = await b.addPlayer('alice');
+      await importBackupText(b, await exportBackupJson(a), 'merge');
+      const [game] = await b.listGames('finished');
+      expect(game!.players.map((p) => p.id)).toEqual([hersHere.id, bob.id]);
+      expect(await b.sessionBalances(session.id)).toEqual({ [hersHere.id]: -2, [bob.id]: 2 });
+    });
+  });
+
   describe('refuses a bad file and changes nothing', () => {
     async function valid(): Promise<{ s: RollcallStore; file: BackupFile }> {
       const s = await populated();

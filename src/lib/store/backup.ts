@@ -380,12 +380,24 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
       const players = tx.objectStore('players');
       // Merged into a device that knows a player by name under another id (the same friends, met
       // on two phones): the backup's games and ledger lines are written with the id used here.
+      // By the roster's names, then by the names seats were played under (a player since deleted
+      // from that roster), the latest game first. Never onto an id the backup itself uses, nor two
+      // of its ids onto one: a player renamed there and a new friend given the old name would
+      // otherwise sit on both sides of one game here.
       const idHere = new Map<string, string>();
       if (mode === 'merge') {
-        for (const p of file.players) {
+        const fileIds = new Set([...file.players.map((p) => p.id), ...file.games.flatMap((g) => g.players.map((p) => p.id)), ...file.ledger.flatMap((l) => Object.keys(l.deltas))]);
+        const taken = new Set<string>();
+        const decided = new Set<string>();
+        const seats = [...file.games].sort((a, b) => b.updatedAt - a.updatedAt).flatMap((g) => g.players);
+        for (const p of [...file.players, ...seats]) {
+          if (decided.has(p.id)) continue;
+          decided.add(p.id);
           if ((await players.getKey(p.id)) !== undefined) continue;
           const here = await players.index('by-name').getKey(nameKey(p.name));
-          if (here !== undefined) idHere.set(p.id, here);
+          if (here === undefined || fileIds.has(here) || taken.has(here)) continue;
+          idHere.set(p.id, here);
+          taken.add(here);
         }
       }
       const playerId = (id: string): string => idHere.get(id) ?? id;
@@ -417,23 +429,26 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
           players: header.players.map((p) => ({ ...p, id: playerId(p.id) })),
           result: header.result && { winners: header.result.winners.map(playerId), payouts: byPlayerHere(header.result.payouts) },
         };
+        // The mapping above is one to one; this keeps a slip in it from ever seating a player twice.
+        if (new Set(record.players.map((p) => p.id)).size !== record.players.length) {
+          throw new BackupError('corrupt', `This backup could not be merged: game "${g.id}" would list one player twice here. Nothing was changed.`);
+        }
         await games.put(record);
         for (const [seq, entry] of log.entries()) {
           await actions.put({ gameId: g.id, seq, action: entry.action, at: entry.at });
         }
         summary.games.added++;
       }
+      const namesHere = (await players.getAll()).map((p) => p.name);
       for (const p of file.players) {
-        const key = nameKey(p.name);
-        if (mode === 'merge') {
-          const sameId = await players.getKey(p.id);
-          const sameName = await players.index('by-name').getKey(key);
-          if (sameId !== undefined || sameName !== undefined) {
-            summary.players.skipped++;
-            continue;
-          }
+        if (mode === 'merge' && (idHere.has(p.id) || (await players.getKey(p.id)) !== undefined)) {
+          summary.players.skipped++;
+          continue;
         }
-        await players.put({ ...p, nameKey: key });
+        // Its name is another player's here who could not be taken for them: kept apart, numbered ("Al 2").
+        const name = unusedName(p.name, [...namesHere, ...file.players.filter((q) => q !== p).map((q) => q.name)]);
+        namesHere.push(name);
+        await players.put({ ...p, name, nameKey: nameKey(name) });
         summary.players.added++;
       }
       const sessions = tx.objectStore('sessions');
