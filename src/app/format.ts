@@ -40,3 +40,8 @@ export function localDay(date: Date): string {
 export function fileNamePart(text: string): string {
   return text.replace(/[^\p{L}\p{M}\p{N}]+/gu, '');
 }
+
+/** The file name a backup is saved under, e.g. `rollcall-backup-2025-06-01.json` (the phone's day). */
+export function backupFileName(now: Date = new Date()): string {
+  return `rollcall-backup-${localDay(now)}.json`;
+}

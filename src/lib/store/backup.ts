@@ -183,10 +183,6 @@ export async function exportBackupJson(store: RollcallStore, now: Date = new Dat
   return JSON.stringify(await exportBackup(store, now));
 }
 
-/** The file name a backup is saved under, e.g. `rollcall-backup-2025-06-01.json`. */
-export function backupFileName(now: Date = new Date()): string {
-  return `rollcall-backup-${now.toISOString().slice(0, 10)}.json`;
-}
 
 // ── parse and validate ───────────────────────────────────────────────────────────────────
 
