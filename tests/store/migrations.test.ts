@@ -113,6 +113,39 @@ describe('schema migrations', () => {
     store.close();
   });
 
+  it('v3 → v4 recomputes name keys; two players whose names now match both stay, the later one keyed apart', async () => {
+    const name = freshName();
+    const db = await openAtVersion(name, 3);
+    const tx = db.transaction('players', 'readwrite');
+    // v3 keys: trimmed, spaces collapsed, lower-cased; "José" typed two ways made two keys
+    const jose = { id: 'p-jose', name: 'Jos\u00e9', nameKey: 'jos\u00e9', createdAt: 10, lastPlayedAt: 100 };
+    const joseAgain = { id: 'p-jose-2', name: 'Jose\u0301', nameKey: 'jose\u0301', createdAt: 20, lastPlayedAt: 200 };
+    // an old key that becomes another's new key: the swap must not trip the unique index
+    const annZw = { id: 'a-ann-zw', name: 'Ann\u200b', nameKey: 'ann\u200b', createdAt: 1, lastPlayedAt: null };
+    const ann = { id: 'z-ann', name: 'Ann', nameKey: 'ann', createdAt: 2, lastPlayedAt: null };
+    const wide = { id: 'p-wide', name: '\uff22\uff45\uff4e', nameKey: '\uff42\uff45\uff4e', createdAt: 3, lastPlayedAt: null };
+    for (const p of [joseAgain, jose, ann, annZw, wide]) await tx.store.put(p);
+    await tx.done;
+    db.close();
+
+    const store = await openStore({ name });
+    const byId = new Map((await store.listPlayers()).map((p) => [p.id, p]));
+    expect(byId.size).toBe(5);
+    // the first made keeps the key; the later one is kept, unchanged but for a key of its own
+    expect(byId.get('p-jose')).toEqual({ ...jose, nameKey: 'jos\u00e9' });
+    expect(byId.get('p-jose-2')).toEqual({ ...joseAgain, nameKey: 'jos\u00e9#p-jose-2' });
+    expect(byId.get('a-ann-zw')).toEqual({ ...annZw, nameKey: 'ann' });
+    expect(byId.get('z-ann')).toEqual({ ...ann, nameKey: 'ann#z-ann' });
+    expect(byId.get('p-wide')?.nameKey).toBe('ben');
+    // by name, José is the first José, however typed; a new "José" is refused
+    expect(await store.db.getKeyFromIndex('players', 'by-name', 'jos\u00e9')).toBe('p-jose');
+    await expect(store.addPlayer('Jose\u0301')).rejects.toMatchObject({ code: 'name-taken' });
+    await expect(store.addPlayer('BEN')).rejects.toMatchObject({ code: 'name-taken' });
+    // the later one can still be renamed apart
+    expect((await store.renamePlayer('p-jose-2', 'José B')).nameKey).toBe('jos\u00e9 b');
+    store.close();
+  });
+
   it('a migration that fails leaves the database exactly as it was', async () => {
     const name = freshName();
     await writeV1Fixture(name);

@@ -10,7 +10,6 @@ export {
   expectRoll,
   viewMatch,
   matchResult,
-  nameKey,
   type MatchHeader,
   type MatchState,
   type MatchView,
@@ -24,5 +23,6 @@ export {
   type MatchSummary,
   type Transcript,
 } from './transcript.ts';
+export { MAX_NAME_LENGTH, NAME_INPUT_MAXLENGTH, clipName, nameKey, nameLength, nameLengthProblem } from './names.ts';
 export { thrownDiceFromTable, formatDice, sameDice, sortDice, andList, nameList, isolated } from './dice.ts';
 export { sessionLedger, splitPot, type GameMoney, type LedgerEntry } from './pot.ts';

@@ -7,6 +7,7 @@
 import { faceForToken } from '../dice/index.ts';
 import { checkRoll, kitById } from './dice.ts';
 import { RuleError, SetupError } from './errors.ts';
+import { nameKey } from './names.ts';
 import { choiceOption, numberOption, resolveOptions } from './options.ts';
 import { potAfterAntes, splitPot } from './pot.ts';
 import {
@@ -107,19 +108,11 @@ function settle(state: MatchState): MatchState {
   return { ...state, phase: 'over', winners: [...winners], payouts, pot: state.pot - paid };
 }
 
-/**
- * A name as compared with another: "Ann  Lee " is "ann lee" (case, and spaces a page shows as
- * one, ignored). Two players of one game, two players on a device, or two dice sets may not share it.
- */
-export function nameKey(name: string): string {
-  return name.trim().replace(/\s+/g, ' ').toLocaleLowerCase();
-}
-
 /** Starts a match. Refuses (SetupError) an unknown game, bad options or player list. */
 export function createMatch(header: MatchHeader): MatchState {
   const game = gameById(header.game);
   const players = header.players;
-  if (!Array.isArray(players) || players.some((p) => typeof p !== 'string' || p.trim() === '')) {
+  if (!Array.isArray(players) || players.some((p) => typeof p !== 'string' || nameKey(p) === '')) {
     throw new SetupError('Players must be a list of names.');
   }
   if (new Set(players.map(nameKey)).size !== players.length) {

@@ -4,6 +4,7 @@
  * database a phone still holds upgrades step by step to the current one.
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import { nameKey } from '../rules/index.ts';
 import type {
   ActionRecord,
   GameRecord,
@@ -16,7 +17,7 @@ import type {
 } from './types.ts';
 
 export const DB_NAME = 'rollcall';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 export interface RollcallSchema extends DBSchema {
   games: {
@@ -139,6 +140,30 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
       await faces.update({ ...(faces.value as object), box: null });
       faces = await faces.continue();
     }
+  },
+
+  /**
+   * v4: players' `nameKey` recomputed by the key that sees names as a player does (Unicode
+   * forms, invisible characters; the current `nameKey`, which the app looks players up by).
+   * Two players whose names now share a key both stay, with their games: merging them would
+   * silently give one person's games to another. The first made keeps the key (New game and
+   * backups find them by name); the later one gets `key#id`, unique while the index is, until
+   * they are renamed or deleted.
+   */
+  4: async (_db, tx) => {
+    const players = tx.objectStore('players');
+    // Keys are swapped among records (an old key may be a new one's): no uniqueness until all are written.
+    players.deleteIndex('by-name');
+    const all = (await players.getAll()) as PlayerRecord[];
+    all.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const used = new Set<string>();
+    for (const player of all) {
+      const key = nameKey(player.name);
+      const unique = used.has(key) ? `${key}#${player.id}` : key;
+      used.add(unique);
+      await players.put({ ...player, nameKey: unique } satisfies PlayerRecord);
+    }
+    players.createIndex('by-name', 'nameKey', { unique: true });
   },
 };
 

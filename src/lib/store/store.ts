@@ -28,7 +28,7 @@ import {
   type TaughtSetRecord,
 } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
-import { nameKey } from '../rules/index.ts';
+import { MAX_NAME_LENGTH, clipName, nameKey, nameLengthProblem } from '../rules/index.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { imageDataUrl } from './data-url.ts';
@@ -220,21 +220,24 @@ function storeErrorFrom(err: unknown): unknown {
   return err;
 }
 
+/** A name as kept: trimmed, and composed (NFC) so that one name is one string of characters. */
 function checkName(name: string, what: string): string {
-  const trimmed = name.trim();
-  if (trimmed.length === 0) throw new StoreError('invalid-input', `${what} needs a name.`);
-  if (trimmed.length > 40) throw new StoreError('invalid-input', `Names are at most 40 characters ("${trimmed.slice(0, 20)}…" has ${trimmed.length}).`);
+  const trimmed = name.trim().normalize('NFC');
+  if (nameKey(trimmed) === '') throw new StoreError('invalid-input', `${what} needs a name.`);
+  const tooLong = nameLengthProblem(trimmed);
+  if (tooLong) throw new StoreError('invalid-input', tooLong);
   return trimmed;
 }
 
 /**
- * `name`, or the first of "name 2", "name 3"… that no name in `taken` is (case and spaces
- * ignored), within 40 characters: a new dice set's name where another set has it.
+ * `name`, or the first of "name 2", "name 3"… that no name in `taken` is (compared by
+ * `nameKey`), within `MAX_NAME_LENGTH`: a new dice set's name where another set has it.
  */
 export function unusedName(name: string, taken: readonly string[]): string {
   const used = new Set(taken.map(nameKey));
   if (!used.has(nameKey(name))) return name;
-  const base = name.slice(0, 36).trimEnd();
+  // room for " 999"
+  const base = clipName(name, MAX_NAME_LENGTH - 4).trimEnd();
   let n = 2;
   while (used.has(nameKey(`${base} ${n}`))) n++;
   return `${base} ${n}`;
