@@ -15,7 +15,7 @@ import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
 import { blobToDataUrl, dataUrlBytes, imageDataUrl, looksLikePicture } from './data-url.ts';
-import { matchResult, nameKey, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
+import { MAX_NAME_LENGTH, matchResult, nameKey, nameLength, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
@@ -27,7 +27,12 @@ const id = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
 const time = v.pipe(v.number(), v.finite(), v.minValue(0));
 const amount = v.pipe(v.number(), v.finite());
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(40, 'is longer than 40 characters'));
+const name = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check((s) => nameKey(s) !== '', 'must not be empty'),
+  v.check((s) => nameLength(s) <= MAX_NAME_LENGTH, `is longer than ${MAX_NAME_LENGTH} characters`),
+);
 const jsonObject = v.custom<{ [key: string]: import('./types.ts').Json }>(
   (x) => typeof x === 'object' && x !== null && !Array.isArray(x) && isJson(x),
   'must be a plain JSON object',

@@ -1,0 +1,48 @@
+/** Backups read names as the store does: by `nameKey`, counted in symbols a player sees. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { BackupError, type RollcallStore } from '../../src/lib/store/index.ts';
+import { exportBackup, exportBackupJson, importBackupText } from '../../src/lib/store/backup.ts';
+import { freshStore } from './helpers.ts';
+
+const NFC = 'Jos\u00e9';
+const NFD = 'Jose\u0301';
+const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+
+let open: RollcallStore[] = [];
+afterEach(() => {
+  for (const s of open) s.close();
+  open = [];
+});
+async function store(): Promise<RollcallStore> {
+  const s = await freshStore();
+  open.push(s);
+  return s;
+}
+
+describe('names in backups', () => {
+  it('merge matches José from another phone to José here', async () => {
+    const a = await store();
+    await a.addPlayer(NFD);
+    const text = await exportBackupJson(a);
+    const b = await store();
+    await b.addPlayer(NFC);
+    await importBackupText(b, text, 'merge');
+    expect(await b.listPlayers()).toHaveLength(1);
+  });
+
+  it('takes names of 40 symbols; refuses one with nothing visible, or longer, changing nothing', async () => {
+    const a = await store();
+    await a.addPlayer(FAMILY.repeat(40));
+    const file = await exportBackup(a);
+    const b = await store();
+    await importBackupText(b, JSON.stringify(file), 'replace');
+    expect((await b.listPlayers()).map((p) => p.name)).toEqual([FAMILY.repeat(40)]);
+    for (const [name, says] of [['\u200b', /must not be empty/], [`x${FAMILY.repeat(40)}`, /is longer than 40 characters/]] as const) {
+      const bad = { ...file, players: file.players.map((p) => ({ ...p, name })) };
+      const err = await importBackupText(b, JSON.stringify(bad), 'replace').then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(BackupError);
+      expect((err as BackupError).message).toMatch(says);
+      expect((await b.listPlayers()).map((p) => p.name)).toEqual([FAMILY.repeat(40)]);
+    }
+  });
+});
