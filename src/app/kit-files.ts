@@ -8,6 +8,7 @@ import { BUILT_IN_KITS, KitError, makeKitBundle, parseKitBundleText, type DiceKi
 import type { ImageBox, RollcallStore, TaughtSetRecord } from '../lib/store/index.ts';
 import type { DiceReader } from '../lib/vision/dice-reader.ts';
 import { kitFileName, kitOfSet } from './kits.ts';
+import { MAX_NAME_LENGTH, clipName } from '../lib/rules/index.ts';
 import { blobToDataUrl, dataUrlToBlob } from '../lib/store/data-url.ts';
 
 /**
@@ -76,7 +77,7 @@ export async function importKitFile(store: RollcallStore, reader: DiceReader, te
     }
     faces.push({ faceId: p.faceId, image: outcome.kept!.image, embedding: { vector: outcome.embedding, model: outcome.embeddingModel }, box: outcome.kept!.box });
   }
-  const name = bundle.kit.name.trim().slice(0, 40);
+  const name = clipName(bundle.kit.name.trim(), MAX_NAME_LENGTH);
   const set = await store.importTaughtSet(builtIn ? { kitId: builtIn.id, name } : { kitId: bundle.kit.id, name, own: { kit: bundle.kit, art: bundle.art } }, faces);
   return { set, taught: faces.length, skipped };
 }

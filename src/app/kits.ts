@@ -7,6 +7,7 @@
 import { BUILT_IN_KITS, KIT_ID_PATTERN, KitError, STANDARD_KIT, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
 import type { GameDice, TaughtSetRecord } from '../lib/store/types.ts';
 import { unusedName } from '../lib/store/index.ts';
+import { MAX_NAME_LENGTH, clipName, nameKey, nameLengthProblem } from '../lib/rules/index.ts';
 import { MIN_TEACH_EXAMPLES, type KitSeparation } from '../lib/vision/face-reader.ts';
 
 /** The kit a taught set's dice have: its own, or the built-in kit it copies. */
@@ -197,8 +198,12 @@ export function kitFromForm(name: string, faces: readonly FaceDraft[]): DiceKit 
   if (!KIT_ID_PATTERN.test(id)) id = 'my-dice';
   const used = new Set<string>();
   // the form's own slips in the player's words, before the kit validator's (which name its fields)
+  const kitNameTooLong = nameLengthProblem(name.trim());
+  if (kitNameTooLong) throw new KitError(kitNameTooLong);
   for (const [i, f] of faces.entries()) {
-    if (f.label.trim() === '') throw new KitError(`Face ${i + 1} needs a name.`);
+    if (nameKey(f.label) === '') throw new KitError(`Face ${i + 1} needs a name.`);
+    const tooLong = nameLengthProblem(f.label.trim()) ?? nameLengthProblem(f.group.trim());
+    if (tooLong) throw new KitError(`Face ${i + 1}: ${tooLong}`);
     const valueText = f.value.trim();
     if (valueText !== '' && !Number.isFinite(Number(valueText))) {
       throw new KitError(`The value of face ${i + 1} (${f.label.trim()}) must be a number, such as 3 or 1.5 (with a dot), or left empty.`);
@@ -223,7 +228,7 @@ export function kitFileName(kit: DiceKit): string {
 
 /** A new taught set's name: "My Corellian Spike dice", numbered when the name is taken. */
 export function defaultSetName(kit: DiceKit, taken: readonly string[]): string {
-  return unusedName(`My ${kit.name.replace(/\s*\(.*\)\s*$/, '')}`.slice(0, 40), taken);
+  return unusedName(clipName(`My ${kit.name.replace(/\s*\(.*\)\s*$/, '')}`, MAX_NAME_LENGTH), taken);
 }
 
 /** One face's line on the teach screen: "good", "2 of 3 views", "taken for Han Solo". */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, STANDARD_KIT } from '../../src/lib/dice/index.ts';
+import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, STANDARD_KIT, parseKit } from '../../src/lib/dice/index.ts';
 import type { TaughtSetRecord } from '../../src/lib/store/types.ts';
-import { kitFromForm, kitReadsPips, readableKits, standsInFor, type FaceDraft } from '../../src/app/kits.ts';
+import { defaultSetName, kitFromForm, kitReadsPips, readableKits, standsInFor, type FaceDraft } from '../../src/app/kits.ts';
 
 const drafts = (labels: string[], values: Array<string> = labels.map(() => '')): FaceDraft[] => labels.map((label, i) => ({ label, value: values[i]!, group: '' }));
 
@@ -57,5 +57,26 @@ describe('dice that stand in for a game’s kit', () => {
     ]);
     expect(kits[1]!.note).toBe('taught: 18 photos, every face');
     expect(kitReadsPips(kits[1]!.kit)).toBe(false);
+  });
+});
+
+describe('kit and dice set names', () => {
+  const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+
+  it('the form refuses a face named with nothing visible, and a name over 40 symbols; 40 emoji fit', () => {
+    expect(() => kitFromForm('Runes', drafts(['Sun', '\u200b']))).toThrow('Face 2 needs a name.');
+    expect(() => kitFromForm('x'.repeat(41), drafts(['Sun', 'Moon']))).toThrow('Names are at most 40 characters ("xxxxxxxxxxxxxxxxxxxx…" has 41).');
+    expect(() => kitFromForm('Runes', drafts(['Sun', 'y'.repeat(41)]))).toThrow('Face 2: Names are at most 40 characters');
+    expect(kitFromForm(FAMILY.repeat(40), drafts([FAMILY.repeat(40), 'Moon'])).name).toBe(FAMILY.repeat(40));
+  });
+
+  it('a kit file with a name of nothing visible is refused', () => {
+    expect(() => parseKit({ id: 'runes', name: '\u200b', faces: [{ id: 'a', label: 'A', value: null, group: null }, { id: 'b', label: 'B', value: null, group: null }] })).toThrow('"name" must be a non-empty string');
+    expect(() => parseKit({ id: 'runes', name: 'Runes', faces: [{ id: 'a', label: '\u00ad', value: null, group: null }, { id: 'b', label: 'B', value: null, group: null }] })).toThrow('.label (a): must be a non-empty string');
+  });
+
+  it("a new set's default name is cut between symbols", () => {
+    const kit = kitFromForm(FAMILY.repeat(40), drafts(['Sun', 'Moon']));
+    expect(defaultSetName(kit, [])).toBe(`My ${FAMILY.repeat(37)}`);
   });
 });

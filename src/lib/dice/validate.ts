@@ -4,6 +4,8 @@
  * never halfway through a game.
  */
 import type { DiceKit, DieFace } from './kit.ts';
+// names.ts alone (it imports nothing): the rules' index imports the dice.
+import { nameKey } from '../rules/names.ts';
 
 export class KitError extends Error {
   override name = 'KitError';
@@ -38,7 +40,7 @@ function parseFace(json: unknown, at: string): DieFace {
   if (typeof id !== 'string' || !FACE_ID_PATTERN.test(id)) {
     throw new KitError(`${at}.id: must be 1–63 letters, digits, "_" or "-" (it names the examples folder), got ${show(id)}`);
   }
-  if (typeof label !== 'string' || label.trim() === '') throw new KitError(`${at}.label (${id}): must be a non-empty string, got ${show(label)}`);
+  if (typeof label !== 'string' || nameKey(label) === '') throw new KitError(`${at}.label (${id}): must be a non-empty string, got ${show(label)}`);
   if (value !== null && (typeof value !== 'number' || !Number.isFinite(value))) {
     throw new KitError(`${at}.value (${id}): must be a number or null, got ${show(value)}`);
   }
@@ -59,7 +61,7 @@ export function parseKit(json: unknown, source = 'kit.json'): DiceKit {
   if (typeof id !== 'string' || !KIT_ID_PATTERN.test(id)) {
     throw new KitError(`${source}: "id" must be lower-case letters, digits and dashes (e.g. "my-spike-dice"), got ${show(id)}`);
   }
-  if (typeof name !== 'string' || name.trim() === '') throw new KitError(`${source}: "name" must be a non-empty string, got ${show(name)}`);
+  if (typeof name !== 'string' || nameKey(name) === '') throw new KitError(`${source}: "name" must be a non-empty string, got ${show(name)}`);
   if (!Array.isArray(faces)) throw new KitError(`${source}: "faces" must be an array, got ${show(faces)}`);
   if (faces.length < MIN_FACES || faces.length > MAX_FACES) {
     throw new KitError(`${source}: a kit needs ${MIN_FACES}–${MAX_FACES} faces, "faces" has ${faces.length}`);
