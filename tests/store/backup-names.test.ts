@@ -30,6 +30,17 @@ describe('names in backups', () => {
     expect(await b.listPlayers()).toHaveLength(1);
   });
 
+  it("restores a device's two players whose names now read as one (José typed two ways, kept apart there): the second is numbered", async () => {
+    const a = await store();
+    await a.addPlayer(NFC);
+    const file = JSON.parse(await exportBackupJson(a)) as { players: Array<{ id: string; name: string }> };
+    file.players.push({ ...file.players[0]!, id: 'the-other-jose', name: NFD });
+    const b = await store();
+    const summary = await importBackupText(b, JSON.stringify(file), 'replace');
+    expect(summary.players.added).toBe(2);
+    expect((await b.listPlayers()).map((p) => p.name).sort()).toEqual([NFC, `${NFD} 2`].sort());
+  });
+
   it('takes names of 40 symbols; refuses one with nothing visible, or longer, changing nothing', async () => {
     const a = await store();
     await a.addPlayer(FAMILY.repeat(40));

@@ -235,7 +235,6 @@ export function parseBackup(text: string): ParsedBackup {
   for (const [what, ids] of [
     ['game', file.games.map((g) => g.id)],
     ['player', file.players.map((p) => p.id)],
-    ['player name', file.players.map((p) => nameKey(p.name))],
     ['session', file.sessions.map((s) => s.id)],
     ['ledger line', file.ledger.map((l) => l.id)],
     ['dice set', file.taughtSets.map((s) => s.id)],
@@ -441,13 +440,17 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
         summary.games.added++;
       }
       const namesHere = (await players.getAll()).map((p) => p.name);
-      for (const p of file.players) {
+      for (const [i, p] of file.players.entries()) {
         if (mode === 'merge' && (idHere.has(p.id) || (await players.getKey(p.id)) !== undefined)) {
           summary.players.skipped++;
           continue;
         }
-        // Its name is another player's here who could not be taken for them: kept apart, numbered ("Al 2").
-        const name = unusedName(p.name, [...namesHere, ...file.players.filter((q) => q !== p).map((q) => q.name)]);
+        // Its name is another player's here who could not be taken for them: kept apart, numbered
+        // ("Al 2"), clear of the names the backup's players still to come bring. Two of the
+        // backup's own whose names now read as one (a device whose "José" was typed two ways,
+        // kept apart since names compare by nameKey): the first keeps it, the next is numbered.
+        const toCome = file.players.slice(i + 1).filter((q) => nameKey(q.name) !== nameKey(p.name));
+        const name = unusedName(p.name, [...namesHere, ...toCome.map((q) => q.name)]);
         namesHere.push(name);
         await players.put({ ...p, name, nameKey: nameKey(name) });
         summary.players.added++;
