@@ -64,6 +64,9 @@ describe('Point Five busts and wins', () => {
       { value: 5, points: 20 },
       { value: 6, points: null },
     ]);
+    // what each place of the board scores, said by the rules (the table only shows it)
+    expect(viewMatch(state).details.boardRules).toEqual(['½ value', '× 1', '× 2', '× 3', '× 4', 'wins']);
+    expect(viewMatch(play([], { targetScore: 150 })).details.goal).toBe('First to 150; the sixth symbol in one turn wins at once.');
   });
   it('reaching 100 points wins', () => {
     // 6 then 5 ×1 … ; a quick path: five different symbols then call at position 4: value×4

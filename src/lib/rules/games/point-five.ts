@@ -37,6 +37,9 @@ export function pointFivePoints(position: number, value: number): number {
   throw new RangeError(`No call scores at board position ${position}.`);
 }
 
+/** What a call at each board position scores, as the board shows it (`pointFivePoints`; the sixth wins). */
+export const BOARD_RULES = ['½ value', '× 1', '× 2', '× 3', '× 4', 'wins'] as const;
+
 /** "Star (5)": the symbol as the table and the log name it. */
 function symbolName(value: number): string {
   return faceLabel(CORELLIAN_SPIKE_KIT, value);
@@ -144,6 +147,8 @@ function view(g: PointFiveState): PlayView {
     details: {
       // the sixth symbol scores nothing: it wins the pot at once
       board: g.board.map((value, position) => ({ value, points: position < 5 ? pointFivePoints(position, value) : null })),
+      boardRules: [...BOARD_RULES],
+      goal: `First to ${g.target}; the sixth symbol in one turn wins at once.`,
       callPoints,
       target: g.target,
       lastEvent: g.lastEvent,
