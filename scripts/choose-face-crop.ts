@@ -94,7 +94,8 @@ async function loadSet(dir: string): Promise<SelectionSet> {
 const images = new Map<string, RgbaImage>();
 async function image(file: string): Promise<RgbaImage> {
   let im = images.get(file);
-  if (!im) images.set(file, (im = await readImageFile(file)));
+  // labelled photos: in their pixels as stored, the labels' (readImageFile's upright: false)
+  if (!im) images.set(file, (im = await readImageFile(file, { upright: false })));
   return im;
 }
 

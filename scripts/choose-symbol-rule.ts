@@ -132,7 +132,7 @@ async function chooseReadRule(
     for (const distance of DISTANCES) {
       const tallies = rules.map(() => new SceneTally());
       for (const scene of set.scenes) {
-        const image = await readImageFile(path.join(set.dir, scene.file));
+        const image = await readImageFile(path.join(set.dir, scene.file), { upright: false }); // as its labels are
         const view = distance === 1 ? { frame: image, toImage: (b: Box) => b } : shrinkInFrame(image, distance, config.padValue);
         const reads = new Map<number, Die[]>();
         for (const inputSize of allSizes) {
@@ -266,7 +266,7 @@ async function main(): Promise<void> {
   }
   const tally = rules.map(() => ({ found: 0, extra: 0, truth: 0, countRight: 0, shift: [] as number[], scale: [] as number[] }));
   for (const scene of scenes) {
-    const image = await readImageFile(path.join(dir, scene.file));
+    const image = await readImageFile(path.join(dir, scene.file), { upright: false }); // as its labels are
     const { tensor, geometry } = letterbox(image, size, files.config.padValue, undefined, files.config.inputStride);
     const outputs = await session.run({ [INPUT_NAME]: new ort.Tensor('float32', tensor, [1, 3, geometry.inputHeight, geometry.inputWidth]) });
     const out = outputs[OUTPUT_NAME]!;

@@ -61,7 +61,7 @@ async function truthPrototypes(folder: KitFolder, setDir: string, embedder: Face
       const key = `${faceId}/${path.basename(file)}`;
       const box = boxes[key];
       if (!box) throw new UsageError(`${setDir}/teach-boxes.json: no box for ${key}`);
-      out.push({ faceId, source: 'example', embedding: await embedTaughtFace(embedder, await readImageFile(file), box) });
+      out.push({ faceId, source: 'example', embedding: await embedTaughtFace(embedder, await readImageFile(file, { upright: false }), box) });
     }
   }
   return out;
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
           let confirmed: FacePrototype[] = [];
           for (const im of dataset.images) {
             const protos = selectPrototypes(folder.kit, [...base, ...confirmed]);
-            const image = await readImageFile(path.join(dataset.dir, im.file));
+            const image = await readImageFile(path.join(dataset.dir, im.file), { upright: false }); // as its labels are
             const embs = await embedForReading(embedder, protos, image, im.dice.map((d) => d.box));
             let allRight = true;
             const read = im.dice.map((d, i) => {

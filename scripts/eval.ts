@@ -62,7 +62,7 @@ import { holdoutSlices, type Dataset } from './lib/datasets.ts';
 import { createNodeFaceEmbedder, createNodeKitReader, kitDetectorModel, type NodeKitReader } from './lib/node-faces.ts';
 import type { FaceEmbedder } from '../src/lib/vision/face-embedder.ts';
 import { createNodeDetector, dataRoot } from './lib/node-vision.ts';
-import { HelpRequest, runCli, UsageError, userPath } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { CAMERA_CONDITIONS, CONDITION_NOTES, isCameraCondition } from './lib/camera-conditions.ts';
 import { withTiles } from '../src/lib/vision/tiles.ts';
 import { compareReports, formatComparison, parseEvalReport, wilsonInterval, type ReportComparison } from './lib/compare-reports.ts';
@@ -233,9 +233,8 @@ async function main(): Promise<number> {
   const threads = Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer\n${USAGE}`);
   // the base is read first, so a wrong file is said before minutes of reading
-  const against = values.against === undefined ? null : { file: values.against, report: parseEvalReport(readBase(userPath(values.against)), values.against) };
-  // folders and files are read from where the user typed them
-  let dirs = positionals.map(userPath);
+  const against = values.against === undefined ? null : { file: values.against, report: parseEvalReport(readBase(values.against), values.against) };
+  let dirs = positionals;
   let holdout: Dataset[] | null = null;
   if (values.holdout) {
     if (dirs.length) throw new UsageError(`--holdout measures the held-out slices of the train splits under ${dataRoot()}/dice-photos; give no folders with it\n${USAGE}`);
@@ -247,9 +246,7 @@ async function main(): Promise<number> {
     if (dirs.length === 0) throw new UsageError(`no dataset given and no *-val folders under ${dataRoot()}/dice-photos (set ROLLCALL_DATA)\n${USAGE}`);
   }
   // a symbol kit's dice are found with the symbol-dice detector, as in the app
-  const kitDir = values.kit === undefined ? undefined : userPath(values.kit);
-  const dieFace = values['die-face'] === 'auto' || values['die-face'] === 'off' ? values['die-face'] : userPath(values['die-face']);
-  const detector = await createNodeDetector({ threads, dieFace, modelPath: await kitDetectorModel(kitDir, values.model === undefined ? undefined : userPath(values.model)) });
+  const detector = await createNodeDetector({ threads, dieFace: values['die-face'], modelPath: await kitDetectorModel(values.kit, values.model) });
   const dieFaceReader = 'dieFaceReader' in detector ? (detector as unknown as TwoPassDetector).dieFaceReader : null;
   if (truthBoxes && !dieFaceReader) {
     await detector.release();
@@ -261,7 +258,7 @@ async function main(): Promise<number> {
     let kitEval: KitEvaluation | undefined;
     if (values.kit) {
       try {
-        kitReader = await createNodeKitReader(kitDir ?? values.kit, detector, { threads });
+        kitReader = await createNodeKitReader(values.kit, detector, { threads });
       } catch (e) {
         if (e instanceof Error && e.name === 'KitError') throw new UsageError(e.message);
         throw e;

@@ -25,12 +25,13 @@
  * (src/lib/vision/tiles.ts), as the table reads a photo of the roll; `--tiles off` reads it whole
  * only, as the live camera reads.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Box, Die, RgbaImage } from '../src/lib/vision/types.ts';
 import { createNodeDetector, readImageFile } from './lib/node-vision.ts';
 import { readingOrder } from '../src/lib/vision/settle.ts';
 import { withTiles } from '../src/lib/vision/tiles.ts';
-import { HelpRequest, runCli, UsageError, userPath } from './lib/cli.ts';
+import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { createNodeKitReader, kitDetectorModel } from './lib/node-faces.ts';
 import type { FaceDie } from '../src/lib/vision/face-reader.ts';
 
@@ -151,15 +152,13 @@ export function parseReadDiceArgs(argv: string[]): ReadDiceOptions {
   if (values.help) throw new HelpRequest(USAGE);
   if (positionals.length === 0) throw new UsageError(`no image given\n${USAGE}`);
   if (values.tiles !== 'on' && values.tiles !== 'off') throw new UsageError(`--tiles must be on or off\n${USAGE}`);
-  const dieFace = values['die-face'];
   return {
     json: values.json ?? false,
     tiles: values.tiles === 'on',
-    // read from where the user typed them (userPath), reported as given
     files: positionals,
-    ...(values.model ? { model: userPath(values.model) } : {}),
-    ...(dieFace ? { dieFace: dieFace === 'auto' || dieFace === 'off' ? dieFace : userPath(dieFace) } : {}),
-    ...(values.kit ? { kit: userPath(values.kit) } : {}),
+    ...(values.model ? { model: values.model } : {}),
+    ...(values['die-face'] ? { dieFace: values['die-face'] } : {}),
+    ...(values.kit ? { kit: values.kit } : {}),
   };
 }
 
@@ -189,13 +188,13 @@ export async function readDice(options: ReadDiceOptions, reader: DieReader, onRe
   const results: ImageResult[] = [];
   for (const file of options.files) {
     let result: ImageResult;
-    const where = userPath(file);
+    const where = path.resolve(file);
     try {
       const image = await readImageFile(where);
       result = { file, dice: await reader.read(image) };
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
-      // a relative path is read from where npm run was typed: say where that was
+      // a relative path is read from where npm run was typed (runCli): say where that was
       result = { file, error: where === file ? e.message : `${e.message} (${where})` };
     }
     results.push(result);

@@ -30,7 +30,7 @@ export async function benchDieFaceReader(frames: number, warmup: number): Promis
   try {
     const labels = JSON.parse(readFileSync(path.join(FIXTURE, 'labels.json'), 'utf8')) as { images: Array<{ file: string; dice: Box[] }> };
     const im = labels.images.find((i) => i.dice.length >= 5)!;
-    const image = await readImageFile(path.join(FIXTURE, im.file));
+    const image = await readImageFile(path.join(FIXTURE, im.file), { upright: false }); // as its labels are
     const roll = im.dice.slice(0, 5).map((box) => ({ box }));
     const one: number[] = [];
     const five: number[] = [];

@@ -14,12 +14,11 @@
  * and exits 0. A `UsageError` (a problem the user can fix: a bad option or path) or one of `parseArgs`' own errors (an unknown option, a
  * missing value) prints `NAME: message` (one line for parseArgs' errors), no stack, and exits 2; any other error is printed whole
  * and exits 1. A number returned by `main` is the exit code; nothing returned lets the process
- * end by itself (code 0). Every exit waits for stdout and stderr to be written out first. Paths
- * the user gives are read with `userPath`, from the folder they ran `npm run` in.
+ * end by itself (code 0). Every exit waits for stdout and stderr to be written out first. A
+ * script runs in the folder `npm run` was typed in (INIT_CWD), so relative paths are the user's.
  *
  * This file imports nothing heavy: `--help` answers before any model or browser is loaded.
  */
-import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** A problem the user can fix (bad option, bad path, bad file): printed as one line, exit code 2. */
@@ -38,14 +37,6 @@ export function isUsageError(e: unknown): e is Error {
 export function isEntryPoint(moduleUrl: string): boolean {
   const entry = process.argv[1];
   return entry !== undefined && moduleUrl === pathToFileURL(entry).href;
-}
-
-/**
- * A path the user gave, resolved where they typed it: `npm run` starts every script in the
- * package's root, and says in `INIT_CWD` where it was run from.
- */
-export function userPath(path: string): string {
-  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
 }
 
 /** The usage asked for with `--help`: printed to stdout, exit code 0 (not a usage error). */
@@ -70,6 +61,11 @@ async function exitWhenWritten(code: number): Promise<never> {
 /** Runs a script's `main` when its file is the entry point; see the top of this file. */
 export function runCli(name: string, moduleUrl: string, main: () => Promise<number | void>): void {
   if (!isEntryPoint(moduleUrl)) return;
+  // `npm run` starts every script in the package's root and says in INIT_CWD where it was typed:
+  // the paths a user gives are theirs, so every script works from there (its own files are found
+  // from REPO_ROOT, never from the working folder)
+  const typedIn = process.env.INIT_CWD;
+  if (typedIn && typedIn !== process.cwd()) process.chdir(typedIn);
   main().then(
     (code) => {
       if (typeof code === 'number') void exitWhenWritten(code);

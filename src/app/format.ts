@@ -45,3 +45,21 @@ export function fileNamePart(text: string): string {
 export function backupFileName(now: Date = new Date()): string {
   return `rollcall-backup-${localDay(now)}.json`;
 }
+
+/** A letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko…). */
+const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+
+/**
+ * A name as a list on screen shows it: one with right-to-left letters isolated (U+2068 … U+2069),
+ * so that "سارة, ليلى, Bob" keeps its turn order instead of the two Arabic names swapping places
+ * with their comma. Other names are left as they are. For the screen and the screen reader only:
+ * the rules' words, transcripts, CSV and file names stay plain text.
+ */
+export function isolated(name: string): string {
+  return RIGHT_TO_LEFT.test(name) ? `\u2068${name}\u2069` : name;
+}
+
+/** "Ann, Bob, Cy": names in a row on screen, each `isolated`. */
+export function nameList(names: readonly string[]): string {
+  return names.map(isolated).join(', ');
+}

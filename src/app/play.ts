@@ -7,7 +7,6 @@
  */
 import {
   createMatch,
-  isolated,
   expectRoll,
   gameById,
   parseTranscript,
@@ -26,6 +25,7 @@ import {
   type Transcript,
 } from '../lib/rules/index.ts';
 import { BUILT_IN_KITS, describeDice, tokenForFace, type DiceKit } from '../lib/dice/index.ts';
+import { isolated } from './format.ts';
 
 /**
  * How the pot was paid out at the end of a game played for one: "Ann takes 15 from the pot of
@@ -57,7 +57,8 @@ export interface Replayed {
 
 /** The state of a stored game: its log folded from the start. */
 export function replayLog(header: GameHeader, actions: readonly Action[]): Replayed {
-  let state = createMatch(header);
+  // a stored game: its names were checked when it began (createMatch's namesAsPlayed)
+  let state = createMatch(header, { namesAsPlayed: true });
   for (const [index, action] of actions.entries()) {
     const next = tryAction(state, action);
     if (!next.ok) return { state, stoppedAt: { index, message: next.error.message } };
@@ -200,7 +201,7 @@ export function describeAction(before: MatchView, action: Action, kitId: string 
  * scores after it. Stops at the first action the rules refuse (the steps before it are kept).
  */
 export function logSteps(header: GameHeader, actions: readonly Action[]): { steps: LogStep[]; stoppedAt: Replayed['stoppedAt'] } {
-  let state = createMatch(header);
+  let state = createMatch(header, { namesAsPlayed: true });
   const gameKit = gameById(state.game).kit;
   const steps: LogStep[] = [];
   for (const [index, action] of actions.entries()) {

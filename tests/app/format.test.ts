@@ -1,10 +1,20 @@
-import { describe, expect, it } from 'vitest';
-import { backupFileName, fileNamePart, localDay } from '../../src/app/format.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// A phone in Auckland (UTC+13 in January): its morning is the day before in UTC, so a day taken
+// from UTC (toISOString) would be wrong here whatever zone the machine running the tests is in.
+const zoneBefore = process.env.TZ;
+process.env.TZ = 'Pacific/Auckland';
+afterAll(() => {
+  if (zoneBefore === undefined) delete process.env.TZ;
+  else process.env.TZ = zoneBefore;
+});
+import { backupFileName, fileNamePart, localDay, nameList } from '../../src/app/format.ts';
 
 describe('file names', () => {
   it("file a game under the phone's own day, not UTC's", () => {
-    // 08:30 on 5 January on this machine's clock, whatever its time zone
-    expect(localDay(new Date(2025, 0, 5, 8, 30))).toBe('2025-01-05');
+    const morning = new Date(2025, 0, 5, 8, 30);
+    expect(morning.toISOString().slice(0, 10)).toBe('2025-01-04');
+    expect(localDay(morning)).toBe('2025-01-05');
     expect(localDay(new Date(2025, 11, 31, 23, 59))).toBe('2025-12-31');
     expect(backupFileName(new Date(2025, 0, 5, 0, 30))).toBe('rollcall-backup-2025-01-05.json');
   });
@@ -14,5 +24,13 @@ describe('file names', () => {
     expect(fileNamePart('José (host)')).toBe('Joséhost');
     expect(fileNamePart('سارة 2')).toBe('سارة2');
     expect(fileNamePart('Ann/../Bob')).toBe('AnnBob');
+  });
+});
+
+describe('names in a row on screen', () => {
+  it('isolates a right-to-left name, so a list keeps its order on screen; other names stay as they are', () => {
+    const [sara, layla] = ['سارة', 'ליילה'];
+    expect(nameList([sara, layla, 'Bob'])).toBe(`\u2068${sara}\u2069, \u2068${layla}\u2069, Bob`);
+    expect(nameList(['José', 'प्रिया', 'Ann'])).toBe('José, प्रिया, Ann');
   });
 });

@@ -70,6 +70,16 @@ describe('replaying a stored log', () => {
   });
 });
 
+describe('a game stored under names that now read as one', () => {
+  it('still replays, opens and lists its steps; only a new game is refused', () => {
+    // José typed two ways: two names before names compared by nameKey, one name now
+    const header = { game: 'war', players: ['Jos\u00e9', 'Jose\u0301'], options: {} };
+    expect(() => createMatch(header)).toThrow(/same name/);
+    expect(replayLog(header, []).stoppedAt).toBeNull();
+    expect(logSteps(header, []).stoppedAt).toBeNull();
+  });
+});
+
 describe('the payout at the end', () => {
   it('says who takes what from the pot, and nothing for a game without an ante or not over', () => {
     const bigRoll = (ante: number, actions: Action[]) =>

@@ -69,7 +69,7 @@ describe('transcripts', () => {
     exported = json.text;
     const file = join(dir, json.name);
     await writeFile(file, json.text);
-    const summary = JSON.parse(execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'replay.ts'), file], { encoding: 'utf8' })) as Record<string, unknown>;
+    const summary = JSON.parse(execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'replay.ts'), file], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, INIT_CWD: ROOT } })) as Record<string, unknown>;
     expect(summary).toMatchObject({ scores: { Ann: 600, Bob: 0 }, pot: 6, current: 'Ann', actions: 6 });
 
     const csv = await download(page, 'export-csv');

@@ -16,11 +16,21 @@ describe('nameKey', () => {
     expect(nameKey('\uff21\uff4e\uff4e')).toBe('ann');
   });
 
-  it('drops invisible format characters wherever they are', () => {
-    for (const invisible of ['\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u200e']) {
+  it('drops invisible format characters wherever they are; the joiners only at the ends', () => {
+    for (const invisible of ['\u00ad', '\u200b', '\u2060', '\ufeff', '\u200e']) {
       expect(nameKey(`An${invisible}n`)).toBe('ann');
       expect(nameKey(`${invisible}Ann${invisible}`)).toBe('ann');
     }
+    for (const joiner of ['\u200c', '\u200d']) {
+      expect(nameKey(`${joiner}Ann${joiner}`)).toBe('ann');
+      expect(nameKey(joiner)).toBe('');
+    }
+  });
+
+  it('keeps the joiners inside a name, which change what it shows: one family emoji is not three people', () => {
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    const three = '\u{1F468}\u{1F469}\u{1F467}';
+    expect(nameKey(family)).not.toBe(nameKey(three));
   });
 
   it('still ignores case and runs of spaces', () => {

@@ -19,7 +19,7 @@ type Run = { code: number; stdout: string; stderr: string };
 
 function replayCli(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(tsx, [join(root, 'scripts', 'replay.ts'), ...args], { cwd: root }, (error, stdout, stderr) => {
+    execFile(tsx, [join(root, 'scripts', 'replay.ts'), ...args], { cwd: root, env: { ...process.env, INIT_CWD: root } }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -4,8 +4,8 @@
  * option is one line `NAME: message`, no stack, exit 2; output piped on is never cut short.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -45,7 +45,8 @@ type Run = { script: string; args: string[]; code: number; stdout: string; stder
 
 function run(script: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(tsx, [join(root, 'scripts', `${script}.ts`), ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
+    // as if `npm run` were typed in the repo's root (runCli works in INIT_CWD)
+    execFile(tsx, [join(root, 'scripts', `${script}.ts`), ...args], { cwd: root, timeout: 60_000, env: { ...process.env, INIT_CWD: root } }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ script, args, code, stdout, stderr });
     });
@@ -110,19 +111,13 @@ describe('command-line scripts', () => {
     expect(JSON.parse(r.stdout)).toHaveLength(20_000);
   });
 
-  it('reads the paths a user gives from the folder they ran npm run in (INIT_CWD)', async () => {
-    const { userPath } = await import('../../scripts/lib/cli.ts');
-    const was = process.env.INIT_CWD;
-    try {
-      process.env.INIT_CWD = '/somewhere/else';
-      expect(userPath('photos/a.jpg')).toBe('/somewhere/else/photos/a.jpg');
-      expect(userPath('/abs/a.jpg')).toBe('/abs/a.jpg');
-      delete process.env.INIT_CWD;
-      expect(userPath('a.jpg')).toBe(join(process.cwd(), 'a.jpg'));
-    } finally {
-      if (was === undefined) delete process.env.INIT_CWD;
-      else process.env.INIT_CWD = was;
-    }
+  it('works in the folder npm run was typed in (INIT_CWD), so the paths a user gives are theirs', { timeout: 60_000 }, async () => {
+    const where = (env: Record<string, string | undefined>) =>
+      new Promise<string>((done) => {
+        execFile(tsx, [join(root, 'tests', 'scripts', 'fixtures', 'where.ts')], { cwd: root, env: { ...process.env, ...env } }, (_error, stdout) => done(stdout.trim()));
+      });
+    expect(await where({ INIT_CWD: tmpdir() })).toBe(realpathSync(tmpdir()));
+    expect(await where({ INIT_CWD: root })).toBe(realpathSync(root).replace(/\/$/, ''));
   });
 });
 

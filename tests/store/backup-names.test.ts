@@ -41,6 +41,20 @@ describe('names in backups', () => {
     expect((await b.listPlayers()).map((p) => p.name).sort()).toEqual([NFC, `${NFD} 2`].sort());
   });
 
+  it('restores a game those two played together (its names stand as played)', async () => {
+    const a = await store();
+    const jose = await a.addPlayer(NFC);
+    const bob = await a.addPlayer('Bob');
+    await a.createGame({ game: 'war', players: [jose, bob].map(({ id, name }) => ({ id, name })), dice: { kitId: 'standard', taughtSetId: null } });
+    const file = JSON.parse(await exportBackupJson(a)) as { players: Array<{ id: string; name: string }>; games: Array<{ players: Array<{ id: string; name: string }> }> };
+    // as a device kept it before names compared by nameKey: Bob was the other José
+    for (const p of [...file.players, ...file.games[0]!.players]) if (p.id === bob.id) p.name = NFD;
+    const b = await store();
+    const summary = await importBackupText(b, JSON.stringify(file), 'replace');
+    expect(summary.games.added).toBe(1);
+    expect((await b.listGames())[0]!.players.map((p) => p.name)).toEqual([NFC, NFD]);
+  });
+
   it('takes names of 40 symbols; refuses one with nothing visible, or longer, changing nothing', async () => {
     const a = await store();
     await a.addPlayer(FAMILY.repeat(40));

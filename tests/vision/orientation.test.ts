@@ -1,7 +1,8 @@
 /**
  * A photo stored turned, with an EXIF orientation: `read-dice` (and the app) read it upright, as
  * a phone shows it; the measuring tools read a labelled photo in its stored pixels, in which the
- * labels give their boxes (../shared/data/README.md), so the two always agree.
+ * labels give their boxes (../shared/data/README.md): `readDatasetPhoto`, or `readImageFile`'s
+ * `upright: false` where a tool reads a labelled photo itself.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

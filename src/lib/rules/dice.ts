@@ -25,27 +25,9 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 export { plural };
 
-/** A letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko…). */
-const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
-
-/**
- * A name as a list shows it: one with right-to-left letters isolated (U+2068 … U+2069), so that
- * "سارة, ليلى, Bob" keeps its turn order on screen instead of the two Arabic names swapping
- * places with their comma. Other names are left as they are.
- */
-export function isolated(name: string): string {
-  return RIGHT_TO_LEFT.test(name) ? `\u2068${name}\u2069` : name;
-}
-
-/** "Ann, Bob, Cy": names in a row, each isolated (`isolated`). */
-export function nameList(names: readonly string[]): string {
-  return names.map(isolated).join(', ');
-}
-
-/** "Ann", "Ann and Bob", "Ann, Bob and Cy": names (or phrases) as a sentence lists them, each isolated. */
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy": names (or phrases) as a sentence lists them. */
 export function andList(items: readonly string[]): string {
-  const shown = items.map(isolated);
-  return shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1) ?? ''}`;
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
 }
 
 /** Counts of each token. */

@@ -108,14 +108,19 @@ function settle(state: MatchState): MatchState {
   return { ...state, phase: 'over', winners: [...winners], payouts, pot: state.pot - paid };
 }
 
-/** Starts a match. Refuses (SetupError) an unknown game, bad options or player list. */
-export function createMatch(header: MatchHeader): MatchState {
+/**
+ * Starts a match. Refuses (SetupError) an unknown game, bad options or player list.
+ * `namesAsPlayed`: the header of a game stored or played already, whose names were checked when
+ * it began; the name rules of today (`nameKey`: names that now read as one, or as blank) must not
+ * stop it from being replayed, opened or restored.
+ */
+export function createMatch(header: MatchHeader, { namesAsPlayed = false }: { namesAsPlayed?: boolean } = {}): MatchState {
   const game = gameById(header.game);
   const players = header.players;
-  if (!Array.isArray(players) || players.some((p) => typeof p !== 'string' || nameKey(p) === '')) {
+  if (!Array.isArray(players) || players.some((p) => typeof p !== 'string' || (!namesAsPlayed && nameKey(p) === ''))) {
     throw new SetupError('Players must be a list of names.');
   }
-  if (new Set(players.map(nameKey)).size !== players.length) {
+  if (!namesAsPlayed && new Set(players.map(nameKey)).size !== players.length) {
     throw new SetupError('Two players have the same name; give each player a different name.');
   }
   if (players.length < game.players.min || players.length > game.players.max) {

@@ -7,15 +7,23 @@
 export const MAX_NAME_LENGTH = 40;
 
 /**
- * A name as compared with another. Two names a screen shows alike are one key: "José" typed
- * with é or with e + ◌́, full-width "Ａｎｎ" and "Ann" (NFKC); invisible format characters
- * (soft hyphen, zero-width space and joiners, BOM: \p{Cf}) dropped; runs of spaces as one;
- * case ignored with `toLowerCase`, the same on every device whatever its locale.
+ * A name as compared with another: names that read as the same are one key. "José" typed with é
+ * or with e + ◌́, and full-width "Ａｎｎ" and "Ann" (NFKC, which also folds other compatibility
+ * forms: "Ann²" is "Ann2"); invisible format characters (soft hyphen, zero-width space, BOM:
+ * \p{Cf}) dropped, but not the joiners inside a name (ZWJ, ZWNJ), which change what it shows (a
+ * family emoji, an Indic conjunct); runs of spaces as one; case ignored with `toLowerCase`, the
+ * same on every device whatever its locale.
  * Two players of one game, two players on a device, or two dice sets may not share it.
  * `nameKey(name) === ''` is THE test for a blank name: nothing a player could see.
  */
 export function nameKey(name: string): string {
-  return name.normalize('NFKC').replace(/\p{Cf}/gu, '').trim().replace(/\s+/g, ' ').toLowerCase();
+  const key = name
+    .normalize('NFKC')
+    .replace(/(?![\u200C\u200D])\p{Cf}/gu, '')
+    .replace(/^[\s\u200C\u200D]+|[\s\u200C\u200D]+$/gu, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
+  return key;
 }
 
 // Intl.Segmenter is missing before Firefox 125: counting code points there still never cuts a

@@ -55,8 +55,8 @@ export class ReplayError extends Error {
 }
 
 /** Folds the whole log. Throws SetupError for a bad header, ReplayError for an illegal action. */
-export function replay(transcript: Transcript): MatchState {
-  let state = createMatch(transcript);
+export function replay(transcript: Transcript, options: { namesAsPlayed?: boolean } = {}): MatchState {
+  let state = createMatch(transcript, options);
   transcript.actions.forEach((action, index) => {
     try {
       state = applyAction(state, action);

@@ -296,7 +296,8 @@ export function parseBackup(text: string): ParsedBackup {
 function checkLogReplays(g: BackupFile['games'][number]): MatchState {
   const plain = (message: string): string => message.replace(/[.!]+$/, '');
   try {
-    return replay({ game: g.game, players: g.players.map((p) => p.name), options: g.options, actions: g.actions.map((entry) => entry.action as Action) });
+    // a game played already: the names it was played under stand (createMatch's namesAsPlayed)
+    return replay({ game: g.game, players: g.players.map((p) => p.name), options: g.options, actions: g.actions.map((entry) => entry.action as Action) }, { namesAsPlayed: true });
   } catch (err) {
     if (err instanceof SetupError) throw corrupt(`game "${g.id}" cannot be set up (${plain(err.message)})`);
     if (err instanceof ReplayError) throw corrupt(`the log of game "${g.id}" stops making sense at action ${err.index + 1} of ${g.actions.length} (${plain(err.ruleError.message)})`);

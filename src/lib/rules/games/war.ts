@@ -11,7 +11,7 @@
  * player's throw is its own roll): docs/rules/war.md.
  */
 import { STANDARD_KIT } from '../../dice/index.ts';
-import { formatDice, isolated, plural } from '../dice.ts';
+import { formatDice, plural } from '../dice.ts';
 import { RuleError } from '../errors.ts';
 import { booleanOption, choiceOption, numberOption } from '../options.ts';
 import type { Action, ExpectedRoll, GameDefinition, LegalMove, PlayerIndex, PlayView } from '../types.ts';
@@ -145,7 +145,7 @@ function newGame(g: WarState, pointWinner: PlayerIndex, scores: number[], text: 
   const counts = g.players.map((_, i) =>
     !g.loserStartsWithThree ? STARTING_DICE : i === loser ? STARTING_DICE + 1 : noCentre ? STARTING_DICE : STARTING_DICE - 1,
   );
-  const dealt = g.players.map((n, i) => `${isolated(n)} ${plural(counts[i] ?? 0, 'die', 'dice')}`).join(', ');
+  const dealt = g.players.map((n, i) => `${n} ${plural(counts[i] ?? 0, 'die', 'dice')}`).join(', ');
   return {
     ...g,
     scores,
@@ -177,7 +177,7 @@ function resolveTurn(g: WarState, throws: number[][]): WarState {
     .map((n, p) => `${n} (${formatDice(throws[p] ?? [])}) ${describeCaptures(g, p, captures[p] ?? [], centreContested)}`)
     .join('; ');
   const contested = centreContested ? ' Both could take the centre die: it stays.' : '';
-  const text = `${said}.${contested} Dice: ${g.players.map((n, p) => `${isolated(n)} ${counts[p] ?? 0}`).join(', ')}.`;
+  const text = `${said}.${contested} Dice: ${g.players.map((n, p) => `${n} ${counts[p] ?? 0}`).join(', ')}.`;
   const after = { ...g, counts, centre, throws: [], lastTurn, turnNumber: g.turnNumber + 1 };
   const beaten = counts.findIndex((n) => n === 0);
   if (beaten < 0) return { ...after, lastEvent: text };
