@@ -8,7 +8,7 @@
  *   art    — the Corellian Spike and Face Off rolls read with the shipped kit folders
  *            (src/lib/dice/kits/<id>: art only, no photo).
  * `--boxes detector` (default) reads as the app does (the symbol-dice detector finds the dice,
- * `--model` another detector; `npm run eval --kit` per set gives the same figures); `--boxes truth` embeds the labelled boxes, which
+ * `--model` another detector; `npm run eval -- --kit SET/kit SET/rolls` per set gives the same figures); `--boxes truth` embeds the labelled boxes, which
  * measures the face reader alone. Per-die accuracy = dice read right / labelled dice;
  * extra = dice reported where no labelled die lies, per labelled die (detector boxes only);
  * exact = rolls read exactly: their five faces all read right and no extra die.

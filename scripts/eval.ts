@@ -18,8 +18,9 @@
  * the rolls a game throws, the photos of at most as many dice as any game's rules roll at once
  * (`gameRolls`, `gameRollDice` in `--json`).
  * `--condition NAME` reads every photo as a camera would have taken it in a condition the val
- * splits hardly show (dim, tungsten, shade, shake, swing, defocus, jpeg, glare, lowres: a dim room at
- * high ISO, a lamp not white-balanced, a shaking hand…; scripts/lib/camera-conditions.ts), the
+ * splits hardly show (dim, tungsten, shade, shake, swing, defocus, jpeg, glare, lowres, flicker,
+ * mono: a dim room at high ISO, a lamp not white-balanced, a shaking hand…;
+ * scripts/lib/camera-conditions.ts), the
  * same way on every run, so the readers are measured against the tables and light of real play.
  * `--against BASE.json` (an earlier run's `--json` output, on the same photos) compares the two
  * photo by photo: the rolls read exactly here and not there (fixed), the reverse (broken), and the

@@ -9,7 +9,7 @@ import type { ImageBox, RollcallStore, TaughtSetRecord } from '../lib/store/inde
 import type { DiceReader } from '../lib/vision/dice-reader.ts';
 import { kitFileName, kitOfSet } from './kits.ts';
 import { MAX_NAME_LENGTH, clipName } from '../lib/rules/index.ts';
-import { blobToDataUrl, dataUrlToBlob } from '../lib/store/data-url.ts';
+import { blobToDataUrl, dataUrlToBlob } from '../lib/dice/data-url.ts';
 
 /**
  * A taught set as a kit file. A built-in kit's dice travel as that kit, named as the set (the
@@ -19,9 +19,14 @@ export async function exportKitFile(store: RollcallStore, setId: string): Promis
   const set = await store.getTaughtSet(setId);
   if (!set) throw new KitError('That dice set is not on this device.');
   const kit: DiceKit = set.kit ?? { ...kitOfSet(set), name: set.name };
-  const examples: Record<string, string[]> = {};
-  for (const face of await store.listTaughtFaces(setId)) (examples[face.faceId] ??= []).push(await blobToDataUrl(face.image, 'image/jpeg'));
-  const bundle = makeKitBundle(kit, set.kit ? set.art : {}, examples);
+  // a Map by face id, not `obj[id] ??= …`: an id is data
+  const examples = new Map<string, string[]>();
+  for (const face of await store.listTaughtFaces(setId)) {
+    const list = examples.get(face.faceId) ?? [];
+    list.push(await blobToDataUrl(face.image, 'image/jpeg'));
+    examples.set(face.faceId, list);
+  }
+  const bundle = makeKitBundle(kit, set.kit ? set.art : {}, Object.fromEntries(examples));
   return { fileName: kitFileName(kit), text: JSON.stringify(bundle) };
 }
 

@@ -106,7 +106,7 @@ export interface KitReader {
 export function artUrls(kit: DiceKit, set: Pick<TaughtSetRecord, 'kit' | 'art'> | null): Map<string, string> {
   const urls = new Map<string, string>();
   for (const face of kit.faces) {
-    const url = set?.kit ? set.art[face.id] : builtInArtUrl(kit.id, face.id);
+    const url = set?.kit ? (Object.hasOwn(set.art, face.id) ? set.art[face.id] : undefined) : builtInArtUrl(kit.id, face.id);
     if (url) urls.set(face.id, url);
   }
   return urls;

@@ -7,6 +7,7 @@
  */
 import {
   createMatch,
+  formatDice,
   expectRoll,
   gameById,
   parseTranscript,
@@ -155,6 +156,8 @@ export interface LogStep {
   action: Action;
   /** The dice of the action (its `dice`, or its `die`) as written in it, "5" or "luke han": the CSV's dice column. */
   dice: string;
+  /** How many dice the action carries (a secret re-roll is said as "re-rolled 2 dice in secret"). */
+  diceCount: number;
   /** The table's headline after the action. */
   headline: string;
   /** The main slate figure per seat after the action. */
@@ -167,18 +170,19 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function diceText(action: Action): string {
+/** The dice an action carries (its `dice`, or its one `die`), as tokens. */
+function diceOf(action: Action): DieToken[] {
   const dice = action.dice;
-  if (Array.isArray(dice)) return dice.map(String).join(' ');
-  if (typeof action.die === 'number' || typeof action.die === 'string') return String(action.die);
-  return '';
+  if (Array.isArray(dice)) return dice.filter((d): d is DieToken => typeof d === 'number' || typeof d === 'string');
+  if (typeof action.die === 'number' || typeof action.die === 'string') return [action.die];
+  return [];
 }
 
 /** The action's dice as the table names them (`describeDice`); as written when the kit is unknown. */
 function diceWords(action: Action, kit: DiceKit | undefined): string {
   const dice = action.dice;
-  if (!Array.isArray(dice)) return diceText(action);
-  return kit ? describeDice(kit, dice as DieToken[]) : diceText(action);
+  if (!Array.isArray(dice)) return formatDice(diceOf(action));
+  return kit ? describeDice(kit, dice as DieToken[]) : formatDice(diceOf(action));
 }
 
 /**
@@ -219,7 +223,8 @@ export function logSteps(header: GameHeader, actions: readonly Action[]): { step
       player,
       text: describeAction(before, action, kitId),
       action,
-      dice: diceText(action),
+      dice: formatDice(diceOf(action)),
+      diceCount: diceOf(action).length,
       headline: after.headline,
       scores: state.players.map((_, seat) => after.slate.rows.find((r) => r.player === seat)?.score ?? 0),
       secret,
@@ -283,7 +288,8 @@ export function readTranscript(text: string): { transcript: Transcript; state: M
       throw new TranscriptImportError(`Action ${error.index + 1} of this transcript is not allowed: ${error.ruleError.message} Nothing was imported.`);
     }
     if (error instanceof SetupError) throw new TranscriptImportError(`${error.message} Nothing was imported.`);
-    throw error;
+    // anything else a strange file sets off (it should not happen): said plainly, nothing kept
+    throw new TranscriptImportError(`This transcript could not be read (${error instanceof Error ? error.message : String(error)}). Nothing was imported.`);
   }
 }
 

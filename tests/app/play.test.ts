@@ -148,6 +148,8 @@ describe('the log step by step', () => {
   it('marks the secret re-roll, names Face Off dice by their faces, and the challenger as the one who acted', () => {
     const { steps } = logSteps(faceOff, villainBluff);
     expect(steps.map((s) => s.secret)).toEqual([false, false, false, true, false, false]);
+    // the secret re-roll's dice counted, not its faces: "re-rolled 3 dice in secret"
+    expect(steps[3]!.diceCount).toBe(3);
     // by the faces' names, as the table names them, comma-separated (names have spaces)
     expect(steps[0]!.text).toBe('rolled Darth Vader, Darth Vader, Luke Skywalker, Han Solo, Han Solo');
     expect(steps[2]!.text).toBe('Put 1 to 3 dice in the cup for a secret re-roll: Luke Skywalker, Han Solo, Han Solo');

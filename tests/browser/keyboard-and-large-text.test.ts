@@ -79,6 +79,34 @@ describe('by keyboard and screen reader', () => {
     await page.close();
   });
 
+  it('focus never falls to the page: a chooser opened and cancelled, a screen loaded on demand', async () => {
+    const page = await freshPage();
+    await startGame(page, 'face-off', ['Ann', 'Bob']);
+    await page.getByTestId('dice-pad').locator('button[data-face="vader"]').focus();
+    await page.keyboard.type('vvlhh');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-roll').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Go Villain' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('choose-dice-open').waitFor();
+    await page.getByTestId('choose-dice-open').focus();
+    await page.keyboard.press('Enter');
+    // the chooser took the button's place: focus goes on to what is there now, not to the page
+    await page.waitForFunction(() => document.activeElement !== document.body);
+    await page.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement !== document.body);
+
+    // a screen loaded on demand gets its heading focused once it shows
+    await home(page);
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.getByTestId('new-kit').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+    await page.close();
+  });
+
   it("a refusal is said once: by the announcer, not by a second alert on the screen", async () => {
     const page = await freshPage();
     await startGame(page, 'five-thousand', ['Ann', 'Bob']);

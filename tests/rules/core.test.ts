@@ -16,7 +16,7 @@ import {
   type ExpectedRoll,
   type Transcript,
 } from '../../src/lib/rules/index.ts';
-import { describeRollOffThrow } from '../../src/lib/rules/roll-off.ts';
+import { describeRollOffThrow, ROLL_OFF_ROUNDS_KEPT } from '../../src/lib/rules/roll-off.ts';
 import { BUILT_IN_KITS } from '../../src/lib/dice/index.ts';
 
 const roll = (...dice: number[]) => ({ type: 'roll', dice });
@@ -74,6 +74,20 @@ describe('roll-off for the first player', () => {
     state = applyAction(state, roll(1));
     state = applyAction(state, roll(3));
     expect(state.starter).toBe(2);
+  });
+
+  it('keeps the last rounds of a roll-off that ties on and on, numbered as they were thrown', () => {
+    const two = { game: 'war', players: ['Ann', 'Bob'], options: { startingPlayer: 'roll-off' } };
+    let state = createMatch(two);
+    for (let i = 0; i < 20; i++) state = applyAction(state, roll(3));
+    // ten rounds tied; round 11 awaits its first throw
+    expect(state.rollOff?.round).toBe(11);
+    const lines = viewMatch(state).details.rollOff as string[];
+    expect(lines[0]).toBe(`Round ${11 - ROLL_OFF_ROUNDS_KEPT}: Ann threw 3 (3)`);
+    expect(lines).toHaveLength(2 * ROLL_OFF_ROUNDS_KEPT);
+    // what a throw copies and describes stays this size however long the ties go on: a hostile
+    // transcript of thousands of ties replays in a time that grows with its length, not its square
+    expect(state.rollOff?.earlierRounds).toHaveLength(ROLL_OFF_ROUNDS_KEPT);
   });
 
   it('refuses other actions until the starter is known', () => {

@@ -5,7 +5,7 @@
  */
 import type { DiceKit } from './kit.ts';
 import { KitError, parseKit } from './validate.ts';
-import { dataUrlType, imageDataUrl } from '../store/data-url.ts';
+import { dataUrlType, imageDataUrl } from './data-url.ts';
 
 export { dataUrlType };
 

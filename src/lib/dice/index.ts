@@ -10,11 +10,15 @@ export const CORELLIAN_SPIKE_KIT: DiceKit = corellianSpike;
 export const FACE_OFF_KIT: DiceKit = faceOff;
 
 /** The kits that ship with the app, by id. */
-export const BUILT_IN_KITS: Readonly<Record<string, DiceKit>> = {
-  [STANDARD_KIT.id]: STANDARD_KIT,
-  [CORELLIAN_SPIKE_KIT.id]: CORELLIAN_SPIKE_KIT,
-  [FACE_OFF_KIT.id]: FACE_OFF_KIT,
-};
+// Without a prototype: a kit id from a file ("constructor", "tostring"…) finds no kit here,
+// never one of Object's own properties.
+export const BUILT_IN_KITS: Readonly<Record<string, DiceKit>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, DiceKit>, {
+    [STANDARD_KIT.id]: STANDARD_KIT,
+    [CORELLIAN_SPIKE_KIT.id]: CORELLIAN_SPIKE_KIT,
+    [FACE_OFF_KIT.id]: FACE_OFF_KIT,
+  }),
+);
 
 export type BuiltInKitId = 'standard' | 'corellian-spike' | 'face-off';
 export * from './validate.ts';

@@ -5,7 +5,7 @@
  */
 import type { DiceKit, DieFace } from './kit.ts';
 // names.ts alone (it imports nothing): the rules' index imports the dice.
-import { nameKey } from '../rules/names.ts';
+import { nameKey } from './names.ts';
 
 export class KitError extends Error {
   override name = 'KitError';
@@ -33,6 +33,14 @@ function checkKeys(obj: Record<string, unknown>, allowed: readonly string[], whe
   }
 }
 
+/**
+ * Ids name keys of the kit's art and examples: never one a plain object already has ("toString",
+ * "constructor"), which a lookup by id would find instead of nothing.
+ */
+function isObjectsOwnName(id: string): boolean {
+  return id in Object.prototype || id === 'prototype';
+}
+
 function parseFace(json: unknown, at: string): DieFace {
   if (!isObject(json)) throw new KitError(`${at}: must be an object { id, label, value, group }, got ${show(json)}`);
   checkKeys(json, FACE_KEYS, at);
@@ -40,6 +48,7 @@ function parseFace(json: unknown, at: string): DieFace {
   if (typeof id !== 'string' || !FACE_ID_PATTERN.test(id)) {
     throw new KitError(`${at}.id: must be 1–63 letters, digits, "_" or "-" (it names the examples folder), got ${show(id)}`);
   }
+  if (isObjectsOwnName(id)) throw new KitError(`${at}.id: "${id}" is a name JavaScript keeps for itself; choose another`);
   if (typeof label !== 'string' || nameKey(label) === '') throw new KitError(`${at}.label (${id}): must be a non-empty string, got ${show(label)}`);
   if (value !== null && (typeof value !== 'number' || !Number.isFinite(value))) {
     throw new KitError(`${at}.value (${id}): must be a number or null, got ${show(value)}`);
@@ -61,6 +70,7 @@ export function parseKit(json: unknown, source = 'kit.json'): DiceKit {
   if (typeof id !== 'string' || !KIT_ID_PATTERN.test(id)) {
     throw new KitError(`${source}: "id" must be lower-case letters, digits and dashes (e.g. "my-spike-dice"), got ${show(id)}`);
   }
+  if (isObjectsOwnName(id)) throw new KitError(`${source}: "id" "${id}" is a name JavaScript keeps for itself; choose another`);
   if (typeof name !== 'string' || nameKey(name) === '') throw new KitError(`${source}: "name" must be a non-empty string, got ${show(name)}`);
   if (!Array.isArray(faces)) throw new KitError(`${source}: "faces" must be an array, got ${show(faces)}`);
   if (faces.length < MIN_FACES || faces.length > MAX_FACES) {

@@ -3,7 +3,7 @@
  * Face Off), multisets of them, and the checks every roll goes through.
  */
 import { BUILT_IN_KITS, describeDice, faceForToken, type DiceKit, type DieToken } from '../dice/index.ts';
-import { RuleError } from './errors.ts';
+import { quoted, RuleError } from './errors.ts';
 import type { ExpectedRoll } from './types.ts';
 
 export function kitById(kitId: string): DiceKit {
@@ -81,7 +81,7 @@ export function checkDiceTokens(kitId: string, dice: unknown, count?: number): D
   for (const d of dice) {
     if ((typeof d !== 'number' && typeof d !== 'string') || !faceForToken(kit, d)) {
       const faces = kit.faces.map((f) => String(f.value ?? f.id)).join(', ');
-      throw new RuleError('bad-face', `${JSON.stringify(d)} is not a face of ${kit.name} (faces: ${faces}).`);
+      throw new RuleError('bad-face', `${quoted(d)} is not a face of ${kit.name} (faces: ${faces}).`);
     }
   }
   if (count !== undefined && dice.length !== count) {

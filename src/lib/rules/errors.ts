@@ -22,3 +22,18 @@ export class SetupError extends Error {
     this.name = 'SetupError';
   }
 }
+
+/**
+ * A value as an error message quotes it: its JSON, cut short. A file's value that cannot be
+ * written out (nested too deeply for the stack) is said so, rather than the message itself
+ * failing with "Maximum call stack size exceeded".
+ */
+export function quoted(value: unknown, max = 80): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    return '(a value nested too deeply to show)';
+  }
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -16,6 +16,7 @@ export {
 } from './match.ts';
 export {
   parseTranscript,
+  MAX_LOG_ACTIONS,
   replay,
   summarize,
   withoutLastAction,
@@ -23,6 +24,6 @@ export {
   type MatchSummary,
   type Transcript,
 } from './transcript.ts';
-export { MAX_NAME_LENGTH, NAME_INPUT_MAXLENGTH, clipName, nameKey, nameLength, nameLengthProblem } from './names.ts';
+export { MAX_NAME_LENGTH, NAME_INPUT_MAXLENGTH, clipName, nameKey, nameLength, nameLengthProblem } from '../dice/names.ts';
 export { thrownDiceFromTable, formatDice, sameDice, sortDice, andList } from './dice.ts';
 export { sessionLedger, splitPot, type GameMoney, type LedgerEntry } from './pot.ts';

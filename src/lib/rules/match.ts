@@ -7,7 +7,7 @@
 import { faceForToken } from '../dice/index.ts';
 import { checkRoll, kitById } from './dice.ts';
 import { RuleError, SetupError } from './errors.ts';
-import { nameKey } from './names.ts';
+import { nameKey } from '../dice/names.ts';
 import { choiceOption, numberOption, resolveOptions } from './options.ts';
 import { potAfterAntes, splitPot } from './pot.ts';
 import {

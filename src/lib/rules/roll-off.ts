@@ -24,11 +24,18 @@ export interface RollOffState {
   contenders: PlayerIndex[];
   /** Throws of this round so far, in order. */
   throws: RollOffThrow[];
-  /** Every earlier round's throws, for the record. */
+  /** The last earlier rounds' throws (`ROLL_OFF_ROUNDS_KEPT` at most), for the record. */
   earlierRounds: RollOffThrow[][];
   /** The starting player once decided. */
   winner: PlayerIndex | null;
 }
+
+/**
+ * Earlier rounds kept for the record. A roll-off that ties round after round (a hostile
+ * transcript of thousands of ties) would otherwise copy and describe its whole history at every
+ * throw, and take a phone's tab minutes to replay; a table never looks back further.
+ */
+export const ROLL_OFF_ROUNDS_KEPT = 5;
 
 /** The table's words for the roll-off, beside whose throw it is (a game's own phases: `GameDefinition.phases`). */
 export const ROLL_OFF_PHASE_TEXT = 'deciding who starts';
@@ -66,7 +73,7 @@ export function recordRollOffThrow(state: RollOffState, dice: DieToken[], values
     round: state.round + 1,
     contenders: top,
     throws: [],
-    earlierRounds: [...state.earlierRounds, throws],
+    earlierRounds: [...state.earlierRounds, throws].slice(-ROLL_OFF_ROUNDS_KEPT),
   };
 }
 
@@ -85,9 +92,11 @@ export function describeRollOffThrow(kit: DiceKit, dice: readonly DieToken[], to
 export function describeRollOff(state: RollOffState, players: readonly string[]): string[] {
   const kit = kitById(state.kit);
   const lines: string[] = [];
+  // the rounds kept end with this one: the first of them is round `round - kept`
+  const first = state.round - state.earlierRounds.length;
   [...state.earlierRounds, state.throws].forEach((round, i) => {
     for (const t of round) {
-      lines.push(`Round ${i + 1}: ${players[t.player] ?? '?'} threw ${describeRollOffThrow(kit, t.dice, t.total)}`);
+      lines.push(`Round ${first + i}: ${players[t.player] ?? '?'} threw ${describeRollOffThrow(kit, t.dice, t.total)}`);
     }
   });
   return lines;

@@ -2,7 +2,7 @@
  * Transcripts: a whole game as JSON — `{ "game", "players", "options", "actions": [...] }` —
  * to export, import, replay and test (see docs/transcripts.md).
  */
-import { RuleError, SetupError } from './errors.ts';
+import { quoted, RuleError, SetupError } from './errors.ts';
 import { applyAction, createMatch, viewMatch, type MatchState } from './match.ts';
 import { sessionLedger } from './pot.ts';
 import type { Action } from './types.ts';
@@ -18,6 +18,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The most actions a game's log may hold when it comes from a file (a transcript, a backup): a
+ * whole evening's game is a few hundred. More is not a game played at a table, and replaying it
+ * could hold a phone's tab for minutes.
+ */
+export const MAX_LOG_ACTIONS = 20_000;
+
 /** Checks the shape of a parsed transcript; SetupError says what is wrong. */
 export function parseTranscript(value: unknown): Transcript {
   if (!isRecord(value)) throw new SetupError('A transcript must be a JSON object.');
@@ -28,6 +35,9 @@ export function parseTranscript(value: unknown): Transcript {
   }
   if (!isRecord(options)) throw new SetupError('Transcript: "options" must be an object.');
   if (!Array.isArray(actions)) throw new SetupError('Transcript: "actions" must be a list.');
+  if (actions.length > MAX_LOG_ACTIONS) {
+    throw new SetupError(`Transcript: ${actions.length} actions; a game's log holds at most ${MAX_LOG_ACTIONS}.`);
+  }
   actions.forEach((action, index) => {
     if (!isRecord(action) || typeof action.type !== 'string') {
       throw new SetupError(`Transcript: action ${index} must be an object with a "type".`);
@@ -45,7 +55,7 @@ export class ReplayError extends Error {
   readonly stateBefore: MatchState;
 
   constructor(index: number, action: Action, ruleError: RuleError, stateBefore: MatchState) {
-    super(`Action ${index} (${JSON.stringify(action)}) is not allowed: ${ruleError.message}`);
+    super(`Action ${index} (${quoted(action, 200)}) is not allowed: ${ruleError.message}`);
     this.name = 'ReplayError';
     this.index = index;
     this.action = action;

@@ -8,14 +8,14 @@
  */
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
-import { isJson } from './json.ts';
+import { isJson, jsonProblem } from './json.ts';
 import { findSameGame, inTx, resultOfGame, sessionLastActivity, unusedName, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
-import { blobToDataUrl, dataUrlBytes, imageDataUrl, looksLikePicture } from './data-url.ts';
-import { MAX_NAME_LENGTH, matchResult, nameKey, nameLength, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
+import { blobToDataUrl, dataUrlBytes, imageDataUrl, looksLikePicture } from '../dice/data-url.ts';
+import { MAX_LOG_ACTIONS, MAX_NAME_LENGTH, matchResult, nameKey, nameLength, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
@@ -23,7 +23,12 @@ export const BACKUP_VERSION = 2;
 
 // ── the file's schema ────────────────────────────────────────────────────────────────────
 
-const id = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
+// an id is a key of records (balances, payouts): never one a plain object treats specially
+const id = v.pipe(
+  v.string(),
+  v.minLength(1, 'must not be empty'),
+  v.check((x) => !(x in Object.prototype) && x !== 'prototype', 'must not be a name JavaScript objects keep for themselves'),
+);
 const time = v.pipe(v.number(), v.finite(), v.minValue(0));
 const amount = v.pipe(v.number(), v.finite());
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -83,7 +88,7 @@ const gameSchema = v.object({
   actionCount: count,
   logRevision: v.optional(count),
   result: v.nullable(v.object({ winners: v.array(id), payouts: v.record(v.string(), amount) })),
-  actions: v.array(v.object({ action, at: time })),
+  actions: v.pipe(v.array(v.object({ action, at: time })), v.maxLength(MAX_LOG_ACTIONS, `holds more actions than a game's log may (${MAX_LOG_ACTIONS})`)),
 });
 
 const backupSchema = v.object({
@@ -222,6 +227,10 @@ export function parseBackup(text: string): ParsedBackup {
   if (typeof version === 'number' && version > BACKUP_VERSION) {
     throw new BackupError('too-new', 'This backup was made by a newer version of Rollcall. Update the app, then import it. Nothing was changed.');
   }
+  // Plain JSON throughout, nested as Rollcall nests it, and none of the keys a plain object treats
+  // specially (valibot's records would drop "__proto__", "constructor" and "prototype" unsaid).
+  const notJson = jsonProblem(data);
+  if (notJson) throw corrupt(notJson);
   // The first problem is enough to refuse the file: a large damaged one would otherwise list
   // every bad field of every game, which can take a phone's tab down.
   const parsed = v.safeParse(backupSchema, data, { abortEarly: true });

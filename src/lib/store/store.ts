@@ -31,7 +31,7 @@ import type { DiceKit } from '../dice/kit.ts';
 import { MAX_NAME_LENGTH, clipName, nameKey, nameLengthProblem } from '../rules/index.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
-import { imageDataUrl } from './data-url.ts';
+import { imageDataUrl } from '../dice/data-url.ts';
 
 export type RollcallDb = IDBPDatabase<RollcallSchema>;
 type Tx<S extends StoreName[], M extends IDBTransactionMode> = IDBPTransaction<RollcallSchema, S, M>;
@@ -741,11 +741,12 @@ export class RollcallStore {
 
   /** Each player's running balance over a session's games and settle-ups. */
   async sessionBalances(sessionId: string): Promise<Record<string, number>> {
-    const balances: Record<string, number> = {};
+    // a Map, not `obj[id] = …`: an id is data, and must never reach an object's prototype
+    const balances = new Map<string, number>();
     for (const line of await this.ledgerForSession(sessionId)) {
-      for (const [player, amount] of Object.entries(line.deltas)) balances[player] = (balances[player] ?? 0) + amount;
+      for (const [player, amount] of Object.entries(line.deltas)) balances.set(player, (balances.get(player) ?? 0) + amount);
     }
-    return balances;
+    return Object.fromEntries(balances);
   }
 
   // ── taught sets and faces ──────────────────────────────────────────────────────────────

@@ -16,6 +16,31 @@ export type SessionOptions = OrtTypes.InferenceSession.SessionOptions;
 export const INPUT_NAME = 'images';
 export const OUTPUT_NAME = 'detections';
 
+/** Crops per model call for the readers of dice crops: a table of dice in one batch, bounded so memory stays small. */
+export const MAX_CROP_BATCH = 32;
+
+/**
+ * The one way a model's session starts: created from its bytes, and checked to have the
+ * contract's input and output (else released, and a clear error naming what it has).
+ */
+export async function createCheckedSession(
+  ort: OrtModule,
+  model: Uint8Array,
+  what: string,
+  io: { input: string; output: string },
+  sessionOptions: SessionOptions = {},
+): Promise<OrtTypes.InferenceSession> {
+  const session = await ort.InferenceSession.create(model, { graphOptimizationLevel: 'all', ...sessionOptions });
+  if (!session.inputNames.includes(io.input) || !session.outputNames.includes(io.output)) {
+    await session.release();
+    throw new Error(
+      `${what} model: expected input "${io.input}" and output "${io.output}", ` +
+        `found inputs [${session.inputNames.join(', ')}] and outputs [${session.outputNames.join(', ')}]`,
+    );
+  }
+  return session;
+}
+
 /**
  * Per call: decoding (a score threshold for evaluation sweeps, or the symbol-dice rule,
  * `symbolDetectOptions`) and the input size (long side) to read the frame at, a multiple of
@@ -52,14 +77,7 @@ export async function createDetector(
   config: DetectorConfig,
   sessionOptions: SessionOptions = {},
 ): Promise<Detector> {
-  const session = await ort.InferenceSession.create(model, { graphOptimizationLevel: 'all', ...sessionOptions });
-  if (!session.inputNames.includes(INPUT_NAME) || !session.outputNames.includes(OUTPUT_NAME)) {
-    await session.release();
-    throw new Error(
-      `detector model: expected input "${INPUT_NAME}" and output "${OUTPUT_NAME}", ` +
-        `found inputs [${session.inputNames.join(', ')}] and outputs [${session.outputNames.join(', ')}]`,
-    );
-  }
+  const session = await createCheckedSession(ort, model, 'detector', { input: INPUT_NAME, output: OUTPUT_NAME }, sessionOptions);
   // One input buffer per input shape, reused while frames keep their size (a camera's do).
   const spares = new Map<number, Float32Array>();
 

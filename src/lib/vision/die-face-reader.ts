@@ -12,7 +12,7 @@
  * (`firstPass`), never through this one.
  */
 import { insideShare, iou } from './decode.ts';
-import type { DetectOptions, Detector, OrtModule, SessionOptions } from './detector.ts';
+import { createCheckedSession, MAX_CROP_BATCH, type DetectOptions, type Detector, type OrtModule, type SessionOptions } from './detector.ts';
 import { cropForEmbedder, mirrorCrop } from './face-embedder.ts';
 import { FALSE_DICE_FEATURE_COUNT, FALSE_DICE_FEATURES, keptDice, type FalseDiceModel } from './false-dice.ts';
 import type { Box, Detection, Die, RgbaImage } from './types.ts';
@@ -430,8 +430,6 @@ export interface DieFaceReader {
   release(): Promise<void>;
 }
 
-/** Dice per model call: a table of dice in one batch, bounded so memory stays small. */
-const MAX_BATCH = 32;
 
 /** Creates the reader's session (ORT module injected, as for the detector) and checks its I/O. */
 export async function createDieFaceReader(
@@ -440,14 +438,7 @@ export async function createDieFaceReader(
   config: DieFaceConfig,
   sessionOptions: SessionOptions = {},
 ): Promise<DieFaceReader> {
-  const session = await ort.InferenceSession.create(model, { graphOptimizationLevel: 'all', ...sessionOptions });
-  if (!session.inputNames.includes(DIE_FACE_INPUT_NAME) || !session.outputNames.includes(DIE_FACE_OUTPUT_NAME)) {
-    await session.release();
-    throw new Error(
-      `die-face model: expected input "${DIE_FACE_INPUT_NAME}" and output "${DIE_FACE_OUTPUT_NAME}", ` +
-        `found inputs [${session.inputNames.join(', ')}] and outputs [${session.outputNames.join(', ')}]`,
-    );
-  }
+  const session = await createCheckedSession(ort, model, 'die-face', { input: DIE_FACE_INPUT_NAME, output: DIE_FACE_OUTPUT_NAME }, sessionOptions);
   const k = config.inputSize;
   const per = 3 * k * k;
   const nClasses = config.classes.length;
@@ -470,8 +461,8 @@ export async function createDieFaceReader(
 
   async function readBoxes(image: RgbaImage, dice: readonly Pick<Die, 'box'>[]): Promise<DieFaceRead[]> {
     const reads: DieFaceRead[] = [];
-    for (let start = 0; start < dice.length; start += MAX_BATCH) {
-      const n = Math.min(MAX_BATCH, dice.length - start);
+    for (let start = 0; start < dice.length; start += MAX_CROP_BATCH) {
+      const n = Math.min(MAX_CROP_BATCH, dice.length - start);
       if (buffer.length < n * per) buffer = new Float32Array(n * per);
       for (let i = 0; i < n; i++) cropForEmbedder(image, dice[start + i]!.box, k, config.cropMargin, buffer, i * per);
       let probs = await classify(buffer, n);

@@ -5,7 +5,7 @@
  * (models/training/die_crops.py `embedder_crop`): integer-rounded square, edges clamped,
  * area-averaged when shrinking and bilinear when enlarging, as OpenCV's INTER_AREA does.
  */
-import type { OrtModule, SessionOptions } from './detector.ts';
+import { createCheckedSession, MAX_CROP_BATCH, type OrtModule, type SessionOptions } from './detector.ts';
 import type { Box, RgbaImage } from './types.ts';
 
 export const FACE_INPUT_NAME = 'crops';
@@ -203,8 +203,6 @@ export interface FaceEmbedder {
   release(): Promise<void>;
 }
 
-/** Dice per model call: one batch for a table of dice, bounded so memory stays small. */
-const MAX_BATCH = 32;
 
 /** Creates the embedder session (ORT module injected, as for the detector) and checks its I/O. */
 export async function createFaceEmbedder(
@@ -213,22 +211,15 @@ export async function createFaceEmbedder(
   config: FaceEmbedderConfig,
   sessionOptions: SessionOptions = {},
 ): Promise<FaceEmbedder> {
-  const session = await ort.InferenceSession.create(model, { graphOptimizationLevel: 'all', ...sessionOptions });
-  if (!session.inputNames.includes(FACE_INPUT_NAME) || !session.outputNames.includes(FACE_OUTPUT_NAME)) {
-    await session.release();
-    throw new Error(
-      `face embedder model: expected input "${FACE_INPUT_NAME}" and output "${FACE_OUTPUT_NAME}", ` +
-        `found inputs [${session.inputNames.join(', ')}] and outputs [${session.outputNames.join(', ')}]`,
-    );
-  }
+  const session = await createCheckedSession(ort, model, 'face embedder', { input: FACE_INPUT_NAME, output: FACE_OUTPUT_NAME }, sessionOptions);
   const k = config.inputSize;
   const per = 3 * k * k;
 
   async function embedCrops(crops: Float32Array, count: number): Promise<Float32Array[]> {
     if (crops.length < count * per) throw new RangeError(`embedCrops: ${count} crops need ${count * per} floats, got ${crops.length}`);
     const result: Float32Array[] = [];
-    for (let start = 0; start < count; start += MAX_BATCH) {
-      const n = Math.min(MAX_BATCH, count - start);
+    for (let start = 0; start < count; start += MAX_CROP_BATCH) {
+      const n = Math.min(MAX_CROP_BATCH, count - start);
       const input = new ort.Tensor('float32', crops.subarray(start * per, (start + n) * per), [n, 3, k, k]);
       const outputs = await session.run({ [FACE_INPUT_NAME]: input });
       const out = outputs[FACE_OUTPUT_NAME];

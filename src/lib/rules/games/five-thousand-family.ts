@@ -7,7 +7,7 @@
  * overflow gift; the forfeit, five 1s and the Big Roll) live in the game's module.
  */
 import { STANDARD_KIT } from '../../dice/index.ts';
-import { andList, checkDiceTokens, containsAll, plural, removeAll } from '../dice.ts';
+import { andList, checkDiceTokens, containsAll, formatDice, plural, removeAll } from '../dice.ts';
 import { RuleError } from '../errors.ts';
 import type { Action, ExpectedRoll, Json, LegalMove, PlayerIndex, SlateRow } from '../types.ts';
 
@@ -61,7 +61,7 @@ export function rollScoreOf(parts: ScorePart[]): RollScore {
 
 /** "1 1 4 5 6": dice as the table reads them, lowest first. */
 export function diceText(dice: readonly number[]): string {
-  return sortNumbers(dice).join(' ');
+  return formatDice(sortNumbers(dice));
 }
 
 // ---------------------------------------------------------------------------------------------
