@@ -8,6 +8,9 @@
  * Pointer taps are left alone (a phone's focus is not the player's place on the screen).
  */
 
+/** How long a control disabled while it works is waited for, before focus goes elsewhere. */
+const DISABLED_WAIT_MS = 2000;
+
 /** What can take focus, in the order the screen shows it: its headline and headings too. */
 const FOCUSABLE = [
   'a[href]',
@@ -54,9 +57,32 @@ export function rescueFocus(root: HTMLElement): () => void {
     last = [...chain, root];
   };
 
+  /** When focus was first seen lost from a control still there but disabled (it works). */
+  let disabledSince: number | null = null;
+
   const rescue = (): void => {
     pending = 0;
-    if (!byKeyboard || last.length === 0 || !lostFocus()) return;
+    if (!byKeyboard || last.length === 0 || !lostFocus()) {
+      disabledSince = null;
+      return;
+    }
+    const used = last[0]!;
+    if (used.isConnected) {
+      // only disabled while it works (Save a backup, Start): it gets focus back once it is done,
+      // rather than the player finding themselves on another control; one left disabled for
+      // good gives way to the rest of the screen after a while
+      if (!used.matches(':disabled')) {
+        disabledSince = null;
+        used.focus();
+        return;
+      }
+      disabledSince ??= performance.now();
+      if (performance.now() - disabledSince < DISABLED_WAIT_MS) {
+        pending = window.setTimeout(rescue, 200);
+        return;
+      }
+    }
+    disabledSince = null;
     // the nearest ancestor of what had focus that the screen still shows
     for (const scope of last.slice(1)) {
       if (!scope.isConnected) continue;

@@ -4,7 +4,7 @@
  * says about how well a kit separates its faces, and a new kit made from a form. Pure: no DOM,
  * no store, no worker (those are in `kit-reader.ts`), so it is tested in Node.
  */
-import { BUILT_IN_KITS, KIT_ID_PATTERN, KitError, STANDARD_KIT, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
+import { BUILT_IN_KITS, KIT_ID_PATTERN, KitError, isObjectsOwnName, STANDARD_KIT, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
 import type { GameDice, TaughtSetRecord } from '../lib/store/types.ts';
 import { unusedName } from '../lib/store/index.ts';
 import { MAX_NAME_LENGTH, clipName, nameKey, nameLengthProblem } from '../lib/rules/index.ts';
@@ -194,7 +194,8 @@ function slug(text: string): string {
  */
 export function kitFromForm(name: string, faces: readonly FaceDraft[]): DiceKit {
   let id = slug(name) || 'my-dice';
-  if (BUILT_IN_KITS[id]) id = `${id}-own`;
+  // never a built-in kit's id, nor a name JavaScript objects keep ("Prototype", "Constructor")
+  if (BUILT_IN_KITS[id] || isObjectsOwnName(id)) id = `${id}-own`;
   if (!KIT_ID_PATTERN.test(id)) id = 'my-dice';
   const used = new Set<string>();
   // the form's own slips in the player's words, before the kit validator's (which name its fields)
@@ -210,7 +211,8 @@ export function kitFromForm(name: string, faces: readonly FaceDraft[]): DiceKit 
     }
   }
   const drafts = faces.map((f, i) => {
-    const base = slug(f.label) || `face-${i + 1}`;
+    const slugged = slug(f.label) || `face-${i + 1}`;
+    const base = isObjectsOwnName(slugged) ? `${slugged}-face` : slugged;
     let faceId = base;
     for (let n = 2; used.has(faceId); n++) faceId = `${base}-${n}`;
     used.add(faceId);

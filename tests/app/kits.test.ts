@@ -33,6 +33,12 @@ describe('which kits read pips', () => {
   it('an own kit never takes a built-in kit id', () => {
     expect(kitFromForm('Standard', drafts(['a', 'b'])).id).toBe('standard-own');
   });
+
+  it('steps around names JavaScript objects keep for themselves, which the kit validator refuses as ids', () => {
+    const kit = kitFromForm('Prototype', drafts(['Constructor', 'To String', 'Moon']));
+    expect(kit.id).toBe('prototype-own');
+    expect(kit.faces.map((f) => f.id)).toEqual(['constructor-face', 'to-string', 'moon']);
+  });
 });
 
 describe('dice that stand in for a game’s kit', () => {

@@ -76,6 +76,11 @@ describe('by keyboard and screen reader', () => {
     await page.getByRole('button', { name: 'Cancel' }).focus();
     await page.keyboard.press('Enter');
     expect(await focused(page)).toBe('Import a backup…');
+    // a button disabled while it works gets focus back when it is done, not another control
+    await page.getByTestId('backup-export').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('backup-message').waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'backup-export');
     await page.close();
   });
 

@@ -37,7 +37,7 @@ function checkKeys(obj: Record<string, unknown>, allowed: readonly string[], whe
  * Ids name keys of the kit's art and examples: never one a plain object already has ("toString",
  * "constructor"), which a lookup by id would find instead of nothing.
  */
-function isObjectsOwnName(id: string): boolean {
+export function isObjectsOwnName(id: string): boolean {
   return id in Object.prototype || id === 'prototype';
 }
 
