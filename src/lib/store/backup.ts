@@ -15,7 +15,8 @@ import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
 import { blobToDataUrl, dataUrlBytes, imageDataUrl, looksLikePicture } from '../dice/data-url.ts';
-import { MAX_LOG_ACTIONS, MAX_NAME_LENGTH, matchResult, nameKey, nameLength, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
+import { MAX_NAME_LENGTH, nameKey, nameLength } from '../dice/names.ts';
+import { MAX_LOG_ACTIONS, matchResult, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */

@@ -4,7 +4,7 @@
  * database a phone still holds upgrades step by step to the current one.
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import { nameKey } from '../rules/index.ts';
+import { nameKey } from '../dice/names.ts';
 import type {
   ActionRecord,
   GameRecord,

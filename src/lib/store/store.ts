@@ -28,7 +28,7 @@ import {
   type TaughtSetRecord,
 } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
-import { MAX_NAME_LENGTH, clipName, nameKey, nameLengthProblem } from '../rules/index.ts';
+import { MAX_NAME_LENGTH, clipName, nameKey, nameLengthProblem } from '../dice/names.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { imageDataUrl } from '../dice/data-url.ts';
