@@ -67,7 +67,8 @@ export function rescueFocus(root: HTMLElement): () => void {
       return;
     }
     const used = last[0]!;
-    if (used.isConnected) {
+    // still on the screen and shown (a control hidden with its card counts as gone)
+    if (used.isConnected && used.getClientRects().length > 0) {
       // only disabled while it works (Save a backup, Start): it gets focus back once it is done,
       // rather than the player finding themselves on another control; one left disabled for
       // good gives way to the rest of the screen after a while
