@@ -210,6 +210,22 @@ describe('app shell', () => {
     await slider.focus();
     await page.keyboard.press('ArrowRight');
     expect(await shown.textContent()).toBe('1.6 s');
+    // written before the page goes (a reload at once could outrun the write on a busy machine)
+    await page.waitForFunction(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const open = indexedDB.open('rollcall');
+          open.onerror = () => resolve(false);
+          open.onsuccess = () => {
+            const all = open.result.transaction('settings').objectStore('settings').getAll();
+            all.onsuccess = () => {
+              resolve((all.result as Array<{ settleMs?: number }>).some((s) => s.settleMs === 1600));
+              open.result.close();
+            };
+            all.onerror = () => resolve(false);
+          };
+        }),
+    );
     await page.reload();
     await page.waitForFunction(() => document.querySelector('label[for="settle"] strong')?.textContent === '1.6 s');
   });
