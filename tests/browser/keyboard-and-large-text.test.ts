@@ -4,7 +4,7 @@
  * runs off the side.
  */
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { appSession, layoutProblems } from './harness.ts';
 import { padRoll, startGame } from './table-helpers.ts';
 
@@ -15,6 +15,12 @@ const focused = (page: Page) =>
     const at = document.activeElement;
     return at?.getAttribute('data-testid') ?? at?.getAttribute('aria-label') ?? at?.textContent?.trim() ?? at?.tagName;
   });
+
+/** What a keyboard player does to a control: focus it, press Enter. */
+async function byKeyboard(control: Locator): Promise<void> {
+  await control.focus();
+  await control.page().keyboard.press('Enter');
+}
 
 async function home(page: Page): Promise<void> {
   while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
@@ -36,16 +42,14 @@ describe('by keyboard and screen reader', () => {
       await page.getByTestId('player-name').fill(name);
       await page.getByTestId('add-player').click();
     }
-    await page.getByRole('button', { name: 'Move Ann later' }).focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByRole('button', { name: 'Move Ann later' }));
     expect(await page.getByRole('textbox', { name: 'Player 2 name' }).inputValue()).toBe('Ann');
     expect(await focused(page)).toBe('Move Ann later');
     await page.keyboard.press('Enter');
     // Ann is last now, her ↓ disabled: focus goes to her ↑
     expect(await page.getByRole('textbox', { name: 'Player 3 name' }).inputValue()).toBe('Ann');
     expect(await focused(page)).toBe('Move Ann earlier');
-    await page.getByRole('button', { name: 'Remove Bob' }).focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByRole('button', { name: 'Remove Bob' }));
     expect(await page.getByTestId('seat').count()).toBe(2);
     expect(await focused(page)).toBe('Player 1 name');
     await page.close();
@@ -55,30 +59,24 @@ describe('by keyboard and screen reader', () => {
     const page = await freshPage();
     await startGame(page, 'war', ['Ann', 'Bob']);
     await page.getByTestId('open-log').click();
-    await page.getByRole('button', { name: 'Delete game…' }).focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByRole('button', { name: 'Delete game…' }));
     expect(await page.getByRole('alert').textContent()).toMatch(/^Delete this game\? Its log and its result go for good/);
     expect(await focused(page)).toBe('Delete for good');
-    await page.getByRole('button', { name: 'Keep it' }).focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByRole('button', { name: 'Keep it' }));
     expect(await focused(page)).toBe('Delete game…');
-    await page.getByTestId('abandon').focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByTestId('abandon'));
     expect(await focused(page)).toBe('abandon-confirm');
 
     await home(page);
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('radio', { name: 'Replace everything on this device' }).check();
-    await page.getByRole('button', { name: 'Import a backup…' }).focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByRole('button', { name: 'Import a backup…' }));
     expect(await page.getByRole('alert').textContent()).toBe('Replacing deletes every game on this device that is not in the backup.');
     expect(await focused(page)).toBe('Choose the backup and replace');
-    await page.getByRole('button', { name: 'Cancel' }).focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByRole('button', { name: 'Cancel' }));
     expect(await focused(page)).toBe('Import a backup…');
     // a button disabled while it works gets focus back when it is done, not another control
-    await page.getByTestId('backup-export').focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByTestId('backup-export'));
     await page.getByTestId('backup-message').waitFor();
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'backup-export');
     await page.close();
@@ -90,24 +88,19 @@ describe('by keyboard and screen reader', () => {
     await page.getByTestId('dice-pad').locator('button[data-face="vader"]').focus();
     await page.keyboard.type('vvlhh');
     await page.keyboard.press('Enter');
-    await page.getByTestId('confirm-roll').focus();
-    await page.keyboard.press('Enter');
-    await page.getByRole('button', { name: 'Go Villain' }).focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByTestId('confirm-roll'));
+    await byKeyboard(page.getByRole('button', { name: 'Go Villain' }));
     await page.getByTestId('choose-dice-open').waitFor();
-    await page.getByTestId('choose-dice-open').focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByTestId('choose-dice-open'));
     // the chooser took the button's place: focus goes on to what is there now, not to the page
     await page.waitForFunction(() => document.activeElement !== document.body);
-    await page.getByRole('button', { name: 'Cancel' }).focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByRole('button', { name: 'Cancel' }));
     await page.waitForFunction(() => document.activeElement !== document.body);
 
     // a screen loaded on demand gets its heading focused once it shows
     await home(page);
     await page.getByRole('button', { name: 'Dice kits' }).click();
-    await page.getByTestId('new-kit').focus();
-    await page.keyboard.press('Enter');
+    await byKeyboard(page.getByTestId('new-kit'));
     await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
     await page.close();
   });

@@ -7,8 +7,6 @@ import type { DiceKit } from './kit.ts';
 import { KitError, parseKit } from './validate.ts';
 import { dataUrlType, imageDataUrl } from './data-url.ts';
 
-export { dataUrlType };
-
 export const KIT_BUNDLE_FORMAT = 'rollcall-kit';
 export const KIT_BUNDLE_VERSION = 1;
 /** At most this many taught photos per face (the teach screen asks for 3–5). */

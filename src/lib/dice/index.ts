@@ -23,3 +23,4 @@ export const BUILT_IN_KITS: Readonly<Record<string, DiceKit>> = Object.freeze(
 export type BuiltInKitId = 'standard' | 'corellian-spike' | 'face-off';
 export * from './validate.ts';
 export * from './bundle.ts';
+export * from './data-url.ts';

@@ -4,7 +4,6 @@
  * never halfway through a game.
  */
 import type { DiceKit, DieFace } from './kit.ts';
-// names.ts alone (it imports nothing): the rules' index imports the dice.
 import { nameKey } from './names.ts';
 
 export class KitError extends Error {

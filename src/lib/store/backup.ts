@@ -12,7 +12,7 @@ import { isJson, jsonProblem } from './json.ts';
 import { findSameGame, inTx, resultOfGame, sessionLastActivity, unusedName, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
-import { KitError, parseKit } from '../dice/validate.ts';
+import { isObjectsOwnName, KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type ActionRecord, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
 import { blobToDataUrl, dataUrlBytes, imageDataUrl, looksLikePicture } from '../dice/data-url.ts';
 import { MAX_NAME_LENGTH, nameKey, nameLength } from '../dice/names.ts';
@@ -28,7 +28,7 @@ export const BACKUP_VERSION = 2;
 const id = v.pipe(
   v.string(),
   v.minLength(1, 'must not be empty'),
-  v.check((x) => !(x in Object.prototype) && x !== 'prototype', 'must not be a name JavaScript objects keep for themselves'),
+  v.check((x) => !isObjectsOwnName(x), 'must not be a name JavaScript objects keep for themselves'),
 );
 const time = v.pipe(v.number(), v.finite(), v.minValue(0));
 const amount = v.pipe(v.number(), v.finite());
