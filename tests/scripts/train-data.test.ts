@@ -22,7 +22,7 @@ describe.skipIf(!havePython)('npm run train without all the photographs', () => 
       writeFileSync(join(data, 'dice-photos', 'byler-train', 'labels.json'), '{"images": []}');
       for (const args of [[], ['--smoke']]) {
         // CI is unset: the pipeline refuses to run at all under CI, before it looks at the data.
-        const env = { ...process.env, ROLLCALL_DATA: data };
+        const env: NodeJS.ProcessEnv = { ...process.env, ROLLCALL_DATA: data };
         delete env.CI;
         const r = spawnSync(PY, [join(root, 'models/training/pipeline.py'), ...args], { encoding: 'utf8', env, timeout: 60_000 });
         expect(r.status, r.stderr).toBe(1);
