@@ -3,7 +3,7 @@ import type { LogLevel, Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolve } from 'node:path';
-import { shippedModels, shippedModelVersions, versionedModelEntries } from './scripts/vite/shipped-models.ts';
+import { firstReadFirst, shippedModels, shippedModelVersions, versionedModelEntries } from './scripts/vite/shipped-models.ts';
 
 const modelsDir = resolve(import.meta.dirname, 'models');
 const modelVersions = shippedModelVersions(modelsDir);
@@ -68,8 +68,9 @@ export default defineConfig({
         // Workbox skips files over 2 MiB by default; onnxruntime's wasm is 14–28 MiB and the models
         // several MiB, and the app is useless offline without them, so the cap is raised on purpose.
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
-        // the models as the worker asks for them, by version (scripts/vite/shipped-models.ts)
-        manifestTransforms: [(entries) => ({ manifest: versionedModelEntries(entries, modelVersions), warnings: [] })],
+        // the models as the worker asks for them, by version, and what the first read needs
+        // first (scripts/vite/shipped-models.ts)
+        manifestTransforms: [(entries) => ({ manifest: firstReadFirst(versionedModelEntries(entries, modelVersions)), warnings: [] })],
         // The worker is registered as a classic script, so it is built as one; the plugin's ES
         // build passes rolldown an option it deprecates (a warning on every build).
         rollupFormat: 'iife',

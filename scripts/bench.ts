@@ -28,7 +28,7 @@ import { benchFaceEmbedder } from './lib/bench-face.ts';
 import { benchDieFaceReader } from './lib/bench-die-face.ts';
 import { benchSharpness } from './lib/bench-sharpness.ts';
 import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
-import { measureFirstLoad, measureReadsAtRest, measureSettleToShown, SETTLE_CAMERA, settlingDiceY4m, stillDiceY4m } from './lib/bench-app.ts';
+import { measureFirstLoad, measureFirstVisit, measureReadsAtRest, measureSettleToShown, SETTLE_CAMERA, settlingDiceY4m, SLOW_LINE, stillDiceY4m } from './lib/bench-app.ts';
 import { IDLE_READ_FPS, READ_FPS } from '../src/app/readPace.ts';
 import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
 import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
@@ -303,6 +303,23 @@ const restSection: BenchSection = {
   },
 };
 
+const firstVisitSection: BenchSection = {
+  id: 'first-visit',
+  title: 'first visit on a slow line — the built app behind a 3G-like line, a fresh profile, the table opened at once, headless Chromium',
+  method: `vite preview behind a proxy whose responses share ${SLOW_LINE.bytesPerSecond / 1024} KB/s and wait ${SLOW_LINE.roundTripMs} ms each (scripts/lib/slow-line.ts); Home, then New game → 5000 → Start at once, while the first service worker installs; until the camera's first read (a fake camera of still dice, a matteop65 photo)`,
+  async run(ctx) {
+    return withFakeCamera(ctx, 'first-visit', await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
+      const visit = await measureFirstVisit(browser, url);
+      const { wasm, pipModel, dieFaceModel } = visit.downloads;
+      return [
+        { label: 'navigation → Home', value: visit.homeMs, unit: 'ms' },
+        { label: 'Start → first dice read', value: visit.startToReadMs, unit: 'ms', note: `onnxruntime's wasm sent ${visit.wasmEncoding ? `${visit.wasmEncoding}-compressed` : 'uncompressed (a host that compresses it sends about a quarter)'}` },
+        { label: 'downloads of the wasm', value: wasm, unit: 'count', note: `the pip model ${pipModel}, the die-face model ${dieFaceModel}; 1 each when the reader takes them from the installing service worker` },
+      ];
+    });
+  },
+};
+
 /** Runs `measure` on the built app in a browser whose fake camera plays `video` (a .y4m beside the build, removed after). */
 async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, measure: (browser: Browser, url: string) => Promise<Figure[]>): Promise<Figure[]> {
   const { url } = await ctx.app();
@@ -317,7 +334,7 @@ async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, me
   }
 }
 
-export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, settleSection, restSection];
+export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, settleSection, restSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;

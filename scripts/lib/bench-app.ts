@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DICE_SETTLED_MARK, type SettledMarkDetail } from '../../src/app/cameraRead.ts';
 import { DEFAULT_SETTINGS } from '../../src/lib/store/types.ts';
 import { framesToY4m } from '../y4m.ts';
+import { slowLine } from './slow-line.ts';
 
 /** A phone-sized page, as the browser tests use. */
 const PHONE = { viewport: { width: 412, height: 860 }, deviceScaleFactor: 1 } as const;
@@ -288,4 +289,50 @@ async function startFiveThousand(page: Page): Promise<void> {
   }
   await page.getByTestId('start-game').click();
   await page.getByTestId('table-camera').waitFor();
+}
+
+/** The line `measureFirstVisit` runs on: a slow mobile connection (3G-like). */
+export const SLOW_LINE = { bytesPerSecond: 200 * 1024, roundTripMs: 150 } as const;
+
+export interface FirstVisit {
+  /** Navigation start → Home's "New game" on the page (ms). */
+  homeMs: number;
+  /** The tap on Start → the first dice read by the camera on the table (ms). */
+  startToReadMs: number;
+  /** How many times each of the big files went down the line. */
+  downloads: { wasm: number; pipModel: number; dieFaceModel: number };
+  /** Whether the server compressed the wasm (its content-encoding), else null. */
+  wasmEncoding: string | null;
+}
+
+/**
+ * A first visit on a slow line (`SLOW_LINE`, scripts/lib/slow-line.ts) in front of the built app
+ * at `url`, a fresh profile with the fake camera the browser was launched with: Home, then at
+ * once New game → 5000 → Start, until the camera's first read is on the table. The service worker
+ * installs meanwhile, as it does on a phone's first visit.
+ */
+export async function measureFirstVisit(browser: Browser, url: string): Promise<FirstVisit> {
+  const line = await slowLine(url, SLOW_LINE);
+  const context = await browser.newContext(PHONE);
+  await context.grantPermissions(['camera']);
+  try {
+    const page = await context.newPage();
+    await page.goto(line.url, { timeout: 120_000 });
+    await page.getByTestId('new-game').waitFor({ timeout: 120_000 });
+    const homeMs = await page.evaluate(() => performance.now());
+    await startFiveThousand(page);
+    const startedAt = await page.evaluate(() => performance.now());
+    await page.getByTestId('camera-read').waitFor({ timeout: 600_000 });
+    const readAt = await page.evaluate(() => performance.now());
+    const wasm = line.served.find((f) => /\.wasm$/.test(f.path));
+    return {
+      homeMs,
+      startToReadMs: readAt - startedAt,
+      downloads: { wasm: line.downloads(/\.wasm$/), pipModel: line.downloads(/dice-pips\.onnx$/), dieFaceModel: line.downloads(/die-face\.onnx$/) },
+      wasmEncoding: wasm?.encoding ?? null,
+    };
+  } finally {
+    await context.close();
+    await line.close();
+  }
 }

@@ -33,6 +33,25 @@ export function versionedModelEntries<E extends { url: string; revision: string 
 }
 
 /**
+ * What the table's first read waits for, in the order the reader asks: onnxruntime's wasm, the pip
+ * detector, the die-face reader. The precache downloads one file at a time, in manifest order.
+ */
+const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/, /^models\/dice-pips\.onnx(\?|$)/, /^models\/die-face\.onnx(\?|$)/];
+
+/**
+ * The precache entries with what the first read needs first (`FIRST_READ`): on a first visit
+ * the reader takes those files from the precache as they land in it (dice-reader.worker.ts
+ * `fetchShipped`), so they come before the rest; the others keep their order.
+ */
+export function firstReadFirst<E extends { url: string }>(entries: E[]): E[] {
+  const rank = (entry: E): number => {
+    const i = FIRST_READ.findIndex((pattern) => pattern.test(entry.url));
+    return i < 0 ? FIRST_READ.length : i;
+  };
+  return entries.map((entry, index) => ({ entry, index, rank: rank(entry) })).sort((a, b) => a.rank - b.rank || a.index - b.index).map((e) => e.entry);
+}
+
+/**
  * The shipped models (`models/*.onnx` and their `.json` sidecars) are served at
  * `<base>models/<file>`: from `modelsDir` in dev, copied into the build otherwise, where the
  * service worker precaches them with the rest of the app.

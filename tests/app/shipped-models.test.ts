@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
+import { firstReadFirst, shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
 
 describe('shipped models in the build', () => {
   it('copies models/*.onnx and their .json sidecars into the build, nothing else', () => {
@@ -50,6 +50,30 @@ describe('shipped models in the build', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('precaches what the first read waits for first: the wasm, the pip detector, the die-face reader; the rest in order', () => {
+    const urls = [
+      'index.html',
+      'models/face-embed.onnx?v=1',
+      'models/die-face.onnx?v=2',
+      'models/dice-pips.json',
+      'models/dice-pips.onnx?v=3',
+      'assets/index-BhmbTyPg.js',
+      'assets/ort-wasm-simd-threaded-DcHrbrbl.wasm',
+      'assets/ort-wasm-simd-threaded-qyIweqWS.mjs',
+    ];
+    const ordered = firstReadFirst(urls.map((url) => ({ url, revision: null })));
+    expect(ordered.map((e) => e.url)).toEqual([
+      'assets/ort-wasm-simd-threaded-DcHrbrbl.wasm',
+      'models/dice-pips.onnx?v=3',
+      'models/die-face.onnx?v=2',
+      'index.html',
+      'models/face-embed.onnx?v=1',
+      'models/dice-pips.json',
+      'assets/index-BhmbTyPg.js',
+      'assets/ort-wasm-simd-threaded-qyIweqWS.mjs',
+    ]);
   });
 
   it('emits nothing when there are no models yet', () => {

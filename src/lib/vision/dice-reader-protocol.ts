@@ -157,7 +157,13 @@ export interface TeachRequest {
 }
 
 export type ToWorker =
-  | { type: 'init'; options: ReaderInitOptions }
+  /**
+   * `precacheFilling`: the page has no service worker yet and its first one is installing, filling
+   * its precache with the wasm and the models (a first visit); `precache-settled` follows when
+   * that install ends, however it ends (dice-reader.ts `watchFirstInstall`).
+   */
+  | { type: 'init'; options: ReaderInitOptions; precacheFilling: boolean }
+  | { type: 'precache-settled' }
   | { type: 'read'; id: number; frame: ImageBitmap | ImageData; expected?: number; tiles?: boolean }
   | { type: 'learn-pips'; id: number; prototypes: PrototypeData[] }
   | { type: 'kit'; id: number; spec: KitSpec | null }

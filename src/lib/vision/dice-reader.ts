@@ -78,6 +78,40 @@ export class DiceReaderError extends Error {
 
 type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
 
+/**
+ * A first visit on a slow line: the app's first service worker installs while the table opens,
+ * downloading onnxruntime's wasm (14 MB) and the models into its precache. The reader downloading
+ * the same files beside it would share the line with it, and Chromium holds a second request for
+ * a URL already being downloaded for 20 s (its HTTP cache lock) before downloading it again: at
+ * 200 KB/s the first read came 132 s after Start, the wasm downloaded twice. So while that
+ * install runs, the worker takes these files from the precache as they land in it
+ * (dice-reader.worker.ts `fetchShipped`): 82 s, each file once (`npm run bench -- --only first-visit`). True when such an install may be running; `onSettled`
+ * is called once it has ended, installed or failed, or was never running after all.
+ */
+function watchFirstInstall(onSettled: () => void): boolean {
+  const container = typeof navigator !== 'undefined' ? navigator.serviceWorker : undefined;
+  // A page a service worker controls gets these files from its cache already.
+  if (!container || container.controller || typeof caches === 'undefined') return false;
+  let settled = false;
+  const settle = (): void => {
+    if (settled) return;
+    settled = true;
+    onSettled();
+  };
+  container.getRegistration().then((registration) => {
+    const installing = registration?.installing;
+    if (!installing) return settle();
+    const ended = (): void => {
+      if (installing.state === 'installing') return;
+      installing.removeEventListener('statechange', ended);
+      settle();
+    };
+    installing.addEventListener('statechange', ended);
+    ended();
+  }, settle);
+  return true;
+}
+
 export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
   const worker = new Worker(new URL('./dice-reader.worker.ts', import.meta.url), { type: 'module', name: 'dice-reader' });
   const pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
@@ -121,7 +155,10 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
     event.preventDefault();
     fail(new DiceReaderError(`dice reader worker failed: ${event.message || 'could not load the worker script'}`));
   };
-  worker.postMessage({ type: 'init', options } satisfies ToWorker);
+  const precacheFilling = watchFirstInstall(() => {
+    if (!closed) worker.postMessage({ type: 'precache-settled' } satisfies ToWorker);
+  });
+  worker.postMessage({ type: 'init', options, precacheFilling } satisfies ToWorker);
 
   const isBitmap = (frame: unknown): frame is ImageBitmap => typeof ImageBitmap !== 'undefined' && frame instanceof ImageBitmap;
 

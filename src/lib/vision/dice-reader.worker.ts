@@ -78,12 +78,54 @@ let canvas: OffscreenCanvas | null = null;
  */
 const KEEP_SIDE = 640;
 
-/** Fetches a model file of the app, with clear errors for a failed or missing download. */
-async function fetchModel(url: string): Promise<Uint8Array> {
-  const response = await fetch(url);
+/**
+ * The first service worker's install, while it fills the precache (set by `init` on a first
+ * visit, dice-reader.ts `watchFirstInstall`); null once the page says it has ended, or when none ran.
+ */
+let precacheFill: { ended: Promise<void>; end: () => void } | null = null;
+/** How often the precache is looked in for a file the installing service worker is downloading. */
+const PRECACHE_LOOK_MS = 250;
+
+/**
+ * A file the service worker precaches (the wasm, a shipped model). While its first install runs,
+ * the precache's copy is awaited rather than downloaded a second time beside it; once the install
+ * has ended, whatever way, the file is looked up there once more, else fetched.
+ */
+async function fetchShipped(url: string): Promise<Response> {
+  const fill = precacheFill;
+  if (fill) {
+    let ended = false;
+    void fill.ended.then(() => (ended = true));
+    for (;;) {
+      const cached = await caches.match(url).catch(() => undefined);
+      if (cached) return cached;
+      if (ended) break;
+      await Promise.race([fill.ended, new Promise((resolve) => setTimeout(resolve, PRECACHE_LOOK_MS))]);
+    }
+  }
+  return fetch(url);
+}
+
+/**
+ * Fetches a model file, with clear errors for a failed or missing download; `shipped`, one of the
+ * app's own (precached, `fetchShipped`), else another's (tests, benchmarks).
+ */
+async function fetchModel(url: string, shipped: boolean): Promise<Uint8Array> {
+  const response = shipped ? await fetchShipped(url) : await fetch(url);
   if (!response.ok) throw new Error(`model download failed (${response.status} ${response.statusText}): ${url}`);
   // An app-shell fallback (SPA server, service worker) answers a missing file with index.html.
   if (response.headers.get('content-type')?.includes('text/html')) throw new Error(`no model at ${url} (the server answered with a web page)`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * onnxruntime's wasm, in bytes, while the first install fills the precache (`fetchShipped`); null
+ * otherwise, when ORT fetches it itself and compiles it as it streams in.
+ */
+async function precachedWasm(url: string): Promise<Uint8Array | null> {
+  if (!precacheFill) return null;
+  const response = await fetchShipped(url);
+  if (!response.ok) throw new Error(`onnxruntime's wasm download failed (${response.status} ${response.statusText}): ${url}`);
   return new Uint8Array(await response.arrayBuffer());
 }
 
@@ -97,14 +139,15 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
   // visit on a slow line waits for fewer round trips. (Awaited below; the catch only keeps a
   // runtime that fails first from leaving their failure unhandled.)
   const downloads = Promise.all([
-    fetchModel(absolute(options.model?.url ?? shippedModelUrl)),
-    dieFaceFiles && dieFaceConfig ? fetchModel(absolute(dieFaceFiles.url)) : Promise.resolve(null),
+    fetchModel(absolute(options.model?.url ?? shippedModelUrl), !options.model),
+    dieFaceFiles && dieFaceConfig ? fetchModel(absolute(dieFaceFiles.url), dieFaceFiles === shippedDieFace) : Promise.resolve(null),
   ]);
   downloads.catch(() => undefined);
-  ortModule = import('onnxruntime-web/wasm').then((ort) => {
+  ortModule = Promise.all([import('onnxruntime-web/wasm'), precachedWasm(absolute(ortWasmUrl))]).then(([ort, wasmBinary]) => {
     ort.env.wasm.numThreads = threads;
     // Explicit asset URLs: ORT loads its glue module and binary from the app's own origin.
     ort.env.wasm.wasmPaths = { mjs: absolute(ortMjsUrl), wasm: absolute(ortWasmUrl) };
+    if (wasmBinary) ort.env.wasm.wasmBinary = wasmBinary;
     return ort;
   });
   const ort = await ortModule;
@@ -153,7 +196,7 @@ function loadSymbolDetector(): Promise<Detector> {
     if (!files) return detector;
     const ort = await ortModule;
     const config = parseDetectorConfig(files.config);
-    const created = await createDetector(ort, await fetchModel(absolute(files.url)), config, { executionProviders: ['wasm'] });
+    const created = await createDetector(ort, await fetchModel(absolute(files.url), files === shippedSymbolModel), config, { executionProviders: ['wasm'] });
     // warm-up at each size the symbol rule reads, as for the pip detector
     const blank = { width: 1, height: 1, data: new Uint8ClampedArray([114, 114, 114, 255]) };
     for (const inputSize of config.symbolDice?.inputSizes ?? [config.inputSize]) await created.detect(blank, { inputSize });
@@ -170,7 +213,7 @@ function loadEmbedder(): Promise<{ embedder: FaceEmbedder; model: string; loadMs
     const t0 = performance.now();
     const ort = await ortModule;
     const config = parseFaceEmbedderConfig(faceConfigJson);
-    const bytes = await fetchModel(absolute(faceModelUrl));
+    const bytes = await fetchModel(absolute(faceModelUrl), true);
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
     const hex = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
     const model = `face-embed.onnx@sha256:${hex}/${taughtEmbeddingRecipe(config)}`;
@@ -308,8 +351,18 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
+  if (msg.type === 'precache-settled') {
+    precacheFill?.end();
+    precacheFill = null;
+    return;
+  }
   if (msg.type === 'init') {
     if (detector) return;
+    if (msg.precacheFilling) {
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      precacheFill = { ended, end };
+    }
     initOptions = msg.options;
     detector = start(msg.options);
     detector.catch((e: unknown) => post({ type: 'error', id: null, message: `dice reader failed to start: ${message(e)}` }));

@@ -1,0 +1,95 @@
+/**
+ * A first visit on a slow line: the player opens the app and starts a game at once, while the
+ * first service worker is still installing, downloading onnxruntime's wasm (14 MB) and the
+ * models into its precache. The table's reader takes those files from the precache as they land
+ * (dice-reader.worker.ts `fetchShipped`), so each goes down the line once, not twice; and when
+ * that install fails, the reader downloads them itself and still reads the roll.
+ * The line (scripts/lib/slow-line.ts) is slowed so that the install is still running when the
+ * table opens, as on a phone; `npm run bench -- --only first-visit` times the same at 3G speed.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { slowLine, type SlowLine } from '../../scripts/lib/slow-line.ts';
+import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { startGame } from './table-helpers.ts';
+
+const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
+/** The wasm alone takes about 7 s at this speed: long enough to open a table during the install. */
+const LINE = { bytesPerSecond: 2 * 1024 * 1024, roundTripMs: 20 };
+const WASM = /\/ort-wasm-simd-threaded-[\w-]+\.wasm$/;
+const PIP_MODEL = /\/models\/dice-pips\.onnx$/;
+const DIE_FACE_MODEL = /\/models\/die-face\.onnx$/;
+
+let server: StaticServer;
+let session: BrowserSession;
+let camera: { path: string; cleanup: () => Promise<void> };
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  camera = await fakeCameraFile(readFileSync(PHOTO), 640, 480);
+  session = await launch({ camera: camera.path });
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.stop();
+  await camera?.cleanup();
+});
+
+/** A fresh profile (no service worker, empty caches) on `line`: Home, then a 5000 table at once. */
+async function firstVisit(line: SlowLine): Promise<{ page: Page; installingAtTable: boolean; close: () => Promise<void> }> {
+  const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+  await context.grantPermissions(['camera']);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  await page.goto(line.url);
+  await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy']);
+  const installingAtTable = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    return navigator.serviceWorker.controller === null && (registration?.installing ?? null) !== null;
+  });
+  return { page, installingAtTable, close: () => context.close() };
+}
+
+async function cameraRead(page: Page): Promise<string[]> {
+  const read = page.getByTestId('camera-read');
+  await read.waitFor({ timeout: 60_000 });
+  expect(await read.getAttribute('data-source')).toBe('camera');
+  return ((await read.textContent()) ?? '').split(' ');
+}
+
+describe('a first visit on a slow line', () => {
+  it('reads the first roll with the wasm and the model from the installing service worker: each downloaded once', async () => {
+    const line = await slowLine(server.url, LINE);
+    const visit = await firstVisit(line);
+    try {
+      // the case in question: the table opened before the first install had finished
+      expect(visit.installingAtTable).toBe(true);
+      expect(await cameraRead(visit.page)).toHaveLength(5);
+      expect(line.downloads(WASM)).toBe(1);
+      expect(line.downloads(PIP_MODEL)).toBe(1);
+    } finally {
+      await visit.close();
+      await line.close();
+    }
+  });
+
+  it('still reads when that install fails: the reader downloads what the precache lacks itself', async () => {
+    // The service worker's request for the die-face model (the third file it fetches, after the
+    // wasm and the pip model) fails, so its install does, with the table waiting on that model.
+    const line = await slowLine(server.url, { ...LINE, fault: (path, earlier) => (DIE_FACE_MODEL.test(path) && earlier === 0 ? 503 : null) });
+    const visit = await firstVisit(line);
+    try {
+      expect(visit.installingAtTable).toBe(true);
+      expect(await cameraRead(visit.page)).toHaveLength(5);
+      expect(line.served.filter((f) => DIE_FACE_MODEL.test(f.path)).map((f) => f.status)).toEqual([503, 200]);
+      expect(line.downloads(WASM)).toBe(1);
+      expect(await visit.page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active != null)).toBe(false);
+    } finally {
+      await visit.close();
+      await line.close();
+    }
+  });
+});
