@@ -3,10 +3,12 @@ import type { LogLevel, Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolve } from 'node:path';
-import { firstReadFirst, shippedModels, shippedModelVersions, versionedModelEntries } from './scripts/vite/shipped-models.ts';
+import { fileURLToPath } from 'node:url';
+import { firstReadBytes, firstReadFirst, shippedModels, shippedModelVersions, versionedModelEntries } from './scripts/vite/shipped-models.ts';
 
 const modelsDir = resolve(import.meta.dirname, 'models');
 const modelVersions = shippedModelVersions(modelsDir);
+const ortWasm = fileURLToPath(import.meta.resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm'));
 
 // Cross-origin isolation lets onnxruntime-web use threaded wasm (SharedArrayBuffer). The service
 // worker (src/sw.ts) adds the same headers to what it serves, so it holds offline too.
@@ -81,7 +83,7 @@ export default defineConfig({
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   build: { target: 'es2022' },
-  define: { __SHIPPED_MODEL_VERSIONS__: JSON.stringify(modelVersions) },
+  define: { __SHIPPED_MODEL_VERSIONS__: JSON.stringify(modelVersions), __FIRST_READ_BYTES__: JSON.stringify(firstReadBytes(modelsDir, ortWasm)) },
   // The dice reader's worker lazy-loads onnxruntime-web: module workers can code-split.
   worker: { format: 'es' },
   test: {

@@ -39,6 +39,16 @@ export function versionedModelEntries<E extends { url: string; revision: string 
 const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/, /^models\/dice-pips\.onnx(\?|$)/, /^models\/die-face\.onnx(\?|$)/];
 
 /**
+ * The bytes a first read downloads (`FIRST_READ`): onnxruntime's wasm at `wasmPath` and the pip
+ * detector and die-face reader in `modelsDir` (those shipped), for the table to say how much a
+ * first visit waits for.
+ */
+export function firstReadBytes(modelsDir: string, wasmPath: string): number {
+  const models = ['dice-pips.onnx', 'die-face.onnx'].map((file) => join(modelsDir, file)).filter((path) => existsSync(path));
+  return [wasmPath, ...models].reduce((sum, path) => sum + statSync(path).size, 0);
+}
+
+/**
  * The precache entries with what the first read needs first (`FIRST_READ`): on a first visit
  * the reader takes those files from the precache as they land in it (dice-reader.worker.ts
  * `fetchShipped`), so they come before the rest; the others keep their order.

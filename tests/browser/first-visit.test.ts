@@ -67,6 +67,8 @@ describe('a first visit on a slow line', () => {
     try {
       // the case in question: the table opened before the first install had finished
       expect(visit.installingAtTable).toBe(true);
+      // the wait is explained after a few seconds, with the pad to use meanwhile
+      await visit.page.getByTestId('camera-status').filter({ hasText: /^\s*Downloading the dice reader \(16 MB, on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/ }).waitFor();
       expect(await cameraRead(visit.page)).toHaveLength(5);
       expect(line.downloads(WASM)).toBe(1);
       expect(line.downloads(PIP_MODEL)).toBe(1);
