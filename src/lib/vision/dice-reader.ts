@@ -85,8 +85,11 @@ type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
  * a URL already being downloaded for 20 s (its HTTP cache lock) before downloading it again: at
  * 200 KB/s the first read came 132 s after Start, the wasm downloaded twice. So while that
  * install runs, the worker takes these files from the precache as they land in it
- * (dice-reader.worker.ts `fetchShipped`): 80 s, each file once (`npm run bench -- --only first-visit`). True when such an install may be running; `onSettled`
- * is called once it has ended, installed or failed, or was never running after all.
+ * (dice-reader.worker.ts `fetchShipped`): 80 s, each file once (`npm run bench -- --only
+ * first-visit`).
+ *
+ * True when such an install may be running; `onSettled` is called once it has ended, installed
+ * or failed, or was never running after all.
  */
 function watchFirstInstall(onSettled: () => void): boolean {
   const container = typeof navigator !== 'undefined' ? navigator.serviceWorker : undefined;
