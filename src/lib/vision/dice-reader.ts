@@ -92,9 +92,15 @@ type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
  * or failed, or was never running after all.
  */
 function watchFirstInstall(onSettled: () => void): boolean {
-  const container = typeof navigator !== 'undefined' ? navigator.serviceWorker : undefined;
-  // A page a service worker controls gets these files from its cache already.
-  if (!container || container.controller || typeof caches === 'undefined') return false;
+  let container: ServiceWorkerContainer | undefined;
+  try {
+    container = typeof navigator !== 'undefined' ? navigator.serviceWorker : undefined;
+    // A page a service worker controls gets these files from its cache already.
+    if (!container || container.controller || typeof caches === 'undefined') return false;
+  } catch {
+    // Firefox throws on touching either where the player keeps no site data: no precache then
+    return false;
+  }
   let settled = false;
   const settle = (): void => {
     if (settled) return;

@@ -22,6 +22,7 @@ import { createFaceEmbedder, parseFaceEmbedderConfig, type FaceEmbedder } from '
 import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddingRecipe, TeachError, type FacePrototype } from './face-reader.ts';
 import { readOtherPips } from './pip-learning.ts';
 import { diceEdgeWidth } from './sharpness.ts';
+import { fetchShipped as fetchShippedFile } from './precache-fill.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
 import type { Box, Die, RgbaImage } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
@@ -83,27 +84,20 @@ const KEEP_SIDE = 640;
  * visit, dice-reader.ts `watchFirstInstall`); null once the page says it has ended, or when none ran.
  */
 let precacheFill: { ended: Promise<void>; end: () => void } | null = null;
-/** How often the precache is looked in for a file the installing service worker is downloading. */
-const PRECACHE_LOOK_MS = 250;
 
 /**
- * A file the service worker precaches (the wasm, a shipped model). While its first install runs,
- * the precache's copy is awaited rather than downloaded a second time beside it; once the install
- * has ended, whatever way, the file is looked up there once more, else fetched.
+ * A file the service worker precaches (the wasm, a shipped model): while its first install runs,
+ * the precache's copy is awaited rather than downloaded a second time beside it, for two minutes
+ * at most before it is downloaded as well (precache-fill.ts); else fetched.
  */
-async function fetchShipped(url: string): Promise<Response> {
-  const fill = precacheFill;
-  if (fill) {
-    let ended = false;
-    void fill.ended.then(() => (ended = true));
-    for (;;) {
-      const cached = await caches.match(url).catch(() => undefined);
-      if (cached) return cached;
-      if (ended) break;
-      await Promise.race([fill.ended, new Promise((resolve) => setTimeout(resolve, PRECACHE_LOOK_MS))]);
-    }
-  }
-  return fetch(url);
+function fetchShipped(url: string): Promise<Response> {
+  return fetchShippedFile(url, precacheFill, {
+    // `caches` may be missing in a worker, or throw where storage is off (private modes)
+    match: (u) => (typeof caches === 'undefined' ? Promise.resolve(undefined) : caches.match(u)),
+    fetch: (u, init) => fetch(u, init),
+    lookMs: 250,
+    patienceMs: 120_000,
+  });
 }
 
 /**
