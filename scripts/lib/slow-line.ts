@@ -95,8 +95,11 @@ export async function slowLine(upstream: string, options: SlowLineOptions): Prom
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(throttled(line, counted)).pipe(res);
         res.on('close', () => answer.destroy());
+        // the server behind hung up mid-body: so does the line (an unhandled 'error' would end the test run)
+        answer.on('error', () => res.destroy());
       });
-      forward.on('error', () => res.writeHead(502).end());
+      // a 502 while nothing was sent yet; after the headers, only hanging up is left
+      forward.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
       req.pipe(forward);
     }, options.roundTripMs);
   });
