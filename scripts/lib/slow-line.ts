@@ -19,6 +19,11 @@ export interface SlowLineOptions {
    * or null to pass it on. Called with the path and how many times that path was asked for before.
    */
   fault?: (path: string, earlierRequests: number) => number | null;
+  /**
+   * Holds a request back until the promise returned settles (a test's way to keep a download
+   * running until it has looked at the page), or null to pass it on at once.
+   */
+  hold?: (path: string) => Promise<void> | null;
 }
 
 export interface ServedFile {
@@ -81,7 +86,8 @@ export async function slowLine(upstream: string, options: SlowLineOptions): Prom
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const earlier = asked.get(path) ?? 0;
     asked.set(path, earlier + 1);
-    setTimeout(() => {
+    const held = options.hold?.(path) ?? null;
+    const start = (): void => {
       const faultStatus = options.fault?.(path, earlier) ?? null;
       if (faultStatus !== null) {
         served.push({ path, status: faultStatus, bytes: 0, encoding: null });
@@ -101,7 +107,10 @@ export async function slowLine(upstream: string, options: SlowLineOptions): Prom
       // a 502 while nothing was sent yet; after the headers, only hanging up is left
       forward.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
       req.pipe(forward);
-    }, options.roundTripMs);
+    };
+    const roundTrip = (): void => void setTimeout(start, options.roundTripMs);
+    if (held) void held.then(roundTrip, roundTrip);
+    else roundTrip();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -38,8 +38,19 @@ afterAll(async () => {
   await camera?.cleanup();
 });
 
+/**
+ * A slow line that holds back the precache's request for `held` until `firstVisit` has opened the
+ * table: the first install is still running there however slowly this machine opens it.
+ */
+async function slowLineHoldingTheInstall(held: RegExp, fault?: (path: string, earlier: number) => number | null): Promise<SlowLine & { tableOpen: () => void }> {
+  let tableOpen!: () => void;
+  const opened = new Promise<void>((resolve) => (tableOpen = resolve));
+  const line = await slowLine(server.url, { ...LINE, fault, hold: (path) => (held.test(path) ? opened : null) });
+  return Object.assign(line, { tableOpen });
+}
+
 /** A fresh profile (no service worker, empty caches) on `line`: Home, then a 5000 table at once. */
-async function firstVisit(line: SlowLine): Promise<{ page: Page; installingAtTable: boolean; close: () => Promise<void> }> {
+async function firstVisit(line: SlowLine & { tableOpen: () => void }): Promise<{ page: Page; installingAtTable: boolean; close: () => Promise<void> }> {
   const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
   await context.grantPermissions(['camera']);
   const page = await context.newPage();
@@ -50,6 +61,7 @@ async function firstVisit(line: SlowLine): Promise<{ page: Page; installingAtTab
     const registration = await navigator.serviceWorker.getRegistration();
     return navigator.serviceWorker.controller === null && (registration?.installing ?? null) !== null;
   });
+  line.tableOpen();
   return { page, installingAtTable, close: () => context.close() };
 }
 
@@ -62,7 +74,8 @@ async function cameraRead(page: Page): Promise<string[]> {
 
 describe('a first visit on a slow line', () => {
   it('reads the first roll with the wasm and the model from the installing service worker: each downloaded once', async () => {
-    const line = await slowLine(server.url, LINE);
+    // the wasm, the precache's first file: the reader waits its whole download (about 7 s) at the table
+    const line = await slowLineHoldingTheInstall(WASM);
     const visit = await firstVisit(line);
     try {
       // the case in question: the table opened before the first install had finished
@@ -81,7 +94,7 @@ describe('a first visit on a slow line', () => {
   it('still reads when that install fails: the reader downloads what the precache lacks itself', async () => {
     // The service worker's request for the die-face model (the third file it fetches, after the
     // wasm and the pip model) fails, so its install does, with the table waiting on that model.
-    const line = await slowLine(server.url, { ...LINE, fault: (path, earlier) => (DIE_FACE_MODEL.test(path) && earlier === 0 ? 503 : null) });
+    const line = await slowLineHoldingTheInstall(DIE_FACE_MODEL, (path, earlier) => (DIE_FACE_MODEL.test(path) && earlier === 0 ? 503 : null));
     const visit = await firstVisit(line);
     try {
       expect(visit.installingAtTable).toBe(true);
