@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, readLearning, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, layoutInFrame, settleFrame, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, readLearning, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, layoutInFrame, settleFrame, markDiceSettled, DICE_SETTLED_MARK, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -357,5 +357,16 @@ describe('layoutInFrame: the table\'s last layout in the frame read now', () => 
     expect(carried!.dice.map((d) => [d.box.x, d.box.y])).toEqual(inView.map((d) => [d.box.x, d.box.y]));
     expect(onlyDiceTakenAway(carried!.dice.slice(0, 2), layout.dice)).toBe(false);
     expect(onlyDiceTakenAway(carried!.dice.slice(0, 2), carried!.dice)).toBe(true);
+  });
+});
+
+describe('markDiceSettled: the settled-read mark a propped phone makes all evening', () => {
+  it('keeps only the latest mark, however many reads settle', () => {
+    performance.clearMarks(DICE_SETTLED_MARK);
+    for (let i = 0; i < 1000; i++) markDiceSettled({ frameTime: i, proposed: i % 2 === 0 });
+    const marks = performance.getEntriesByName(DICE_SETTLED_MARK, 'mark') as PerformanceMark[];
+    expect(marks).toHaveLength(1);
+    expect(marks[0]!.detail).toEqual({ frameTime: 999, proposed: false });
+    performance.clearMarks(DICE_SETTLED_MARK);
   });
 });
