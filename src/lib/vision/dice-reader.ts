@@ -76,6 +76,21 @@ export class DiceReaderError extends Error {
   override name = 'DiceReaderError';
 }
 
+/**
+ * The reader's worker is gone after it started: it crashed (a phone short of memory may kill it)
+ * or stopped answering. This reader answers nothing more; a new one can read (the table starts one).
+ */
+export class DiceReaderLost extends DiceReaderError {
+  override name = 'DiceReaderLost';
+}
+
+/**
+ * A read unanswered this long means the worker is gone without a word (killed, not crashed). A
+ * read takes well under a second; the longest wait is the first read that loads the face model,
+ * which on a first visit may wait on its download.
+ */
+export const READ_ANSWER_MS = 60_000;
+
 type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
 
 /**
@@ -162,7 +177,7 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
   };
   worker.onerror = (event: ErrorEvent) => {
     event.preventDefault();
-    fail(new DiceReaderError(`dice reader worker failed: ${event.message || 'could not load the worker script'}`));
+    fail(new DiceReaderLost(`dice reader worker failed: ${event.message || 'could not load the worker script'}`));
   };
   const precacheFilling = watchFirstInstall(() => {
     if (!closed) worker.postMessage({ type: 'precache-settled' } satisfies ToWorker);
@@ -196,7 +211,15 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
     ready,
     async read(frame, expected, options) {
       const sent = performance.now();
-      const reply = await call((id) => ({ type: 'read', id, frame, ...(expected === undefined ? {} : { expected }), ...(options?.tiles ? { tiles: true } : {}) }), isBitmap(frame) ? [frame] : []);
+      const silent = setTimeout(() => {
+        if (!closed) fail(new DiceReaderLost(`the dice reader stopped answering (no reply in ${READ_ANSWER_MS / 1000} s)`));
+      }, READ_ANSWER_MS);
+      let reply: Reply;
+      try {
+        reply = await call((id) => ({ type: 'read', id, frame, ...(expected === undefined ? {} : { expected }), ...(options?.tiles ? { tiles: true } : {}) }), isBitmap(frame) ? [frame] : []);
+      } finally {
+        clearTimeout(silent);
+      }
       if (reply.type !== 'result') unexpected(reply);
       return { dice: reply.dice, faces: reply.faces, width: reply.width, height: reply.height, edgeWidth: reply.edgeWidth, timing: { ...reply.timing, roundTripMs: performance.now() - sent } };
     },

@@ -5,7 +5,7 @@ export * from './letterbox.ts';
 export * from './decode.ts';
 export * from './detector.ts';
 export * from './die-face-reader.ts';
-export { createDiceReader, DiceReaderError, type DiceReader, type DiceRead, type FaceRead, type KitInfo, type KitSpec, type ReaderInfo, type ReaderInitOptions, type TeachOutcome } from './dice-reader.ts';
+export { createDiceReader, DiceReaderError, DiceReaderLost, type DiceReader, type DiceRead, type FaceRead, type KitInfo, type KitSpec, type ReaderInfo, type ReaderInitOptions, type TeachOutcome } from './dice-reader.ts';
 export * from './face-embedder.ts';
 export * from './face-art.ts';
 export * from './face-reader.ts';

@@ -1,0 +1,73 @@
+/**
+ * A reader whose worker is gone says so with `DiceReaderLost`, for the table to start another:
+ * a worker that crashed (an error event) and one killed without a word (no reply in
+ * READ_ANSWER_MS). A fake Worker stands in for the real one, which Node cannot run.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createDiceReader, DiceReaderError, DiceReaderLost, READ_ANSWER_MS } from '../../src/lib/vision/dice-reader.ts';
+
+class SilentWorker {
+  static last: SilentWorker | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  onerror: ((event: ErrorEvent) => void) | null = null;
+  posted: { type: string }[] = [];
+  terminated = false;
+  constructor() {
+    SilentWorker.last = this;
+  }
+  postMessage(message: { type: string }): void {
+    this.posted.push(message);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+const frame = { width: 1, height: 1, data: new Uint8ClampedArray(4), colorSpace: 'srgb' } as ImageData;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.stubGlobal('Worker', SilentWorker);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('a dice reader whose worker is gone', () => {
+  it('stops waiting on a worker that answers nothing, and reads nothing more', async () => {
+    const reader = createDiceReader();
+    const worker = SilentWorker.last!;
+    const read = reader.read(frame);
+    const outcome = read.then(() => 'read', (e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(READ_ANSWER_MS - 1);
+    expect(worker.terminated).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(DiceReaderLost);
+    expect((error as Error).message).toBe('the dice reader stopped answering (no reply in 60 s)');
+    expect(worker.terminated).toBe(true);
+    await expect(reader.read(frame)).rejects.toBeInstanceOf(DiceReaderLost);
+  });
+
+  it('says a crashed worker is lost; a read answered in time is not', async () => {
+    const reader = createDiceReader();
+    const worker = SilentWorker.last!;
+    const read = reader.read(frame);
+    await vi.advanceTimersByTimeAsync(1000);
+    const id = (worker.posted.find((m) => m.type === 'read') as unknown as { id: number }).id;
+    worker.onmessage!({ data: { type: 'result', id, dice: [], faces: null, width: 1, height: 1, edgeWidth: null, timing: {} } } as MessageEvent);
+    expect((await read).dice).toEqual([]);
+    // that read's clock is stopped: nothing fires later
+    await vi.advanceTimersByTimeAsync(READ_ANSWER_MS * 2);
+    expect(worker.terminated).toBe(false);
+
+    const next = reader.read(frame);
+    worker.onerror!(Object.assign(new Event('error'), { message: 'out of memory', preventDefault: () => undefined }) as unknown as ErrorEvent);
+    const error = await next.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiceReaderLost);
+    expect(error).toBeInstanceOf(DiceReaderError);
+    expect((error as Error).message).toBe('dice reader worker failed: out of memory');
+  });
+});
