@@ -231,19 +231,32 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
   })();
   ready.catch(() => undefined); // read() rejects with the same error
 
+  /**
+   * Waits for the reader and switches it to the roll's kit. A frame that cannot be read then is
+   * closed here, as the worker would have (else a camera's frames wait for the collector).
+   */
+  async function kitForRoll(frame: ImageBitmap | ImageData, kitId: string): Promise<DiceKit> {
+    try {
+      await ready;
+      const rollKit = kitId === dice.kitId ? readKit : BUILT_IN_KITS[kitId];
+      if (!rollKit || (rollKit !== readKit && !kitReadsPips(rollKit))) {
+        throw new DiceReaderError(`These dice (${readKit.name}) cannot be read as ${rollKit?.name ?? kitId}.`);
+      }
+      const want = kitReadsPips(rollKit) ? 'pips' : 'symbol';
+      if (want !== current) {
+        if (want === 'pips') await reader.useKit(null);
+        else await reader.useKit(symbolSpec!);
+        current = want;
+      }
+      return rollKit;
+    } catch (err) {
+      if (typeof ImageBitmap !== 'undefined' && frame instanceof ImageBitmap) frame.close();
+      throw err;
+    }
+  }
+
   async function readNow(frame: ImageBitmap | ImageData, kitId: string, expected: number | undefined, options: { tiles?: boolean } | undefined): Promise<KitRead> {
-    await ready;
-    const rollKit = kitId === dice.kitId ? readKit : BUILT_IN_KITS[kitId];
-    if (!rollKit || (rollKit !== readKit && !kitReadsPips(rollKit))) {
-      if (frame instanceof ImageBitmap) frame.close();
-      throw new DiceReaderError(`These dice (${readKit.name}) cannot be read as ${rollKit?.name ?? kitId}.`);
-    }
-    const want = kitReadsPips(rollKit) ? 'pips' : 'symbol';
-    if (want !== current) {
-      if (want === 'pips') await reader.useKit(null);
-      else await reader.useKit(symbolSpec!);
-      current = want;
-    }
+    const rollKit = await kitForRoll(frame, kitId);
     const read = await reader.read(frame, expected, options);
     const found = read.dice.map((die, i): KitDie => {
       const faceRead = read.faces?.[i];

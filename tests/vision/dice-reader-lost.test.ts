@@ -23,6 +23,15 @@ class SilentWorker {
   }
 }
 
+class FakeBitmap {
+  width = 1;
+  height = 1;
+  closed = false;
+  close(): void {
+    this.closed = true;
+  }
+}
+
 const frame = { width: 1, height: 1, data: new Uint8ClampedArray(4), colorSpace: 'srgb' } as ImageData;
 
 beforeEach(() => {
@@ -49,6 +58,11 @@ describe('a dice reader whose worker is gone', () => {
     expect((error as Error).message).toBe('the dice reader stopped answering (no reply in 60 s)');
     expect(worker.terminated).toBe(true);
     await expect(reader.read(frame)).rejects.toBeInstanceOf(DiceReaderLost);
+    // a camera frame given to it now is closed, not left to the collector
+    vi.stubGlobal('ImageBitmap', FakeBitmap);
+    const bitmap = new FakeBitmap();
+    await expect(reader.read(bitmap as unknown as ImageBitmap)).rejects.toBeInstanceOf(DiceReaderLost);
+    expect(bitmap.closed).toBe(true);
   });
 
   it('says a crashed worker is lost; a read answered in time is not', async () => {

@@ -187,7 +187,11 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
   const isBitmap = (frame: unknown): frame is ImageBitmap => typeof ImageBitmap !== 'undefined' && frame instanceof ImageBitmap;
 
   function call(make: (id: number) => ToWorker, transfer: Transferable[] = []): Promise<Reply> {
-    if (closed) return Promise.reject(closed);
+    if (closed) {
+      // a frame given to a reader that reads no more is closed here, as the worker would have
+      for (const item of transfer) if (isBitmap(item)) item.close();
+      return Promise.reject(closed);
+    }
     const id = nextId++;
     return new Promise<Reply>((resolve, reject) => {
       pending.set(id, { resolve, reject });
