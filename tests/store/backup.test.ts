@@ -402,6 +402,44 @@ describe('backup export and import', () => {
     }
   });
 
+  it('a game\'s log is written whole and in order, and a write refused mid-log changes nothing', async () => {
+    // The actions of a game are written together, not one awaited after another: each must still
+    // land at its place, and a request that fails among them (not at once: its error comes later,
+    // after the rest were issued) must abort everything.
+    const source = await store();
+    const players = [ALICE, BOB];
+    const g = await source.createGame({ game: 'five-thousand', players, dice: { kitId: 'standard', taughtSetId: null }, options: { startingPlayer: 'first-listed' } });
+    for (let i = 0; i < 60; i++) await source.appendAction(g.id, { type: 'roll', dice: [2, 3, 4, 6, 6] });
+    const text = await exportBackupJson(source);
+    const target = await store();
+    await importBackupText(target, text, 'merge');
+    expect((await target.actionRecords(g.id)).map((r) => r.seq)).toEqual([...Array(60).keys()]);
+    expect(await snapshot(target)).toEqual(await snapshot(source));
+
+    const s = await populated();
+    const before = await snapshot(s);
+    const proto = IDBObjectStore.prototype as { put: IDBObjectStore['put']; add: IDBObjectStore['add'] };
+    const realPut = proto.put;
+    let puts = 0;
+    proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      // the 30th action: written, then added again, which fails when the request runs
+      if (this.name === 'actions' && ++puts === 30) {
+        realPut.apply(this, args);
+        return proto.add.apply(this, args);
+      }
+      return realPut.apply(this, args);
+    };
+    try {
+      const err = await importBackupText(s, text, 'merge').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BackupError);
+      expect((err as BackupError).message).toMatch(/could not be written .*Nothing was changed/);
+    } finally {
+      proto.put = realPut;
+    }
+    expect(puts).toBe(60);
+    expect(await snapshot(s)).toEqual(before);
+  });
+
   it('parseBackup alone validates without a store', async () => {
     const s = await populated();
     const parsed = parseBackup(await exportBackupJson(s));

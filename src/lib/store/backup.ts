@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
 import { isJson, jsonProblem } from './json.ts';
-import { findSameGame, inTx, resultOfGame, sessionLastActivity, unusedName, type RollcallStore } from './store.ts';
+import { findSameGame, inTx, resultOfGame, sessionLastActivity, unusedName, writeAll, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { isObjectsOwnName, KitError, parseKit } from '../dice/validate.ts';
@@ -445,9 +445,7 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
           throw new BackupError('corrupt', `This backup could not be merged: game "${g.id}" would list one player twice here. Nothing was changed.`);
         }
         await games.put(record);
-        for (const [seq, entry] of log.entries()) {
-          await actions.put({ gameId: g.id, seq, action: entry.action, at: entry.at });
-        }
+        await writeAll(log.entries(), ([seq, entry]) => actions.put({ gameId: g.id, seq, action: entry.action, at: entry.at }));
         summary.games.added++;
       }
       const namesHere = (await players.getAll()).map((p) => p.name);

@@ -211,6 +211,23 @@ export async function inTx<S extends StoreName[], M extends IDBTransactionMode, 
   }
 }
 
+/**
+ * Writes every record of `records` through `write`, the requests issued together and awaited
+ * once. A transaction runs its requests in order and the first that fails aborts it, so awaiting
+ * each in turn bought nothing but a round trip per record: restoring a two-year backup (150,000
+ * actions) took half a minute in Chromium. The first failure is the one thrown, as before.
+ */
+export async function writeAll<T>(records: Iterable<T>, write: (record: T) => Promise<unknown>): Promise<void> {
+  const requests: Promise<unknown>[] = [];
+  for (const record of records) {
+    const request = write(record);
+    // reported through Promise.all below; those aborted after it are never unhandled meanwhile
+    request.catch(() => undefined);
+    requests.push(request);
+  }
+  await Promise.all(requests);
+}
+
 /** Our own refusals pass through; a full disk becomes a message a player can act on. */
 function storeErrorFrom(err: unknown): unknown {
   const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
@@ -469,7 +486,7 @@ export class RollcallStore {
       };
       await tx.objectStore('games').add(game);
       const actions = tx.objectStore('actions');
-      for (const [seq, action] of input.actions.entries()) await actions.add({ gameId: game.id, seq, action, at: t });
+      await writeAll(input.actions.entries(), ([seq, action]) => actions.add({ gameId: game.id, seq, action, at: t }));
       if (gameResult && ante > 0) {
         await tx.objectStore('ledger').add({ id: this.newId(), sessionId, gameId: game.id, at: t, deltas: { ...gameResult.payouts }, note: '' });
       }
@@ -836,7 +853,8 @@ export class RollcallStore {
       // a file imported where a set has its name (the same file twice, two players' "Our dice"): numbered
       set.name = unusedName(set.name, (await tx.objectStore('taughtSets').getAll()).map((s) => s.name));
       await tx.objectStore('taughtSets').add(set);
-      for (const record of records) await tx.objectStore('taughtFaces').add(record);
+      const faces = tx.objectStore('taughtFaces');
+      await writeAll(records, (record) => faces.add(record));
     });
     return set;
   }
