@@ -8,7 +8,18 @@ afterAll(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
 });
-import { backupFileName, fileNamePart, localDay, nameList } from '../../src/app/format.ts';
+import { backupFileName, fileNamePart, formatDateTime, localDay, nameList } from '../../src/app/format.ts';
+
+describe('dates on screen', () => {
+  it("a time reads as the phone's own toLocaleString says it, in the phone's zone", () => {
+    // the formatter is made once and kept: it must say what toLocaleString says, every time
+    for (const ms of [Date.UTC(2025, 0, 4, 20, 30), Date.UTC(2025, 6, 1, 12, 0), 0]) {
+      expect(formatDateTime(ms)).toBe(new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+    }
+    // 20:30 UTC on 4 January is half past nine the next morning in Auckland
+    expect(formatDateTime(Date.UTC(2025, 0, 4, 20, 30))).toMatch(/\b0?9[:.]30\b/);
+  });
+});
 
 describe('file names', () => {
   it("file a game under the phone's own day, not UTC's", () => {
