@@ -82,10 +82,9 @@ describe('offline after the first load', () => {
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
     expect(await page.getByTestId('headline').textContent()).toMatch(/^Cy rolled /);
 
-    // The reader's worker and onnxruntime-web (.mjs and .wasm): from the service worker. The
-    // model the reader takes from the precache itself (precache-fill.ts), no request made.
+    // The reader's worker, onnxruntime-web (.mjs and .wasm) and the model: all from the cache.
     const paths = responses.map((r) => new URL(r.url()).pathname);
-    for (const file of [/^\/assets\/dice-reader\.worker-.*\.js$/, /^\/assets\/ort-wasm-.*\.mjs$/, /^\/assets\/ort-wasm-.*\.wasm$/]) {
+    for (const file of [/^\/assets\/dice-reader\.worker-.*\.js$/, /^\/assets\/ort-wasm-.*\.mjs$/, /^\/assets\/ort-wasm-.*\.wasm$/, /^\/models\/dice-pips\.onnx$/]) {
       expect(paths.some((p) => file.test(p)), String(file)).toBe(true);
     }
     expect(responses.filter((r) => !r.fromServiceWorker()).map((r) => r.url())).toEqual([]);
