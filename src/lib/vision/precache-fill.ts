@@ -29,10 +29,13 @@ export interface ShippedFetch {
  * install ends without it, or, once `patienceMs` have passed, downloaded as well, the first
  * whole copy winning (the download is dropped if the precache's comes first). At worst the file
  * goes down the line twice, as it did before the reader waited on the install; never a hang
- * longer than the patience and one download. Without a fill, the precache's copy if it has
- * one, else a plain fetch.
+ * longer than the patience and one download. Without a fill, a plain fetch.
  */
 export async function fetchShipped(url: string, fill: PrecacheFill | null, io: ShippedFetch): Promise<Response> {
+  if (!fill) return io.fetch(url);
+  let stopped = false;
+  let ended = false;
+  void fill.ended.then(() => (ended = true));
   const look = async (): Promise<Response | undefined> => {
     try {
       return await io.match(url);
@@ -40,12 +43,6 @@ export async function fetchShipped(url: string, fill: PrecacheFill | null, io: S
       return undefined;
     }
   };
-  // No install running: the precache may hold the file all the same (a reader started before the
-  // first install took control of the page, a reload past the service worker), else a download.
-  if (!fill) return (await look()) ?? io.fetch(url);
-  let stopped = false;
-  let ended = false;
-  void fill.ended.then(() => (ended = true));
   // the precache's copy, or null when the install ended without it (or the wait was given up)
   const fromPrecache = (async (): Promise<Response | null> => {
     while (!stopped) {
