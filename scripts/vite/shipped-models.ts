@@ -33,15 +33,17 @@ export function versionedModelEntries<E extends { url: string; revision: string 
 }
 
 /**
- * What the table's first read waits for, in the order the reader asks: onnxruntime's wasm, the pip
- * detector, the die-face reader. The precache downloads one file at a time, in manifest order.
+ * What the table's reads wait for, in the order the reader asks: onnxruntime's wasm, the pip
+ * detector, the die-face reader (the first read), then the face embedder (the first die read as
+ * neither pips nor blank, pip-learning.ts). The precache downloads one file at a time, in
+ * manifest order.
  */
-const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/, /^models\/dice-pips\.onnx(\?|$)/, /^models\/die-face\.onnx(\?|$)/];
+const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/, /^models\/dice-pips\.onnx(\?|$)/, /^models\/die-face\.onnx(\?|$)/, /^models\/face-embed\.onnx(\?|$)/];
 
 /**
- * The bytes a first read downloads (`FIRST_READ`): onnxruntime's wasm at `wasmPath` and the pip
- * detector and die-face reader in `modelsDir` (those shipped), for the table to say how much a
- * first visit waits for.
+ * The bytes the first read downloads (the first three of `FIRST_READ`): onnxruntime's wasm at
+ * `wasmPath` and the pip detector and die-face reader in `modelsDir` (those shipped), for the
+ * table to say how much a first visit waits for.
  */
 export function firstReadBytes(modelsDir: string, wasmPath: string): number {
   const models = ['dice-pips.onnx', 'die-face.onnx'].map((file) => join(modelsDir, file)).filter((path) => existsSync(path));
@@ -49,8 +51,8 @@ export function firstReadBytes(modelsDir: string, wasmPath: string): number {
 }
 
 /**
- * The precache entries with what the first read needs first (`FIRST_READ`): on a first visit
- * the reader takes those files from the precache as they land in it (dice-reader.worker.ts
+ * The precache entries with what the reads wait for first (`FIRST_READ`): on a first visit the
+ * reader takes those files from the precache as they land in it (dice-reader.worker.ts
  * `fetchShipped`), so they come before the rest; the others keep their order.
  */
 export function firstReadFirst<E extends { url: string }>(entries: E[]): E[] {

@@ -52,7 +52,7 @@ describe('shipped models in the build', () => {
     }
   });
 
-  it('precaches what the first read waits for first: the wasm, the pip detector, the die-face reader; the rest in order', () => {
+  it('precaches what the reads wait for first: the wasm, the pip detector, the die-face reader, the face embedder; the rest in order', () => {
     const urls = [
       'index.html',
       'models/face-embed.onnx?v=1',
@@ -68,8 +68,8 @@ describe('shipped models in the build', () => {
       'assets/ort-wasm-simd-threaded-DcHrbrbl.wasm',
       'models/dice-pips.onnx?v=3',
       'models/die-face.onnx?v=2',
-      'index.html',
       'models/face-embed.onnx?v=1',
+      'index.html',
       'models/dice-pips.json',
       'assets/index-BhmbTyPg.js',
       'assets/ort-wasm-simd-threaded-qyIweqWS.mjs',

@@ -65,9 +65,19 @@ describe('a dice reader whose worker is gone', () => {
     expect(bitmap.closed).toBe(true);
   });
 
+  it('says a worker that could not start failed, not that it was lost', async () => {
+    const reader = createDiceReader();
+    SilentWorker.last!.onerror!(Object.assign(new Event('error'), { message: '', preventDefault: () => undefined }) as unknown as ErrorEvent);
+    const error = await reader.ready.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DiceReaderError);
+    expect(error).not.toBeInstanceOf(DiceReaderLost);
+    expect((error as Error).message).toBe('dice reader worker failed: could not load the worker script');
+  });
+
   it('says a crashed worker is lost; a read answered in time is not', async () => {
     const reader = createDiceReader();
     const worker = SilentWorker.last!;
+    worker.onmessage!({ data: { type: 'ready', info: {} } } as MessageEvent);
     const read = reader.read(frame);
     await vi.advanceTimersByTimeAsync(1000);
     const id = (worker.posted.find((m) => m.type === 'read') as unknown as { id: number }).id;

@@ -141,6 +141,8 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
   const pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let closed: Error | null = null;
+  /** The worker said it is ready: an error from now on means it was lost, not that it could not start. */
+  let started = false;
   let resolveReady!: (info: ReaderInfo) => void;
   let rejectReady!: (e: Error) => void;
   const ready = new Promise<ReaderInfo>((resolve, reject) => {
@@ -160,6 +162,7 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
   worker.onmessage = (event: MessageEvent<FromWorker>) => {
     const msg = event.data;
     if (msg.type === 'ready') {
+      started = true;
       resolveReady(msg.info);
     } else if (msg.type === 'error') {
       if (msg.id === null) {
@@ -177,7 +180,8 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
   };
   worker.onerror = (event: ErrorEvent) => {
     event.preventDefault();
-    fail(new DiceReaderLost(`dice reader worker failed: ${event.message || 'could not load the worker script'}`));
+    const problem = `dice reader worker failed: ${event.message || 'could not load the worker script'}`;
+    fail(started ? new DiceReaderLost(problem) : new DiceReaderError(problem));
   };
   const precacheFilling = watchFirstInstall(() => {
     if (!closed) worker.postMessage({ type: 'precache-settled' } satisfies ToWorker);
