@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { slowLine, type SlowLine } from '../../scripts/lib/slow-line.ts';
 import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
-import { startGame } from './table-helpers.ts';
+import { cameraRead, startGame } from './table-helpers.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
 /** The wasm alone takes about 7 s at this speed: long enough to open a table during the install. */
@@ -65,13 +65,6 @@ async function firstVisit(line: SlowLine & { tableOpen: () => void }): Promise<{
   return { page, installingAtTable, close: () => context.close() };
 }
 
-async function cameraRead(page: Page): Promise<string[]> {
-  const read = page.getByTestId('camera-read');
-  await read.waitFor({ timeout: 60_000 });
-  expect(await read.getAttribute('data-source')).toBe('camera');
-  return ((await read.textContent()) ?? '').split(' ');
-}
-
 describe('a first visit on a slow line', () => {
   it('reads the first roll with the wasm and the model from the installing service worker: each downloaded once', async () => {
     // the wasm, the precache's first file: the reader waits its whole download (about 7 s) at the table
@@ -82,7 +75,7 @@ describe('a first visit on a slow line', () => {
       expect(visit.installingAtTable).toBe(true);
       // the wait is explained after a few seconds, with the pad to use meanwhile
       await visit.page.getByTestId('camera-status').filter({ hasText: /^\s*Downloading the dice reader \(16 MB, on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/ }).waitFor();
-      expect(await cameraRead(visit.page)).toHaveLength(5);
+      expect(await cameraRead(visit.page, 60_000)).toHaveLength(5);
       expect(line.downloads(WASM)).toBe(1);
       expect(line.downloads(PIP_MODEL)).toBe(1);
     } finally {
@@ -98,7 +91,7 @@ describe('a first visit on a slow line', () => {
     const visit = await firstVisit(line);
     try {
       expect(visit.installingAtTable).toBe(true);
-      expect(await cameraRead(visit.page)).toHaveLength(5);
+      expect(await cameraRead(visit.page, 60_000)).toHaveLength(5);
       expect(line.served.filter((f) => DIE_FACE_MODEL.test(f.path)).map((f) => f.status)).toEqual([503, 200]);
       expect(line.downloads(WASM)).toBe(1);
       expect(await visit.page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active != null)).toBe(false);

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'playwright-core';
 import { browserOffersInstall, fakeCameraFile, launch, ROOT, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
-import { startGame } from './table-helpers.ts';
+import { cameraRead, startGame } from './table-helpers.ts';
 
 const PHOTOS = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample');
 const PHOTO = 'valid_80.jpg';
@@ -32,14 +32,6 @@ afterAll(async () => {
   await server?.stop();
   await camera?.cleanup();
 });
-
-/** Waits for the camera's proposal at the table and returns its faces. */
-async function cameraRead(page: BrowserSession['page']): Promise<string[]> {
-  const read = page.getByTestId('camera-read');
-  await read.waitFor({ timeout: 45_000 });
-  expect(await read.getAttribute('data-source')).toBe('camera');
-  return ((await read.textContent()) ?? '').split(' ');
-}
 
 describe('offline after the first load', () => {
   it('reads a roll by camera with the network gone: model and wasm from the service worker', async () => {

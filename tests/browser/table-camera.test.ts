@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { layoutProblems, openAppWithCamera, ROOT, type AppWithCamera, type BrowserSession } from './harness.ts';
-import { headline, startGame } from './table-helpers.ts';
+import { layoutProblems, openAppWithCamera, ROOT, type AppWithCamera } from './harness.ts';
+import { cameraRead, headline, startGame } from './table-helpers.ts';
 import { framesRead, recordFramesRead } from '../../scripts/lib/bench-app.ts';
 
 const PHOTOS = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample');
@@ -33,14 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-/** Waits for the camera's proposal (the reader loads first) and returns its faces. */
-async function cameraRead(page: BrowserSession['page']): Promise<string[]> {
-  const read = page.getByTestId('camera-read');
-  await read.waitFor({ timeout: 45_000 });
-  expect(await read.getAttribute('data-source')).toBe('camera');
-  return ((await read.textContent()) ?? '').split(' ');
-}
 
 describe('camera reads at the table', () => {
   it('reads the dice on the table, draws them, and proposes the settled read once', async () => {

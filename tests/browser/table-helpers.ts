@@ -63,3 +63,11 @@ export async function scores(page: Page): Promise<Record<string, number>> {
 export async function pot(page: Page): Promise<number> {
   return Number(await page.getByTestId('pot').textContent());
 }
+
+/** Waits for the camera's proposal at the table (the reader loads first) and returns its faces. */
+export async function cameraRead(page: Page, timeout = 45_000): Promise<string[]> {
+  const read = page.getByTestId('camera-read');
+  await read.waitFor({ timeout });
+  expect(await read.getAttribute('data-source')).toBe('camera');
+  return ((await read.textContent()) ?? '').split(' ');
+}
