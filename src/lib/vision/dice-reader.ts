@@ -136,8 +136,44 @@ function watchFirstInstall(onSettled: () => void): boolean {
   return true;
 }
 
+/**
+ * A reader that never starts: `ready` and every call reject with `error`, and a frame given to it
+ * is closed, as the worker would have. For a browser that cannot start the worker at all.
+ */
+function unavailableReader(error: DiceReaderError): DiceReader {
+  const refuse = <T>(frame?: ImageBitmap | ImageData): Promise<T> => {
+    if (typeof ImageBitmap !== 'undefined' && frame instanceof ImageBitmap) frame.close();
+    return Promise.reject(error);
+  };
+  const ready = refuse<ReaderInfo>();
+  ready.catch(() => undefined); // callers that only read() still get the error there
+  function useKit(spec: KitSpec): Promise<KitInfo>;
+  function useKit(spec: null): Promise<null>;
+  function useKit(): Promise<KitInfo | null> {
+    return refuse();
+  }
+  return {
+    ready,
+    read: (frame) => refuse(frame),
+    useKit,
+    learnPips: () => refuse(),
+    faceModel: () => refuse(),
+    teach: (frame) => refuse(frame),
+    close: () => undefined,
+  };
+}
+
 export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
-  const worker = new Worker(new URL('./dice-reader.worker.ts', import.meta.url), { type: 'module', name: 'dice-reader' });
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./dice-reader.worker.ts', import.meta.url), { type: 'module', name: 'dice-reader' });
+  } catch (err) {
+    // Firefox before 114 throws on a module worker ("Module scripts are not supported on
+    // DedicatedWorker yet"); some embedded browsers have no Worker. Said, not thrown: the table
+    // opens the dice pad on a reader that cannot start, and never waits on this one.
+    const why = err instanceof Error ? err.message : String(err);
+    return unavailableReader(new DiceReaderError(`this browser cannot run it, a newer one can: ${why}`));
+  }
   const pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let closed: Error | null = null;
