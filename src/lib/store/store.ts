@@ -41,7 +41,7 @@ export interface OpenStoreOptions {
   name?: string;
   /** Clock (ms since epoch); tests pin it. */
   now?: () => number;
-  /** Id maker; defaults to crypto.randomUUID. */
+  /** Id maker; defaults to `newRecordId` (crypto.randomUUID where the browser has it). */
   newId?: () => string;
   /**
    * Called when a newer version of the app opens the database in another tab. This connection
@@ -179,8 +179,22 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Rollcal
     const detail = cause instanceof Error ? cause.message : String(cause);
     throw new StoreError('unavailable', `Rollcall could not open its saved games (${detail}).`);
   }
-  store = new RollcallStore(db, options.now ?? Date.now, options.newId ?? (() => crypto.randomUUID()));
+  store = new RollcallStore(db, options.now ?? Date.now, options.newId ?? newRecordId);
   return store;
+}
+
+/**
+ * A random (version 4) UUID for a new record. `crypto.randomUUID` exists only in secure contexts
+ * (a page over plain http on the local network, as `npm start` serves it to a phone, has none)
+ * and since Safari 15.4; `getRandomValues` everywhere: without it no game could be started.
+ */
+export function newRecordId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 4122 variant
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
