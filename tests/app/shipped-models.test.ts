@@ -5,6 +5,20 @@ import { join } from 'node:path';
 import { firstReadFirst, shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
 
 describe('shipped models in the build', () => {
+  it("versions a model by the hash the face reader keys taught embeddings by (the worker takes it instead of crypto.subtle's)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rollcall-models-'));
+    try {
+      const bytes = new Uint8Array([5, 4, 3, 2, 1]);
+      writeFileSync(join(dir, 'face-embed.onnx'), bytes);
+      // as dice-reader.worker.ts `sha256Prefix` computes it where the build gives no version
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+      const hex = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
+      expect(shippedModelVersions(dir)['face-embed.onnx']).toBe(hex);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('copies models/*.onnx and their .json sidecars into the build, nothing else', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rollcall-models-'));
     try {

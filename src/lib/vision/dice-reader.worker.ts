@@ -208,8 +208,10 @@ function loadEmbedder(): Promise<{ embedder: FaceEmbedder; model: string; loadMs
     const ort = await ortModule;
     const config = parseFaceEmbedderConfig(faceConfigJson);
     const bytes = await fetchModel(absolute(faceModelUrl), true);
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-    const hex = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    // The build's version of the model is the same hash (the first 8 bytes of its SHA-256, in
+    // hex): taken from there, the face reader needs no `crypto.subtle`, which a page over plain
+    // http has not (symbol dice could not be read there at all).
+    const hex = __SHIPPED_MODEL_VERSIONS__['face-embed.onnx'] ?? (await sha256Prefix(bytes));
     const model = `face-embed.onnx@sha256:${hex}/${taughtEmbeddingRecipe(config)}`;
     const created = await createFaceEmbedder(ort, bytes, config, { executionProviders: ['wasm'] });
     // warm-up, as for the detector
@@ -218,6 +220,12 @@ function loadEmbedder(): Promise<{ embedder: FaceEmbedder; model: string; loadMs
   })();
   embedder.catch(() => (embedder = null)); // a failed load may be retried by the next kit
   return embedder;
+}
+
+/** The first 8 bytes of the SHA-256 of `bytes`, in hex (`shippedModelVersions`' hash). */
+async function sha256Prefix(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function pixels(frame: ImageBitmap | ImageData): ImageData {
