@@ -23,6 +23,7 @@ import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddin
 import { readOtherPips } from './pip-learning.ts';
 import { diceEdgeWidth } from './sharpness.ts';
 import { fetchShipped as fetchShippedFile } from './precache-fill.ts';
+import { wasmSupportProblem } from './wasm-support.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
 import type { Box, Die, RgbaImage } from './types.ts';
 import type { DiceKit } from '../dice/kit.ts';
@@ -125,6 +126,9 @@ async function precachedWasm(url: string): Promise<Uint8Array | null> {
 
 async function start(options: ReaderInitOptions): Promise<Detector> {
   const t0 = performance.now();
+  // before ORT or a model is fetched: a browser ORT cannot run on is told so in words, not in ORT's
+  const unsupported = wasmSupportProblem();
+  if (unsupported) throw new Error(unsupported);
   const isolated = self.crossOriginIsolated === true;
   const threads = isolated ? Math.max(1, Math.floor(options.threads ?? Math.min(4, Math.ceil((navigator.hardwareConcurrency || 2) / 2)))) : 1;
   const dieFaceFiles = options.dieFace === false ? null : (options.dieFace ?? shippedDieFace);
