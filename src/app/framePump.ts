@@ -42,6 +42,16 @@ type VideoWithFrameCallback = HTMLVideoElement & {
   cancelVideoFrameCallback?: (handle: number) => void;
 };
 
+/**
+ * Frames the camera could not give, one after another for this long (ms, capture clock) and at
+ * least FRAME_FAILURES of them (a camera paused while the page was hidden is not a long run), are
+ * not a stream stopping but a browser that cannot take frames from a <video> (`createImageBitmap`
+ * missing, or refusing video): said through `onError` once, else the table would show the dice
+ * and say "No dice in view." for ever.
+ */
+export const FRAME_FAILURE_MS = 3000;
+export const FRAME_FAILURES = 10;
+
 export function startFramePump(
   video: HTMLVideoElement,
   consume: (frame: CameraFrame) => Promise<void> | void,
@@ -59,6 +69,10 @@ export function startFramePump(
   let handle = 0;
   let lastTime = -1;
   let lastDelivered = -Infinity;
+  /** Capture time of the first of the frames that could not be taken since the last one taken; null while frames come. */
+  let failingSince: number | null = null;
+  let failures = 0;
+  let failureSaid = false;
 
   async function grab(t: number): Promise<void> {
     if (busy || t - lastDelivered < minInterval || v.videoWidth === 0 || v.readyState < 2) {
@@ -70,11 +84,24 @@ export function startFramePump(
       let bitmap: ImageBitmap;
       try {
         bitmap = await createImageBitmap(v);
-      } catch {
-        // A frame that could not be taken (the stream just stopped) is skipped like a busy one.
+      } catch (error) {
+        // A frame that could not be taken (the stream just stopped) is skipped like a busy one;
+        // only frames failing for FRAME_FAILURE_MS on end are said.
         stats.skipped++;
+        failingSince ??= t;
+        failures++;
+        if (!failureSaid && failures >= FRAME_FAILURES && t - failingSince >= FRAME_FAILURE_MS) {
+          failureSaid = true;
+          const why = error instanceof Error ? error.message : String(error);
+          const said = new Error(`this browser gives no pictures of the camera to read: ${why}`);
+          if (options.onError) options.onError(said);
+          else console.error(said);
+        }
         return;
       }
+      failingSince = null;
+      failures = 0;
+      failureSaid = false;
       if (stopped) {
         bitmap.close();
         return;

@@ -4,7 +4,7 @@
  * swallowed (the camera would go quiet with no word to the player).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startFramePump, type CameraFrame } from '../../src/app/framePump.ts';
+import { FRAME_FAILURE_MS, startFramePump, type CameraFrame } from '../../src/app/framePump.ts';
 
 /** A <video> that decodes a frame each time `next()` is called. */
 function fakeVideo() {
@@ -24,6 +24,10 @@ function fakeVideo() {
   } as unknown as HTMLVideoElement;
   return {
     video,
+    /** Time passes without a frame (a paused camera). */
+    advance: () => {
+      t += 100;
+    },
     next: async () => {
       t += 100;
       callback?.(t, { captureTime: t });
@@ -68,5 +72,58 @@ describe('the frame pump', () => {
     expect(errors).toEqual([]);
     expect(pump.stats()).toEqual({ delivered: 0, skipped: 1 });
     pump.stop();
+  });
+});
+
+describe('a camera whose frames can never be taken', () => {
+  it('is said once frames have failed for FRAME_FAILURE_MS on end, and again only after a frame came', async () => {
+    let works = false;
+    vi.stubGlobal('createImageBitmap', async () => {
+      if (works) return { width: 64, height: 48, close() {} };
+      // Safari and older browsers without createImageBitmap, or without it for a <video>
+      throw new TypeError('createImageBitmap is not defined');
+    });
+    const { video, next } = fakeVideo();
+    const errors: unknown[] = [];
+    const pump = startFramePump(video, () => undefined, { onError: (e) => errors.push(e) });
+    // frames every 100 ms: the first fails at 100, FRAME_FAILURE_MS later is said
+    for (let t = 100; t < 100 + FRAME_FAILURE_MS; t += 100) await next();
+    expect(errors).toEqual([]);
+    await next();
+    expect(errors).toEqual([new Error('this browser gives no pictures of the camera to read: createImageBitmap is not defined')]);
+    for (let i = 0; i < 40; i++) await next();
+    expect(errors).toHaveLength(1);
+    works = true;
+    await next();
+    expect(pump.stats().delivered).toBe(1);
+    works = false;
+    for (let i = 0; i <= FRAME_FAILURE_MS / 100; i++) await next();
+    expect(errors).toHaveLength(2);
+    pump.stop();
+  });
+
+  it('is not said for a few frames far apart (a camera paused while the page was hidden)', async () => {
+    vi.stubGlobal('createImageBitmap', async () => {
+      throw new DOMException('The source is gone', 'InvalidStateError');
+    });
+    const { video, next } = fakeVideo();
+    const errors: unknown[] = [];
+    const pump = startFramePump(video, () => undefined, { onError: (e) => errors.push(e) });
+    await next();
+    await new Promise((r) => setTimeout(r, 0));
+    for (let i = 0; i < 60; i++) await next(); // 6 s of frames ticking, none taken: said
+    expect(errors).toHaveLength(1);
+    pump.stop();
+
+    const other = fakeVideo();
+    const quiet: unknown[] = [];
+    const second = startFramePump(other.video, () => undefined, { onError: (e) => quiet.push(e) });
+    // two failed frames, then a long pause (no callbacks), then one more: not a run of failures
+    await other.next();
+    await other.next();
+    for (let i = 0; i < 100; i++) other.advance();
+    await other.next();
+    expect(quiet).toEqual([]);
+    second.stop();
   });
 });
