@@ -12,6 +12,15 @@ export function formatDateTime(ms: number): string {
   return dateTimeFormat.format(ms);
 }
 
+/**
+ * An error's message said on screen before another sentence: a full stop added where it has no
+ * closing punctuation of its own (a browser's "OffscreenCanvas is not defined").
+ */
+export function asSentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed === '' || /[.!?…]["'”’)]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;

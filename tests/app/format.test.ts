@@ -8,7 +8,7 @@ afterAll(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
 });
-import { backupFileName, fileNamePart, formatDateTime, localDay, nameList } from '../../src/app/format.ts';
+import { asSentence, backupFileName, fileNamePart, formatDateTime, localDay, nameList } from '../../src/app/format.ts';
 
 describe('dates on screen', () => {
   it("a time reads as the phone's own toLocaleString says it, in the phone's zone", () => {
@@ -43,5 +43,16 @@ describe('names in a row on screen', () => {
     const [sara, layla] = ['سارة', 'ליילה'];
     expect(nameList([sara, layla, 'Bob'])).toBe(`\u2068${sara}\u2069, \u2068${layla}\u2069, Bob`);
     expect(nameList(['José', 'प्रिया', 'Ann'])).toBe('José, प्रिया, Ann');
+  });
+});
+
+describe('an error said before another sentence', () => {
+  it('ends with a full stop, added only where it has no closing punctuation', () => {
+    expect(asSentence('OffscreenCanvas is not defined')).toBe('OffscreenCanvas is not defined.');
+    expect(asSentence('These dice cannot be read as Point Five dice.')).toBe('These dice cannot be read as Point Five dice.');
+    expect(asSentence('Is it on?')).toBe('Is it on?');
+    expect(asSentence('It said "stop."')).toBe('It said "stop."');
+    expect(asSentence('(no reply in 60 s)')).toBe('(no reply in 60 s).');
+    expect(asSentence('  spaced out  ')).toBe('spaced out.');
   });
 });
