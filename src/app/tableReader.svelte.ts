@@ -35,9 +35,14 @@ export class TableReader {
     return reader;
   }
 
-  /** `failed` stopped reading (its worker lost): the next `start` starts a new reader. */
+  /**
+   * `failed` stopped reading (its worker lost): the next `start` starts a new reader. What it
+   * learnt at the table goes with it, so `learned` starts again from none.
+   */
   replace(failed: KitReader): void {
-    if (this.#current === failed) this.#current = null;
+    if (this.#current !== failed) return;
+    this.#current = null;
+    this.learned = 0;
   }
 
   /**

@@ -87,6 +87,15 @@ describe("the table's one dice reader", () => {
     await table.learn([], 'standard');
     expect(table.learned).toBe(3);
 
+    // a reader replaced (its worker lost) takes what it learnt with it: the new one has learnt nothing
+    table.replace(fakeReader()); // not the table's: nothing changes
+    expect(table.learned).toBe(3);
+    table.replace(table.start());
+    expect(table.learned).toBe(0);
+    table.start();
+    await table.learn([die('2')], 'standard');
+    expect(table.learned).toBe(1);
+
     const failing = new TableReader(DICE, () => fakeReader({ learnFails: true }));
     failing.start();
     await expect(failing.learn([die('1')], 'standard')).resolves.toBeUndefined();
