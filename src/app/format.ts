@@ -1,15 +1,19 @@
 /** Small formatting helpers shared by the screens. */
 
-let dateTimeFormat: Intl.DateTimeFormat | undefined;
+/** The formatter `formatDateTime` keeps, and the phone's UTC offset (minutes) when it was made. */
+let dateTimeFormat: { format: Intl.DateTimeFormat; offset: number } | undefined;
 
 /**
- * "6 Dec 2025, 21:40" in the phone's own language and zone. One formatter, made at the first
- * call: `toLocaleString` with options builds a new one every time, and History writes two dates
- * per game (a two-year history of 600 games spent about 90 ms there on formatters alone).
+ * "6 Dec 2025, 21:40" in the phone's own language and zone. One formatter, kept: `toLocaleString`
+ * with options builds a new one every time, and History writes two dates per game (a two-year
+ * history of 600 games spent about 90 ms there on formatters alone). A formatter keeps the zone
+ * it was made in, and an app left open on a phone carried to another zone would say its dates
+ * in the old one: a new one is made when the phone's offset now is not the one it was made at.
  */
 export function formatDateTime(ms: number): string {
-  dateTimeFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  return dateTimeFormat.format(ms);
+  const offset = new Date().getTimezoneOffset();
+  if (dateTimeFormat?.offset !== offset) dateTimeFormat = { format: new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }), offset };
+  return dateTimeFormat.format.format(ms);
 }
 
 /**

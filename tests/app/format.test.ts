@@ -19,6 +19,20 @@ describe('dates on screen', () => {
     // 20:30 UTC on 4 January is half past nine the next morning in Auckland
     expect(formatDateTime(Date.UTC(2025, 0, 4, 20, 30))).toMatch(/\b0?9[:.]30\b/);
   });
+
+  it('follows the phone to another zone: the kept formatter does not say the old one', () => {
+    const ms = Date.UTC(2025, 0, 4, 20, 30);
+    expect(formatDateTime(ms)).toMatch(/\b0?9[:.]30\b/);
+    try {
+      // the app left open on a phone flown from Auckland to London
+      process.env.TZ = 'Europe/London';
+      expect(formatDateTime(ms)).toBe(new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+      expect(formatDateTime(ms)).toMatch(/\b(0?8|20)[:.]30\b/); // 20:30 in London
+    } finally {
+      process.env.TZ = 'Pacific/Auckland';
+    }
+    expect(formatDateTime(ms)).toMatch(/\b0?9[:.]30\b/);
+  });
 });
 
 describe('file names', () => {
