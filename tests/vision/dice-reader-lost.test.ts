@@ -65,6 +65,28 @@ describe('a dice reader whose worker is gone', () => {
     expect(bitmap.closed).toBe(true);
   });
 
+  it("keeps waiting while the first install fills the precache a read may wait on, and not after", async () => {
+    // a first visit: the page's first service worker is installing, the reader waits on its precache
+    const installing = Object.assign(new EventTarget(), { state: 'installing' });
+    vi.stubGlobal('caches', {});
+    vi.stubGlobal('navigator', { serviceWorker: { controller: null, getRegistration: () => Promise.resolve({ installing }) } });
+    const reader = createDiceReader();
+    const worker = SilentWorker.last!;
+    expect(worker.posted[0]).toMatchObject({ type: 'init', precacheFilling: true });
+    worker.onmessage!({ data: { type: 'ready', info: {} } } as MessageEvent);
+    const outcome = reader.read(frame).then(() => 'read', (e: unknown) => e);
+    // the worker may wait two minutes on the precache for the face model before downloading it itself
+    await vi.advanceTimersByTimeAsync(READ_ANSWER_MS * 2 + 1000);
+    expect(worker.terminated).toBe(false);
+    installing.state = 'installed';
+    installing.dispatchEvent(new Event('statechange'));
+    expect(worker.posted.at(-1)).toEqual({ type: 'precache-settled' });
+    // the install over, a read left unanswered this long again is a lost worker
+    await vi.advanceTimersByTimeAsync(READ_ANSWER_MS);
+    expect(await outcome).toBeInstanceOf(DiceReaderLost);
+    expect(worker.terminated).toBe(true);
+  });
+
   it('says a worker that could not start failed, not that it was lost', async () => {
     const reader = createDiceReader();
     SilentWorker.last!.onerror!(Object.assign(new Event('error'), { message: '', preventDefault: () => undefined }) as unknown as ErrorEvent);

@@ -87,7 +87,9 @@ export class DiceReaderLost extends DiceReaderError {
 /**
  * A read unanswered this long means the worker is gone without a word (killed, not crashed). A
  * read takes well under a second; the longest wait is the first read that loads the face model,
- * which on a first visit may wait on its download.
+ * which on a first visit may wait on its download. While the first install still fills the
+ * precache the clock starts again instead: the worker may wait on it two minutes for a file
+ * before downloading it itself (`fetchShipped`), longer than this.
  */
 export const READ_ANSWER_MS = 60_000;
 
@@ -219,9 +221,13 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
     const problem = `dice reader worker failed: ${event.message || 'could not load the worker script'}`;
     fail(started ? new DiceReaderLost(problem) : new DiceReaderError(problem));
   };
+  /** The first install is still filling the precache, which a read may be waiting on. */
+  let installFilling = false;
   const precacheFilling = watchFirstInstall(() => {
+    installFilling = false;
     if (!closed) worker.postMessage({ type: 'precache-settled' } satisfies ToWorker);
   });
+  installFilling = precacheFilling;
   worker.postMessage({ type: 'init', options, precacheFilling } satisfies ToWorker);
 
   const isBitmap = (frame: unknown): frame is ImageBitmap => typeof ImageBitmap !== 'undefined' && frame instanceof ImageBitmap;
@@ -255,9 +261,14 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
     ready,
     async read(frame, expected, options) {
       const sent = performance.now();
-      const silent = setTimeout(() => {
-        if (!closed) fail(new DiceReaderLost(`the dice reader stopped answering (no reply in ${READ_ANSWER_MS / 1000} s)`));
-      }, READ_ANSWER_MS);
+      const watch = (): ReturnType<typeof setTimeout> =>
+        setTimeout(() => {
+          if (closed) return;
+          // the read may be waiting on the precache's copy of a model (READ_ANSWER_MS)
+          if (installFilling) silent = watch();
+          else fail(new DiceReaderLost(`the dice reader stopped answering (no reply in ${READ_ANSWER_MS / 1000} s)`));
+        }, READ_ANSWER_MS);
+      let silent = watch();
       let reply: Reply;
       try {
         reply = await call((id) => ({ type: 'read', id, frame, ...(expected === undefined ? {} : { expected }), ...(options?.tiles ? { tiles: true } : {}) }), isBitmap(frame) ? [frame] : []);
