@@ -313,7 +313,7 @@ const firstVisitSection: BenchSection = {
       const { wasm, pipModel, dieFaceModel } = visit.downloads;
       return [
         { label: 'navigation → Home', value: visit.homeMs, unit: 'ms' },
-        { label: 'Start → first dice read', value: visit.startToReadMs, unit: 'ms', note: `onnxruntime's wasm sent ${visit.wasmEncoding ? `${visit.wasmEncoding}-compressed` : 'uncompressed (a host that compresses it sends about a quarter)'}` },
+        { label: 'table open → first dice read', value: visit.startToReadMs, unit: 'ms', note: `onnxruntime's wasm sent ${visit.wasmEncoding ? `${visit.wasmEncoding}-compressed` : 'uncompressed (a host that compresses it sends about a quarter)'}` },
         { label: 'downloads of the wasm', value: wasm, unit: 'count', note: `the pip model ${pipModel}, the die-face model ${dieFaceModel}; 1 each when the reader takes them from the installing service worker` },
       ];
     });

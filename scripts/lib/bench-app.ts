@@ -297,7 +297,7 @@ export const SLOW_LINE = { bytesPerSecond: 200 * 1024, roundTripMs: 150 } as con
 export interface FirstVisit {
   /** Navigation start → Home's "New game" on the page (ms). */
   homeMs: number;
-  /** The tap on Start → the first dice read by the camera on the table (ms). */
+  /** The table on screen (just after the tap on Start) → the first dice read by the camera (ms). */
   startToReadMs: number;
   /** How many times each of the big files went down the line. */
   downloads: { wasm: number; pipModel: number; dieFaceModel: number };

@@ -100,7 +100,7 @@ type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
  * downloading onnxruntime's wasm (14 MB) and the models into its precache. The reader downloading
  * the same files beside it would share the line with it, and Chromium holds a second request for
  * a URL already being downloaded for 20 s (its HTTP cache lock) before downloading it again: at
- * 200 KB/s the first read came 132 s after Start, the wasm downloaded twice. So while that
+ * 200 KB/s the first read came 132 s after the table opened, the wasm downloaded twice. So while that
  * install runs, the worker takes these files from the precache as they land in it
  * (dice-reader.worker.ts `fetchShipped`): 80 s, each file once (`npm run bench -- --only
  * first-visit`).
