@@ -95,6 +95,36 @@ export async function decodePhoto(file: Blob, longSide = PHOTO_LONG_SIDE): Promi
   }
 }
 
+/**
+ * A JPEG of `bitmap` to show the photo by, in place of the file picked: shown from the file, a
+ * 48-megapixel photo is decoded whole by the <img> again (200 MB of pixels kept in the page for a
+ * picture a few hundred pixels wide). The bitmap is drawn at once, so it can be handed to the
+ * reader (transferred) while the JPEG is made; null where the browser makes none (show the file).
+ */
+export function displayCopy(bitmap: ImageBitmap): Promise<Blob | null> {
+  const canvas = document.createElement('canvas');
+  canvas.width = bitmap.width;
+  canvas.height = bitmap.height;
+  const context = canvas.getContext('2d');
+  if (!context) return Promise.resolve(null);
+  context.drawImage(bitmap, 0, 0);
+  return new Promise((resolve) => {
+    try {
+      canvas.toBlob(
+        (blob) => {
+          // the canvas's pixels go now, not when it is collected
+          canvas.width = canvas.height = 0;
+          resolve(blob);
+        },
+        'image/jpeg',
+        0.9,
+      );
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
 /** What the player is told when a photo shows no die: nothing is proposed. */
 export const NO_DICE_IN_PHOTO = 'No dice found in the photo. Take it again from above and closer, or enter the dice with the dice pad.';
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
-import { headline, scores, startGame } from './table-helpers.ts';
+import { headline, padRoll, scores, startGame } from './table-helpers.ts';
 import { logoOnesAlone, nineFixturePhotos } from '../../scripts/lib/fixture-mosaic.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
@@ -253,6 +253,99 @@ describe('a photo teaches the reader, as a camera read does (learning from play)
     await page.getByTestId('roll-photo-file').setInputFiles({ name: 'again.jpg', mimeType: 'image/jpeg', buffer: second.jpeg });
     await expect.poll(() => photoLabels(page), { timeout: 45_000 }).toEqual(['1', '1', '1', '1', '1']);
     expect(page.workers().filter((w) => w.url().includes('dice-reader'))).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a photo read late: the roll entered meanwhile, another photo picked, a 48-megapixel one', () => {
+  let late: BrowserSession;
+  beforeAll(async () => {
+    late = await launch();
+    // the worker's reads held back on demand, as a slow phone's take seconds (the models' first
+    // load, a large photo's tiles): what the player does meanwhile is what is tested
+    await late.page.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = async () => {
+        throw new DOMException('Permission denied', 'NotAllowedError');
+      };
+      const hold = window as unknown as { holdReads: boolean; heldReads: (() => void)[] };
+      hold.holdReads = false;
+      hold.heldReads = [];
+      const own = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage')!;
+      Object.defineProperty(Worker.prototype, 'onmessage', {
+        configurable: true,
+        get(this: Worker) {
+          return own.get!.call(this);
+        },
+        set(this: Worker, handler: (event: MessageEvent) => void) {
+          own.set!.call(this, (event: MessageEvent) => {
+            const data = event.data as { type?: string } | null;
+            if (hold.holdReads && data?.type === 'result') hold.heldReads.push(() => handler.call(this, event));
+            else handler.call(this, event);
+          });
+        },
+      });
+    });
+    await late.page.goto(server.url);
+  });
+  afterAll(async () => {
+    await late?.close();
+  });
+
+  const held = (n: number) => late.page.waitForFunction((count) => (window as unknown as { heldReads: unknown[] }).heldReads.length === count, n, { timeout: 45_000 });
+  async function release(): Promise<void> {
+    await late.page.evaluate(async () => {
+      const hold = window as unknown as { holdReads: boolean; heldReads: (() => void)[] };
+      hold.holdReads = false;
+      for (const deliver of hold.heldReads.splice(0)) deliver();
+      // the reads delivered have proposed what they propose by then
+      await new Promise((done) => setTimeout(done, 500));
+    });
+  }
+  const holdReads = () => late.page.evaluate(() => ((window as unknown as { holdReads: boolean }).holdReads = true));
+
+  it('proposes nothing for the next roll when the roll was entered on the pad while the photo was read', async () => {
+    const { page, errors } = late;
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    await holdReads();
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: phonePhoto });
+    await held(1);
+    expect(await page.getByTestId('roll-photo-take').textContent()).toBe('Reading the photo…');
+    await padRoll(page, ['1', '1', '1', '2', '3']);
+    await release();
+    // the photo's 6 3 3 3 2 was of Ann's roll, entered already: Bob's is awaited, nothing proposed
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+    expect(await page.getByTestId('roll-photo').locator('img').count()).toBe(0);
+    expect(await page.getByTestId('roll-photo-take').textContent()).toBe('Photo of the dice');
+    expect(await page.getByTestId('roll-photo-take').isEnabled()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('says what the photo picked last shows, not the one picked before it', async () => {
+    const { page } = late;
+    await holdReads();
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: phonePhoto });
+    await held(1);
+    // (the inputs take a file while a read is under way: a phone's camera app can hand one back late)
+    await page.getByTestId('roll-photo-pick-file').setInputFiles({ name: 'table.jpg', mimeType: 'image/jpeg', buffer: emptyTable });
+    // the reader reads one at a time: the first photo's read ends, then the second's
+    await release();
+    await page.getByTestId('roll-photo-problem').waitFor({ timeout: 45_000 });
+    expect(await page.getByTestId('roll-photo-problem').textContent()).toBe('No dice found in the photo. Take it again from above and closer, or enter the dice with the dice pad.');
+    expect(await page.getByTestId('camera-read').count()).toBe(0);
+    expect(await page.getByTestId('roll-photo').locator('img').count()).toBe(0);
+    expect(await page.getByTestId('roll-photo-take').isEnabled()).toBe(true);
+  });
+
+  it('reads a 48-megapixel photo, and shows it at the size read, not decoded whole again', async () => {
+    const { page, errors } = late;
+    const huge = await sharp(PHOTO).resize(8064, 6048).jpeg({ quality: 90 }).toBuffer();
+    await page.getByTestId('roll-photo-pick-file').setInputFiles({ name: 'PXL_48MP.jpg', mimeType: 'image/jpeg', buffer: huge });
+    await page.getByTestId('camera-read').getByText('6 3 3 3 2', { exact: true }).waitFor({ timeout: 45_000 });
+    const img = page.getByTestId('roll-photo').locator('img');
+    await page.waitForFunction(() => (document.querySelector('[data-testid="roll-photo"] img') as HTMLImageElement | null)?.complete === true);
+    expect(await img.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight])).toEqual([1920, 1440]);
+    expect(await page.getByTestId('roll-photo').locator('svg').getAttribute('viewBox')).toBe('0 0 1920 1440');
+    expect(await page.getByTestId('roll-photo').locator('svg rect').count()).toBe(5);
     expect(errors).toEqual([]);
   });
 });
