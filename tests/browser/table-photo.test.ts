@@ -310,6 +310,8 @@ describe('a photo read late: the roll entered meanwhile, another photo picked, a
     await page.getByTestId('roll-photo-file').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: phonePhoto });
     await held(1);
     expect(await page.getByTestId('roll-photo-take').textContent()).toBe('Reading the photo…');
+    // the button, disabled, is not read out: the screen reader is told
+    expect(await page.locator('[aria-live="polite"]').textContent()).toBe('Reading the photo…');
     await padRoll(page, ['1', '1', '1', '2', '3']);
     await release();
     // the photo's 6 3 3 3 2 was of Ann's roll, entered already: Bob's is awaited, nothing proposed
