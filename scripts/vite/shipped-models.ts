@@ -41,13 +41,19 @@ export function versionedModelEntries<E extends { url: string; revision: string 
 const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/, /^models\/dice-pips\.onnx(\?|$)/, /^models\/die-face\.onnx(\?|$)/, /^models\/face-embed\.onnx(\?|$)/];
 
 /**
- * The bytes the first read downloads (the first three of `FIRST_READ`): onnxruntime's wasm at
- * `wasmPath` and the pip detector and die-face reader in `modelsDir` (those shipped), for the
- * table to say how much a first visit waits for.
+ * The bytes a table's reader downloads before its first read, for the table to say how much a
+ * first visit waits for: `pips`, onnxruntime's wasm at `wasmPath` and the pip detector and
+ * die-face reader in `modelsDir`; `symbols`, those and the face embedder and symbol detector a
+ * symbol kit loads too (each where shipped).
  */
-export function firstReadBytes(modelsDir: string, wasmPath: string): number {
-  const models = ['dice-pips.onnx', 'die-face.onnx'].map((file) => join(modelsDir, file)).filter((path) => existsSync(path));
-  return [wasmPath, ...models].reduce((sum, path) => sum + statSync(path).size, 0);
+export function firstReadBytes(modelsDir: string, wasmPath: string): { pips: number; symbols: number } {
+  const size = (files: string[]): number =>
+    files
+      .map((file) => join(modelsDir, file))
+      .filter((path) => existsSync(path))
+      .reduce((sum, path) => sum + statSync(path).size, 0);
+  const pips = statSync(wasmPath).size + size(['dice-pips.onnx', 'die-face.onnx']);
+  return { pips, symbols: pips + size(['face-embed.onnx', 'dice-symbols.onnx']) };
 }
 
 /**
