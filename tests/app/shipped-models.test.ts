@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstReadFirst, shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
+import { firstReadBytes, firstReadFirst, shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
 
 describe('shipped models in the build', () => {
   it("versions a model by the hash the face reader keys taught embeddings by (the worker takes it instead of crypto.subtle's)", async () => {
@@ -88,6 +88,26 @@ describe('shipped models in the build', () => {
       'assets/index-BhmbTyPg.js',
       'assets/ort-wasm-simd-threaded-qyIweqWS.mjs',
     ]);
+  });
+
+  it("counts what a table's first read downloads: the wasm and the pip models, and a symbol kit's models too", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rollcall-models-'));
+    try {
+      const wasm = join(dir, 'ort.wasm');
+      writeFileSync(wasm, Buffer.alloc(1000));
+      writeFileSync(join(dir, 'dice-pips.onnx'), Buffer.alloc(100));
+      writeFileSync(join(dir, 'die-face.onnx'), Buffer.alloc(10));
+      writeFileSync(join(dir, 'face-embed.onnx'), Buffer.alloc(20));
+      writeFileSync(join(dir, 'dice-symbols.onnx'), Buffer.alloc(5));
+      writeFileSync(join(dir, 'dice-pips.json'), '{}');
+      expect(firstReadBytes(dir, wasm)).toEqual({ pips: 1110, symbols: 1135 });
+      // a build without the die-face reader or the symbol detector counts what it ships
+      rmSync(join(dir, 'die-face.onnx'));
+      rmSync(join(dir, 'dice-symbols.onnx'));
+      expect(firstReadBytes(dir, wasm)).toEqual({ pips: 1100, symbols: 1120 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('emits nothing when there are no models yet', () => {
