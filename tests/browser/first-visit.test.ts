@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { slowLine, type SlowLine } from '../../scripts/lib/slow-line.ts';
-import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { cameraRead, startGame } from './table-helpers.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
@@ -75,6 +75,7 @@ describe('a first visit on a slow line', () => {
       expect(visit.installingAtTable).toBe(true);
       // the wait is explained after a few seconds, with the pad to use meanwhile
       await visit.page.getByTestId('camera-status').filter({ hasText: /^\s*Downloading the dice reader \(16 MB, on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/ }).waitFor();
+      expect(await layoutProblems(visit.page)).toEqual([]);
       expect(await cameraRead(visit.page, 60_000)).toHaveLength(5);
       expect(line.downloads(WASM)).toBe(1);
       expect(line.downloads(PIP_MODEL)).toBe(1);
