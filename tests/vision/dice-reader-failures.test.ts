@@ -1,7 +1,10 @@
 /**
- * A reader whose worker is gone says so with `DiceReaderLost`, for the table to start another:
- * a worker that crashed (an error event) and one killed without a word (no reply in
- * READ_ANSWER_MS). A fake Worker stands in for the real one, which Node cannot run.
+ * A dice reader that cannot read says why. One whose worker is gone says so with
+ * `DiceReaderLost`, for the table to start another: a worker that crashed (an error event) and
+ * one killed without a word (no reply in READ_ANSWER_MS). A browser that cannot start the worker
+ * at all (Firefox before 114 throws on a module worker; some embedded browsers have no Worker)
+ * gets a reader that says why through `ready` and every call, and the table opens the dice pad.
+ * Fake Workers stand in for the real one, which Node cannot run.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDiceReader, DiceReaderError, DiceReaderLost, READ_ANSWER_MS } from '../../src/lib/vision/dice-reader.ts';
@@ -20,6 +23,12 @@ class SilentWorker {
   }
   terminate(): void {
     this.terminated = true;
+  }
+}
+
+class ModuleWorkerRefused {
+  constructor(_url: URL, options?: WorkerOptions) {
+    if (options?.type === 'module') throw new TypeError('Module scripts are not supported on DedicatedWorker yet.');
   }
 }
 
@@ -115,5 +124,32 @@ describe('a dice reader whose worker is gone', () => {
     expect(error).toBeInstanceOf(DiceReaderLost);
     expect(error).toBeInstanceOf(DiceReaderError);
     expect((error as Error).message).toBe('dice reader worker failed: out of memory');
+  });
+});
+
+describe('a dice reader this browser cannot start', () => {
+  it('rejects ready and every call with the reason, without throwing', async () => {
+    vi.stubGlobal('Worker', ModuleWorkerRefused);
+    const reader = createDiceReader();
+    const error = await reader.ready.then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(DiceReaderError);
+    // not "lost": the table must not start it again and again
+    expect(error).not.toBeInstanceOf(DiceReaderLost);
+    expect((error as Error).message).toBe('this browser cannot run it, a newer one can: Module scripts are not supported on DedicatedWorker yet.');
+    await expect(reader.faceModel()).rejects.toBe(error);
+    await expect(reader.useKit(null)).rejects.toBe(error);
+    await expect(reader.learnPips([])).rejects.toBe(error);
+    // a camera frame given to it is closed, not left to the collector
+    vi.stubGlobal('ImageBitmap', FakeBitmap);
+    const bitmap = new FakeBitmap();
+    await expect(reader.read(bitmap as unknown as ImageBitmap)).rejects.toBe(error);
+    expect(bitmap.closed).toBe(true);
+    reader.close();
+  });
+
+  it('says so where there is no Worker at all', async () => {
+    vi.stubGlobal('Worker', undefined);
+    const reader = createDiceReader();
+    await expect(reader.ready).rejects.toThrow(/^this browser cannot run it, a newer one can: /);
   });
 });
