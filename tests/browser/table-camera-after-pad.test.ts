@@ -1,0 +1,58 @@
+/**
+ * A first visit on a slow line: the dice reader is still downloading when the player enters the
+ * first roll with the dice pad. When the reader comes ready, its first read of the dice on the
+ * table must not take the place of the roll entered by hand and waiting to be confirmed.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { slowLine, type SlowLine } from '../../scripts/lib/slow-line.ts';
+import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { padEnter, startGame } from './table-helpers.ts';
+
+const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
+const WASM = /\/ort-wasm-simd-threaded-[\w-]+\.wasm$/;
+
+let server: StaticServer;
+let session: BrowserSession;
+let camera: { path: string; cleanup: () => Promise<void> };
+let line: SlowLine;
+let padEntered!: () => void;
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  camera = await fakeCameraFile(readFileSync(PHOTO), 640, 480);
+  session = await launch({ camera: camera.path });
+  const entered = new Promise<void>((resolve) => (padEntered = resolve));
+  // the reader's wasm is held back until the roll is entered by hand: the reader is still loading then
+  line = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? entered : null) });
+});
+
+afterAll(async () => {
+  await session?.close();
+  await line?.close();
+  await server?.stop();
+  await camera?.cleanup();
+});
+
+describe('the dice reader comes ready while a roll entered by hand waits', () => {
+  it('leaves the entered roll in place; the camera reads again after it is confirmed', async () => {
+    const { page } = session;
+    page.setDefaultTimeout(30_000);
+    await page.goto(line.url);
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    await page.getByTestId('camera-status').getByText(/^Downloading the dice reader/).waitFor();
+    await page.getByTestId('dice-pad-toggle').click();
+    await padEnter(page, ['1', '1', '4', '5', '6']);
+    padEntered();
+    // the reader is ready and sees the (other) dice in the camera's picture
+    await page.getByTestId('camera-status').getByText('I see 5 dice.').waitFor({ timeout: 90_000 });
+    await page.waitForTimeout(3000);
+    const read = page.getByTestId('camera-read');
+    expect(await read.getAttribute('data-source')).toBe('pad');
+    expect(await read.textContent()).toBe('1 1 4 5 6');
+    await page.getByTestId('confirm-roll').click();
+    await read.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('headline').textContent()).toMatch(/^Ann rolled 1 1 4 5 6 = 250/);
+  }, 150_000);
+});
