@@ -55,4 +55,36 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
     await read.waitFor({ state: 'detached' });
     expect(await page.getByTestId('headline').textContent()).toMatch(/^Ann rolled 1 1 4 5 6 = 250/);
   }, 150_000);
+
+  it('leaves the pad be while dice are being tapped into it: no read pushes it from under the finger', async () => {
+    // a fresh profile (a first visit again), its reader held back until a die is tapped in
+    let tappedIn!: () => void;
+    const tapped = new Promise<void>((resolve) => (tappedIn = resolve));
+    const second = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? tapped : null) });
+    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    await context.grantPermissions(['camera']);
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      await page.goto(second.url);
+      await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+      await page.getByTestId('dice-pad-toggle').click();
+      const pad = page.getByTestId('dice-pad');
+      await pad.locator('button[data-face="1"]').click();
+      tappedIn();
+      await page.getByTestId('camera-status').getByText('I see 5 dice.').waitFor({ timeout: 90_000 });
+      await page.waitForTimeout(3000);
+      // no read proposed above the pad (it would push the pad down by a proposal's height)
+      expect(await page.getByTestId('camera-read').count()).toBe(0);
+      // the die tapped in stays, and the roll finished by hand is the one proposed
+      for (const face of ['1', '4', '5', '6']) await pad.locator(`button[data-face="${face}"]`).click();
+      await page.getByTestId('dice-pad-done').click();
+      const read = page.getByTestId('camera-read');
+      expect(await read.getAttribute('data-source')).toBe('pad');
+      expect(await read.textContent()).toBe('1 1 4 5 6');
+    } finally {
+      await context.close();
+      await second.close();
+    }
+  }, 150_000);
 });
