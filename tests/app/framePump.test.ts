@@ -6,6 +6,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FRAME_FAILURE_MS, startFramePump, type CameraFrame } from '../../src/app/framePump.ts';
 
+/** No frame can be taken from the camera (its stream just stopped, or was paused). */
+function framesGone(): void {
+  vi.stubGlobal('createImageBitmap', async () => {
+    throw new DOMException('The source is gone', 'InvalidStateError');
+  });
+}
+
 /** A <video> that decodes a frame each time `next()` is called. */
 function fakeVideo() {
   let callback: ((now: number, meta: { captureTime?: number }) => void) | null = null;
@@ -62,9 +69,7 @@ describe('the frame pump', () => {
   });
 
   it('skips a frame the camera could not give, quietly', async () => {
-    vi.stubGlobal('createImageBitmap', async () => {
-      throw new DOMException('The source is gone', 'InvalidStateError');
-    });
+    framesGone();
     const { video, next } = fakeVideo();
     const errors: unknown[] = [];
     const pump = startFramePump(video, () => undefined, { onError: (e) => errors.push(e) });
@@ -103,9 +108,7 @@ describe('a camera whose frames can never be taken', () => {
   });
 
   it('is not said for a few frames far apart (a camera paused while the page was hidden)', async () => {
-    vi.stubGlobal('createImageBitmap', async () => {
-      throw new DOMException('The source is gone', 'InvalidStateError');
-    });
+    framesGone();
     const { video, next } = fakeVideo();
     const errors: unknown[] = [];
     const pump = startFramePump(video, () => undefined, { onError: (e) => errors.push(e) });

@@ -47,7 +47,7 @@ describe('the dice reader lost at the table', () => {
     await startGame(page, 'five-thousand', ['Ann', 'Bob']);
     const camera = page.getByTestId('table-camera');
     await page.locator('[data-testid="table-camera"][data-reader="ready"]').waitFor({ timeout: 45_000 });
-    expect(await page.evaluate(() => (window as unknown as { __readers: Worker[] }).__readers.length)).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as Readers).__readers.length)).toBe(1);
 
     // the worker dies as a crashed one does: an error event, and it answers nothing more
     await loseTheReader(page);
@@ -56,7 +56,7 @@ describe('the dice reader lost at the table', () => {
     await read.waitFor({ timeout: 45_000 });
     expect(await read.getAttribute('data-source')).toBe('camera');
     expect(((await read.textContent()) ?? '').split(' ')).toHaveLength(5);
-    expect(await page.evaluate(() => (window as unknown as { __readers: Worker[] }).__readers.length)).toBe(2);
+    expect(await page.evaluate(() => (window as unknown as Readers).__readers.length)).toBe(2);
     expect(await camera.getAttribute('data-reader')).toBe('ready');
     expect(await page.getByTestId('camera-status').textContent()).not.toMatch(/failed/);
     expect(errors).toEqual([]);
