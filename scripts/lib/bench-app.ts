@@ -301,8 +301,8 @@ export interface FirstVisit {
   startToReadMs: number;
   /** How many times each of the big files went down the line. */
   downloads: { wasm: number; pipModel: number; dieFaceModel: number };
-  /** Whether the server compressed the wasm (its content-encoding), else null. */
-  wasmEncoding: string | null;
+  /** onnxruntime's wasm as it went down the line: its path, the bytes sent, and the server's content-encoding, if any. */
+  wasm: { path: string; bytes: number; encoding: string | null } | null;
 }
 
 /**
@@ -324,12 +324,12 @@ export async function measureFirstVisit(browser: Browser, url: string): Promise<
     const startedAt = await page.evaluate(() => performance.now());
     await page.getByTestId('camera-read').waitFor({ timeout: 600_000 });
     const readAt = await page.evaluate(() => performance.now());
-    const wasm = line.served.find((f) => /\.wasm$/.test(f.path));
+    const wasm = line.served.find((f) => /\.wasm(\.gz)?$/.test(f.path));
     return {
       homeMs,
       startToReadMs: readAt - startedAt,
-      downloads: { wasm: line.downloads(/\.wasm$/), pipModel: line.downloads(/dice-pips\.onnx$/), dieFaceModel: line.downloads(/die-face\.onnx$/) },
-      wasmEncoding: wasm?.encoding ?? null,
+      downloads: { wasm: line.downloads(/\.wasm(\.gz)?$/), pipModel: line.downloads(/dice-pips\.onnx$/), dieFaceModel: line.downloads(/die-face\.onnx$/) },
+      wasm: wasm ? { path: wasm.path, bytes: wasm.bytes, encoding: wasm.encoding } : null,
     };
   } finally {
     await context.close();

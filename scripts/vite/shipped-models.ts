@@ -2,6 +2,7 @@ import type { Plugin } from 'vite';
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 
 const MODEL_FILE = /^[\w.-]+\.(onnx|json)$/;
 
@@ -38,21 +39,21 @@ export function versionedModelEntries<E extends { url: string; revision: string 
  * neither pips nor blank, pip-learning.ts). The precache downloads one file at a time, in
  * manifest order.
  */
-const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/, /^models\/dice-pips\.onnx(\?|$)/, /^models\/die-face\.onnx(\?|$)/, /^models\/face-embed\.onnx(\?|$)/];
+const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/, /^models\/dice-pips\.onnx(\?|$)/, /^models\/die-face\.onnx(\?|$)/, /^models\/face-embed\.onnx(\?|$)/];
 
 /**
  * The bytes a table's reader downloads before its first read, for the table to say how much a
- * first visit waits for: `pips`, onnxruntime's wasm at `wasmPath` and the pip detector and
- * die-face reader in `modelsDir`; `symbols`, those and the face embedder and symbol detector a
- * symbol kit loads too (each where shipped).
+ * first visit waits for: `pips`, onnxruntime's wasm as shipped (`wasmBytes`, gzipped) and the pip
+ * detector and die-face reader in `modelsDir`; `symbols`, those and the face embedder and symbol
+ * detector a symbol kit loads too (each where shipped).
  */
-export function firstReadBytes(modelsDir: string, wasmPath: string): { pips: number; symbols: number } {
+export function firstReadBytes(modelsDir: string, wasmBytes: number): { pips: number; symbols: number } {
   const size = (files: string[]): number =>
     files
       .map((file) => join(modelsDir, file))
       .filter((path) => existsSync(path))
       .reduce((sum, path) => sum + statSync(path).size, 0);
-  const pips = statSync(wasmPath).size + size(['dice-pips.onnx', 'die-face.onnx']);
+  const pips = wasmBytes + size(['dice-pips.onnx', 'die-face.onnx']);
   return { pips, symbols: pips + size(['face-embed.onnx', 'dice-symbols.onnx']) };
 }
 
@@ -94,4 +95,39 @@ export function shippedModels(modelsDir: string): Plugin {
       }
     },
   };
+}
+
+/** onnxruntime's wasm, as the reader asks for it: `<the wasm's URL>.gz` (`gzippedOrtWasm`). */
+const ORT_WASM_GZ = /\/ort-wasm-simd-threaded(-[\w-]+)?\.wasm\.gz$/;
+
+/**
+ * onnxruntime's wasm gzipped, as the reader's worker downloads it: 14 MB of wasm are 3.7 MB
+ * gzipped, and a host need not compress wasm (`vite preview` does not), so the app ships it
+ * compressed itself and the worker inflates it (DecompressionStream, src/lib/vision/ort-wasm.ts).
+ * Made once per build from the file at `wasmPath`.
+ */
+export function gzippedOrtWasm(wasmPath: string): { bytes: () => Buffer; plugin: Plugin } {
+  let gz: Buffer | undefined;
+  const bytes = (): Buffer => (gz ??= gzipSync(readFileSync(wasmPath), { level: 9 }));
+  const plugin: Plugin = {
+    name: 'rollcall:gzipped-ort-wasm',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (!ORT_WASM_GZ.test((req.url ?? '').split('?')[0] ?? '')) return next();
+        res.setHeader('Content-Type', 'application/gzip');
+        res.setHeader('Content-Length', bytes().length);
+        res.end(bytes());
+      });
+    },
+    // after Vite has added the worker's assets to the bundle, the wasm among them
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const wasm = Object.keys(bundle).filter((file) => /(^|\/)ort-wasm-simd-threaded-[\w-]+\.wasm$/.test(file));
+        if (wasm.length !== 1) this.error(`expected onnxruntime's wasm once in the build, found ${wasm.length}: ${wasm.join(', ')}`);
+        this.emitFile({ type: 'asset', fileName: `${wasm[0]}.gz`, source: bytes() });
+      },
+    },
+  };
+  return { bytes, plugin };
 }

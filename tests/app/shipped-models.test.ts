@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { firstReadBytes, firstReadFirst, shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
+import { firstReadBytes, firstReadFirst, gzippedOrtWasm, shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
 
 describe('shipped models in the build', () => {
   it("versions a model by the hash the face reader keys taught embeddings by (the worker takes it instead of crypto.subtle's)", async () => {
@@ -74,12 +75,12 @@ describe('shipped models in the build', () => {
       'models/dice-pips.json',
       'models/dice-pips.onnx?v=3',
       'assets/index-BhmbTyPg.js',
-      'assets/ort-wasm-simd-threaded-DcHrbrbl.wasm',
+      'assets/ort-wasm-simd-threaded-DcHrbrbl.wasm.gz',
       'assets/ort-wasm-simd-threaded-qyIweqWS.mjs',
     ];
     const ordered = firstReadFirst(urls.map((url) => ({ url, revision: null })));
     expect(ordered.map((e) => e.url)).toEqual([
-      'assets/ort-wasm-simd-threaded-DcHrbrbl.wasm',
+      'assets/ort-wasm-simd-threaded-DcHrbrbl.wasm.gz',
       'models/dice-pips.onnx?v=3',
       'models/die-face.onnx?v=2',
       'models/face-embed.onnx?v=1',
@@ -93,8 +94,7 @@ describe('shipped models in the build', () => {
   it("counts what a table's first read downloads: the wasm and the pip models, and a symbol kit's models too", () => {
     const dir = mkdtempSync(join(tmpdir(), 'rollcall-models-'));
     try {
-      const wasm = join(dir, 'ort.wasm');
-      writeFileSync(wasm, Buffer.alloc(1000));
+      const wasm = 1000; // the gzipped wasm's bytes
       writeFileSync(join(dir, 'dice-pips.onnx'), Buffer.alloc(100));
       writeFileSync(join(dir, 'die-face.onnx'), Buffer.alloc(10));
       writeFileSync(join(dir, 'face-embed.onnx'), Buffer.alloc(20));
@@ -115,5 +115,32 @@ describe('shipped models in the build', () => {
     const hook = shippedModels(join(tmpdir(), 'no-such-models-dir')).generateBundle as unknown as (this: { emitFile: (f: unknown) => string }) => void;
     hook.call({ emitFile: (f) => (emitted.push(f), '') });
     expect(emitted).toEqual([]);
+  });
+
+  it("ships onnxruntime's wasm gzipped beside the plain file, and says so when the build has no wasm", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rollcall-wasm-'));
+    try {
+      const wasm = Buffer.concat([Buffer.from([0, 0x61, 0x73, 0x6d]), Buffer.alloc(5000, 7)]);
+      writeFileSync(join(dir, 'ort.wasm'), wasm);
+      const { bytes, plugin } = gzippedOrtWasm(join(dir, 'ort.wasm'));
+      expect(gunzipSync(bytes()).equals(wasm)).toBe(true);
+      expect(bytes().length).toBeLessThan(200);
+      const hook = (plugin.generateBundle as unknown as { handler: (this: unknown, options: unknown, bundle: Record<string, unknown>) => void }).handler;
+      const emitted: { fileName: string; source: Buffer }[] = [];
+      const errors: string[] = [];
+      const context = {
+        emitFile: (f: { fileName: string; source: Buffer }) => (emitted.push(f), ''),
+        error: (message: string) => {
+          errors.push(message);
+          throw new Error(message);
+        },
+      };
+      hook.call(context, {}, { 'assets/ort-wasm-simd-threaded-DcHrbrbl.wasm': {}, 'assets/ort-wasm-simd-threaded-qyIweqWS.mjs': {}, 'index.html': {} });
+      expect(emitted.map((f) => f.fileName)).toEqual(['assets/ort-wasm-simd-threaded-DcHrbrbl.wasm.gz']);
+      expect(emitted[0]?.source).toBe(bytes());
+      expect(() => hook.call(context, {}, { 'index.html': {} })).toThrow("expected onnxruntime's wasm once in the build, found 0: ");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -163,7 +163,7 @@ describe('dice reader worker in Chromium (built app)', () => {
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.filter((u) => new URL(u).origin !== origin)).toEqual([]);
     const assets = requests.map((u) => new URL(u).pathname);
-    expect(assets.some((p) => /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/.test(p))).toBe(true);
+    expect(assets.some((p) => /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/.test(p))).toBe(true);
     expect(assets.some((p) => /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.mjs$/.test(p))).toBe(true);
     expect(assets).toContain('/models/dice-pips.onnx');
     if (existsSync(path.join(REPO_ROOT, 'models/die-face.onnx'))) expect(assets).toContain('/models/die-face.onnx');

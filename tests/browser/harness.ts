@@ -33,6 +33,7 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.wasm': 'application/wasm',
+  '.gz': 'application/gzip',
   '.onnx': 'application/octet-stream',
 };
 

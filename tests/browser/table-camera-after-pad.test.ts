@@ -11,7 +11,7 @@ import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticSe
 import { padEnter, startGame } from './table-helpers.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
-const WASM = /\/ort-wasm-simd-threaded-[\w-]+\.wasm$/;
+const WASM = /\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/;
 
 let server: StaticServer;
 let session: BrowserSession;

@@ -23,6 +23,7 @@ import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddin
 import { readOtherPips } from './pip-learning.ts';
 import { diceEdgeWidth } from './sharpness.ts';
 import { fetchShipped as fetchShippedFile } from './precache-fill.ts';
+import { canInflate, gzippedWasmUrl, wasmFromGzipResponse } from './ort-wasm.ts';
 import { wasmSupportProblem } from './wasm-support.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
 import type { Box, Die, RgbaImage } from './types.ts';
@@ -114,14 +115,16 @@ async function fetchModel(url: string, shipped: boolean): Promise<Uint8Array> {
 }
 
 /**
- * onnxruntime's wasm, in bytes, while the first install fills the precache (`fetchShipped`); null
- * otherwise, when ORT fetches it itself and compiles it as it streams in.
+ * onnxruntime's wasm, for `env.wasm.wasmPaths.wasm`: the gzipped file the app ships, inflated
+ * into a `blob:` URL (ort-wasm.ts), taken from the precache while the first install fills it
+ * (`fetchShipped`); the plain file where this browser cannot inflate gzip. `release` revokes the
+ * `blob:` URL once the runtime has compiled it.
  */
-async function precachedWasm(url: string): Promise<Uint8Array | null> {
-  if (!precacheFill) return null;
-  const response = await fetchShipped(url);
-  if (!response.ok) throw new Error(`onnxruntime's wasm download failed (${response.status} ${response.statusText}): ${url}`);
-  return new Uint8Array(await response.arrayBuffer());
+async function ortWasm(url: string): Promise<{ url: string; release: () => void }> {
+  if (!canInflate()) return { url, release: () => undefined };
+  const gzUrl = gzippedWasmUrl(url);
+  const blobUrl = URL.createObjectURL(await wasmFromGzipResponse(await fetchShipped(gzUrl), gzUrl));
+  return { url: blobUrl, release: () => URL.revokeObjectURL(blobUrl) };
 }
 
 async function start(options: ReaderInitOptions): Promise<Detector> {
@@ -141,11 +144,12 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
     dieFaceFiles && dieFaceConfig ? fetchModel(absolute(dieFaceFiles.url), dieFaceFiles === shippedDieFace) : Promise.resolve(null),
   ]);
   downloads.catch(() => undefined);
-  ortModule = Promise.all([import('onnxruntime-web/wasm'), precachedWasm(absolute(ortWasmUrl))]).then(([ort, wasmBinary]) => {
+  const wasm = ortWasm(absolute(ortWasmUrl));
+  wasm.catch(() => undefined); // awaited below, after the import
+  ortModule = import('onnxruntime-web/wasm').then(async (ort) => {
     ort.env.wasm.numThreads = threads;
     // Explicit asset URLs: ORT loads its glue module and binary from the app's own origin.
-    ort.env.wasm.wasmPaths = { mjs: absolute(ortMjsUrl), wasm: absolute(ortWasmUrl) };
-    if (wasmBinary) ort.env.wasm.wasmBinary = wasmBinary;
+    ort.env.wasm.wasmPaths = { mjs: absolute(ortMjsUrl), wasm: (await wasm).url };
     return ort;
   });
   const ort = await ortModule;
@@ -154,7 +158,7 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
   const t1 = performance.now();
   const [model, faceModel] = await downloads;
   // The first session creation also instantiates the wasm runtime; it is timed with the model.
-  const first = await createDetector(ort, model, config, { executionProviders: ['wasm'] });
+  const first = await createDetector(ort, model, config, { executionProviders: ['wasm'] }).finally(() => void wasm.then(({ release }) => release()));
   let reader: DieFaceReader | null = null;
   if (faceModel && dieFaceConfig) {
     reader = await createDieFaceReader(ort, faceModel, dieFaceConfig, { executionProviders: ['wasm'] });

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { gzippedWasmUrl, wasmFromGzipResponse } from '../../src/lib/vision/ort-wasm.ts';
+
+const URL_ = 'http://app.test/assets/ort-wasm-simd-threaded-X.wasm.gz';
+// the wasm the app ships, so the test inflates what the build gzips
+const wasm = readFileSync(createRequire(import.meta.url).resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm'));
+const bytesOf = async (blob: Blob): Promise<Buffer> => Buffer.from(await blob.arrayBuffer());
+
+describe("onnxruntime's wasm, shipped gzipped", () => {
+  it('is asked for beside the plain file', () => {
+    expect(gzippedWasmUrl('http://app.test/assets/ort-wasm-simd-threaded-X.wasm')).toBe(URL_);
+  });
+
+  it('is inflated into a wasm Blob, byte for byte', async () => {
+    const blob = await wasmFromGzipResponse(new Response(gzipSync(wasm)), URL_);
+    expect(blob.type).toBe('application/wasm');
+    expect((await bytesOf(blob)).equals(wasm)).toBe(true);
+  });
+
+  it('is taken as it is when the host already inflated it (a .gz sent with Content-Encoding: gzip)', async () => {
+    const blob = await wasmFromGzipResponse(new Response(wasm.subarray(0, 4096)), URL_);
+    expect(blob.type).toBe('application/wasm');
+    expect((await bytesOf(blob)).equals(wasm.subarray(0, 4096))).toBe(true);
+  });
+
+  it('refuses a failed download, a web page, a cut-off file and gzip of something else, each in words', async () => {
+    await expect(wasmFromGzipResponse(new Response('gone', { status: 404, statusText: 'Not Found' }), URL_)).rejects.toThrow(
+      `onnxruntime's wasm download failed (404 Not Found): ${URL_}`,
+    );
+    await expect(wasmFromGzipResponse(new Response('<!doctype html><title>Rollcall</title>'), URL_)).rejects.toThrow(`no onnxruntime wasm at ${URL_} (neither gzip nor wasm came back)`);
+    const gz = gzipSync(wasm);
+    await expect(wasmFromGzipResponse(new Response(gz.subarray(0, gz.length >> 1)), URL_)).rejects.toThrow(`onnxruntime's wasm at ${URL_} is damaged (`);
+    await expect(wasmFromGzipResponse(new Response(gzipSync('not wasm at all')), URL_)).rejects.toThrow(`onnxruntime's wasm at ${URL_} is damaged (not wasm once inflated)`);
+  });
+});
