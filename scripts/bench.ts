@@ -313,7 +313,7 @@ const firstVisitSection: BenchSection = {
       const { wasm, pipModel, dieFaceModel } = visit.downloads;
       return [
         { label: 'navigation → Home', value: visit.homeMs, unit: 'ms' },
-        { label: 'table open → first dice read', value: visit.startToReadMs, unit: 'ms', note: visit.wasm ? `onnxruntime's wasm: ${(visit.wasm.bytes / 1e6).toFixed(1)} MB down the line (${visit.wasm.path.endsWith('.gz') ? 'gzipped by the build' : 'the plain file'}${visit.wasm.encoding ? `, ${visit.wasm.encoding}-compressed by the server` : ''})` : "onnxruntime's wasm not seen on the line" },
+        { label: 'table open → first dice read', value: visit.startToReadMs, unit: 'ms', note: visit.wasm ? `onnxruntime's wasm: ${(visit.wasm.bytes / 1e6).toFixed(1)} MB down the line (${visit.wasm.path.endsWith('.gz') ? 'gzipped by the build' : 'the plain file'}${visit.wasm.encoding ? `, sent with Content-Encoding: ${visit.wasm.encoding}` : ''})` : "onnxruntime's wasm not seen on the line" },
         { label: 'downloads of the wasm', value: wasm, unit: 'count', note: `the pip model ${pipModel}, the die-face model ${dieFaceModel}; 1 each when the reader takes them from the installing service worker` },
       ];
     });
