@@ -27,14 +27,19 @@ describe('offline PWA', () => {
     expect(cached.some((u) => /^\/assets\/index-.*\.js$/.test(u))).toBe(true);
     expect(cached).toContain('/manifest.webmanifest');
     // Every file of the build is precached (the models and onnxruntime's wasm whenever the
-    // build has them), except the service worker itself.
+    // build has them), except the service worker itself and the plain wasm: the reader asks for
+    // the gzipped copy beside it (src/lib/vision/ort-wasm.ts), which is precached instead.
     const dist = inject('distDir');
     const files = (readdirSync(dist, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
       .filter((d) => d.isFile())
       .map((d) => `/${relative(dist, join(d.parentPath, d.name)).split('\\').join('/')}`)
       .filter((f) => f !== '/sw.js');
+    const plainWasm = files.filter((f) => /\/ort-wasm-simd-threaded-[\w-]+\.wasm$/.test(f));
+    expect(plainWasm).toHaveLength(1);
+    expect(files).toContain(`${plainWasm[0]}.gz`);
+    expect(cached).not.toContain(plainWasm[0]);
     expect(files.length).toBeGreaterThan(5);
-    expect(cached.map((u) => u.split('?')[0]).sort()).toEqual(expect.arrayContaining(files.sort()));
+    expect(cached.map((u) => u.split('?')[0]).sort()).toEqual(expect.arrayContaining(files.filter((f) => f !== plainWasm[0]).sort()));
   });
 
   it('reloads with the server gone, still cross-origin isolated, deep links included', async () => {
