@@ -7,6 +7,7 @@
 import { addPlugins, cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { clientsClaim } from 'workbox-core';
+import { ASK_READER_DOWNLOAD, ReaderDownloadTally, readerFileName } from './lib/vision/reader-download.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
 
@@ -20,7 +21,47 @@ function withIsolationHeaders(response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-addPlugins([{ handlerWillRespond: async ({ response }) => withIsolationHeaders(response) }]);
+/**
+ * The reader's files as the first install downloads them into the precache, counted for the pages:
+ * a table opened meanwhile says how far the download its first read waits on has got
+ * (dice-reader.ts `watchReaderDownload`).
+ */
+const readerDownloads = new ReaderDownloadTally(250);
+
+async function tellPages(): Promise<void> {
+  const message = readerDownloads.message();
+  // the first install's pages are not controlled by it yet
+  for (const page of await self.clients.matchAll({ includeUncontrolled: true, type: 'window' })) page.postMessage(message);
+}
+
+/** `response` with its body counted as the precache reads it into the cache. */
+function countedDownload(file: string, response: Response): Response {
+  if (!response.body) return response;
+  const encoding = response.headers.get('Content-Encoding');
+  readerDownloads.started(file, encoding !== null && encoding !== 'identity');
+  const counting = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      controller.enqueue(chunk);
+      if (readerDownloads.received(file, chunk.byteLength, Date.now())) void tellPages();
+    },
+    flush() {
+      readerDownloads.finished(file, Date.now());
+      void tellPages();
+    },
+  });
+  return new Response(response.body.pipeThrough(counting), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+addPlugins([
+  {
+    // the install's downloads only: a precached file fetched later is no first visit's wait
+    fetchDidSucceed: async ({ event, request, response }) => {
+      const file = event.type === 'install' && response.ok ? readerFileName(request.url) : null;
+      return file ? countedDownload(file, response) : response;
+    },
+  },
+  { handlerWillRespond: async ({ response }) => withIsolationHeaders(response) },
+]);
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 // Any in-app URL opens the app shell, online or off.
@@ -29,5 +70,8 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
 // The first install takes control at once; an update waits until the player accepts the prompt.
 clientsClaim();
 self.addEventListener('message', (event: ExtendableMessageEvent) => {
-  if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const type = (event.data as { type?: unknown } | null)?.type;
+  if (type === 'SKIP_WAITING') void self.skipWaiting();
+  // a page opened (or reloaded) while the first install downloads: how far it has got so far
+  else if (type === ASK_READER_DOWNLOAD) event.source?.postMessage(readerDownloads.message());
 });

@@ -4,5 +4,8 @@
 
 /** Each shipped model's version by file name (vite.config.ts, scripts/vite/shipped-models.ts). */
 declare const __SHIPPED_MODEL_VERSIONS__: Record<string, string>;
-/** The bytes a first visit downloads before a table's first read, of pip dice and of symbol dice (vite.config.ts). */
-declare const __FIRST_READ_BYTES__: { pips: number; symbols: number };
+/**
+ * The bytes a first visit downloads before a table's first read, of pip dice and of symbol dice,
+ * by file (`readerFileName`; vite.config.ts).
+ */
+declare const __FIRST_READ_BYTES__: { pips: Record<string, number>; symbols: Record<string, number> };

@@ -3,6 +3,7 @@ import { createReadStream, existsSync, readdirSync, readFileSync, statSync } fro
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { ORT_WASM_GZ_FILE } from '../../src/lib/vision/reader-download.ts';
 
 const MODEL_FILE = /^[\w.-]+\.(onnx|json)$/;
 
@@ -42,19 +43,17 @@ export function versionedModelEntries<E extends { url: string; revision: string 
 const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/, /^models\/dice-pips\.onnx(\?|$)/, /^models\/die-face\.onnx(\?|$)/, /^models\/face-embed\.onnx(\?|$)/];
 
 /**
- * The bytes a table's reader downloads before its first read, for the table to say how much a
- * first visit waits for: `pips`, onnxruntime's wasm as shipped (`wasmBytes`, gzipped) and the pip
- * detector and die-face reader in `modelsDir`; `symbols`, those and the face embedder and symbol
- * detector a symbol kit loads too (each where shipped).
+ * The bytes a table's reader downloads before its first read, by file (as `readerFileName` names
+ * them), for the table to say how much a first visit waits for and how far it has got: `pips`,
+ * onnxruntime's wasm as shipped (`wasmBytes`, gzipped) and the pip detector and die-face reader in
+ * `modelsDir`; `symbols`, those and the face embedder and symbol detector a symbol kit loads too
+ * (each where shipped).
  */
-export function firstReadBytes(modelsDir: string, wasmBytes: number): { pips: number; symbols: number } {
-  const size = (files: string[]): number =>
-    files
-      .map((file) => join(modelsDir, file))
-      .filter((path) => existsSync(path))
-      .reduce((sum, path) => sum + statSync(path).size, 0);
-  const pips = wasmBytes + size(['dice-pips.onnx', 'die-face.onnx']);
-  return { pips, symbols: pips + size(['face-embed.onnx', 'dice-symbols.onnx']) };
+export function firstReadBytes(modelsDir: string, wasmBytes: number): { pips: Record<string, number>; symbols: Record<string, number> } {
+  const sizes = (files: string[]): Record<string, number> =>
+    Object.fromEntries(files.filter((file) => existsSync(join(modelsDir, file))).map((file) => [file, statSync(join(modelsDir, file)).size]));
+  const pips = { [ORT_WASM_GZ_FILE]: wasmBytes, ...sizes(['dice-pips.onnx', 'die-face.onnx']) };
+  return { pips, symbols: { ...pips, ...sizes(['face-embed.onnx', 'dice-symbols.onnx']) } };
 }
 
 /**

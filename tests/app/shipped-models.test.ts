@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { firstReadBytes, firstReadFirst, gzippedOrtWasm, shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
+import { ORT_WASM_GZ_FILE } from '../../src/lib/vision/reader-download.ts';
 
 describe('shipped models in the build', () => {
   it("versions a model by the hash the face reader keys taught embeddings by (the worker takes it instead of crypto.subtle's)", async () => {
@@ -100,11 +101,17 @@ describe('shipped models in the build', () => {
       writeFileSync(join(dir, 'face-embed.onnx'), Buffer.alloc(20));
       writeFileSync(join(dir, 'dice-symbols.onnx'), Buffer.alloc(5));
       writeFileSync(join(dir, 'dice-pips.json'), '{}');
-      expect(firstReadBytes(dir, wasm)).toEqual({ pips: 1110, symbols: 1135 });
+      expect(firstReadBytes(dir, wasm)).toEqual({
+        pips: { [ORT_WASM_GZ_FILE]: 1000, 'dice-pips.onnx': 100, 'die-face.onnx': 10 },
+        symbols: { [ORT_WASM_GZ_FILE]: 1000, 'dice-pips.onnx': 100, 'die-face.onnx': 10, 'face-embed.onnx': 20, 'dice-symbols.onnx': 5 },
+      });
       // a build without the die-face reader or the symbol detector counts what it ships
       rmSync(join(dir, 'die-face.onnx'));
       rmSync(join(dir, 'dice-symbols.onnx'));
-      expect(firstReadBytes(dir, wasm)).toEqual({ pips: 1100, symbols: 1120 });
+      expect(firstReadBytes(dir, wasm)).toEqual({
+        pips: { [ORT_WASM_GZ_FILE]: 1000, 'dice-pips.onnx': 100 },
+        symbols: { [ORT_WASM_GZ_FILE]: 1000, 'dice-pips.onnx': 100, 'face-embed.onnx': 20 },
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -26,6 +26,7 @@ import type {
   TeachRequest,
   ToWorker,
 } from './dice-reader-protocol.ts';
+import { ASK_READER_DOWNLOAD, isReaderDownloadMessage, type ReaderFileDownload } from './reader-download.ts';
 
 export type {
   DiceRead,
@@ -105,10 +106,11 @@ type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
  * (dice-reader.worker.ts `fetchShipped`): 80 s, each file once (`npm run bench -- --only
  * first-visit`).
  *
- * True when such an install may be running; `onSettled` is called once it has ended, installed
- * or failed, or was never running after all.
+ * True when such an install may be running; `onSettled` is called once it has ended (`installed`:
+ * whether it installed; false too when it was never running after all), and `onInstalling` with
+ * the installing service worker once it is found.
  */
-function watchFirstInstall(onSettled: () => void): boolean {
+function watchFirstInstall(onSettled: (installed: boolean) => void, onInstalling?: (installing: ServiceWorker, container: ServiceWorkerContainer) => void): boolean {
   let container: ServiceWorkerContainer | undefined;
   try {
     container = typeof navigator !== 'undefined' ? navigator.serviceWorker : undefined;
@@ -118,24 +120,67 @@ function watchFirstInstall(onSettled: () => void): boolean {
     // Firefox throws on touching either where the player keeps no site data: no precache then
     return false;
   }
+  const found = container;
   let settled = false;
-  const settle = (): void => {
+  const settle = (installed: boolean): void => {
     if (settled) return;
     settled = true;
-    onSettled();
+    onSettled(installed);
   };
-  container.getRegistration().then((registration) => {
-    const installing = registration?.installing;
-    if (!installing) return settle();
-    const ended = (): void => {
-      if (installing.state === 'installing') return;
-      installing.removeEventListener('statechange', ended);
-      settle();
-    };
-    installing.addEventListener('statechange', ended);
-    ended();
-  }, settle);
+  found.getRegistration().then(
+    (registration) => {
+      const installing = registration?.installing;
+      if (!installing) return settle(false);
+      const ended = (): void => {
+        if (installing.state === 'installing') return;
+        installing.removeEventListener('statechange', ended);
+        settle(installing.state !== 'redundant');
+      };
+      installing.addEventListener('statechange', ended);
+      onInstalling?.(installing, found);
+      ended();
+    },
+    () => settle(false),
+  );
   return true;
+}
+
+/**
+ * How far the first install has got downloading the reader's files (`ReaderFileDownload`, counted
+ * by the service worker as its precache downloads them; src/sw.ts): `onDownload` with each new
+ * count while it runs. A failed install leaves the reader's worker to download what the precache
+ * lacks itself, uncounted: `onDownload(null)` then, and when there is no such install (a page a
+ * service worker controls, a browser without them). Returns a function that stops the watch.
+ */
+export function watchReaderDownload(onDownload: (downloads: ReaderFileDownload[] | null) => void): () => void {
+  let stopped = false;
+  let listening: { container: ServiceWorkerContainer; heard: (event: MessageEvent) => void } | null = null;
+  const stop = (): void => {
+    stopped = true;
+    listening?.container.removeEventListener('message', listening.heard);
+  };
+  const watching = watchFirstInstall(
+    (installed) => {
+      // installed: still listening, for the count sent as the last file landed, which may come after
+      if (stopped || installed) return;
+      stop();
+      onDownload(null);
+    },
+    (installing, container) => {
+      if (stopped) return;
+      const heard = (event: MessageEvent): void => {
+        if (!stopped && isReaderDownloadMessage(event.data)) onDownload(event.data.files);
+      };
+      listening = { container, heard };
+      container.addEventListener('message', heard);
+      // messages to a page wait for this before the page has loaded
+      container.startMessages();
+      // what landed before this page was there to hear it (a table opened late, a reload)
+      installing.postMessage({ type: ASK_READER_DOWNLOAD });
+    },
+  );
+  if (!watching) onDownload(null);
+  return stop;
 }
 
 /**

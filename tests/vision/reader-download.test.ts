@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { isReaderDownloadMessage, megabytesOf, ORT_WASM_GZ_FILE, ReaderDownloadTally, readerFileName, shippedBytesDownloaded } from '../../src/lib/vision/reader-download.ts';
+
+const SIZES = { [ORT_WASM_GZ_FILE]: 3_700_000, 'dice-pips.onnx': 1_067_345, 'die-face.onnx': 602_554 };
+const TOTAL = 3_700_000 + 1_067_345 + 602_554;
+
+describe("the first install's download of the reader's files", () => {
+  it('names the reader files by their names in __FIRST_READ_BYTES__, and nothing else', () => {
+    expect(readerFileName('http://app.test/assets/ort-wasm-simd-threaded-B1x_9-zQ.wasm.gz')).toBe(ORT_WASM_GZ_FILE);
+    expect(readerFileName('http://app.test/rollcall/models/dice-pips.onnx?v=0123456789abcdef')).toBe('dice-pips.onnx');
+    expect(readerFileName('http://app.test/assets/ort-wasm-simd-threaded-B1x_9-zQ.wasm')).toBeNull();
+    expect(readerFileName('http://app.test/models/dice-pips.json')).toBeNull();
+    expect(readerFileName('http://app.test/assets/index-BhmbTyPg.js')).toBeNull();
+  });
+
+  it('tells the pages at most every 250 ms while bytes land, and always when a file lands whole', () => {
+    const tally = new ReaderDownloadTally(250);
+    tally.started(ORT_WASM_GZ_FILE, false);
+    expect(tally.received(ORT_WASM_GZ_FILE, 65_536, 1000)).toBe(true);
+    expect(tally.received(ORT_WASM_GZ_FILE, 65_536, 1100)).toBe(false);
+    expect(tally.received(ORT_WASM_GZ_FILE, 65_536, 1249)).toBe(false);
+    expect(tally.received(ORT_WASM_GZ_FILE, 65_536, 1250)).toBe(true);
+    tally.finished(ORT_WASM_GZ_FILE, 1300);
+    tally.started('dice-pips.onnx', true);
+    // the count after the file that landed whole waits its turn as well
+    expect(tally.received('dice-pips.onnx', 1000, 1400)).toBe(false);
+    const message = tally.message();
+    expect(isReaderDownloadMessage(message)).toBe(true);
+    expect(message.files).toEqual([
+      { file: ORT_WASM_GZ_FILE, bytes: 4 * 65_536, encoded: false, done: true },
+      { file: 'dice-pips.onnx', bytes: 1000, encoded: true, done: false },
+    ]);
+    // a copy: later bytes do not change a message already sent
+    tally.received('dice-pips.onnx', 1000, 2000);
+    expect(message.files[1]?.bytes).toBe(1000);
+  });
+
+  it('counts the bytes as shipped, never past a file or the total, and what the kit does not need not at all', () => {
+    expect(shippedBytesDownloaded([], SIZES)).toBe(0);
+    expect(
+      shippedBytesDownloaded(
+        [
+          { file: ORT_WASM_GZ_FILE, bytes: 3_700_000, encoded: false, done: true },
+          { file: 'dice-pips.onnx', bytes: 500_000, encoded: false, done: false },
+          { file: 'face-embed.onnx', bytes: 2_000_000, encoded: false, done: false },
+        ],
+        SIZES,
+      ),
+    ).toBe(4_200_000);
+    // a host serving another build's bigger file
+    expect(shippedBytesDownloaded([{ file: 'die-face.onnx', bytes: 9_000_000, encoded: false, done: false }], SIZES)).toBe(602_554);
+  });
+
+  it('counts a file sent with a Content-Encoding once it landed whole: its decoded bytes are not the ones shipped', () => {
+    // the gzipped wasm sent with Content-Encoding: gzip, 14 MB inflated
+    const inflating = { file: ORT_WASM_GZ_FILE, bytes: 9_000_000, encoded: true, done: false };
+    expect(shippedBytesDownloaded([inflating], SIZES)).toBe(0);
+    expect(shippedBytesDownloaded([{ ...inflating, bytes: 14_000_000, done: true }], SIZES)).toBe(3_700_000);
+  });
+
+  it('rises as the files land, never past the total', () => {
+    const tally = new ReaderDownloadTally(0);
+    const seen: number[] = [];
+    for (const [file, size] of Object.entries(SIZES)) {
+      tally.started(file, false);
+      for (let landed = 0, now = 0; landed < size; landed += 100_000, now++) {
+        tally.received(file, Math.min(100_000, size - landed), now);
+        seen.push(shippedBytesDownloaded(tally.message().files, SIZES));
+      }
+      tally.finished(file, 0);
+      seen.push(shippedBytesDownloaded(tally.message().files, SIZES));
+    }
+    expect(seen.every((bytes, i) => i === 0 || bytes >= (seen[i - 1] ?? 0))).toBe(true);
+    expect(seen.at(-1)).toBe(TOTAL);
+    expect(Math.max(...seen)).toBe(TOTAL);
+  });
+
+  it('says megabytes to a tenth, what came rounded down and the total only once it is all there', () => {
+    expect(megabytesOf(0, TOTAL)).toBe('0.0 of 5.4 MB');
+    expect(megabytesOf(2_149_999, TOTAL)).toBe('2.1 of 5.4 MB');
+    expect(megabytesOf(TOTAL - 1, TOTAL)).toBe('5.3 of 5.4 MB');
+    // 5.42 MB rounds to 5.4: 5.41 MB came is not yet 5.4 of 5.4
+    expect(megabytesOf(5_410_000, 5_420_000)).toBe('5.3 of 5.4 MB');
+    expect(megabytesOf(TOTAL, TOTAL)).toBe('5.4 of 5.4 MB');
+    expect(megabytesOf(20_000, 40_000)).toBe('0.0 of 0.0 MB');
+  });
+});
