@@ -52,6 +52,35 @@ async function slowLineHoldingTheInstall(held: RegExp, fault?: (path: string, ea
   return Object.assign(line, { tableOpen });
 }
 
+/** The table's sentence while the first install downloads what its first read needs, with how far it has got. */
+const DOWNLOAD_FIGURE = /^\s*Downloading the dice reader: (\d+\.\d) of (\d+\.\d) MB \(on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/;
+
+/**
+ * The figures the table's sentence shows (`DOWNLOAD_FIGURE`: MB downloaded, MB in all), each time
+ * it changes, from now until the reader is ready. Watched in the page, so that no figure shown
+ * briefly is missed.
+ */
+async function downloadFigures(page: Page): Promise<() => Promise<{ downloaded: number; total: number }[]>> {
+  await page.evaluate((figure) => {
+    const status = document.querySelector('[data-testid="camera-status"]');
+    const shown: string[] = [];
+    const look = (): void => {
+      const text = status?.textContent ?? '';
+      if (new RegExp(figure).test(text) && shown.at(-1) !== text) shown.push(text);
+    };
+    look();
+    new MutationObserver(look).observe(status ?? document.body, { subtree: true, childList: true, characterData: true });
+    Object.assign(window, { shownFigures: shown });
+  }, DOWNLOAD_FIGURE.source);
+  return async () => {
+    const shown = await page.evaluate(() => (window as unknown as { shownFigures: string[] }).shownFigures);
+    return shown.map((text) => {
+      const [, downloaded, total] = DOWNLOAD_FIGURE.exec(text) ?? [];
+      return { downloaded: Number(downloaded), total: Number(total) };
+    });
+  };
+}
+
 /** A fresh profile (no service worker, empty caches) on `line`: Home, then a 5000 table at once. */
 async function firstVisit(line: SlowLine & { tableOpen: () => void }): Promise<{ page: Page; installingAtTable: boolean; close: () => Promise<void> }> {
   const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
@@ -76,10 +105,17 @@ describe('a first visit on a slow line', () => {
     try {
       // the case in question: the table opened before the first install had finished
       expect(visit.installingAtTable).toBe(true);
-      // the wait is explained after a few seconds, with the pad to use meanwhile
-      await visit.page.getByTestId('camera-status').filter({ hasText: /^\s*Downloading the dice reader \(5 MB, on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/ }).waitFor();
+      const figures = await downloadFigures(visit.page);
+      // the wait is explained after a few seconds, with the pad to use meanwhile and how far the download has got
+      await visit.page.getByTestId('camera-status').filter({ hasText: DOWNLOAD_FIGURE }).waitFor();
       expect(await layoutProblems(visit.page)).toEqual([]);
       expect(await cameraRead(visit.page, 60_000)).toHaveLength(5);
+      // the figure rose as the files came, never back, never past what the first read needs (5.4 MB)
+      const shown = await figures();
+      expect(new Set(shown.map((f) => f.downloaded)).size).toBeGreaterThanOrEqual(2);
+      expect(shown.every((f) => f.total === shown[0]?.total)).toBe(true);
+      expect(shown[0]?.total).toBe(5.4);
+      expect(shown.every((f, i) => f.downloaded >= (shown[i - 1]?.downloaded ?? 0) && f.downloaded <= f.total)).toBe(true);
       // the wasm gzipped, once, and never the plain 14 MB file beside it
       expect(line.downloads(WASM)).toBe(1);
       expect(line.downloads(/\.wasm$/)).toBe(0);
