@@ -43,42 +43,51 @@ afterAll(async () => {
 
 /**
  * A slow line that holds back the precache's request for `held` until `firstVisit` has opened the
- * table: the first install is still running there however slowly this machine opens it.
+ * table: the first install is still running there however slowly this machine opens it. And
+ * `heldLonger`'s, until the test lets it go.
  */
-async function slowLineHoldingTheInstall(held: RegExp, fault?: (path: string, earlier: number) => number | null): Promise<SlowLine & { tableOpen: () => void }> {
+async function slowLineHoldingTheInstall(
+  held: RegExp,
+  fault?: (path: string, earlier: number) => number | null,
+  heldLonger?: { path: RegExp; until: Promise<void> },
+): Promise<SlowLine & { tableOpen: () => void }> {
   let tableOpen!: () => void;
   const opened = new Promise<void>((resolve) => (tableOpen = resolve));
-  const line = await slowLine(server.url, { ...LINE, fault, hold: (path) => (held.test(path) ? opened : null) });
+  const line = await slowLine(server.url, { ...LINE, fault, hold: (path) => (held.test(path) ? opened : heldLonger?.path.test(path) ? heldLonger.until : null) });
   return Object.assign(line, { tableOpen });
 }
 
 /** The table's sentence while the first install downloads what its first read needs, with how far it has got. */
 const DOWNLOAD_FIGURE = /^\s*Downloading the dice reader: (\d+\.\d) of (\d+\.\d) MB \(on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/;
 
+/** The table's sentence while the first install downloads, when it cannot say how far it has got. */
+const DOWNLOAD_UNCOUNTED = /^\s*Downloading the dice reader \(5 MB, on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/;
+
 /**
- * The figures the table's sentence shows (`DOWNLOAD_FIGURE`: MB downloaded, MB in all), each time
- * it changes, from now until the reader is ready. Watched in the page, so that no figure shown
- * briefly is missed.
+ * Every sentence the table's camera status shows from now on, each time it changes. Watched in the
+ * page, so that none shown briefly is missed.
  */
-async function downloadFigures(page: Page): Promise<() => Promise<{ downloaded: number; total: number }[]>> {
-  await page.evaluate((figure) => {
+async function statusSentences(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
     const status = document.querySelector('[data-testid="camera-status"]');
     const shown: string[] = [];
     const look = (): void => {
-      const text = status?.textContent ?? '';
-      if (new RegExp(figure).test(text) && shown.at(-1) !== text) shown.push(text);
+      const text = status?.textContent?.trim() ?? '';
+      if (shown.at(-1) !== text) shown.push(text);
     };
     look();
     new MutationObserver(look).observe(status ?? document.body, { subtree: true, childList: true, characterData: true });
-    Object.assign(window, { shownFigures: shown });
-  }, DOWNLOAD_FIGURE.source);
-  return async () => {
-    const shown = await page.evaluate(() => (window as unknown as { shownFigures: string[] }).shownFigures);
-    return shown.map((text) => {
-      const [, downloaded, total] = DOWNLOAD_FIGURE.exec(text) ?? [];
-      return { downloaded: Number(downloaded), total: Number(total) };
-    });
-  };
+    Object.assign(window, { statusSentences: shown });
+  });
+  return () => page.evaluate(() => (window as unknown as { statusSentences: string[] }).statusSentences);
+}
+
+/** The figures (`DOWNLOAD_FIGURE`: MB downloaded, MB in all) among `sentences`, in turn. */
+function downloadFigures(sentences: string[]): { downloaded: number; total: number }[] {
+  return sentences.flatMap((sentence) => {
+    const [, downloaded, total] = DOWNLOAD_FIGURE.exec(sentence) ?? [];
+    return downloaded && total ? [{ downloaded: Number(downloaded), total: Number(total) }] : [];
+  });
 }
 
 /** A fresh profile (no service worker, empty caches) on `line`: Home, then a 5000 table at once. */
@@ -105,13 +114,13 @@ describe('a first visit on a slow line', () => {
     try {
       // the case in question: the table opened before the first install had finished
       expect(visit.installingAtTable).toBe(true);
-      const figures = await downloadFigures(visit.page);
+      const sentences = await statusSentences(visit.page);
       // the wait is explained after a few seconds, with the pad to use meanwhile and how far the download has got
       await visit.page.getByTestId('camera-status').filter({ hasText: DOWNLOAD_FIGURE }).waitFor();
       expect(await layoutProblems(visit.page)).toEqual([]);
       expect(await cameraRead(visit.page, 60_000)).toHaveLength(5);
       // the figure rose as the files came, never back, never past what the first read needs (5.4 MB)
-      const shown = await figures();
+      const shown = downloadFigures(await sentences());
       expect(new Set(shown.map((f) => f.downloaded)).size).toBeGreaterThanOrEqual(2);
       expect(shown.every((f) => f.total === shown[0]?.total)).toBe(true);
       expect(shown[0]?.total).toBe(5.4);
@@ -126,6 +135,34 @@ describe('a first visit on a slow line', () => {
     }
   });
 
+  it('says how far the download has got after a reload in the middle of it, counting what came before', async () => {
+    // the die-face model, held until the page is back: the download is still running there
+    let pageBack!: () => void;
+    const back = new Promise<void>((resolve) => (pageBack = resolve));
+    const line = await slowLineHoldingTheInstall(WASM, undefined, { path: DIE_FACE_MODEL, until: back });
+    const visit = await firstVisit(line);
+    try {
+      expect(visit.installingAtTable).toBe(true);
+      const before = await statusSentences(visit.page);
+      await visit.page.getByTestId('camera-status').filter({ hasText: DOWNLOAD_FIGURE }).waitFor();
+      const last = downloadFigures(await before()).at(-1);
+      // the same install downloads on; the page back at the table hears from it anew
+      await visit.page.reload();
+      await visit.page.getByTestId('table-camera').waitFor();
+      const after = await statusSentences(visit.page);
+      await visit.page.getByTestId('camera-status').filter({ hasText: DOWNLOAD_FIGURE }).waitFor();
+      const first = downloadFigures(await after())[0];
+      pageBack();
+      expect(first?.downloaded).toBeGreaterThanOrEqual(last?.downloaded ?? Infinity);
+      expect(first?.downloaded).toBeLessThan(5.4);
+      expect(await cameraRead(visit.page, 60_000)).toHaveLength(5);
+    } finally {
+      pageBack();
+      await visit.close();
+      await line.close();
+    }
+  });
+
   it('still reads when that install fails: the reader downloads what the precache lacks itself', async () => {
     // The service worker's request for the die-face model (the third file it fetches, after the
     // wasm and the pip model) fails, so its install does, with the table waiting on that model.
@@ -133,8 +170,14 @@ describe('a first visit on a slow line', () => {
     const visit = await firstVisit(line);
     try {
       expect(visit.installingAtTable).toBe(true);
+      const sentences = await statusSentences(visit.page);
       expect(await cameraRead(visit.page, 60_000)).toHaveLength(5);
       expect(line.served.filter((f) => DIE_FACE_MODEL.test(f.path)).map((f) => f.status)).toEqual([503, 200]);
+      // the figure while the install downloaded; once it failed, the reader downloads uncounted: no figure is left standing
+      const shown = await sentences();
+      const lastFigure = shown.findLastIndex((sentence) => DOWNLOAD_FIGURE.test(sentence));
+      expect(lastFigure).toBeGreaterThanOrEqual(0);
+      expect(shown.slice(lastFigure + 1).some((sentence) => DOWNLOAD_UNCOUNTED.test(sentence))).toBe(true);
       expect(line.downloads(WASM)).toBe(1);
       expect(await visit.page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active != null)).toBe(false);
     } finally {
