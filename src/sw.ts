@@ -54,9 +54,10 @@ function countedDownload(file: string, response: Response): Response {
 
 addPlugins([
   {
-    // the install's downloads only: a precached file fetched later is no first visit's wait
+    // the first install's downloads only: an update's pages have the reader already, and a
+    // precached file fetched later is no first visit's wait
     fetchDidSucceed: async ({ event, request, response }) => {
-      const file = event.type === 'install' && response.ok ? readerFileName(request.url) : null;
+      const file = event.type === 'install' && !self.registration.active && response.ok ? readerFileName(request.url) : null;
       return file ? countedDownload(file, response) : response;
     },
   },
