@@ -4,11 +4,13 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { statSync } from 'node:fs';
 import { firstReadBytes, firstReadFirst, gzippedOrtWasm, shippedModels, shippedModelVersions, versionedModelEntries } from './scripts/vite/shipped-models.ts';
 
 const modelsDir = resolve(import.meta.dirname, 'models');
 const modelVersions = shippedModelVersions(modelsDir);
-const ortWasm = gzippedOrtWasm(fileURLToPath(import.meta.resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm')));
+const ortWasmPath = fileURLToPath(import.meta.resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm'));
+const ortWasm = gzippedOrtWasm(ortWasmPath);
 
 // Cross-origin isolation lets onnxruntime-web use threaded wasm (SharedArrayBuffer). The service
 // worker (src/sw.ts) adds the same headers to what it serves, so it holds offline too.
@@ -85,7 +87,10 @@ export default defineConfig({
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   build: { target: 'es2022' },
-  define: { __SHIPPED_MODEL_VERSIONS__: JSON.stringify(modelVersions), __FIRST_READ_BYTES__: JSON.stringify(firstReadBytes(modelsDir, ortWasm.bytes().length)) },
+  define: {
+    __SHIPPED_MODEL_VERSIONS__: JSON.stringify(modelVersions),
+    __FIRST_READ_BYTES__: JSON.stringify(firstReadBytes(modelsDir, { gzipped: ortWasm.bytes().length, plain: statSync(ortWasmPath).size })),
+  },
   // The dice reader's worker lazy-loads onnxruntime-web: module workers can code-split.
   worker: { format: 'es' },
   test: {

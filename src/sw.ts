@@ -37,12 +37,11 @@ async function tellPages(): Promise<void> {
 /** `response` with its body counted as the precache reads it into the cache. */
 function countedDownload(file: string, response: Response): Response {
   if (!response.body) return response;
-  const encoding = response.headers.get('Content-Encoding');
-  readerDownloads.started(file, encoding !== null && encoding !== 'identity');
+  readerDownloads.started(file);
   const counting = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       controller.enqueue(chunk);
-      if (readerDownloads.received(file, chunk.byteLength, Date.now())) void tellPages();
+      if (readerDownloads.received(file, chunk, Date.now())) void tellPages();
     },
     flush() {
       readerDownloads.finished(file, Date.now());

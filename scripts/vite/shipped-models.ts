@@ -45,15 +45,19 @@ const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/, /^model
 /**
  * The bytes a table's reader downloads before its first read, by file (as `readerFileName` names
  * them), for the table to say how much a first visit waits for and how far it has got: `pips`,
- * onnxruntime's wasm as shipped (`wasmBytes`, gzipped) and the pip detector and die-face reader in
+ * onnxruntime's wasm as shipped (`wasm.gzipped`) and the pip detector and die-face reader in
  * `modelsDir`; `symbols`, those and the face embedder and symbol detector a symbol kit loads too
- * (each where shipped).
+ * (each where shipped). `inflated`: the plain wasm's (`wasm.plain`), the body of the gzipped one
+ * a host sends with `Content-Encoding: gzip`.
  */
-export function firstReadBytes(modelsDir: string, wasmBytes: number): { pips: Record<string, number>; symbols: Record<string, number> } {
+export function firstReadBytes(
+  modelsDir: string,
+  wasm: { gzipped: number; plain: number },
+): { pips: Record<string, number>; symbols: Record<string, number>; inflated: Record<string, number> } {
   const sizes = (files: string[]): Record<string, number> =>
     Object.fromEntries(files.filter((file) => existsSync(join(modelsDir, file))).map((file) => [file, statSync(join(modelsDir, file)).size]));
-  const pips = { [ORT_WASM_GZ_FILE]: wasmBytes, ...sizes(['dice-pips.onnx', 'die-face.onnx']) };
-  return { pips, symbols: { ...pips, ...sizes(['face-embed.onnx', 'dice-symbols.onnx']) } };
+  const pips = { [ORT_WASM_GZ_FILE]: wasm.gzipped, ...sizes(['dice-pips.onnx', 'die-face.onnx']) };
+  return { pips, symbols: { ...pips, ...sizes(['face-embed.onnx', 'dice-symbols.onnx']) }, inflated: { [ORT_WASM_GZ_FILE]: wasm.plain } };
 }
 
 /**

@@ -95,7 +95,7 @@ describe('shipped models in the build', () => {
   it("counts what a table's first read downloads: the wasm and the pip models, and a symbol kit's models too", () => {
     const dir = mkdtempSync(join(tmpdir(), 'rollcall-models-'));
     try {
-      const wasm = 1000; // the gzipped wasm's bytes
+      const wasm = { gzipped: 1000, plain: 4000 };
       writeFileSync(join(dir, 'dice-pips.onnx'), Buffer.alloc(100));
       writeFileSync(join(dir, 'die-face.onnx'), Buffer.alloc(10));
       writeFileSync(join(dir, 'face-embed.onnx'), Buffer.alloc(20));
@@ -104,6 +104,7 @@ describe('shipped models in the build', () => {
       expect(firstReadBytes(dir, wasm)).toEqual({
         pips: { [ORT_WASM_GZ_FILE]: 1000, 'dice-pips.onnx': 100, 'die-face.onnx': 10 },
         symbols: { [ORT_WASM_GZ_FILE]: 1000, 'dice-pips.onnx': 100, 'die-face.onnx': 10, 'face-embed.onnx': 20, 'dice-symbols.onnx': 5 },
+        inflated: { [ORT_WASM_GZ_FILE]: 4000 },
       });
       // a build without the die-face reader or the symbol detector counts what it ships
       rmSync(join(dir, 'die-face.onnx'));
@@ -111,6 +112,7 @@ describe('shipped models in the build', () => {
       expect(firstReadBytes(dir, wasm)).toEqual({
         pips: { [ORT_WASM_GZ_FILE]: 1000, 'dice-pips.onnx': 100 },
         symbols: { [ORT_WASM_GZ_FILE]: 1000, 'dice-pips.onnx': 100, 'face-embed.onnx': 20 },
+        inflated: { [ORT_WASM_GZ_FILE]: 4000 },
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -14,6 +14,8 @@ export const gzippedWasmUrl = (wasmUrl: string): string => `${wasmUrl}.gz`;
 const GZIP_MAGIC = [0x1f, 0x8b];
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 const startsWith = (bytes: Uint8Array, magic: number[]): boolean => magic.every((b, i) => bytes[i] === b);
+/** Whether `bytes` begin as wasm does: the `.gz` inflated by the browser, sent with `Content-Encoding: gzip`. */
+export const isWasm = (bytes: Uint8Array): boolean => startsWith(bytes, WASM_MAGIC);
 
 /**
  * The wasm in `response` (the `.gz` file) as a Blob of type `application/wasm`. A host that sends
@@ -25,7 +27,7 @@ export async function wasmFromGzipResponse(response: Response, url: string): Pro
   // kept a Blob throughout, never copied into an ArrayBuffer: 14 MB at each copy
   const body = await response.blob();
   const head = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.slice(0, WASM_MAGIC.length).arrayBuffer());
-  if (startsWith(await head(body), WASM_MAGIC)) return body.slice(0, body.size, 'application/wasm');
+  if (isWasm(await head(body))) return body.slice(0, body.size, 'application/wasm');
   if (!startsWith(await head(body), GZIP_MAGIC)) throw new Error(`no onnxruntime wasm at ${url} (neither gzip nor wasm came back)`);
   let wasm: Blob;
   try {
@@ -33,7 +35,7 @@ export async function wasmFromGzipResponse(response: Response, url: string): Pro
   } catch (error) {
     throw new Error(`onnxruntime's wasm at ${url} is damaged (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (!startsWith(await head(wasm), WASM_MAGIC)) throw new Error(`onnxruntime's wasm at ${url} is damaged (not wasm once inflated)`);
+  if (!isWasm(await head(wasm))) throw new Error(`onnxruntime's wasm at ${url} is damaged (not wasm once inflated)`);
   return wasm;
 }
 

@@ -4,6 +4,7 @@
  * says how much of what its first read needs has come (dice-reader.ts `watchReaderDownload`,
  * TableCamera.svelte). Shared by the service worker and the page: no DOM, no worker.
  */
+import { isWasm } from './ort-wasm.ts';
 
 /** The gzipped wasm's name in `__FIRST_READ_BYTES__`: the build names its file with a hash. */
 export const ORT_WASM_GZ_FILE = 'ort-wasm-simd-threaded.wasm.gz';
@@ -22,10 +23,14 @@ export function readerFileName(url: string): string | null {
 export interface ReaderFileDownload {
   /** `readerFileName` */
   file: string;
-  /** Body bytes landed so far: the decoded ones where the host sent the file with a Content-Encoding. */
+  /**
+   * Body bytes landed so far. A host that compresses a file itself (`Content-Encoding`) has the
+   * browser decode it: the body is the file as shipped all the same, except the gzipped wasm, sent
+   * with `Content-Encoding: gzip`: then it is the wasm inflated (`inflated`).
+   */
   bytes: number;
-  /** Sent with a Content-Encoding: `bytes` are not the file's bytes as shipped (nor its share of them). */
-  encoded: boolean;
+  /** The gzipped wasm came inflated: its body is the plain wasm, not the bytes shipped. */
+  inflated: boolean;
   /** Landed whole. */
   done: boolean;
 }
@@ -55,15 +60,17 @@ export class ReaderDownloadTally {
   constructor(private readonly reportEveryMs: number) {}
 
   /** A download of `file` begins (again, after a failed one: counted anew). */
-  started(file: string, encoded: boolean): void {
-    this.downloads.set(file, { file, bytes: 0, encoded, done: false });
+  started(file: string): void {
+    this.downloads.set(file, { file, bytes: 0, inflated: false, done: false });
   }
 
-  /** `bytes` more of `file` landed at `now` (ms): whether to tell the pages now. */
-  received(file: string, bytes: number, now: number): boolean {
+  /** `chunk`, the next of `file`'s body, landed at `now` (ms): whether to tell the pages now. */
+  received(file: string, chunk: Uint8Array, now: number): boolean {
     const download = this.downloads.get(file);
     if (!download) return false;
-    download.bytes += bytes;
+    // the bytes tell, not the headers (as the reader's worker tells, ort-wasm.ts)
+    if (download.bytes === 0 && file.endsWith('.gz')) download.inflated = isWasm(chunk);
+    download.bytes += chunk.byteLength;
     if (now - this.reportedAt < this.reportEveryMs) return false;
     this.reportedAt = now;
     return true;
@@ -83,17 +90,21 @@ export class ReaderDownloadTally {
 
 /**
  * How many of the bytes in `sizes` (each file's size as shipped, `__FIRST_READ_BYTES__`) have
- * come down: each file's bytes landed, at most its size. A file sent with a Content-Encoding counts
- * only once it landed whole: its decoded bytes are not the ones shipped (the gzipped wasm sent
- * with `Content-Encoding: gzip` inflates to 14 MB), so the figure never passes the total, and
- * never goes back.
+ * come down: each file's share of its body landed, at most all of it. An inflated file's share is
+ * of `inflatedSizes` (the plain wasm); one of unknown size counts once it landed whole. So the
+ * figure never passes the total, and never goes back.
  */
-export function shippedBytesDownloaded(downloads: readonly ReaderFileDownload[], sizes: Readonly<Record<string, number>>): number {
+export function shippedBytesDownloaded(
+  downloads: readonly ReaderFileDownload[],
+  sizes: Readonly<Record<string, number>>,
+  inflatedSizes: Readonly<Record<string, number>>,
+): number {
   let downloaded = 0;
   for (const [file, size] of Object.entries(sizes)) {
     const download = downloads.find((d) => d.file === file);
     if (!download) continue;
-    downloaded += download.done ? size : download.encoded ? 0 : Math.min(download.bytes, size);
+    const body = download.inflated ? inflatedSizes[file] : size;
+    downloaded += download.done ? size : body ? Math.floor(size * Math.min(1, download.bytes / body)) : 0;
   }
   return downloaded;
 }
