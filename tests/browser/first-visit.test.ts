@@ -50,10 +50,11 @@ async function slowLineHoldingTheInstall(
   held: RegExp,
   fault?: (path: string, earlier: number) => number | null,
   heldLonger?: { path: RegExp; until: Promise<void> },
+  upstream: StaticServer = server,
 ): Promise<SlowLine & { tableOpen: () => void }> {
   let tableOpen!: () => void;
   const opened = new Promise<void>((resolve) => (tableOpen = resolve));
-  const line = await slowLine(server.url, { ...LINE, fault, hold: (path) => (held.test(path) ? opened : heldLonger?.path.test(path) ? heldLonger.until : null) });
+  const line = await slowLine(upstream.url, { ...LINE, fault, hold: (path) => (held.test(path) ? opened : heldLonger?.path.test(path) ? heldLonger.until : null) });
   return Object.assign(line, { tableOpen });
 }
 
@@ -132,6 +133,27 @@ describe('a first visit on a slow line', () => {
     } finally {
       await visit.close();
       await line.close();
+    }
+  });
+
+  it("counts the gzipped wasm a host sends with Content-Encoding: gzip by its share of the plain wasm the browser inflates", async () => {
+    const encodingServer = await serve(inject('distDir'), { gzipEncoded: WASM });
+    const line = await slowLineHoldingTheInstall(WASM, undefined, undefined, encodingServer);
+    const visit = await firstVisit(line);
+    try {
+      expect(visit.installingAtTable).toBe(true);
+      const sentences = await statusSentences(visit.page);
+      await visit.page.getByTestId('camera-status').filter({ hasText: DOWNLOAD_FIGURE }).waitFor();
+      expect(await cameraRead(visit.page, 60_000)).toHaveLength(5);
+      expect(line.served.filter((f) => WASM.test(f.path)).map((f) => f.encoding)).toEqual(['gzip']);
+      // the body counted is the 14 MB wasm; the figure is of the 5.4 MB shipped all the same
+      const shown = downloadFigures(await sentences());
+      expect(new Set(shown.map((f) => f.downloaded)).size).toBeGreaterThanOrEqual(2);
+      expect(shown.every((f, i) => f.total === 5.4 && f.downloaded >= (shown[i - 1]?.downloaded ?? 0) && f.downloaded < f.total)).toBe(true);
+    } finally {
+      await visit.close();
+      await line.close();
+      await encodingServer.stop();
     }
   });
 

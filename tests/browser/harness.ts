@@ -51,8 +51,12 @@ export interface StaticServer {
   stop(): Promise<void>;
 }
 
-/** Serves `dir` on 127.0.0.1 (a free port) with COOP/COEP, falling back to index.html for app URLs. */
-export async function serve(dir: string): Promise<StaticServer> {
+/**
+ * Serves `dir` on 127.0.0.1 (a free port) with COOP/COEP, falling back to index.html for app URLs.
+ * `gzipEncoded`: gzip files sent with `Content-Encoding: gzip`, as some hosts send a `.gz`, which
+ * the browser then inflates.
+ */
+export async function serve(dir: string, options: { gzipEncoded?: RegExp } = {}): Promise<StaticServer> {
   let root = resolve(dir);
   let networkDown = false;
   const requests: StaticServer['requests'] = [];
@@ -82,6 +86,7 @@ export async function serve(dir: string): Promise<StaticServer> {
       'Cross-Origin-Embedder-Policy': 'require-corp',
       'Cross-Origin-Resource-Policy': 'same-origin',
       'Cache-Control': 'no-cache',
+      ...(options.gzipEncoded?.test(path) ? { 'Content-Encoding': 'gzip' } : {}),
     });
     createReadStream(file).pipe(res);
   });
