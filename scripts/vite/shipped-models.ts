@@ -84,7 +84,11 @@ export function shippedModels(modelsDir: string): Plugin {
     name: 'rollcall:shipped-models',
     configureServer(server) {
       server.middlewares.use('/models', (req, res, next) => {
-        const file = decodeURIComponent((req.url ?? '').split('?')[0] ?? '').replace(/^\//, '');
+        const [pathname = '', query = ''] = (req.url ?? '').split('?');
+        // a sidecar the app imports (`import config from '.../models/x.json'`, `?import`) is Vite's
+        // to serve as a JS module: sent as JSON, the module script is refused and the worker never loads
+        if (new URLSearchParams(query).has('import')) return next();
+        const file = decodeURIComponent(pathname).replace(/^\//, '');
         const path = join(modelsDir, file);
         if (!MODEL_FILE.test(file) || !existsSync(path)) return next();
         res.setHeader('Content-Type', file.endsWith('.json') ? 'application/json' : 'application/octet-stream');

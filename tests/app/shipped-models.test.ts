@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { firstReadBytes, firstReadFirst, gzippedOrtWasm, shippedModels, shippedModelVersions, versionedModelEntries } from '../../scripts/vite/shipped-models.ts';
 import { ORT_WASM_GZ_FILE } from '../../src/lib/vision/reader-download.ts';
@@ -114,6 +115,35 @@ describe('shipped models in the build', () => {
         symbols: { [ORT_WASM_GZ_FILE]: 1000, 'dice-pips.onnx': 100, 'face-embed.onnx': 20 },
         inflated: { [ORT_WASM_GZ_FILE]: 4000 },
       });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the models in dev, but leaves a sidecar the app imports (`?import`) to Vite, which makes it a JS module', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rollcall-models-'));
+    try {
+      writeFileSync(join(dir, 'dice-pips.json'), '{"inputSize":640}');
+      type Response = PassThrough & { setHeader: (name: string, value: unknown) => void };
+      type Middleware = (req: { url?: string }, res: Response, next: () => void) => void;
+      let middleware: Middleware | undefined;
+      const hook = shippedModels(dir).configureServer as unknown as (server: { middlewares: { use: (path: string, fn: Middleware) => void } }) => void;
+      hook({ middlewares: { use: (_path, fn) => void (middleware = fn) } });
+      // `url`: the path below the '/models' mount, as connect hands it on
+      const ask = (url: string): Promise<{ passedOn: boolean; type?: unknown; body?: string }> =>
+        new Promise((resolve) => {
+          const headers: Record<string, unknown> = {};
+          const res = Object.assign(new PassThrough(), { setHeader: (name: string, value: unknown) => void (headers[name] = value) });
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ passedOn: false, type: headers['Content-Type'], body: Buffer.concat(chunks).toString() }));
+          middleware!({ url }, res, () => resolve({ passedOn: true }));
+        });
+      // the reader's worker imports the sidecars: sent as JSON, its module script was refused and the worker never loaded
+      expect(await ask('/dice-pips.json?import')).toEqual({ passedOn: true });
+      expect(await ask('/dice-pips.json?v=abc&import')).toEqual({ passedOn: true });
+      expect(await ask('/dice-pips.json')).toEqual({ passedOn: false, type: 'application/json', body: '{"inputSize":640}' });
+      expect(await ask('/dice-pips.onnx')).toEqual({ passedOn: true }); // not in this models/
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
