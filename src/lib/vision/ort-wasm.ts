@@ -29,11 +29,30 @@ export async function wasmFromGzipResponse(response: Response, url: string): Pro
   const head = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.slice(0, WASM_MAGIC.length).arrayBuffer());
   if (isWasm(await head(body))) return body.slice(0, body.size, 'application/wasm');
   if (!startsWith(await head(body), GZIP_MAGIC)) throw new Error(`no onnxruntime wasm at ${url} (neither gzip nor wasm came back)`);
+  // Chromium's Response.blob() says only "Failed to fetch" of a stream that failed to inflate, as
+  // if the network were at fault: the inflater's own error ("Compressed input was truncated.") is
+  // caught on the way to be said instead
+  const inflater = body.stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  let inflateError: unknown = null;
+  const inflated = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await inflater.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        inflateError = error;
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => inflater.cancel(reason),
+  });
   let wasm: Blob;
   try {
-    wasm = await new Response(body.stream().pipeThrough(new DecompressionStream('gzip')), { headers: { 'Content-Type': 'application/wasm' } }).blob();
+    wasm = await new Response(inflated, { headers: { 'Content-Type': 'application/wasm' } }).blob();
   } catch (error) {
-    throw new Error(`onnxruntime's wasm at ${url} is damaged (${error instanceof Error ? error.message : String(error)})`);
+    const why = inflateError ?? error;
+    throw new Error(`onnxruntime's wasm at ${url} is damaged (${(why instanceof Error ? why.message : String(why)).replace(/\.$/, '')})`);
   }
   if (!isWasm(await head(wasm))) throw new Error(`onnxruntime's wasm at ${url} is damaged (not wasm once inflated)`);
   return wasm;
