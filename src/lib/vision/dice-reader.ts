@@ -98,13 +98,13 @@ type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
 
 /**
  * A first visit on a slow line: the app's first service worker installs while the table opens,
- * downloading onnxruntime's wasm (14 MB) and the models into its precache. The reader downloading
+ * downloading onnxruntime's wasm (3.7 MB gzipped) and the models into its precache. The reader downloading
  * the same files beside it would share the line with it, and Chromium holds a second request for
  * a URL already being downloaded for 20 s (its HTTP cache lock) before downloading it again: at
- * 200 KB/s the first read came 132 s after the table opened, the wasm downloaded twice. So while that
- * install runs, the worker takes these files from the precache as they land in it
- * (dice-reader.worker.ts `fetchShipped`): 80 s, each file once (`npm run bench -- --only
- * first-visit`).
+ * 200 KB/s the first read came 132 s after the table opened, the wasm (then shipped as 14 MB)
+ * downloaded twice. So while that install runs, the worker takes these files from the precache as
+ * they land in it (dice-reader.worker.ts `fetchShipped`): 80 s, each file once, and 28 s with the
+ * wasm gzipped (`npm run bench -- --only first-visit`).
  *
  * True when such an install may be running; `onSettled` is called once it has ended (`installed`:
  * whether it installed; false too when it was never running after all), and `onInstalling` with
