@@ -37,10 +37,16 @@ export function versionedModelEntries<E extends { url: string; revision: string 
 /**
  * What the table's reads wait for, in the order the reader asks: onnxruntime's wasm, the pip
  * detector, the die-face reader (the first read), then the face embedder (the first die read as
- * neither pips nor blank, pip-learning.ts). The precache downloads one file at a time, in
- * manifest order.
+ * neither pips nor blank, pip-learning.ts) and the symbol detector (a table of symbol dice, which
+ * waits on both). The precache downloads one file at a time, in manifest order.
  */
-const FIRST_READ = [/^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/, /^models\/dice-pips\.onnx(\?|$)/, /^models\/die-face\.onnx(\?|$)/, /^models\/face-embed\.onnx(\?|$)/];
+const FIRST_READ = [
+  /^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/,
+  /^models\/dice-pips\.onnx(\?|$)/,
+  /^models\/die-face\.onnx(\?|$)/,
+  /^models\/face-embed\.onnx(\?|$)/,
+  /^models\/dice-symbols\.onnx(\?|$)/,
+];
 
 /**
  * The bytes a table's reader downloads before its first read, by file (as `readerFileName` names

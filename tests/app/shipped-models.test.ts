@@ -69,9 +69,10 @@ describe('shipped models in the build', () => {
     }
   });
 
-  it('precaches what the reads wait for first: the wasm, the pip detector, the die-face reader, the face embedder; the rest in order', () => {
+  it('precaches what the reads wait for first: the wasm, the pip detector, the die-face reader, the face embedder, the symbol detector; the rest in order', () => {
     const urls = [
       'index.html',
+      'models/dice-symbols.onnx?v=4',
       'models/face-embed.onnx?v=1',
       'models/die-face.onnx?v=2',
       'models/dice-pips.json',
@@ -86,6 +87,7 @@ describe('shipped models in the build', () => {
       'models/dice-pips.onnx?v=3',
       'models/die-face.onnx?v=2',
       'models/face-embed.onnx?v=1',
+      'models/dice-symbols.onnx?v=4',
       'index.html',
       'models/dice-pips.json',
       'assets/index-BhmbTyPg.js',
