@@ -107,8 +107,8 @@ type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
  * wasm gzipped (`npm run bench -- --only first-visit`).
  *
  * True when such an install may be running; `onSettled` is called once it has ended (`installed`:
- * whether it installed; false too when it was never running after all), and `onInstalling` with
- * the installing service worker once it is found.
+ * whether it installed; false too when it was never running after all, or the worker installing
+ * is an update's), and `onInstalling` with the installing service worker once it is found.
  */
 function watchFirstInstall(onSettled: (installed: boolean) => void, onInstalling?: (installing: ServiceWorker, container: ServiceWorkerContainer) => void): boolean {
   let container: ServiceWorkerContainer | undefined;
@@ -130,7 +130,9 @@ function watchFirstInstall(onSettled: (installed: boolean) => void, onInstalling
   found.getRegistration().then(
     (registration) => {
       const installing = registration?.installing;
-      if (!installing) return settle(false);
+      // an active worker beside it: an update installing, on a page loaded past that worker (a
+      // hard reload); no first visit's download, and src/sw.ts counts none of it
+      if (!installing || registration.active) return settle(false);
       const ended = (): void => {
         if (installing.state === 'installing') return;
         installing.removeEventListener('statechange', ended);
