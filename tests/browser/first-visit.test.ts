@@ -64,23 +64,32 @@ const DOWNLOAD_FIGURE = /^\s*Downloading the dice reader: (\d+\.\d) of (\d+\.\d)
 /** The table's sentence while the first install downloads, when it cannot say how far it has got. */
 const DOWNLOAD_UNCOUNTED = /^\s*Downloading the dice reader \(5 MB, on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/;
 
+/** The table's sentence once what the first read needs has downloaded, while the reader starts. */
+const STILL_STARTING = /^\s*Still starting the dice reader… Enter the dice with the dice pad meanwhile\.\s*$/;
+
 /**
  * Every sentence the table's camera status shows from now on, each time it changes. Watched in the
- * page, so that none shown briefly is missed.
+ * page, so that none shown briefly is missed. `heights`: the status's height as each was shown.
  */
-async function statusSentences(page: Page): Promise<() => Promise<string[]>> {
+async function statusSentences(page: Page): Promise<(() => Promise<string[]>) & { heights: () => Promise<{ sentence: string; height: number }[]> }> {
   await page.evaluate(() => {
     const status = document.querySelector('[data-testid="camera-status"]');
     const shown: string[] = [];
+    const heights: { sentence: string; height: number }[] = [];
     const look = (): void => {
       const text = status?.textContent?.trim() ?? '';
+      const height = status?.getBoundingClientRect().height ?? 0;
       if (shown.at(-1) !== text) shown.push(text);
+      if (heights.at(-1)?.sentence !== text || heights.at(-1)?.height !== height) heights.push({ sentence: text, height });
     };
     look();
     new MutationObserver(look).observe(status ?? document.body, { subtree: true, childList: true, characterData: true });
-    Object.assign(window, { statusSentences: shown });
+    if (status) new ResizeObserver(look).observe(status);
+    Object.assign(window, { statusSentences: shown, statusHeights: heights });
   });
-  return () => page.evaluate(() => (window as unknown as { statusSentences: string[] }).statusSentences);
+  return Object.assign(() => page.evaluate(() => (window as unknown as { statusSentences: string[] }).statusSentences), {
+    heights: () => page.evaluate(() => (window as unknown as { statusHeights: { sentence: string; height: number }[] }).statusHeights),
+  });
 }
 
 /** The figures (`DOWNLOAD_FIGURE`: MB downloaded, MB in all) among `sentences`, in turn. */
@@ -130,6 +139,13 @@ describe('a first visit on a slow line', () => {
       expect(line.downloads(WASM)).toBe(1);
       expect(line.downloads(/\.wasm$/)).toBe(0);
       expect(line.downloads(PIP_MODEL)).toBe(1);
+      // the dice pad below stays where it was while the reader is slow to start: the status never
+      // shrinks from the first figure on, though "Still starting…" is shorter than the figure's sentence
+      const heights = await sentences.heights();
+      const slow = heights.slice(heights.findIndex((h) => DOWNLOAD_FIGURE.test(h.sentence)));
+      const slowUntilReady = slow.slice(0, slow.findIndex((h) => !DOWNLOAD_FIGURE.test(h.sentence) && !STILL_STARTING.test(h.sentence)));
+      expect(slowUntilReady.some((h) => STILL_STARTING.test(h.sentence))).toBe(true);
+      expect(slowUntilReady.filter((h, i) => h.height < (slowUntilReady[i - 1]?.height ?? 0))).toEqual([]);
     } finally {
       await visit.close();
       await line.close();
