@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { ORT_WASM_GZ_FILE } from '../../src/lib/vision/reader-download.ts';
+import { ORT_WASM_GZ_PATH, ORT_WASM_PATH } from '../../src/lib/vision/ort-wasm.ts';
 
 const MODEL_FILE = /^[\w.-]+\.(onnx|json)$/;
 
@@ -41,7 +42,7 @@ export function versionedModelEntries<E extends { url: string; revision: string 
  * waits on both). The precache downloads one file at a time, in manifest order.
  */
 const FIRST_READ = [
-  /^assets\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/,
+  ORT_WASM_GZ_PATH,
   /^models\/dice-pips\.onnx(\?|$)/,
   /^models\/die-face\.onnx(\?|$)/,
   /^models\/face-embed\.onnx(\?|$)/,
@@ -110,9 +111,6 @@ export function shippedModels(modelsDir: string): Plugin {
   };
 }
 
-/** onnxruntime's wasm, as the reader asks for it: `<the wasm's URL>.gz` (`gzippedOrtWasm`). */
-const ORT_WASM_GZ = /\/ort-wasm-simd-threaded(-[\w-]+)?\.wasm\.gz$/;
-
 /**
  * onnxruntime's wasm gzipped, as the reader's worker downloads it: 14 MB of wasm are 3.7 MB
  * gzipped, and a host need not compress wasm (`vite preview` does not), so the app ships it
@@ -126,7 +124,7 @@ export function gzippedOrtWasm(wasmPath: string): { bytes: () => Buffer; plugin:
     name: 'rollcall:gzipped-ort-wasm',
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        if (!ORT_WASM_GZ.test((req.url ?? '').split('?')[0] ?? '')) return next();
+        if (!ORT_WASM_GZ_PATH.test((req.url ?? '').split('?')[0] ?? '')) return next();
         res.setHeader('Content-Type', 'application/gzip');
         res.setHeader('Content-Length', bytes().length);
         res.end(bytes());
@@ -136,7 +134,7 @@ export function gzippedOrtWasm(wasmPath: string): { bytes: () => Buffer; plugin:
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
-        const wasm = Object.keys(bundle).filter((file) => /(^|\/)ort-wasm-simd-threaded-[\w-]+\.wasm$/.test(file));
+        const wasm = Object.keys(bundle).filter((file) => ORT_WASM_PATH.test(file));
         if (wasm.length !== 1) this.error(`expected onnxruntime's wasm once in the build, found ${wasm.length}: ${wasm.join(', ')}`);
         this.emitFile({ type: 'asset', fileName: `${wasm[0]}.gz`, source: bytes() });
       },

@@ -59,10 +59,10 @@ async function slowLineHoldingTheInstall(
 }
 
 /** The table's sentence while the first install downloads what its first read needs, with how far it has got. */
-const DOWNLOAD_FIGURE = /^\s*Downloading the dice reader: (\d+\.\d) of (\d+\.\d) MB \(on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/;
+const DOWNLOAD_FIGURE = /^\s*Downloading the dice reader: (\d+\.\d) of (\d+\.\d)\u00a0MB \(on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/;
 
 /** The table's sentence while the first install downloads, when it cannot say how far it has got. */
-const DOWNLOAD_UNCOUNTED = /^\s*Downloading the dice reader \(5 MB, on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/;
+const DOWNLOAD_UNCOUNTED = /^\s*Downloading the dice reader \(5\.4\u00a0MB, on a first visit only\)… Enter the dice with the dice pad meanwhile\.\s*$/;
 
 /** The table's sentence once what the first read needs has downloaded, while the reader starts. */
 const STILL_STARTING = /^\s*Still starting the dice reader… Enter the dice with the dice pad meanwhile\.\s*$/;

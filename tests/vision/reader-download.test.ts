@@ -103,12 +103,12 @@ describe("the first install's download of the reader's files", () => {
   });
 
   it('says megabytes to a tenth, what came rounded down and the total only once it is all there', () => {
-    expect(megabytesOf(0, TOTAL)).toBe('0.0 of 5.4 MB');
-    expect(megabytesOf(2_149_999, TOTAL)).toBe('2.1 of 5.4 MB');
-    expect(megabytesOf(TOTAL - 1, TOTAL)).toBe('5.3 of 5.4 MB');
+    expect(megabytesOf(0, TOTAL)).toBe('0.0 of 5.4\u00a0MB');
+    expect(megabytesOf(2_149_999, TOTAL)).toBe('2.1 of 5.4\u00a0MB');
+    expect(megabytesOf(TOTAL - 1, TOTAL)).toBe('5.3 of 5.4\u00a0MB');
     // 5.42 MB rounds to 5.4: 5.41 MB came is not yet 5.4 of 5.4
-    expect(megabytesOf(5_410_000, 5_420_000)).toBe('5.3 of 5.4 MB');
-    expect(megabytesOf(TOTAL, TOTAL)).toBe('5.4 of 5.4 MB');
-    expect(megabytesOf(20_000, 40_000)).toBe('0.0 of 0.0 MB');
+    expect(megabytesOf(5_410_000, 5_420_000)).toBe('5.3 of 5.4\u00a0MB');
+    expect(megabytesOf(TOTAL, TOTAL)).toBe('5.4 of 5.4\u00a0MB');
+    expect(megabytesOf(20_000, 40_000)).toBe('0.0 of 0.0\u00a0MB');
   });
 });

@@ -152,13 +152,19 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
     ort.env.wasm.wasmPaths = { mjs: absolute(ortMjsUrl), wasm: (await wasm).url };
     return ort;
   });
-  const ort = await ortModule;
   const config = parseDetectorConfig(options.model?.config ?? shippedConfig);
   let dieFaceBytes = 0;
-  const t1 = performance.now();
-  const [model, faceModel] = await downloads;
-  // The first session creation also instantiates the wasm runtime; it is timed with the model.
-  const first = await createDetector(ort, model, config, { executionProviders: ['wasm'] }).finally(() => void wasm.then(({ release }) => release()));
+  const { ort, t1, model, faceModel, first } = await (async () => {
+    const ort = await ortModule;
+    const t1 = performance.now();
+    const [model, faceModel] = await downloads;
+    // The first session creation also instantiates the wasm runtime; it is timed with the model.
+    const first = await createDetector(ort, model, config, { executionProviders: ['wasm'] });
+    return { ort, t1, model, faceModel, first };
+  })().finally(() => {
+    // the runtime has compiled the wasm, or never will: its blob: URL is not needed again
+    void wasm.then(({ release }) => release(), () => undefined);
+  });
   let reader: DieFaceReader | null = null;
   if (faceModel && dieFaceConfig) {
     reader = await createDieFaceReader(ort, faceModel, dieFaceConfig, { executionProviders: ['wasm'] });

@@ -11,6 +11,13 @@
 /** Where the gzipped wasm is served, beside the plain file at `wasmUrl`. */
 export const gzippedWasmUrl = (wasmUrl: string): string => `${wasmUrl}.gz`;
 
+/**
+ * onnxruntime's wasm by its path or URL, plain and gzipped: in the build `assets/ort-wasm-simd-
+ * threaded-<hash>.wasm`, in dev without the hash. The one test of the name, wherever it is needed.
+ */
+export const ORT_WASM_PATH = /(^|\/)ort-wasm-simd-threaded(-[\w-]+)?\.wasm$/;
+export const ORT_WASM_GZ_PATH = /(^|\/)ort-wasm-simd-threaded(-[\w-]+)?\.wasm\.gz$/;
+
 const GZIP_MAGIC = [0x1f, 0x8b];
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 const startsWith = (bytes: Uint8Array, magic: number[]): boolean => magic.every((b, i) => bytes[i] === b);

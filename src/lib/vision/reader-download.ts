@@ -4,7 +4,7 @@
  * says how much of what its first read needs has come (dice-reader.ts `watchReaderDownload`,
  * TableCamera.svelte). Shared by the service worker and the page: no DOM, no worker.
  */
-import { isWasm } from './ort-wasm.ts';
+import { isWasm, ORT_WASM_GZ_PATH } from './ort-wasm.ts';
 
 /** The gzipped wasm's name in `__FIRST_READ_BYTES__`: the build names its file with a hash. */
 export const ORT_WASM_GZ_FILE = 'ort-wasm-simd-threaded.wasm.gz';
@@ -15,7 +15,7 @@ export const ORT_WASM_GZ_FILE = 'ort-wasm-simd-threaded.wasm.gz';
  */
 export function readerFileName(url: string): string | null {
   const path = new URL(url, 'http://localhost/').pathname;
-  if (/\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/.test(path)) return ORT_WASM_GZ_FILE;
+  if (ORT_WASM_GZ_PATH.test(path)) return ORT_WASM_GZ_FILE;
   return /\/models\/([\w.-]+\.onnx)$/.exec(path)?.[1] ?? null;
 }
 
@@ -109,12 +109,15 @@ export function shippedBytesDownloaded(
   return downloaded;
 }
 
+/** Megabytes to a tenth, as the table says a download's size: "5.4". */
+export const megabytes = (bytes: number): string => (Math.round(bytes / 1e5) / 10).toFixed(1);
+
 /**
  * "2.1 of 5.4 MB": megabytes to a tenth, what came rounded down and never shown as the total
- * until it is all there.
+ * until it is all there. A no-break space holds "MB" to its figure where the sentence wraps.
  */
 export function megabytesOf(downloaded: number, total: number): string {
   const totalTenths = Math.round(total / 1e5);
   const downloadedTenths = downloaded >= total ? totalTenths : Math.max(0, Math.min(Math.floor(downloaded / 1e5), totalTenths - 1));
-  return `${(downloadedTenths / 10).toFixed(1)} of ${(totalTenths / 10).toFixed(1)} MB`;
+  return `${(downloadedTenths / 10).toFixed(1)} of ${megabytes(total)}\u00a0MB`;
 }
