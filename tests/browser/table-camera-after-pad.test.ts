@@ -71,11 +71,24 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       await page.getByTestId('dice-pad-toggle').click();
       const pad = page.getByTestId('dice-pad');
       await pad.locator('button[data-face="1"]').click();
+      // where the pad is, every frame from the first die tapped in until the test looks again
+      await pad.evaluate((element) => {
+        const tops = new Set<number>();
+        const sample = (): void => {
+          tops.add(Math.round(element.getBoundingClientRect().top));
+          requestAnimationFrame(sample);
+        };
+        sample();
+        (window as unknown as { padTops: Set<number> }).padTops = tops;
+      });
       tappedIn();
       await page.getByTestId('camera-status').getByText('I see 5 dice.').waitFor({ timeout: 90_000 });
       await page.waitForTimeout(3000);
       // no read proposed above the pad (it would push the pad down by a proposal's height)
       expect(await page.getByTestId('camera-read').count()).toBe(0);
+      // nor did the status above it move it: the download's sentence shows from the table's
+      // opening, and keeps its height while the pad holds a die (one line once ready, else)
+      expect(await page.evaluate(() => [...(window as unknown as { padTops: Set<number> }).padTops])).toHaveLength(1);
       // the die tapped in stays, and the roll finished by hand is the one proposed
       for (const face of ['1', '4', '5', '6']) await pad.locator(`button[data-face="${face}"]`).click();
       await page.getByTestId('dice-pad-done').click();
