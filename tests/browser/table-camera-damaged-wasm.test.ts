@@ -7,31 +7,25 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { openAppWithCamera, ROOT, type AppWithCamera } from './harness.ts';
 import { startGame } from './table-helpers.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
 
-let server: StaticServer;
-let session: BrowserSession;
-let camera: { path: string; cleanup: () => Promise<void> };
+let app: AppWithCamera;
 
 beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  camera = await fakeCameraFile(readFileSync(PHOTO), 640, 480);
-  session = await launch({ camera: camera.path });
+  app = await openAppWithCamera(inject('distDir'), readFileSync(PHOTO), 640, 480);
 });
 
 afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-  await camera?.cleanup();
+  await app?.close();
 });
 
 describe("onnxruntime's wasm damaged", () => {
   it('is said to be damaged, and how: cut short', async () => {
     // no service worker, so the reader's own request for the wasm is the one cut short here
-    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 }, serviceWorkers: 'block' });
+    const context = await app.session.browser.newContext({ viewport: { width: 412, height: 860 }, serviceWorkers: 'block' });
     try {
       await context.grantPermissions(['camera']);
       await context.route(/\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/, async (route) => {
@@ -41,7 +35,7 @@ describe("onnxruntime's wasm damaged", () => {
       });
       const page = await context.newPage();
       page.setDefaultTimeout(30_000);
-      await page.goto(server.url);
+      await page.goto(app.server.url);
       await startGame(page, 'five-thousand', ['Ann', 'Bob']);
       const status = page.getByTestId('camera-status');
       await status.getByText(/could not start/).waitFor();
