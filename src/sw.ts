@@ -8,6 +8,7 @@ import { addPlugins, cleanupOutdatedCaches, createHandlerBoundToURL, precacheAnd
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { clientsClaim } from 'workbox-core';
 import { ASK_READER_DOWNLOAD, ReaderDownloadTally, readerFileName } from './lib/vision/reader-download.ts';
+import { INFLATED_WASM_CACHE, ORT_WASM_PATH } from './lib/vision/ort-wasm.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
 
@@ -64,6 +65,15 @@ addPlugins([
 ]);
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+// onnxruntime's plain wasm, which the app does not ship in its precache (the gzipped file is):
+// the copy the reader's worker inflated and kept, handed over as Cache Storage gave it, not
+// copied with the isolation headers (a same-origin file needs none), so that Chromium keeps the
+// compiled code beside it for the next start (ort-wasm.ts `INFLATED_WASM_CACHE`). The worker asks
+// for it only once kept; else the network's.
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && ORT_WASM_PATH.test(url.pathname),
+  async ({ request }) => (await (await caches.open(INFLATED_WASM_CACHE)).match(request)) ?? fetch(request),
+);
 // Any in-app URL opens the app shell, online or off.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { gzippedWasmUrl, wasmFromGzipResponse } from '../../src/lib/vision/ort-wasm.ts';
+import { gzippedWasmUrl, keepInflatedWasm, wasmFromGzipResponse } from '../../src/lib/vision/ort-wasm.ts';
 
 const URL_ = 'http://app.test/assets/ort-wasm-simd-threaded-X.wasm.gz';
 // the wasm the app ships, so the test inflates what the build gzips
@@ -34,5 +34,37 @@ describe("onnxruntime's wasm, shipped gzipped", () => {
     const gz = gzipSync(wasm);
     await expect(wasmFromGzipResponse(new Response(gz.subarray(0, gz.length >> 1)), URL_)).rejects.toThrow(`onnxruntime's wasm at ${URL_} is damaged (`);
     await expect(wasmFromGzipResponse(new Response(gzipSync('not wasm at all')), URL_)).rejects.toThrow(`onnxruntime's wasm at ${URL_} is damaged (not wasm once inflated)`);
+  });
+});
+
+/** Cache Storage's cache as keepInflatedWasm uses it, kept in a Map; `full`: every put fails (storage full). */
+function fakeCache(full = false): Cache & { entries: Map<string, Response> } {
+  const entries = new Map<string, Response>();
+  return {
+    entries,
+    keys: async () => [...entries.keys()].map((u) => new Request(u)),
+    delete: async (key: RequestInfo | URL) => entries.delete(key instanceof Request ? key.url : String(key)),
+    put: async (key: RequestInfo | URL, response: Response) => {
+      if (full) throw new DOMException('Quota exceeded.', 'QuotaExceededError');
+      entries.set(key instanceof Request ? key.url : String(key), response);
+    },
+  } as unknown as Cache & { entries: Map<string, Response> };
+}
+
+describe("onnxruntime's wasm, kept inflated for the service worker to serve (src/sw.ts)", () => {
+  const PLAIN = 'http://app.test/assets/ort-wasm-simd-threaded-X.wasm';
+
+  it('is kept under the plain file\'s URL as wasm, the one entry: another version\'s is dropped', async () => {
+    const cache = fakeCache();
+    await cache.put('http://app.test/assets/ort-wasm-simd-threaded-OLD.wasm', new Response('old'));
+    expect(await keepInflatedWasm(cache, PLAIN, new Blob([wasm.subarray(0, 4096)], { type: 'application/wasm' }))).toBe(true);
+    expect([...cache.entries.keys()]).toEqual([PLAIN]);
+    const kept = cache.entries.get(PLAIN)!;
+    expect(kept.headers.get('content-type')).toBe('application/wasm');
+    expect(Buffer.from(await kept.arrayBuffer()).equals(wasm.subarray(0, 4096))).toBe(true);
+  });
+
+  it('says so where it cannot be kept, without throwing', async () => {
+    expect(await keepInflatedWasm(fakeCache(true), PLAIN, new Blob([wasm.subarray(0, 16)]))).toBe(false);
   });
 });

@@ -160,9 +160,11 @@ export type ToWorker =
   /**
    * `precacheFilling`: the page has no service worker yet and its first one is installing, filling
    * its precache with the wasm and the models (a first visit); `precache-settled` follows when
-   * that install ends, however it ends (dice-reader.ts `watchFirstInstall`).
+   * that install ends, however it ends (dice-reader.ts `watchFirstInstall`). `served`: a service
+   * worker controls the page, and so the reader's worker: it serves onnxruntime's plain wasm from
+   * the inflated copy the reader keeps (ort-wasm.ts `INFLATED_WASM_CACHE`, src/sw.ts).
    */
-  | { type: 'init'; options: ReaderInitOptions; precacheFilling: boolean }
+  | { type: 'init'; options: ReaderInitOptions; precacheFilling: boolean; served?: boolean }
   | { type: 'precache-settled' }
   | { type: 'read'; id: number; frame: ImageBitmap | ImageData; expected?: number; tiles?: boolean }
   | { type: 'learn-pips'; id: number; prototypes: PrototypeData[] }

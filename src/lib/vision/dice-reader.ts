@@ -96,6 +96,16 @@ export const READ_ANSWER_MS = 60_000;
 
 type Reply = Exclude<FromWorker, { type: 'ready' } | { type: 'error' }>;
 
+/** Whether a service worker controls this page (and so the reader's worker it starts). */
+function controlledPage(): boolean {
+  try {
+    return typeof navigator !== 'undefined' && !!navigator.serviceWorker?.controller;
+  } catch {
+    // Firefox throws on touching it where the player keeps no site data
+    return false;
+  }
+}
+
 /**
  * A first visit on a slow line: the app's first service worker installs while the table opens,
  * downloading onnxruntime's wasm (3.7 MB gzipped) and the models into its precache. The reader downloading
@@ -275,7 +285,7 @@ export function createDiceReader(options: ReaderInitOptions = {}): DiceReader {
     if (!closed) worker.postMessage({ type: 'precache-settled' } satisfies ToWorker);
   });
   installFilling = precacheFilling;
-  worker.postMessage({ type: 'init', options, precacheFilling } satisfies ToWorker);
+  worker.postMessage({ type: 'init', options, precacheFilling, served: controlledPage() } satisfies ToWorker);
 
   const isBitmap = (frame: unknown): frame is ImageBitmap => typeof ImageBitmap !== 'undefined' && frame instanceof ImageBitmap;
 

@@ -23,7 +23,7 @@ import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddin
 import { readOtherPips } from './pip-learning.ts';
 import { diceEdgeWidth } from './sharpness.ts';
 import { fetchShipped as fetchShippedFile } from './precache-fill.ts';
-import { canInflate, gzippedWasmUrl, wasmFromGzipResponse } from './ort-wasm.ts';
+import { canInflate, gzippedWasmUrl, INFLATED_WASM_CACHE, keepInflatedWasm, wasmFromGzipResponse } from './ort-wasm.ts';
 import { wasmSupportProblem } from './wasm-support.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
 import type { Box, Die, RgbaImage } from './types.ts';
@@ -116,18 +116,29 @@ async function fetchModel(url: string, shipped: boolean): Promise<Uint8Array> {
 
 /**
  * onnxruntime's wasm, for `env.wasm.wasmPaths.wasm`: the gzipped file the app ships, inflated
- * into a `blob:` URL (ort-wasm.ts), taken from the precache while the first install fills it
- * (`fetchShipped`); the plain file where this browser cannot inflate gzip. `release` revokes the
- * `blob:` URL once the runtime has compiled it.
+ * (ort-wasm.ts), taken from the precache while the first install fills it (`fetchShipped`); the
+ * plain file where this browser cannot inflate gzip. Once inflated it is kept in Cache Storage
+ * under the plain file's URL (`INFLATED_WASM_CACHE`), and where a service worker controls the
+ * reader (`served`) onnxruntime is given that URL, which the service worker serves from there as
+ * it is, so Chromium caches the compiled code and later starts skip both inflating and compiling
+ * (src/sw.ts). Elsewhere a `blob:` URL of the inflated wasm, which `release` revokes once the
+ * runtime has compiled it.
  */
-async function ortWasm(url: string): Promise<{ url: string; release: () => void }> {
-  if (!canInflate()) return { url, release: () => undefined };
+async function ortWasm(url: string, served: boolean): Promise<{ url: string; release: () => void }> {
+  const none = (): void => undefined;
+  if (!canInflate()) return { url, release: none };
+  const cache = await (typeof caches === 'undefined' ? Promise.resolve(null) : caches.open(INFLATED_WASM_CACHE)).catch(() => null);
+  if (served && cache && (await cache.match(url).catch(() => undefined))) return { url, release: none };
   const gzUrl = gzippedWasmUrl(url);
-  const blobUrl = URL.createObjectURL(await wasmFromGzipResponse(await fetchShipped(gzUrl), gzUrl));
+  const wasm = await wasmFromGzipResponse(await fetchShipped(gzUrl), gzUrl);
+  const kept = cache ? keepInflatedWasm(cache, url, wasm) : Promise.resolve(false);
+  // not served from the cache: the blob: URL now, the cache for a later start
+  if (served && (await kept)) return { url, release: none };
+  const blobUrl = URL.createObjectURL(wasm);
   return { url: blobUrl, release: () => URL.revokeObjectURL(blobUrl) };
 }
 
-async function start(options: ReaderInitOptions): Promise<Detector> {
+async function start(options: ReaderInitOptions, served: boolean): Promise<Detector> {
   const t0 = performance.now();
   // before ORT or a model is fetched: a browser ORT cannot run on is told so in words, not in ORT's
   const unsupported = wasmSupportProblem();
@@ -144,7 +155,7 @@ async function start(options: ReaderInitOptions): Promise<Detector> {
     dieFaceFiles && dieFaceConfig ? fetchModel(absolute(dieFaceFiles.url), dieFaceFiles === shippedDieFace) : Promise.resolve(null),
   ]);
   downloads.catch(() => undefined);
-  const wasm = ortWasm(absolute(ortWasmUrl));
+  const wasm = ortWasm(absolute(ortWasmUrl), served);
   wasm.catch(() => undefined); // awaited below, after the import
   ortModule = import('onnxruntime-web/wasm').then(async (ort) => {
     ort.env.wasm.numThreads = threads;
@@ -380,7 +391,7 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       precacheFill = { ended, end };
     }
     initOptions = msg.options;
-    detector = start(msg.options);
+    detector = start(msg.options, msg.served === true);
     detector.catch((e: unknown) => post({ type: 'error', id: null, message: `dice reader failed to start: ${message(e)}` }));
     return;
   }

@@ -67,3 +67,29 @@ export async function wasmFromGzipResponse(response: Response, url: string): Pro
 
 /** Whether this browser can inflate gzip itself (every browser the reader runs in: Chrome 80, Safari 16.4, Firefox 113). */
 export const canInflate = (): boolean => typeof DecompressionStream === 'function';
+
+/**
+ * The Cache Storage cache that keeps onnxruntime's wasm once inflated, under the plain wasm's
+ * URL, for the service worker to serve that URL from (src/sw.ts). Compiled from a `blob:` URL
+ * the wasm gets none of Chromium's code cache, and every start compiles it again and runs the
+ * first inferences on baseline code; compiled from a Cache Storage response the service worker
+ * hands over as it is, V8 keeps its optimized code beside that entry and the next start takes it
+ * from there (`V8.WasmCodeCaching` hit), and the inflating is skipped too. (The precache's own
+ * responses get no code cache: the service worker answers them with a copy bearing the isolation
+ * headers.)
+ */
+export const INFLATED_WASM_CACHE = 'rollcall-ort-wasm';
+
+/**
+ * Keeps the inflated `wasm` in `cache` under `url`, the only entry there: another version's wasm
+ * is dropped. False where it could not be kept (storage full, or off).
+ */
+export async function keepInflatedWasm(cache: Cache, url: string, wasm: Blob): Promise<boolean> {
+  try {
+    for (const key of await cache.keys()) if (key.url !== url) await cache.delete(key);
+    await cache.put(url, new Response(wasm, { headers: { 'Content-Type': 'application/wasm', 'Content-Length': String(wasm.size) } }));
+    return true;
+  } catch {
+    return false;
+  }
+}
