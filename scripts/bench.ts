@@ -27,8 +27,8 @@ import type { VisionHarness } from './browser/vision.ts';
 import { benchFaceEmbedder } from './lib/bench-face.ts';
 import { benchDieFaceReader } from './lib/bench-die-face.ts';
 import { benchSharpness } from './lib/bench-sharpness.ts';
-import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, servePreview } from './lib/browser-harness.ts';
-import { measureFirstLoad, measureFirstVisit, measureReadsAtRest, measureSettleToShown, SETTLE_CAMERA, settlingDiceY4m, SLOW_LINE, stillDiceY4m } from './lib/bench-app.ts';
+import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, launchChromiumProfile, servePreview } from './lib/browser-harness.ts';
+import { measureFirstLoad, measureFirstVisit, measureReaderStarts, measureReadsAtRest, measureSettleToShown, PHONE_VIEWPORT, SETTLE_CAMERA, settlingDiceY4m, SLOW_LINE, stillDiceY4m } from './lib/bench-app.ts';
 import { IDLE_READ_FPS, READ_FPS } from '../src/app/readPace.ts';
 import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
 import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
@@ -320,6 +320,34 @@ const firstVisitSection: BenchSection = {
   },
 };
 
+const READER_STARTS = { later: 5, optimiseMs: 60_000 } as const;
+
+const readerStartsSection: BenchSection = {
+  id: 'reader-starts',
+  title: 'the dice reader started again — the built app at a 5000 table, its service worker in control, headless Chromium',
+  method: `one profile: the table opened once and held ${READER_STARTS.optimiseMs / 1000} s (V8 optimises onnxruntime's wasm and caches its code meanwhile), then the browser started again on that profile and the game resumed ${READER_STARTS.later} times, as a player coming back does; each start timed from the reader's worker created to its "ready" (wasm compiled, models loaded, one warm-up run each)`,
+  async run(ctx) {
+    const { url } = await ctx.app();
+    const video = path.join(ctx.appDir, '..', `${path.basename(ctx.appDir)}-reader-starts.y4m`);
+    writeFileSync(video, await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)));
+    const profile = mkdtempSync(path.join(tmpdir(), 'rollcall-bench-profile-'));
+    const camera = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`];
+    try {
+      const open = () => launchChromiumProfile(profile, camera, PHONE_VIEWPORT);
+      const starts = await measureReaderStarts(open, url, READER_STARTS.later, READER_STARTS.optimiseMs);
+      const { hits, misses, noHandler } = starts.codeCache;
+      return [
+        { label: 'first start', value: starts.firstMs, unit: 'ms', note: 'the wasm inflated from the precached .gz and compiled' },
+        { label: 'later start, median', value: median(starts.laterMs), unit: 'ms', note: `n=${starts.laterMs.length}: ${starts.laterMs.map((ms) => ms.toFixed(0)).join(', ')} ms` },
+        { label: 'code cache hits on later starts', value: hits, unit: 'count', note: `misses ${misses}, compiled with no code cache to ask ${noHandler} (Chromium's V8.WasmCodeCaching)` },
+      ];
+    } finally {
+      rmSync(video, { force: true });
+      rmSync(profile, { recursive: true, force: true });
+    }
+  },
+};
+
 /** Runs `measure` on the built app in a browser whose fake camera plays `video` (a .y4m beside the build, removed after). */
 async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, measure: (browser: Browser, url: string) => Promise<Figure[]>): Promise<Figure[]> {
   const { url } = await ctx.app();
@@ -334,7 +362,7 @@ async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, me
   }
 }
 
-export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, settleSection, restSection];
+export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, readerStartsSection, settleSection, restSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;

@@ -9,14 +9,15 @@ import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DICE_SETTLED_MARK, type SettledMarkDetail } from '../../src/app/cameraRead.ts';
 import { DEFAULT_SETTINGS } from '../../src/lib/store/types.ts';
 import { framesToY4m } from '../y4m.ts';
 import { slowLine } from './slow-line.ts';
 
 /** A phone-sized page, as the browser tests use. */
-const PHONE = { viewport: { width: 412, height: 860 }, deviceScaleFactor: 1 } as const;
+export const PHONE_VIEWPORT = { width: 412, height: 860 } as const;
+const PHONE = { viewport: PHONE_VIEWPORT, deviceScaleFactor: 1 } as const;
 
 const gzipSize = (bytes: Buffer): number => gzipSync(bytes, { level: 9 }).byteLength;
 
@@ -335,4 +336,86 @@ export async function measureFirstVisit(browser: Browser, url: string): Promise<
     await context.close();
     await line.close();
   }
+}
+
+/** The dice reader's starts at the table, on a first start and on later visits (`measureReaderStarts`). */
+export interface ReaderStarts {
+  /** The first start in a fresh profile, its service worker in control: worker created → ready (ms). */
+  firstMs: number;
+  /** Each later start: the browser started again on the same profile, the game resumed (ms). */
+  laterMs: number[];
+  /** V8's wasm code cache on the later starts (Chromium's `V8.WasmCodeCaching`): hits, misses, and compiles with none to ask. */
+  codeCache: { hits: number; misses: number; noHandler: number };
+}
+
+/** Records, in the page, each Worker's creation and its `ready` message (the dice reader's start). */
+function recordReaderStarts(): void {
+  const w = window as unknown as { readerStarts: { created: number; ready?: number }[] };
+  w.readerStarts = [];
+  const Original = window.Worker;
+  window.Worker = class extends Original {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      const start: { created: number; ready?: number } = { created: performance.now() };
+      w.readerStarts.push(start);
+      this.addEventListener('message', (event: MessageEvent) => {
+        if ((event.data as { type?: unknown } | null)?.type === 'ready') start.ready ??= performance.now();
+      });
+    }
+  };
+}
+
+/** V8.WasmCodeCaching's samples in this browser by outcome (0 miss, 1 hit, 3 no cache handler), the renderers' merged in by chrome://histograms. */
+async function wasmCodeCaching(context: BrowserContext): Promise<Record<number, number>> {
+  const page = await context.newPage();
+  await page.goto('chrome://histograms/#V8.WasmCodeCaching');
+  await page.waitForTimeout(2000);
+  const cdp = await context.newCDPSession(page);
+  const { histograms } = (await cdp.send('Browser.getHistograms', { query: 'V8.WasmCodeCaching' })) as { histograms: { name: string; buckets: { low: number; count: number }[] }[] };
+  await cdp.detach();
+  await page.close();
+  const histogram = histograms.find((h) => h.name === 'V8.WasmCodeCaching');
+  return Object.fromEntries((histogram?.buckets ?? []).map((b) => [b.low, b.count]));
+}
+
+/**
+ * The dice reader's start at a 5000 table of the built app at `url`, as a player meets it: once in
+ * a fresh profile with its service worker in control, held `optimiseMs` (V8 optimises the wasm
+ * and caches its code meanwhile), then `later` times with the browser started again on the same
+ * profile (`open`: a persistent context on it) and the game resumed from Home, as a player coming
+ * back to the app does.
+ */
+export async function measureReaderStarts(open: () => Promise<BrowserContext>, url: string, later: number, optimiseMs: number): Promise<ReaderStarts> {
+  const startAt = async (first: boolean): Promise<{ ms: number; codeCache: Record<number, number> }> => {
+    const context = await open();
+    try {
+      await context.grantPermissions(['camera']);
+      await context.addInitScript(recordReaderStarts);
+      const page = await context.newPage();
+      await page.goto(url);
+      if (first) {
+        await page.evaluate(async () => {
+          await navigator.serviceWorker.ready;
+          if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+        });
+        await page.getByTestId('new-game').waitFor();
+        await startFiveThousand(page);
+      } else {
+        // Home: the game under way, resumed
+        await page.getByRole('button', { name: 'Resume' }).first().click();
+        await page.getByTestId('table-camera').waitFor();
+      }
+      await page.waitForFunction(() => (window as unknown as { readerStarts: { ready?: number }[] }).readerStarts.some((s) => s.ready !== undefined), null, { timeout: 120_000 });
+      const start = await page.evaluate(() => (window as unknown as { readerStarts: { created: number; ready?: number }[] }).readerStarts.find((s) => s.ready !== undefined)!);
+      await page.waitForTimeout(first ? optimiseMs : 3000);
+      return { ms: start.ready! - start.created, codeCache: await wasmCodeCaching(context) };
+    } finally {
+      await context.close();
+    }
+  };
+  const first = await startAt(true);
+  const laterStarts: { ms: number; codeCache: Record<number, number> }[] = [];
+  for (let i = 0; i < later; i++) laterStarts.push(await startAt(false));
+  const count = (bucket: number): number => laterStarts.reduce((sum, s) => sum + (s.codeCache[bucket] ?? 0), 0);
+  return { firstMs: first.ms, laterMs: laterStarts.map((s) => s.ms), codeCache: { hits: count(1), misses: count(0), noHandler: count(3) } };
 }

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { build, preview, type PreviewServer } from 'vite';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { REPO_ROOT } from './node-vision.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -52,6 +52,16 @@ export async function servePreview(outDir: string): Promise<{ url: string; close
 export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+/**
+ * Headless Chromium with the team's flags and `extraArgs` on the profile in `userDataDir`, kept
+ * between launches (caches, service worker, IndexedDB, V8's code cache): a browser started again,
+ * as a player coming back to the app starts theirs.
+ */
+export async function launchChromiumProfile(userDataDir: string, extraArgs: readonly string[], viewport: { width: number; height: number }): Promise<BrowserContext> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], viewport });
 }
 
 /** The production build alone (`npm run build`, no harness page), into `outDir`. */
