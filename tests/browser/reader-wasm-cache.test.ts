@@ -12,28 +12,23 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'playwright-core';
-import { fakeCameraFile, launch, ROOT, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+import { openAppWithCamera, ROOT, waitForServiceWorker, type AppWithCamera } from './harness.ts';
 import { cameraRead, startGame } from './table-helpers.ts';
 
-let server: StaticServer;
-let session: BrowserSession;
-let camera: { path: string; cleanup: () => Promise<void> };
+let app: AppWithCamera;
 
 beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  camera = await fakeCameraFile(readFileSync(join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg')), 640, 480);
-  session = await launch({ camera: camera.path });
+  app = await openAppWithCamera(inject('distDir'), readFileSync(join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg')), 640, 480);
 });
 
 afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-  await camera?.cleanup();
+  await app?.close();
 });
 
 describe("onnxruntime's wasm on a later start", () => {
   it('is served from the inflated copy in Cache Storage, kept on the first start: no blob: URL, nothing downloaded', async () => {
-    const { page, context, errors } = session;
+    const { page, context, errors } = app.session;
+    const { server } = app;
     await page.goto(server.url);
     await page.getByTestId('new-game').waitFor();
     await waitForServiceWorker(page);
