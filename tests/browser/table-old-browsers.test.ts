@@ -25,18 +25,27 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A browser whose pages run `script` first; a worker's globals are patched by `workerPatch`, prepended to the reader's script. */
-async function browserWithout(script: string, workerPatch?: string): Promise<BrowserSession> {
-  const session = await launch({ camera: camera.path });
-  await session.page.addInitScript({ content: script });
-  if (workerPatch) {
-    await session.context.route(/\/assets\/dice-reader\.worker-[\w-]+\.js$/, async (route) => {
+/**
+ * `play` on the app in a browser whose pages run `script` first, a worker's globals patched by
+ * `workerPatch` (prepended to the reader's script); no page error may follow. The browser is
+ * closed after, however it went.
+ */
+async function inBrowserWithout(script: string, workerPatch: string | null, play: (page: Page) => Promise<void>): Promise<void> {
+  const session: BrowserSession = await launch({ camera: camera.path });
+  try {
+    await session.page.addInitScript({ content: script });
+    if (workerPatch) {
+      await session.context.route(/\/assets\/dice-reader\.worker-[\w-]+\.js$/, async (route) => {
       const response = await route.fetch();
       await route.fulfill({ response, body: `${workerPatch}\n${await response.text()}` });
-    });
+      });
+    }
+    await session.page.goto(server.url);
+    await play(session.page);
+    expect(session.errors).toEqual([]);
+  } finally {
+    await session.close();
   }
-  await session.page.goto(server.url);
-  return session;
 }
 
 /** The scorekeeper works: the pad is open, and a roll entered on it scores. */
@@ -48,85 +57,58 @@ async function keepsScoreWithThePad(page: Page): Promise<void> {
 
 describe('a phone whose browser lacks what the camera reads with', () => {
   it('without module workers (Firefox before 114): the reader could not start, said; the pad opens and scores', async () => {
-    const session = await browserWithout(
-      `const W = window.Worker;
-       window.Worker = class extends W {
-         constructor(url, options) {
-           if (options && options.type === 'module') throw new TypeError('Module scripts are not supported on DedicatedWorker yet.');
-           super(url, options);
-         }
-       };`,
-    );
-    try {
-      const { page, errors } = session;
+    const noModuleWorkers = `const W = window.Worker;
+      window.Worker = class extends W {
+        constructor(url, options) {
+          if (options && options.type === 'module') throw new TypeError('Module scripts are not supported on DedicatedWorker yet.');
+          super(url, options);
+        }
+      };`;
+    await inBrowserWithout(noModuleWorkers, null, async (page) => {
       await startGame(page, 'five-thousand', ['Ann', 'Bob']);
       await page.locator('[data-testid="table-camera"][data-reader="error"]').waitFor();
       expect(await page.getByTestId('camera-status').textContent()).toBe(
         'The dice reader could not start (this browser cannot run it, a newer one can: Module scripts are not supported on DedicatedWorker yet.). Enter the dice with the dice pad.',
       );
       await keepsScoreWithThePad(page);
-      expect(errors).toEqual([]);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it("without WebAssembly SIMD (Safari before 16.4, every iPhone left on iOS 15): said in words, not in ORT's", async () => {
-    const session = await browserWithout('', 'WebAssembly.validate = () => false;');
-    try {
-      const { page, errors } = session;
+    await inBrowserWithout('', 'WebAssembly.validate = () => false;', async (page) => {
       await startGame(page, 'five-thousand', ['Ann', 'Bob']);
       await page.locator('[data-testid="table-camera"][data-reader="error"]').waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('camera-status').textContent()).toMatch(/could not start \(.*this browser is too old for it; it needs WebAssembly SIMD, as in Safari 16\.4/);
       await keepsScoreWithThePad(page);
-      expect(errors).toEqual([]);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('whose camera gives no frames to read (createImageBitmap refusing a <video>): said, not "No dice in view" for ever', async () => {
-    const session = await browserWithout(
-      `const original = window.createImageBitmap;
-       window.createImageBitmap = (source, ...rest) =>
-         source instanceof HTMLVideoElement ? Promise.reject(new DOMException('The source image could not be decoded.', 'InvalidStateError')) : original(source, ...rest);`,
-    );
-    try {
-      const { page, errors } = session;
+    const noVideoBitmaps = `const original = window.createImageBitmap;
+      window.createImageBitmap = (source, ...rest) =>
+        source instanceof HTMLVideoElement ? Promise.reject(new DOMException('The source image could not be decoded.', 'InvalidStateError')) : original(source, ...rest);`;
+    await inBrowserWithout(noVideoBitmaps, null, async (page) => {
       await startGame(page, 'five-thousand', ['Ann', 'Bob']);
       await page.locator('[data-testid="table-camera"][data-reader="ready"]').waitFor({ timeout: 45_000 });
       await page.getByText("The camera's read failed (this browser gives no pictures of the camera to read: The source image could not be decoded.). Enter the dice with the dice pad.").waitFor({ timeout: 15_000 });
       await page.getByTestId('dice-pad-toggle').click();
       await keepsScoreWithThePad(page);
-      expect(errors).toEqual([]);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('without crypto.randomUUID (a page over plain http, Safari before 15.4): games still start', async () => {
-    const session = await browserWithout('delete Crypto.prototype.randomUUID;');
-    try {
-      const { page, errors } = session;
+    await inBrowserWithout('delete Crypto.prototype.randomUUID;', null, async (page) => {
       await startGame(page, 'five-thousand', ['Ann', 'Bob']);
       await page.getByTestId('camera-toggle').click(); // the camera off: the pad
       await keepsScoreWithThePad(page);
-      expect(errors).toEqual([]);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('without crypto.subtle in the worker (a page over plain http): symbol dice are still read', async () => {
-    const session = await browserWithout('', 'delete Crypto.prototype.subtle;');
-    try {
-      const { page, errors } = session;
+    await inBrowserWithout('', 'delete Crypto.prototype.subtle;', async (page) => {
       await startGame(page, 'face-off', ['Ann', 'Bob']);
       // the face reader keys taught photos by the face model's hash: the build's, not one computed with crypto.subtle
       await page.locator('[data-testid="table-camera"][data-reader="ready"][data-reads="art"]').waitFor({ timeout: 45_000 });
-      expect(errors).toEqual([]);
-    } finally {
-      await session.close();
-    }
+    });
   });
 });
