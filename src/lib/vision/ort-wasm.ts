@@ -1,11 +1,12 @@
 /**
  * onnxruntime's wasm as the app ships it: gzipped, at `<the wasm's URL>.gz` (scripts/vite/
  * shipped-models.ts `gzippedOrtWasm`), 3.7 MB down the line instead of 14 MB wherever the host
- * does not compress wasm itself. The reader's worker inflates it here and hands onnxruntime a
- * `blob:` URL of the wasm, which it compiles as it streams in, as it would the file itself; the
- * URL is revoked once the runtime has started, so the bytes are not held for the worker's life
- * (as `env.wasm.wasmBinary` would hold them). Kept apart from the worker, which cannot be loaded
- * in a unit test.
+ * does not compress wasm itself. The reader's worker inflates it here and keeps the result in
+ * Cache Storage under the plain wasm's URL (`keepInflatedWasm`), which the service worker serves
+ * to onnxruntime on later starts; where no service worker serves it, onnxruntime gets a `blob:`
+ * URL, revoked once the runtime has started, so the bytes are not held for the worker's life (as
+ * `env.wasm.wasmBinary` would hold them). Kept apart from the worker, which cannot be loaded in
+ * a unit test.
  */
 
 /** Where the gzipped wasm is served, beside the plain file at `wasmUrl`. */
