@@ -180,6 +180,48 @@ describe('app shell', () => {
     }
   });
 
+  it('says how far a large backup’s import has got, then what came in', async () => {
+    // 150 games of 40 actions each, made in Node: enough writes for the page to show its count
+    const store = await openStore({ name: 'large-backup-fixture' });
+    const players = await Promise.all(['Ann', 'Ben', 'Cy'].map((name) => store.addPlayer(name)));
+    const seats = players.map(({ id, name }) => ({ id, name }));
+    for (let g = 0; g < 150; g++) {
+      const game = await store.createGame({ game: 'big-roll-5000', players: seats, options: { ante: 0, startingPlayer: 'first-listed' }, dice: { kitId: 'standard', taughtSetId: null } });
+      for (let a = 0; a < 40; a++) await store.appendAction(game.id, { type: 'roll', dice: [2, 3, 4, 6, 6] }); // nothing scores: the turn passes
+    }
+    const backup = await exportBackupJson(store);
+    store.close();
+
+    const other = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    try {
+      const page = await other.newPage();
+      await page.goto(app.server.url);
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByTestId('backup-export').waitFor();
+      // every text the progress line shows, as the page shows it
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+        new MutationObserver(() => {
+          const text = document.querySelector('[data-testid="backup-progress"]')?.textContent;
+          if (text && seen.at(-1) !== text) seen.push(text);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
+      await page.getByTestId('backup-message').waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 150 games.');
+      expect(await page.getByTestId('backup-progress').count()).toBe(0);
+      const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+      expect(seen[0]).toBe('Checking the backup…');
+      const counts = seen.slice(1).map((text) => /^Importing the games: (\d+) of 150…$/.exec(text)?.[1]).map(Number);
+      expect(counts.length).toBeGreaterThan(1);
+      expect(counts.every((n, i) => Number.isInteger(n) && n < 150 && (i === 0 || n > counts[i - 1]!))).toBe(true);
+      expect(await page.getByTestId('announcer').textContent()).toBe('Importing the backup…');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('applies and keeps the dark theme', async () => {
     const { page } = app.session;
     await page.goto(app.server.url);

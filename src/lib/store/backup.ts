@@ -144,6 +144,15 @@ export interface ParsedBackup {
 
 export type ImportMode = 'merge' | 'replace';
 
+/**
+ * How many of the backup's games an import has written so far, for a screen to show: a two-year
+ * history (600 games, 155,000 actions) takes seconds to write, most of it the games' logs.
+ */
+export interface ImportProgress {
+  games: number;
+  of: number;
+}
+
 export interface ImportSummary {
   mode: ImportMode;
   games: { added: number; skipped: number };
@@ -373,7 +382,12 @@ function checkGameLedgerLines(file: BackupFile): void {
  * (records whose id is already here are kept as they are here); `replace` makes the device hold
  * exactly the backup.
  */
-export async function importBackup(store: RollcallStore, backup: ParsedBackup, mode: ImportMode = 'merge'): Promise<ImportSummary> {
+export async function importBackup(
+  store: RollcallStore,
+  backup: ParsedBackup,
+  mode: ImportMode = 'merge',
+  onProgress: (progress: ImportProgress) => void = () => undefined,
+): Promise<ImportSummary> {
   const { file, images } = backup;
   const summary: ImportSummary = {
     mode,
@@ -422,7 +436,8 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
       // same is a game played alike, not a copy. Each matches once.
       const fileGameIds = new Set(file.games.map((g) => g.id));
       const gamesHere = mode === 'merge' ? (await games.getAll()).filter((g) => !fileGameIds.has(g.id)) : [];
-      for (const g of file.games) {
+      for (const [i, g] of file.games.entries()) {
+        onProgress({ games: i, of: file.games.length });
         if (mode === 'merge') {
           const known = (await games.getKey(g.id)) !== undefined;
           const content = { game: g.game, playerNames: g.players.map((p) => p.name), options: g.options, actions: g.actions.map((entry) => entry.action) };
@@ -524,6 +539,11 @@ export async function importBackup(store: RollcallStore, backup: ParsedBackup, m
 }
 
 /** Reads, validates and imports a backup file's text; see `parseBackup` and `importBackup`. */
-export async function importBackupText(store: RollcallStore, text: string, mode: ImportMode = 'merge'): Promise<ImportSummary> {
-  return importBackup(store, parseBackup(text), mode);
+export async function importBackupText(
+  store: RollcallStore,
+  text: string,
+  mode: ImportMode = 'merge',
+  onProgress: (progress: ImportProgress) => void = () => undefined,
+): Promise<ImportSummary> {
+  return importBackup(store, parseBackup(text), mode, onProgress);
 }
