@@ -1,6 +1,7 @@
 /**
  * The store: IndexedDB through `idb`. Backup export/import lives in `./backup.ts`, imported on
- * demand, so its validator stays out of the initial bundle.
+ * demand, so its validator stays out of the initial bundle; `./memory.ts` too, loaded only where
+ * the browser refuses IndexedDB.
  */
 export * from './types.ts';
 export * from './errors.ts';

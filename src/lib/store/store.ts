@@ -1,7 +1,8 @@
 /**
  * Rollcall's storage: IndexedDB through `idb`. Every method that writes does so in ONE
  * transaction and resolves only after that transaction has committed, so a caller that awaits it
- * may show the result knowing it survives a closed tab or a dead battery. A refused operation
+ * may show the result knowing it survives a closed tab or a dead battery (not where the browser
+ * refused storage: then the store runs in memory, and `unsaved` says so). A refused operation
  * throws a `StoreError` and writes nothing.
  */
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
@@ -146,13 +147,42 @@ const SETTINGS_KEY = 'settings';
 export const SAME_EVENING_MS = 8 * 60 * 60 * 1000;
 const SEQ_MAX = Number.MAX_SAFE_INTEGER;
 
+/**
+ * Opens the store on the browser's IndexedDB. Where the browser refuses it (site data blocked,
+ * an older Firefox private window, a webview without IndexedDB), the store opens on one kept in
+ * memory instead, so a game can still be played while the page is open; `unsaved` then says
+ * why. A database that is there but cannot be opened (a migration failed, or a newer Rollcall's)
+ * still throws: falling back would hide the player's games behind an empty app.
+ */
 export async function openStore(options: OpenStoreOptions = {}): Promise<RollcallStore> {
-  if (typeof indexedDB === 'undefined') {
-    throw new StoreError('unavailable', 'This browser cannot store data (IndexedDB is unavailable), so Rollcall cannot keep a slate.');
+  let refused = 'This browser has no IndexedDB, where web pages save data.';
+  if (typeof indexedDB !== 'undefined') {
+    const opened = await openDatabase(options);
+    if ('db' in opened) return new RollcallStore(opened.db, options.now ?? Date.now, options.newId ?? newRecordId, null);
+    refused = opened.refused;
   }
-  let store: RollcallStore | undefined;
+  try {
+    const { useMemoryIndexedDB } = await import('./memory.ts');
+    useMemoryIndexedDB();
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new StoreError('unavailable', `This browser will not let Rollcall save (${refused}), and Rollcall could not keep the slate in memory either (${detail}).`);
+  }
+  const opened = await openDatabase(options);
+  if (!('db' in opened)) throw new StoreError('unavailable', `Rollcall could not keep the slate in memory (${opened.refused}).`);
+  return new RollcallStore(opened.db, options.now ?? Date.now, options.newId ?? newRecordId, refused);
+}
+
+type Opened = { db: RollcallDb } | { refused: string };
+
+/**
+ * `openDB` on whichever IndexedDB the page has now. The browser's refusal (a throw or an error
+ * from `open` itself) comes back as `refused`, in the browser's words; a failed migration or a
+ * newer version's database is thrown as a StoreError.
+ */
+async function openDatabase(options: OpenStoreOptions): Promise<Opened> {
+  let db: RollcallDb | undefined;
   let migrationError: unknown;
-  let db: RollcallDb;
   try {
     db = await openDB<RollcallSchema>(options.name ?? DB_NAME, DB_VERSION, {
       upgrade(database, oldVersion, newVersion, tx) {
@@ -170,17 +200,21 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Rollcal
         });
       },
       blocking() {
-        store?.close();
+        // the store's own close() after this is harmless: closing twice does nothing
+        db?.close();
         options.onVersionChange?.();
       },
     });
+    return { db };
   } catch (err) {
     const cause = migrationError ?? err;
     const detail = cause instanceof Error ? cause.message : String(cause);
-    throw new StoreError('unavailable', `Rollcall could not open its saved games (${detail}).`);
+    // a newer Rollcall's database (VersionError) or one our migration could not upgrade: the games are there
+    if (migrationError !== undefined || (err instanceof Error && err.name === 'VersionError')) {
+      throw new StoreError('unavailable', `Rollcall could not open its saved games (${detail}).`);
+    }
+    return { refused: detail };
   }
-  store = new RollcallStore(db, options.now ?? Date.now, options.newId ?? newRecordId);
-  return store;
 }
 
 /**
@@ -377,6 +411,11 @@ export class RollcallStore {
     readonly db: RollcallDb,
     private readonly now: () => number,
     private readonly newId: () => string,
+    /**
+     * Why nothing written here outlives the page (the browser refused its storage, in its
+     * words), where the store runs on an IndexedDB kept in memory; null where the browser keeps it.
+     */
+    readonly unsaved: string | null,
   ) {}
 
   close(): void {
