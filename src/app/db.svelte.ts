@@ -9,16 +9,27 @@ class AppData {
   settings = $state<Settings>({ ...DEFAULT_SETTINGS });
   /** Set when the store cannot be opened; the shell shows it instead of the screens. */
   fatal = $state<string | null>(null);
+  /**
+   * Why nothing is saved (the browser refused its storage, in its words): the store runs in
+   * memory and the shell says so on every screen; null while saving works, or before the store opens.
+   */
+  unsaved = $state<string | null>(null);
   /** A newer version of Rollcall opened in another tab; this one must reload. */
   outdated = $state(false);
   private opening: Promise<RollcallStore> | null = null;
 
   store(): Promise<RollcallStore> {
-    this.opening ??= openStore({ onVersionChange: () => (this.outdated = true) }).catch((err: unknown) => {
-      this.fatal = err instanceof StoreError ? err.message : `Rollcall could not open its saved games: ${String(err)}`;
-      this.opening = null;
-      throw err;
-    });
+    this.opening ??= openStore({ onVersionChange: () => (this.outdated = true) }).then(
+      (store) => {
+        this.unsaved = store.unsaved;
+        return store;
+      },
+      (err: unknown) => {
+        this.fatal = err instanceof StoreError ? err.message : `Rollcall could not open its saved games: ${String(err)}`;
+        this.opening = null;
+        throw err;
+      },
+    );
     return this.opening;
   }
 
