@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { gzippedWasmUrl, keepInflatedWasm, wasmFromGzipResponse } from '../../src/lib/vision/ort-wasm.ts';
+import { gzippedWasmUrl, keepInflatedWasm, keptWasmLooksWhole, wasmFromGzipResponse } from '../../src/lib/vision/ort-wasm.ts';
+import { DamagedFileError } from '../../src/lib/vision/precache-heal.ts';
 
 const URL_ = 'http://app.test/assets/ort-wasm-simd-threaded-X.wasm.gz';
 // the wasm the app ships, so the test inflates what the build gzips
@@ -35,6 +36,14 @@ describe("onnxruntime's wasm, shipped gzipped", () => {
     await expect(wasmFromGzipResponse(new Response(gz.subarray(0, gz.length >> 1)), URL_)).rejects.toThrow(`onnxruntime's wasm at ${URL_} is damaged (`);
     await expect(wasmFromGzipResponse(new Response(gzipSync('not wasm at all')), URL_)).rejects.toThrow(`onnxruntime's wasm at ${URL_} is damaged (not wasm once inflated)`);
   });
+
+  it('says which refusals are a damaged file (to be downloaded again where precached), not a failed download', async () => {
+    const gz = gzipSync(wasm);
+    for (const body of ['<!doctype html>', gz.subarray(0, gz.length >> 1), gzipSync('not wasm at all')]) {
+      await expect(wasmFromGzipResponse(new Response(body), URL_)).rejects.toBeInstanceOf(DamagedFileError);
+    }
+    await expect(wasmFromGzipResponse(new Response('gone', { status: 404 }), URL_)).rejects.not.toBeInstanceOf(DamagedFileError);
+  });
 });
 
 /** Cache Storage's cache as keepInflatedWasm uses it, kept in a Map; `full`: every put fails (storage full). */
@@ -62,6 +71,16 @@ describe("onnxruntime's wasm, kept inflated for the service worker to serve (src
     const kept = cache.entries.get(PLAIN)!;
     expect(kept.headers.get('content-type')).toBe('application/wasm');
     expect(Buffer.from(await kept.arrayBuffer()).equals(wasm.subarray(0, 4096))).toBe(true);
+  });
+
+  it('is looked at before use: wasm as long as when kept passes; another length, or not wasm, does not', async () => {
+    const cache = fakeCache();
+    const head = wasm.subarray(0, 4096);
+    await keepInflatedWasm(cache, PLAIN, new Blob([head], { type: 'application/wasm' }));
+    expect(await keptWasmLooksWhole(cache.entries.get(PLAIN)!)).toBe(true);
+    expect(await keptWasmLooksWhole(new Response(head.subarray(0, 1000), { headers: { 'Content-Length': '4096' } }))).toBe(false);
+    expect(await keptWasmLooksWhole(new Response('<!doctype html>'))).toBe(false);
+    expect(await keptWasmLooksWhole(new Response(''))).toBe(false);
   });
 
   it('says so where it cannot be kept, without throwing', async () => {

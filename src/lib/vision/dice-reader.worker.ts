@@ -23,7 +23,8 @@ import { artPrototypes, embedTaughtFace, findTeachDie, readFaces, taughtEmbeddin
 import { readOtherPips } from './pip-learning.ts';
 import { diceEdgeWidth } from './sharpness.ts';
 import { fetchShipped as fetchShippedFile } from './precache-fill.ts';
-import { canInflate, gzippedWasmUrl, INFLATED_WASM_CACHE, keepInflatedWasm, wasmFromGzipResponse } from './ort-wasm.ts';
+import { canInflate, gzippedWasmUrl, INFLATED_WASM_CACHE, keepInflatedWasm, keptWasmLooksWhole, wasmFromGzipResponse } from './ort-wasm.ts';
+import { DamagedFileError, refetchDamaged } from './precache-heal.ts';
 import { wasmSupportProblem } from './wasm-support.ts';
 import type { FaceModelInfo, FaceRead, FromWorker, KitInfo, KitSpec, ReaderInfo, ReaderInitOptions, TeachOutcome, TeachRequest, ToWorker } from './dice-reader-protocol.ts';
 import type { Box, Die, RgbaImage } from './types.ts';
@@ -103,15 +104,75 @@ function fetchShipped(url: string): Promise<Response> {
 }
 
 /**
- * Fetches a model file, with clear errors for a failed or missing download; `shipped`, one of the
- * app's own (precached, `fetchShipped`), else another's (tests, benchmarks).
+ * A damaged copy of `url` in the service worker's precache replaced by the network's, once,
+ * checked by `verify` (precache-heal.ts); `damage` rethrown where the precache holds no copy.
  */
-async function fetchModel(url: string, shipped: boolean): Promise<Uint8Array> {
-  const response = shipped ? await fetchShipped(url) : await fetch(url);
+function refetch<T>(url: string, damage: unknown, verify: (response: Response) => Promise<T>): Promise<T> {
+  return refetchDamaged(url, damage, verify, {
+    cacheNames: () => (typeof caches === 'undefined' ? Promise.resolve([]) : caches.keys()),
+    open: (name) => caches.open(name),
+    fetch: (u, init) => fetch(u, init),
+  });
+}
+
+/** A model file's bytes, with clear errors for a failed or missing download. */
+async function modelBytes(response: Response, url: string): Promise<Uint8Array> {
   if (!response.ok) throw new Error(`model download failed (${response.status} ${response.statusText}): ${url}`);
   // An app-shell fallback (SPA server, service worker) answers a missing file with index.html.
-  if (response.headers.get('content-type')?.includes('text/html')) throw new Error(`no model at ${url} (the server answered with a web page)`);
+  if (response.headers.get('content-type')?.includes('text/html')) throw new DamagedFileError(`no model at ${url} (the server answered with a web page)`);
   return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * Fetches a model file; `shipped`, one of the app's own (precached, `fetchShipped`), else
+ * another's (tests, benchmarks).
+ */
+async function fetchModel(url: string, shipped: boolean): Promise<Uint8Array> {
+  return modelBytes(shipped ? await fetchShipped(url) : await fetch(url), url);
+}
+
+/**
+ * Whether `bytes` are not the app's model at `url`: their SHA-256 is not the version the build
+ * put in the URL (`shippedModel`). Only asked once a model failed to load, so a start that goes
+ * well hashes nothing; without a version, or `crypto.subtle` (plain http, where no service
+ * worker precaches anything either), they are taken for damaged.
+ */
+async function notTheBuildsModel(bytes: Uint8Array, url: string): Promise<boolean> {
+  const version = new URL(url).searchParams.get('v');
+  if (!version || typeof crypto === 'undefined' || !crypto.subtle) return true;
+  return (await sha256Prefix(bytes)) !== version;
+}
+
+/**
+ * `create` made of the model at `url` (`bytes`, its download). One of the app's own models that
+ * cannot be made (`create` fails, or a web page came back) and is not the build's bytes is a
+ * damaged copy in the precache, where the service worker would serve it again at every start:
+ * it is replaced from the network once (`refetch`) and `create` tried again with that copy. A
+ * model that is the build's is not downloaded again: what failed was not the file.
+ */
+async function fromModel<T>(url: string, shipped: boolean, bytes: Promise<Uint8Array>, create: (bytes: Uint8Array) => Promise<T>): Promise<{ made: T; bytes: Uint8Array }> {
+  let damage: unknown;
+  let got: Uint8Array | null = null;
+  try {
+    got = await bytes;
+  } catch (error) {
+    if (!shipped || !(error instanceof DamagedFileError)) throw error;
+    damage = error;
+  }
+  if (got) {
+    try {
+      return { made: await create(got), bytes: got };
+    } catch (error) {
+      if (!shipped || !(await notTheBuildsModel(got, url))) throw error;
+      damage = new DamagedFileError(`the model at ${url} is damaged (${message(error)})`);
+    }
+  }
+  const fresh = await refetch(url, damage, async (response) => {
+    const checked = await modelBytes(response, url);
+    if (await notTheBuildsModel(checked, url)) throw new DamagedFileError(`the model at ${url} is damaged (not the app's model)`);
+    return checked;
+  });
+  return { made: await create(fresh), bytes: fresh };
 }
 
 /**
@@ -124,18 +185,28 @@ async function fetchModel(url: string, shipped: boolean): Promise<Uint8Array> {
  * (src/sw.ts). Elsewhere a `blob:` URL of the inflated wasm, which `release` revokes once the
  * runtime has compiled it.
  */
-async function ortWasm(url: string, served: boolean): Promise<{ url: string; release: () => void }> {
+async function ortWasm(url: string, served: boolean): Promise<{ url: string; release: () => void; kept: Cache | null }> {
   const none = (): void => undefined;
-  if (!canInflate()) return { url, release: none };
+  if (!canInflate()) return { url, release: none, kept: null };
   const cache = await (typeof caches === 'undefined' ? Promise.resolve(null) : caches.open(INFLATED_WASM_CACHE)).catch(() => null);
-  if (served && cache && (await cache.match(url).catch(() => undefined))) return { url, release: none };
+  if (served && cache) {
+    const kept = await cache.match(url).catch(() => undefined);
+    if (kept && (await keptWasmLooksWhole(kept))) return { url, release: none, kept: cache };
+    // not wasm, or not all of it: dropped, and inflated anew below
+    if (kept) await cache.delete(url).catch(() => false);
+  }
   const gzUrl = gzippedWasmUrl(url);
-  const wasm = await wasmFromGzipResponse(await fetchShipped(gzUrl), gzUrl);
+  const fromGz = (response: Response): Promise<Blob> => wasmFromGzipResponse(response, gzUrl);
+  // a damaged `.gz` in the precache is replaced from the network, once (`refetch`)
+  const wasm = await fromGz(await fetchShipped(gzUrl)).catch((damage: unknown) => {
+    if (!(damage instanceof DamagedFileError)) throw damage;
+    return refetch(gzUrl, damage, fromGz);
+  });
   const kept = cache ? keepInflatedWasm(cache, url, wasm) : Promise.resolve(false);
   // not served from the cache: the blob: URL now, the cache for a later start
-  if (served && (await kept)) return { url, release: none };
+  if (served && (await kept)) return { url, release: none, kept: cache };
   const blobUrl = URL.createObjectURL(wasm);
-  return { url: blobUrl, release: () => URL.revokeObjectURL(blobUrl) };
+  return { url: blobUrl, release: () => URL.revokeObjectURL(blobUrl), kept: null };
 }
 
 async function start(options: ReaderInitOptions, served: boolean): Promise<Detector> {
@@ -150,11 +221,12 @@ async function start(options: ReaderInitOptions, served: boolean): Promise<Detec
   // Both models download while the runtime loads, not one after the other behind it: a first
   // visit on a slow line waits for fewer round trips. (Awaited below; the catch only keeps a
   // runtime that fails first from leaving their failure unhandled.)
-  const downloads = Promise.all([
-    fetchModel(absolute(options.model?.url ?? shippedModelUrl), !options.model),
-    dieFaceFiles && dieFaceConfig ? fetchModel(absolute(dieFaceFiles.url), dieFaceFiles === shippedDieFace) : Promise.resolve(null),
-  ]);
-  downloads.catch(() => undefined);
+  const modelUrl = absolute(options.model?.url ?? shippedModelUrl);
+  const modelDownload = fetchModel(modelUrl, !options.model);
+  const dieFaceUrl = dieFaceFiles && dieFaceConfig ? absolute(dieFaceFiles.url) : null;
+  const dieFaceDownload = dieFaceUrl ? fetchModel(dieFaceUrl, dieFaceFiles === shippedDieFace) : null;
+  modelDownload.catch(() => undefined);
+  dieFaceDownload?.catch(() => undefined);
   const wasm = ortWasm(absolute(ortWasmUrl), served);
   wasm.catch(() => undefined); // awaited below, after the import
   ortModule = import('onnxruntime-web/wasm').then(async (ort) => {
@@ -165,21 +237,31 @@ async function start(options: ReaderInitOptions, served: boolean): Promise<Detec
   });
   const config = parseDetectorConfig(options.model?.config ?? shippedConfig);
   let dieFaceBytes = 0;
-  const { ort, t1, model, faceModel, first } = await (async () => {
+  const { ort, t1, model, first } = await (async () => {
     const ort = await ortModule;
     const t1 = performance.now();
-    const [model, faceModel] = await downloads;
     // The first session creation also instantiates the wasm runtime; it is timed with the model.
-    const first = await createDetector(ort, model, config, { executionProviders: ['wasm'] });
-    return { ort, t1, model, faceModel, first };
-  })().finally(() => {
-    // the runtime has compiled the wasm, or never will: its blob: URL is not needed again
-    void wasm.then(({ release }) => release(), () => undefined);
-  });
+    const { made: first, bytes: model } = await fromModel(modelUrl, !options.model, modelDownload, (bytes) => createDetector(ort, bytes, config, { executionProviders: ['wasm'] }));
+    return { ort, t1, model, first };
+  })()
+    .catch(async (error: unknown) => {
+      // The inflated wasm kept from an earlier start may be what failed (damaged past what
+      // `keptWasmLooksWhole` sees), and a runtime that failed to start cannot be started again in
+      // this worker: dropped, so the next start inflates it anew (half a second, once, where the
+      // failure was something else).
+      const kept = await wasm.then(({ kept }) => kept, () => null);
+      if (kept && !(error instanceof DamagedFileError)) await kept.delete(absolute(ortWasmUrl)).catch(() => false);
+      throw error;
+    })
+    .finally(() => {
+      // the runtime has compiled the wasm, or never will: its blob: URL is not needed again
+      void wasm.then(({ release }) => release(), () => undefined);
+    });
   let reader: DieFaceReader | null = null;
-  if (faceModel && dieFaceConfig) {
-    reader = await createDieFaceReader(ort, faceModel, dieFaceConfig, { executionProviders: ['wasm'] });
-    dieFaceBytes = faceModel.byteLength;
+  if (dieFaceUrl && dieFaceDownload && dieFaceConfig) {
+    const made = await fromModel(dieFaceUrl, dieFaceFiles === shippedDieFace, dieFaceDownload, (bytes) => createDieFaceReader(ort, bytes, dieFaceConfig, { executionProviders: ['wasm'] }));
+    reader = made.made;
+    dieFaceBytes = made.bytes.byteLength;
   }
   const t2 = performance.now();
   // One throw-away inference per session: the first run of a session is several times slower
@@ -215,7 +297,9 @@ function loadSymbolDetector(): Promise<Detector> {
     if (!files) return detector;
     const ort = await ortModule;
     const config = parseDetectorConfig(files.config);
-    const created = await createDetector(ort, await fetchModel(absolute(files.url), files === shippedSymbolModel), config, { executionProviders: ['wasm'] });
+    const url = absolute(files.url);
+    const shipped = files === shippedSymbolModel;
+    const { made: created } = await fromModel(url, shipped, fetchModel(url, shipped), (bytes) => createDetector(ort, bytes, config, { executionProviders: ['wasm'] }));
     // warm-up at each size the symbol rule reads, as for the pip detector
     const blank = { width: 1, height: 1, data: new Uint8ClampedArray([114, 114, 114, 255]) };
     for (const inputSize of config.symbolDice?.inputSizes ?? [config.inputSize]) await created.detect(blank, { inputSize });
@@ -232,13 +316,13 @@ function loadEmbedder(): Promise<{ embedder: FaceEmbedder; model: string; loadMs
     const t0 = performance.now();
     const ort = await ortModule;
     const config = parseFaceEmbedderConfig(faceConfigJson);
-    const bytes = await fetchModel(absolute(faceModelUrl), true);
+    const url = absolute(faceModelUrl);
+    const { made: created, bytes } = await fromModel(url, true, fetchModel(url, true), (got) => createFaceEmbedder(ort, got, config, { executionProviders: ['wasm'] }));
     // The build's version of the model is the same hash (the first 8 bytes of its SHA-256, in
     // hex): taken from there, the face reader needs no `crypto.subtle`, which a page over plain
     // http has not (symbol dice could not be read there at all).
     const hex = __SHIPPED_MODEL_VERSIONS__['face-embed.onnx'] ?? (await sha256Prefix(bytes));
     const model = `face-embed.onnx@sha256:${hex}/${taughtEmbeddingRecipe(config)}`;
-    const created = await createFaceEmbedder(ort, bytes, config, { executionProviders: ['wasm'] });
     // warm-up, as for the detector
     await created.embedCrops(new Float32Array(3 * config.inputSize * config.inputSize), 1);
     return { embedder: created, model, loadMs: performance.now() - t0 };

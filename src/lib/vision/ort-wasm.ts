@@ -19,6 +19,8 @@ export const gzippedWasmUrl = (wasmUrl: string): string => `${wasmUrl}.gz`;
 export const ORT_WASM_PATH = /(^|\/)ort-wasm-simd-threaded(-[\w-]+)?\.wasm$/;
 export const ORT_WASM_GZ_PATH = /(^|\/)ort-wasm-simd-threaded(-[\w-]+)?\.wasm\.gz$/;
 
+import { DamagedFileError } from './precache-heal.ts';
+
 const GZIP_MAGIC = [0x1f, 0x8b];
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 const startsWith = (bytes: Uint8Array, magic: number[]): boolean => magic.every((b, i) => bytes[i] === b);
@@ -28,7 +30,8 @@ export const isWasm = (bytes: Uint8Array): boolean => startsWith(bytes, WASM_MAG
 /**
  * The wasm in `response` (the `.gz` file) as a Blob of type `application/wasm`. A host that sends
  * the `.gz` with `Content-Encoding: gzip` has the browser inflate it already, so the bytes are
- * looked at, not the headers: gzip is inflated, wasm taken as it is, anything else refused.
+ * looked at, not the headers: gzip is inflated, wasm taken as it is, anything else refused, a
+ * `DamagedFileError` where the file came back but is not the wasm (precache-heal.ts).
  */
 export async function wasmFromGzipResponse(response: Response, url: string): Promise<Blob> {
   if (!response.ok) throw new Error(`onnxruntime's wasm download failed (${response.status} ${response.statusText}): ${url}`);
@@ -36,7 +39,7 @@ export async function wasmFromGzipResponse(response: Response, url: string): Pro
   const body = await response.blob();
   const head = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.slice(0, WASM_MAGIC.length).arrayBuffer());
   if (isWasm(await head(body))) return body.slice(0, body.size, 'application/wasm');
-  if (!startsWith(await head(body), GZIP_MAGIC)) throw new Error(`no onnxruntime wasm at ${url} (neither gzip nor wasm came back)`);
+  if (!startsWith(await head(body), GZIP_MAGIC)) throw new DamagedFileError(`no onnxruntime wasm at ${url} (neither gzip nor wasm came back)`);
   // Chromium's Response.blob() says only "Failed to fetch" of a stream that failed to inflate, as
   // if the network were at fault: the inflater's own error ("Compressed input was truncated.") is
   // caught on the way to be said instead
@@ -60,9 +63,9 @@ export async function wasmFromGzipResponse(response: Response, url: string): Pro
     wasm = await new Response(inflated, { headers: { 'Content-Type': 'application/wasm' } }).blob();
   } catch (error) {
     const why = inflateError ?? error;
-    throw new Error(`onnxruntime's wasm at ${url} is damaged (${(why instanceof Error ? why.message : String(why)).replace(/\.$/, '')})`);
+    throw new DamagedFileError(`onnxruntime's wasm at ${url} is damaged (${(why instanceof Error ? why.message : String(why)).replace(/\.$/, '')})`);
   }
-  if (!isWasm(await head(wasm))) throw new Error(`onnxruntime's wasm at ${url} is damaged (not wasm once inflated)`);
+  if (!isWasm(await head(wasm))) throw new DamagedFileError(`onnxruntime's wasm at ${url} is damaged (not wasm once inflated)`);
   return wasm;
 }
 
@@ -90,6 +93,23 @@ export async function keepInflatedWasm(cache: Cache, url: string, wasm: Blob): P
     for (const key of await cache.keys()) if (key.url !== url) await cache.delete(key);
     await cache.put(url, new Response(wasm, { headers: { 'Content-Type': 'application/wasm', 'Content-Length': String(wasm.size) } }));
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the inflated wasm kept in `INFLATED_WASM_CACHE` looks whole: wasm, as long as it was
+ * when kept (`keepInflatedWasm` says so in Content-Length). Looked at before every start, so only
+ * what costs nothing: the size and 4 bytes, not the 14 MB. A copy damaged in a way this misses
+ * fails to compile, and the worker drops it then, for the next start to inflate anew.
+ */
+export async function keptWasmLooksWhole(response: Response): Promise<boolean> {
+  try {
+    const body = await response.blob();
+    const length = response.headers.get('Content-Length');
+    if (length !== null && Number(length) !== body.size) return false;
+    return isWasm(new Uint8Array(await body.slice(0, WASM_MAGIC.length).arrayBuffer()));
   } catch {
     return false;
   }
