@@ -159,6 +159,25 @@ describe('a damaged file in the precache', () => {
     });
   });
 
+  it("the network's copy damaged too: said to be damaged, as without a service worker, after one download", async () => {
+    await installed(async (page, context) => {
+      await damage(page, 'precache', GZ, 'cut');
+      await context.route(/\.wasm\.gz\?rollcall-refetch=1$/, async (route) => {
+        const response = await route.fetch();
+        const gz = await response.body();
+        await route.fulfill({ response, body: gz.subarray(0, gz.length >> 1) });
+      });
+      const requested = app.server.requests.length;
+      await startGame(page, 'five-thousand', ['Ivy', 'Jo']);
+      const status = page.getByTestId('camera-status');
+      await status.getByText(/could not start/).waitFor({ timeout: 45_000 });
+      expect((await status.textContent())?.trim()).toMatch(
+        /^The dice reader could not start \(dice reader failed to start: onnxruntime's wasm at http:\/\/\S+\.wasm\.gz is damaged \(Compressed input was truncated\)\)\. Enter the dice with the dice pad\.$/,
+      );
+      expect(app.server.requests.slice(requested).filter((r) => /\.wasm/.test(r.path))).toHaveLength(1);
+    });
+  });
+
   it('offline: said to be damaged and to be downloaded again once online; the next start online reads dice', async () => {
     await installed(async (page, context) => {
       const gz = sha256(distFile('assets', GZ));
