@@ -5,9 +5,11 @@
  * reader now downloads the file once more past the service worker, checks it, puts it in the
  * precache in place of the damaged copy and reads dice in that same start
  * (src/lib/vision/precache-heal.ts); offline it says the file is damaged and will be downloaded
- * again, which a later start online does. The inflated wasm kept in `rollcall-ort-wasm` is
- * looked at before use and inflated anew where it is not wasm. The copies are damaged here in
- * Cache Storage itself, as a bad download would have left them.
+ * again, which a later start online does; where the network's copy is damaged too, it says so as
+ * without a service worker. The inflated wasm kept in `rollcall-ort-wasm` is looked at before
+ * use and inflated anew where it is not wasm; damaged past what is looked at, it is dropped when
+ * the runtime fails on it, for the next start. Each case in a profile of its own, the copies
+ * damaged in Cache Storage itself, as a bad download would have left them.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHash } from 'node:crypto';
@@ -156,6 +158,35 @@ describe('a damaged file in the precache', () => {
       expect(await cached(page, 'rollcall-ort-wasm', PLAIN)).toBe(sha256(distFile('assets', PLAIN)));
       await leaveTable(page);
       expect(errors).toEqual([]);
+    });
+  });
+
+  it('the inflated wasm kept damaged past what is looked at (wasm, whole length): that start fails, the next reads dice', async () => {
+    await installed(async (page) => {
+      const wasm = distFile('assets', PLAIN);
+      const plain = `${app.server.url}assets/${readdirSync(join(inject('distDir'), 'assets')).find((f) => PLAIN.test(`/assets/${f}`))!}`;
+      // the wasm's first 8 bytes, then zeros: as long as the file, but no code
+      await page.evaluate(
+        async ({ url, head, size }) => {
+          const body = new Uint8Array(size);
+          body.set(head);
+          await (await caches.open('rollcall-ort-wasm')).put(url, new Response(body, { headers: { 'Content-Type': 'application/wasm', 'Content-Length': String(size) } }));
+        },
+        { url: plain, head: [...wasm.subarray(0, 8)], size: wasm.length },
+      );
+      await page.reload();
+      await page.getByTestId('new-game').waitFor();
+      await startGame(page, 'five-thousand', ['Kim', 'Lu']);
+      await page.getByTestId('camera-status').getByText(/could not start/).waitFor({ timeout: 45_000 });
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByTestId('new-game').waitFor();
+      expect(await cached(page, 'rollcall-ort-wasm', PLAIN)).toBeNull();
+
+      await page.reload();
+      await page.getByTestId('new-game').waitFor();
+      await startGame(page, 'five-thousand', ['Mo', 'Ned']);
+      expect(await cameraRead(page)).toHaveLength(5);
+      expect(await cached(page, 'rollcall-ort-wasm', PLAIN)).toBe(sha256(wasm));
     });
   });
 

@@ -183,15 +183,16 @@ async function fromModel<T>(url: string, shipped: boolean, bytes: Promise<Uint8A
  * reader (`served`) onnxruntime is given that URL, which the service worker serves from there as
  * it is, so Chromium caches the compiled code and later starts skip both inflating and compiling
  * (src/sw.ts). Elsewhere a `blob:` URL of the inflated wasm, which `release` revokes once the
- * runtime has compiled it.
+ * runtime has compiled it. `keptBefore`: the cache where the wasm was given as an earlier start
+ * kept it, unchecked but for `keptWasmLooksWhole`, to drop it from should the runtime fail.
  */
-async function ortWasm(url: string, served: boolean): Promise<{ url: string; release: () => void; kept: Cache | null }> {
+async function ortWasm(url: string, served: boolean): Promise<{ url: string; release: () => void; keptBefore: Cache | null }> {
   const none = (): void => undefined;
-  if (!canInflate()) return { url, release: none, kept: null };
+  if (!canInflate()) return { url, release: none, keptBefore: null };
   const cache = await (typeof caches === 'undefined' ? Promise.resolve(null) : caches.open(INFLATED_WASM_CACHE)).catch(() => null);
   if (served && cache) {
     const kept = await cache.match(url).catch(() => undefined);
-    if (kept && (await keptWasmLooksWhole(kept))) return { url, release: none, kept: cache };
+    if (kept && (await keptWasmLooksWhole(kept))) return { url, release: none, keptBefore: cache };
     // not wasm, or not all of it: dropped, and inflated anew below
     if (kept) await cache.delete(url).catch(() => false);
   }
@@ -204,9 +205,9 @@ async function ortWasm(url: string, served: boolean): Promise<{ url: string; rel
   });
   const kept = cache ? keepInflatedWasm(cache, url, wasm) : Promise.resolve(false);
   // not served from the cache: the blob: URL now, the cache for a later start
-  if (served && (await kept)) return { url, release: none, kept: cache };
+  if (served && (await kept)) return { url, release: none, keptBefore: null };
   const blobUrl = URL.createObjectURL(wasm);
-  return { url: blobUrl, release: () => URL.revokeObjectURL(blobUrl), kept: null };
+  return { url: blobUrl, release: () => URL.revokeObjectURL(blobUrl), keptBefore: null };
 }
 
 async function start(options: ReaderInitOptions, served: boolean): Promise<Detector> {
@@ -245,11 +246,11 @@ async function start(options: ReaderInitOptions, served: boolean): Promise<Detec
     return { ort, t1, model, first };
   })()
     .catch(async (error: unknown) => {
-      // The inflated wasm kept from an earlier start may be what failed (damaged past what
+      // The inflated wasm an earlier start kept may be what failed (damaged past what
       // `keptWasmLooksWhole` sees), and a runtime that failed to start cannot be started again in
       // this worker: dropped, so the next start inflates it anew (half a second, once, where the
       // failure was something else).
-      const kept = await wasm.then(({ kept }) => kept, () => null);
+      const kept = await wasm.then(({ keptBefore }) => keptBefore, () => null);
       if (kept && !(error instanceof DamagedFileError)) await kept.delete(absolute(ortWasmUrl)).catch(() => false);
       throw error;
     })
