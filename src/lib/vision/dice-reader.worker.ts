@@ -134,12 +134,13 @@ async function fetchModel(url: string, shipped: boolean): Promise<Uint8Array> {
 /**
  * Whether `bytes` are not the app's model at `url`: their SHA-256 is not the version the build
  * put in the URL (`shippedModel`). Only asked once a model failed to load, so a start that goes
- * well hashes nothing; without a version, or `crypto.subtle` (plain http, where no service
- * worker precaches anything either), they are taken for damaged.
+ * well hashes nothing. Without a version, or `crypto.subtle` (plain http, where no service worker
+ * precaches anything either), it cannot be told, and the model is not called damaged: the
+ * failure is said as it is.
  */
 async function notTheBuildsModel(bytes: Uint8Array, url: string): Promise<boolean> {
   const version = new URL(url).searchParams.get('v');
-  if (!version || typeof crypto === 'undefined' || !crypto.subtle) return true;
+  if (!version || typeof crypto === 'undefined' || !crypto.subtle) return false;
   return (await sha256Prefix(bytes)) !== version;
 }
 
