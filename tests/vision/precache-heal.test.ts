@@ -14,6 +14,8 @@ function rig(network: () => Promise<Response>, caches: Record<string, Record<str
       const cache = stored.get(name)!;
       return {
         keys: async () => [...cache.keys()].map((u) => new Request(u)),
+        match: async (key: RequestInfo | URL) => cache.get(String(key)),
+        delete: async (key: RequestInfo | URL) => cache.delete(String(key)),
         put: async (key: RequestInfo | URL, response: Response) => void cache.set(String(key), response),
       } as unknown as Cache;
     },
@@ -23,7 +25,7 @@ function rig(network: () => Promise<Response>, caches: Record<string, Record<str
     },
   };
   const text = (name: string, url: string) => stored.get(name)!.get(url)!.clone().text();
-  return { io, fetched, text };
+  return { io, fetched, text, stored };
 }
 
 const damage = new DamagedFileError(`onnxruntime's wasm at ${GZ} is damaged (Compressed input was truncated)`);
@@ -49,6 +51,15 @@ describe("a damaged file in the service worker's precache", () => {
     expect(await refetchDamaged(GZ, damage, good, r.io)).toBe('GOOD');
     expect(r.fetched).toEqual([{ url: `${GZ}?rollcall-refetch=1`, init: { cache: 'no-store' } }]);
     expect(await r.text(PRECACHE, GZ)).toBe('good');
+  });
+
+  it('is not put back where its entry went while it downloaded (an update dropped it)', async () => {
+    const r: ReturnType<typeof rig> = rig(async () => {
+      r.stored.get(PRECACHE)!.delete(GZ);
+      return new Response('good');
+    });
+    expect(await refetchDamaged(GZ, damage, good, r.io)).toBe('GOOD');
+    expect(r.stored.get(PRECACHE)!.has(GZ)).toBe(false);
   });
 
   it('is said as it is where no precache holds it (the network sent it so), downloading nothing', async () => {

@@ -46,7 +46,7 @@ export function pastServiceWorker(url: string): string {
 export interface HealIO {
   /** `caches.keys()`; may be missing or throw (private modes): then nothing is healed. */
   cacheNames(): Promise<string[]>;
-  open(name: string): Promise<Pick<Cache, 'keys' | 'put'>>;
+  open(name: string): Promise<Pick<Cache, 'keys' | 'match' | 'put'>>;
   fetch(url: string, init: RequestInit): Promise<Response>;
 }
 
@@ -63,7 +63,7 @@ const said = (error: unknown): string => (error instanceof Error ? error.message
  * at the next start online. One download per call: the caller calls it once per file and start.
  */
 export async function refetchDamaged<T>(url: string, damage: unknown, verify: (response: Response) => Promise<T>, io: HealIO): Promise<T> {
-  const holding: { cache: Pick<Cache, 'keys' | 'put'>; key: string }[] = [];
+  const holding: { cache: Pick<Cache, 'keys' | 'match' | 'put'>; key: string }[] = [];
   try {
     for (const name of (await io.cacheNames()).filter((n) => PRECACHE_CACHE.test(n))) {
       const cache = await io.open(name);
@@ -86,8 +86,11 @@ export async function refetchDamaged<T>(url: string, damage: unknown, verify: (r
   const init = { status: response.status, statusText: response.statusText, headers: response.headers };
   const verified = await verify(new Response(body, init));
   for (const { cache, key } of holding) {
-    // not kept (storage full): this start goes on with the good copy all the same
-    await cache.put(key, new Response(body, init)).catch(() => undefined);
+    // not put back where the entry went meanwhile (an update's service worker activated and
+    // dropped it: its manifest no longer lists it); not kept (storage full): this start goes on
+    // with the good copy all the same
+    const still = await cache.match(key).catch(() => undefined);
+    if (still) await cache.put(key, new Response(body, init)).catch(() => undefined);
   }
   return verified;
 }
