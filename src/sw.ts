@@ -2,7 +2,8 @@
 /**
  * Rollcall's service worker (Workbox, built by vite-plugin-pwa's injectManifest): precaches the
  * whole app, the ONNX models and onnxruntime's wasm, so everything works offline after one
- * visit, and serves all of it with the cross-origin isolation headers threaded wasm needs.
+ * visit, and serves the page and the workers' scripts with the cross-origin isolation headers
+ * threaded wasm needs.
  */
 import { addPlugins, cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -12,8 +13,26 @@ import { INFLATED_WASM_CACHE, ORT_WASM_PATH } from './lib/vision/ort-wasm.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
 
-/** COOP/COEP on every response the worker serves, so `crossOriginIsolated` holds offline too. */
-function withIsolationHeaders(response: Response): Response {
+/**
+ * Whether the response to `request` makes an environment whose isolation comes from its own
+ * headers: a page (COOP and COEP), or a worker's script: a dedicated worker's COEP is its script's,
+ * and without it the reader's module worker never got ready under the page's COEP (Chromium 156).
+ * onnxruntime's pthread workers are fetched as workers too. Everything else is a same-origin
+ * subresource, which COEP `require-corp` lets through without CORP.
+ */
+function needsIsolationHeaders(request: Request): boolean {
+  return request.mode === 'navigate' || request.destination === 'worker' || request.destination === 'sharedworker';
+}
+
+/**
+ * COOP/COEP on the precached `response` to `request` where it needs them, so `crossOriginIsolated`
+ * holds offline and on a host that sends no headers. Any other response is handed over as Cache
+ * Storage gave it: Chromium keeps V8's compiled code beside a Cache Storage entry only for that
+ * very response, never for a copy made here (onnxruntime's scripts were compiled anew at every
+ * start while every response was copied).
+ */
+function withIsolationHeaders(request: Request, response: Response): Response {
+  if (!needsIsolationHeaders(request)) return response;
   if (response.type === 'opaque' || response.type === 'opaqueredirect' || response.status === 0) return response;
   const headers = new Headers(response.headers);
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
@@ -61,7 +80,11 @@ addPlugins([
       return file ? countedDownload(file, response) : response;
     },
   },
-  { handlerWillRespond: async ({ response }) => withIsolationHeaders(response) },
+  {
+    // the page's own request, not the one the handler was given: the navigation route hands the
+    // precache a plain request for index.html (createHandlerBoundToURL), no navigation
+    handlerWillRespond: async ({ event, request, response }) => withIsolationHeaders(event instanceof FetchEvent ? event.request : request, response),
+  },
 ]);
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();

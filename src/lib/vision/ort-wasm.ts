@@ -78,9 +78,9 @@ export const canInflate = (): boolean => typeof DecompressionStream === 'functio
  * the wasm gets none of Chromium's code cache, and every start compiles it again and runs the
  * first inferences on baseline code; compiled from a Cache Storage response the service worker
  * hands over as it is, V8 keeps its optimized code beside that entry and the next start takes it
- * from there (`V8.WasmCodeCaching` hit), and the inflating is skipped too. (The precache's own
- * responses get no code cache: the service worker answers them with a copy bearing the isolation
- * headers.)
+ * from there (`V8.WasmCodeCaching` hit), and the inflating is skipped too. (A copy the service
+ * worker made gets no code cache, as the precache's files did while it copied each of them with
+ * the isolation headers; now it copies only pages and workers' scripts.)
  */
 export const INFLATED_WASM_CACHE = 'rollcall-ort-wasm';
 
