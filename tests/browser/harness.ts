@@ -52,11 +52,12 @@ export interface StaticServer {
 }
 
 /**
- * Serves `dir` on 127.0.0.1 (a free port) with COOP/COEP, falling back to index.html for app URLs.
+ * Serves `dir` on 127.0.0.1 (a free port) with COOP/COEP (unless told not to), falling back to index.html for app URLs.
  * `gzipEncoded`: gzip files sent with `Content-Encoding: gzip`, as some hosts send a `.gz`, which
- * the browser then inflates.
+ * the browser then inflates. `isolationHeaders: false`: no COOP/COEP/CORP at all, as a static host
+ * that sets no headers serves the app (the service worker then adds them, src/sw.ts).
  */
-export async function serve(dir: string, options: { gzipEncoded?: RegExp } = {}): Promise<StaticServer> {
+export async function serve(dir: string, options: { gzipEncoded?: RegExp; isolationHeaders?: boolean } = {}): Promise<StaticServer> {
   let root = resolve(dir);
   let networkDown = false;
   const requests: StaticServer['requests'] = [];
@@ -82,9 +83,9 @@ export async function serve(dir: string, options: { gzipEncoded?: RegExp } = {})
     res.writeHead(200, {
       'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
       'Content-Length': statSync(file).size,
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-      'Cross-Origin-Resource-Policy': 'same-origin',
+      ...(options.isolationHeaders === false
+        ? {}
+        : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'same-origin' }),
       'Cache-Control': 'no-cache',
       ...(options.gzipEncoded?.test(path) ? { 'Content-Encoding': 'gzip' } : {}),
     });
