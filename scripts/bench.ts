@@ -28,7 +28,7 @@ import { benchFaceEmbedder } from './lib/bench-face.ts';
 import { benchDieFaceReader } from './lib/bench-die-face.ts';
 import { benchSharpness } from './lib/bench-sharpness.ts';
 import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, launchChromiumProfile, servePreview } from './lib/browser-harness.ts';
-import { measureFirstLoad, measureFirstVisit, measureReaderStarts, measureReadsAtRest, measureSettleToShown, PHONE_VIEWPORT, SETTLE_CAMERA, settlingDiceY4m, SLOW_LINE, stillDiceY4m } from './lib/bench-app.ts';
+import { measureAppStarts, measureFirstLoad, measureFirstVisit, measureReaderStarts, measureReadsAtRest, measureSettleToShown, PHONE_VIEWPORT, SETTLE_CAMERA, settlingDiceY4m, SLOW_LINE, stillDiceY4m } from './lib/bench-app.ts';
 import { IDLE_READ_FPS, READ_FPS } from '../src/app/readPace.ts';
 import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
 import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
@@ -348,6 +348,33 @@ const readerStartsSection: BenchSection = {
   },
 };
 
+const APP_STARTS = { later: 5 } as const;
+
+const appStartsSection: BenchSection = {
+  id: 'app-starts',
+  title: 'the app started again — the built app, its service worker in control, a game under way, headless Chromium',
+  method: `one profile: the app opened once (the service worker installs, a 5000 table opened), then the browser started again on that profile ${APP_STARTS.later} times, as a player coming back does: navigation → Home interactive ("New game" on the page), then Resume, the table on screen → the reader's worker ready; each later start traced for V8's compiles of the app's scripts (a consumedCacheSize: taken from V8's code cache), which adds a little to the times`,
+  async run(ctx) {
+    const { url } = await ctx.app();
+    const profile = mkdtempSync(path.join(tmpdir(), 'rollcall-bench-profile-'));
+    try {
+      const open = () => launchChromiumProfile(profile, ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'], PHONE_VIEWPORT);
+      const starts = await measureAppStarts(open, url, APP_STARTS.later);
+      const { page, workers } = starts.codeCache;
+      const list = (ms: number[]): string => `n=${ms.length}: ${ms.map((m) => m.toFixed(0)).join(', ')} ms`;
+      const anew = (paths: string[]): string => [...new Set(paths)].map((p) => p.replace(/^\/assets\//, '')).join(', ') || 'none';
+      return [
+        { label: 'navigation → Home, median', value: median(starts.homeMs), unit: 'ms', note: list(starts.homeMs) },
+        { label: 'table on screen → dice reader ready, median', value: median(starts.tableMs), unit: 'ms', note: list(starts.tableMs) },
+        { label: "page's scripts from V8's code cache", value: page.fromCache, unit: 'count', note: `of ${page.compiled} compiled on the later starts; anew: ${anew(page.missed)}` },
+        { label: "workers' scripts from V8's code cache", value: workers.fromCache, unit: 'count', note: `of ${workers.compiled}; anew: ${anew(workers.missed)}` },
+      ];
+    } finally {
+      rmSync(profile, { recursive: true, force: true });
+    }
+  },
+};
+
 /** Runs `measure` on the built app in a browser whose fake camera plays `video` (a .y4m beside the build, removed after). */
 async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, measure: (browser: Browser, url: string) => Promise<Figure[]>): Promise<Figure[]> {
   const { url } = await ctx.app();
@@ -362,7 +389,7 @@ async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, me
   }
 }
 
-export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, readerStartsSection, settleSection, restSection];
+export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, readerStartsSection, appStartsSection, settleSection, restSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;

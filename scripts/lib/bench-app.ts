@@ -2,14 +2,15 @@
  * Figures of the app as a player meets it, for `npm run bench` (scripts/bench.ts): the
  * JavaScript the first screen loads and the precache a first visit fills (`measureFirstLoad`),
  * how long a settled camera read takes to reach the screen (`measureSettleToShown`), and how
- * often the camera is read while the dice lie still (`measureReadsAtRest`). All drive the
- * production build (no harness page) in headless Chromium.
+ * often the camera is read while the dice lie still (`measureReadsAtRest`), and the starts when a
+ * player comes back: the reader's (`measureReaderStarts`), the app's with V8's code cache for its
+ * scripts (`measureAppStarts`). All drive the production build (no harness page) in headless Chromium.
  */
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { DICE_SETTLED_MARK, type SettledMarkDetail } from '../../src/app/cameraRead.ts';
 import { DEFAULT_SETTINGS } from '../../src/lib/store/types.ts';
 import { framesToY4m } from '../y4m.ts';
@@ -418,4 +419,117 @@ export async function measureReaderStarts(open: () => Promise<BrowserContext>, u
   for (let i = 0; i < later; i++) laterStarts.push(await startAt(false));
   const count = (bucket: number): number => laterStarts.reduce((sum, s) => sum + (s.codeCache[bucket] ?? 0), 0);
   return { firstMs: first.ms, laterMs: laterStarts.map((s) => s.ms), codeCache: { hits: count(1), misses: count(0), noHandler: count(3) } };
+}
+
+export interface ScriptCompiles {
+  compiled: number;
+  fromCache: number;
+  missed: string[];
+}
+
+/** The app's starts when a player comes back (`measureAppStarts`). */
+export interface AppStarts {
+  /** Each later start: the browser started again on the same profile, navigation start → Home interactive (ms). */
+  homeMs: number[];
+  /** Each later start: the table on screen, the game resumed → the dice reader's worker ready (ms). */
+  tableMs: number[];
+  /** The app's scripts V8 compiled on the later starts, by where they ran: how many, how many took V8's code cache (a `consumedCacheSize` in their trace event), and the paths of those that did not. */
+  codeCache: Record<'page' | 'workers', ScriptCompiles>;
+}
+
+interface TraceEvent {
+  name: string;
+  pid: number;
+  tid: number;
+  /** `name`: a thread's, on a `thread_name` event; `data`: a compile's. */
+  args?: { name?: string; data?: { url?: string; consumedCacheSize?: number; cacheRejected?: boolean } };
+}
+
+/**
+ * Traces V8's script compiles (Chromium's `v8.compile` and `v8.compileModule` events, whose
+ * `consumedCacheSize` says the code came from V8's code cache) in the whole browser until the
+ * returned function is called.
+ */
+async function traceScriptCompiles(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e: { value: object[] }) => {
+    for (const event of e.value as TraceEvent[]) if (event.name === 'v8.compile' || event.name === 'v8.compileModule' || event.name === 'thread_name') events.push(event);
+  });
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['v8', '__metadata'] }, transferMode: 'ReportEvents' });
+  return async () => {
+    const complete = new Promise<void>((ok) => cdp.once('Tracing.tracingComplete', () => ok()));
+    await cdp.send('Tracing.end');
+    await complete;
+    return events;
+  };
+}
+
+/**
+ * The app's start as a player coming back meets it: once in a fresh profile (the service worker
+ * installs and takes control, a 5000 game is started and its reader started), then `later` times
+ * with the browser started again on that profile (`open`: a persistent context on it): navigation
+ * → Home interactive (its "New game" button on the page), then the game resumed, the table on
+ * screen → the reader's worker ready.
+ * Each later start is traced for V8's compiles of the app's scripts, in the page and the workers.
+ */
+export async function measureAppStarts(open: () => Promise<BrowserContext>, url: string, later: number): Promise<AppStarts> {
+  const origin = new URL(url).origin;
+  const result: AppStarts = { homeMs: [], tableMs: [], codeCache: { page: { compiled: 0, fromCache: 0, missed: [] }, workers: { compiled: 0, fromCache: 0, missed: [] } } };
+  for (let i = 0; i <= later; i++) {
+    const first = i === 0;
+    const context = await open();
+    try {
+      await context.grantPermissions(['camera']);
+      await context.addInitScript(recordReaderStarts);
+      await context.addInitScript(() => {
+        const w = window as unknown as { __interactiveAt?: number };
+        const observer = new MutationObserver(() => {
+          if (w.__interactiveAt !== undefined || !document.querySelector('[data-testid="new-game"]')) return;
+          w.__interactiveAt = performance.now();
+          observer.disconnect();
+        });
+        observer.observe(document, { childList: true, subtree: true });
+      });
+      const page = context.pages()[0] ?? (await context.newPage());
+      const cdp = await context.newCDPSession(page);
+      const stopTrace = first ? null : await traceScriptCompiles(cdp);
+      await page.goto(url);
+      await page.getByTestId('new-game').waitFor();
+      const homeMs = await page.evaluate(() => (window as unknown as { __interactiveAt: number }).__interactiveAt);
+      if (first) {
+        await page.evaluate(async () => {
+          await navigator.serviceWorker.ready;
+          if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+        });
+        await startFiveThousand(page);
+      } else {
+        await page.getByRole('button', { name: 'Resume' }).first().click();
+        await page.getByTestId('table-camera').waitFor();
+      }
+      const tableAt = await page.evaluate(() => performance.now());
+      await page.waitForFunction(() => (window as unknown as { readerStarts: { ready?: number }[] }).readerStarts.some((s) => s.ready !== undefined), null, { timeout: 120_000 });
+      const readyAt = await page.evaluate(() => (window as unknown as { readerStarts: { ready?: number }[] }).readerStarts.find((s) => s.ready !== undefined)!.ready!);
+      // V8 caches a script's code once it has run a while; the next start is the one that gains
+      await page.waitForTimeout(3000);
+      if (stopTrace) {
+        const events = await stopTrace();
+        // the page's scripts run on its renderer's main thread; the workers' on threads of their own
+        const mainThreads = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+        for (const e of events) {
+          const script = e.args?.data?.url;
+          if (e.name === 'thread_name' || !script?.startsWith(origin)) continue;
+          const where = mainThreads.has(`${e.pid}:${e.tid}`) ? result.codeCache.page : result.codeCache.workers;
+          where.compiled += 1;
+          if ((e.args?.data?.consumedCacheSize ?? 0) > 0 && !e.args?.data?.cacheRejected) where.fromCache += 1;
+          else where.missed.push(new URL(script).pathname);
+        }
+        result.homeMs.push(homeMs);
+        result.tableMs.push(readyAt - tableAt);
+      }
+      await cdp.detach();
+    } finally {
+      await context.close();
+    }
+  }
+  return result;
 }
