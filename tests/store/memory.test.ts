@@ -98,6 +98,40 @@ describe('a browser that refuses IndexedDB', () => {
     expect(await onDevice.listGames('active')).toEqual([kept]);
   });
 
+  it("whose open fails once on a database it lists (Chromium's transient UnknownError): tried again, the games are there", async () => {
+    const name = freshName();
+    const onDevice = await opens(name);
+    const kept = await onDevice.createGame({ game: 'tug', players: [ALICE], dice: { kitId: 'standard', taughtSetId: null } });
+    onDevice.close();
+    const real = indexedDB;
+    let failures = 1;
+    pageIndexedDB({
+      databases: () => real.databases(),
+      open(dbName: string, version?: number) {
+        if (failures-- > 0) throw new DOMException('Internal error opening backing store for indexedDB.open.', 'UnknownError');
+        return real.open(dbName, version);
+      },
+    });
+    const store = await opens(name);
+    expect(store.unsaved).toBeNull();
+    expect(await store.listGames('active')).toEqual([kept]);
+  });
+
+  it('whose open keeps failing on a database it lists: says so, and opens no empty memory store over the games', async () => {
+    const name = freshName();
+    (await opens(name)).close();
+    const real = indexedDB;
+    pageIndexedDB({
+      databases: () => real.databases(),
+      open: () => {
+        throw new DOMException('Internal error opening backing store for indexedDB.open.', 'UnknownError');
+      },
+    });
+    await expect(opens(name)).rejects.toThrow('Rollcall could not open its saved games (Internal error opening backing store for indexedDB.open.). They are still on this device.');
+    // the in-memory IndexedDB was not put in the page's place
+    expect(Object.getOwnPropertyDescriptor(globalThis, 'IDBKeyRange')).toEqual(saved.get('IDBKeyRange'));
+  });
+
   it('a browser that stores data opens no memory store', async () => {
     const store = await freshStore();
     opened.push(store);

@@ -151,13 +151,23 @@ const SEQ_MAX = Number.MAX_SAFE_INTEGER;
  * Opens the store on the browser's IndexedDB. Where the browser refuses it (site data blocked,
  * an older Firefox private window, a webview without IndexedDB), the store opens on one kept in
  * memory instead, so a game can still be played while the page is open; `unsaved` then says
- * why. A database that is there but cannot be opened (a migration failed, or a newer Rollcall's)
- * still throws: falling back would hide the player's games behind an empty app.
+ * why. A database that is there but cannot be opened (a migration failed, a newer Rollcall's, or
+ * one the browser lists whose open failed twice) still throws: falling back would hide the
+ * player's games behind an empty app.
  */
 export async function openStore(options: OpenStoreOptions = {}): Promise<RollcallStore> {
   let refused = 'This browser has no IndexedDB, where web pages save data.';
   if (typeof indexedDB !== 'undefined') {
-    const opened = await openDatabase(options);
+    let opened = await openDatabase(options);
+    // A database the browser lists is one it keeps, and it may hold games: its open failed this
+    // once (Chromium's UnknownError of a busy or damaged backing store), not a refusal. Tried
+    // again once; an empty store in memory would hide those games behind an empty app.
+    if (!('db' in opened) && (await browserHolds(options.name ?? DB_NAME))) {
+      opened = await openDatabase(options);
+      if (!('db' in opened)) {
+        throw new StoreError('unavailable', `Rollcall could not open its saved games (${opened.refused}). They are still on this device.`);
+      }
+    }
     if ('db' in opened) return new RollcallStore(opened.db, options.now ?? Date.now, options.newId ?? newRecordId, null);
     refused = opened.refused;
   }
@@ -174,6 +184,24 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Rollcal
 }
 
 type Opened = { db: RollcallDb } | { refused: string };
+
+/**
+ * Whether the browser's IndexedDB lists a database called `name`. False where it cannot say
+ * (no `databases()`, Firefox before 126; refused; no answer within a second).
+ */
+async function browserHolds(name: string): Promise<boolean> {
+  try {
+    const listed = indexedDB.databases?.();
+    if (!listed) return false;
+    listed.catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 1000)));
+    const databases = await Promise.race([listed, gaveUp]).finally(() => clearTimeout(timer));
+    return databases?.some((database) => database.name === name) ?? false;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * `openDB` on whichever IndexedDB the page has now. The browser's refusal (a throw or an error
