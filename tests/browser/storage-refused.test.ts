@@ -40,6 +40,11 @@ async function inBrowserWith(script: string, play: (page: Page) => Promise<void>
 async function saysNothingIsSaved(page: Page, reason: string): Promise<void> {
   const notice = page.getByTestId('unsaved-notice');
   await notice.waitFor();
+  // heard by a screen reader, whose focus is on the screen's heading below the notice
+  expect(await page.getByTestId('announcer').textContent()).toBe(
+    'Not saving. This browser won’t let Rollcall save: closing or reloading this page loses its games.',
+  );
+  expect(await page.getByRole('complementary', { name: 'Not saving' }).count()).toBe(1);
   expect(await notice.locator('summary').textContent()).toMatch(
     /^\s*Not saving\. This browser won’t let Rollcall save: closing or reloading this page loses its games\.\s*$/,
   );
