@@ -97,6 +97,33 @@ describe('a browser that will not let Rollcall save', () => {
     });
   });
 
+  it('whose upgrade ran and then failed (a disk error at its commit): says it cannot open, not a broken store in memory', async () => {
+    // the app's migration runs through idb on the browser's IndexedDB, then the open fails
+    const failsAfterUpgrade = `const open = IDBFactory.prototype.open;
+      IDBFactory.prototype.open = function (name, version) {
+        const request = open.call(this, name, version);
+        request.addEventListener('success', (event) => {
+          event.stopImmediatePropagation();
+          request.result.close();
+          Object.defineProperty(request, 'error', { get: () => new DOMException('Internal error committing the upgrade.', 'UnknownError') });
+          request.dispatchEvent(new Event('error'));
+        });
+        return request;
+      };
+      IDBFactory.prototype.databases = async () => [];`;
+    const session = await launch();
+    try {
+      await session.page.addInitScript({ content: failsAfterUpgrade });
+      await session.page.goto(server.url);
+      const fatal = session.page.getByRole('alert').filter({ hasText: 'Rollcall cannot start' });
+      await fatal.waitFor();
+      expect(await fatal.locator('p').first().textContent()).toBe('Rollcall could not open its saved games (Internal error committing the upgrade.).');
+      expect(await session.page.getByTestId('unsaved-notice').count()).toBe(0);
+    } finally {
+      await session.close();
+    }
+  });
+
   it("Chromium with the site's cookies and data blocked: a game, Settings says so, a reload starts afresh", async () => {
     const profile = await mkdtemp(join(tmpdir(), 'rollcall-blocked-'));
     await mkdir(join(profile, 'Default'));

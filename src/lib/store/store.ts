@@ -211,9 +211,11 @@ async function browserHolds(name: string): Promise<boolean> {
 async function openDatabase(options: OpenStoreOptions): Promise<Opened> {
   let db: RollcallDb | undefined;
   let migrationError: unknown;
+  let upgraded = false;
   try {
     db = await openDB<RollcallSchema>(options.name ?? DB_NAME, DB_VERSION, {
       upgrade(database, oldVersion, newVersion, tx) {
+        upgraded = true;
         // An aborted upgrade surfaces as openDB's rejection below; this promise would only repeat it.
         tx.done.catch(() => undefined);
         // The migrations run inside the versionchange transaction; a throw aborts the upgrade,
@@ -237,8 +239,11 @@ async function openDatabase(options: OpenStoreOptions): Promise<Opened> {
   } catch (err) {
     const cause = migrationError ?? err;
     const detail = cause instanceof Error ? cause.message : String(cause);
-    // a newer Rollcall's database (VersionError) or one our migration could not upgrade: the games are there
-    if (migrationError !== undefined || (err instanceof Error && err.name === 'VersionError')) {
+    // a newer Rollcall's database (VersionError) or one our migration could not upgrade: the games are there.
+    // Nor where the upgrade ran and the open failed after it (its commit): the browser lets the
+    // page store data, and idb has met its IndexedDB's classes, which it keeps for good (its
+    // `instanceof` checks and cursor methods), so it could not drive one kept in memory.
+    if (migrationError !== undefined || upgraded || (err instanceof Error && err.name === 'VersionError')) {
       throw new StoreError('unavailable', `Rollcall could not open its saved games (${detail}).`);
     }
     return { refused: detail };
