@@ -223,7 +223,7 @@ describe('a damaged file in the precache', () => {
         const status = page.getByTestId('camera-status');
         await status.getByText(/could not start/).waitFor({ timeout: 45_000 });
         expect((await status.textContent())?.trim()).toMatch(
-          /^The dice reader could not start \(dice reader failed to start: onnxruntime's wasm at http:\/\/\S+\.wasm\.gz is damaged \(Compressed input was truncated\); it will be downloaded again once this device is online\)\. Enter the dice with the dice pad\.$/,
+          /^The dice reader could not start \(dice reader failed to start: onnxruntime's wasm at http:\/\/\S+\.wasm\.gz is damaged \(Compressed input was truncated\); it will be downloaded again when the camera next starts online\)\. Enter the dice with the dice pad\.$/,
         );
       } finally {
         await context.setOffline(false);

@@ -70,7 +70,7 @@ describe("a damaged file in the service worker's precache", () => {
 
   it('offline: is said to be damaged and to be downloaded again once online, and stays to be found again', async () => {
     const r = rig(() => Promise.reject(new TypeError('Failed to fetch')));
-    await expect(refetchDamaged(GZ, damage, good, r.io)).rejects.toThrow(`${damage.message}; it will be downloaded again once this device is online`);
+    await expect(refetchDamaged(GZ, damage, good, r.io)).rejects.toThrow(`${damage.message}; it will be downloaded again when the camera next starts online`);
     expect(r.fetched).toHaveLength(1);
     expect(await r.text(PRECACHE, GZ)).toBe('damaged');
   });

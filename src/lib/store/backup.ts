@@ -463,6 +463,7 @@ export async function importBackup(
         await writeAll(log.entries(), ([seq, entry]) => actions.put({ gameId: g.id, seq, action: entry.action, at: entry.at }));
         summary.games.added++;
       }
+      onProgress({ games: file.games.length, of: file.games.length });
       const namesHere = (await players.getAll()).map((p) => p.name);
       for (const [i, p] of file.players.entries()) {
         if (mode === 'merge' && (idHere.has(p.id) || (await players.getKey(p.id)) !== undefined)) {

@@ -36,7 +36,7 @@ export function useMemoryIndexedDB(): void {
     IDBKeyRange,
     IDBObjectStore,
     IDBOpenDBRequest,
-      IDBRequest,
+    IDBRequest,
     IDBTransaction,
     IDBVersionChangeEvent,
   };

@@ -78,7 +78,7 @@ export async function refetchDamaged<T>(url: string, damage: unknown, verify: (r
   try {
     response = await io.fetch(pastServiceWorker(url), { cache: 'no-store' });
   } catch {
-    throw new DamagedFileError(`${said(damage)}; it will be downloaded again once this device is online`);
+    throw new DamagedFileError(`${said(damage)}; it will be downloaded again when the camera next starts online`);
   }
   if (!response.ok) throw new DamagedFileError(`${said(damage)}; downloading it again failed (${response.status} ${response.statusText})`);
   // one read of the body, for both the check and the precache (a Blob is not copied)
