@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import 'fake-indexeddb/auto'; // the store runs in Node too: it makes a backup for the page to import
 import { openStore } from '../../src/lib/store/index.ts';
@@ -6,6 +7,20 @@ import { exportBackupJson } from '../../src/lib/store/backup.ts';
 import { appSession, layoutProblems } from './harness.ts';
 
 const app = appSession({ open: false });
+
+/** A new phone's Settings (a browser context of its own), where `play` imports a backup; closed after. */
+async function onNewPhonesSettings(play: (page: Page) => Promise<void>): Promise<void> {
+  const other = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
+  try {
+    const page = await other.newPage();
+    await page.goto(app.server.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('backup-export').waitFor();
+    await play(page);
+  } finally {
+    await other.close();
+  }
+}
 
 describe('app shell', () => {
   it('loads Home with the new-game button, the live region and no errors', async () => {
@@ -150,11 +165,7 @@ describe('app shell', () => {
     const backup = await exportBackupJson(store);
     store.close();
 
-    const other = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
-    try {
-      const page = await other.newPage();
-      await page.goto(app.server.url);
-      await page.getByRole('button', { name: 'Settings' }).click();
+    await onNewPhonesSettings(async (page) => {
       await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
       expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 1 game.');
       await page.getByRole('button', { name: 'Back', exact: true }).click();
@@ -175,9 +186,7 @@ describe('app shell', () => {
       await page.reload();
       await page.getByRole('heading', { name: 'Recently finished' }).waitFor(); // Home has loaded its lists
       expect(await page.getByTestId('ledger').count()).toBe(0);
-    } finally {
-      await other.close();
-    }
+    });
   });
 
   it('says how far a large backup’s import has got, then what came in', async () => {
@@ -192,12 +201,7 @@ describe('app shell', () => {
     const backup = await exportBackupJson(store);
     store.close();
 
-    const other = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
-    try {
-      const page = await other.newPage();
-      await page.goto(app.server.url);
-      await page.getByRole('button', { name: 'Settings' }).click();
-      await page.getByTestId('backup-export').waitFor();
+    await onNewPhonesSettings(async (page) => {
       // every text the progress line shows, as the page shows it
       await page.evaluate(() => {
         const seen: string[] = [];
@@ -218,9 +222,7 @@ describe('app shell', () => {
       expect(counts.every((n, i) => Number.isInteger(n) && n <= 150 && (i === 0 || n > counts[i - 1]!))).toBe(true);
       expect(counts.at(-1)).toBe(150); // the games all in, the rest written after them
       expect(await page.getByTestId('announcer').textContent()).toBe('Importing the backup…');
-    } finally {
-      await other.close();
-    }
+    });
   });
 
   it('applies and keeps the dark theme', async () => {
