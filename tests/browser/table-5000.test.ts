@@ -53,6 +53,7 @@ describe('5000 at the table', () => {
     expect(await page.getByTestId('camera-note').textContent()).toBe('No camera was found on this device. Enter the dice by hand with the dice pad.');
     await page.getByTestId('camera-toggle').click();
     await page.getByTestId('camera-note').getByText(/^Tried again\. No camera was found/).waitFor();
+    expect(await page.getByTestId('announcer').textContent()).toBe('Tried again. No camera was found on this device. Enter the dice by hand with the dice pad.');
     expect(await page.getByTestId('dice-pad').locator('.slot').count()).toBe(2);
   });
 

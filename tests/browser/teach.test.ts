@@ -192,6 +192,8 @@ describe('teaching Face Off dice from photos', () => {
     const text = readFileSync((await file.path())!, 'utf8');
     exported = { name: file.suggestedFilename(), text };
     expect(exported.name).toBe('face-off.rollcall-kit.json');
+    expect(await page.getByTestId('kit-exported').textContent()).toBe('Saved as face-off.rollcall-kit.json.');
+    expect(await page.getByTestId('announcer').textContent()).toBe('Saved as face-off.rollcall-kit.json.');
     const bundle = JSON.parse(text) as { format: string; version: number; kit: { id: string; name: string }; art: object; examples: Record<string, string[]> };
     expect(bundle).toMatchObject({ format: 'rollcall-kit', version: 1, kit: { id: 'face-off', name: 'My Star Wars Face Off dice' }, art: {} });
     expect(Object.fromEntries(Object.entries(bundle.examples).map(([f, list]) => [f, list.length]))).toEqual({ luke: 2, r2d2: 3, han: 3, chewbacca: 3, vader: 3, stormtrooper: 3 });
@@ -203,6 +205,9 @@ describe('teaching Face Off dice from photos', () => {
     await openKits(page);
     expect(await page.getByTestId('taught-set').count()).toBe(1);
     await page.getByTestId('import-kit').setInputFiles([{ name: exported.name, mimeType: 'application/json', buffer: Buffer.from(exported.text) }]);
+    // heard once as it starts; the figures of the progress line are for the eye
+    await page.getByTestId('import-progress').waitFor();
+    expect(await page.getByTestId('announcer').textContent()).toBe('Importing face-off.rollcall-kit.json…');
     await page.getByTestId('kits-message').waitFor({ timeout: 60_000 });
     // the set it came from is still here under that name: the import is numbered, so New game can tell them apart
     expect(await page.getByTestId('kits-message').textContent()).toBe('Imported My Star Wars Face Off dice 2 with 17 taught pictures.');
