@@ -37,6 +37,7 @@ describe('app updates', () => {
     const prompt = page.getByTestId('update-ready');
     await prompt.waitFor();
     expect(await prompt.textContent()).toMatch(/new version of Rollcall is ready/);
+    expect(await page.getByTestId('announcer').textContent()).toBe('A new version of Rollcall is ready. Your games are saved; reloading takes a second.');
     // Nothing happens behind the player's back: the old version stays until they accept.
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
     // While it waits, the page makes room for it: scrolled to its foot, the last control lies clear above it.
