@@ -202,6 +202,20 @@ export function appSession(options: AppSessionOptions = {}): AppSession {
   };
 }
 
+/**
+ * The network taken away (Chromium offline, and the server dropping every connection) and the app
+ * reloaded from its service worker, on Home. Returns how many requests the server had seen before,
+ * so a test can show that none came after. `setNetworkDown(false)` and `setOffline(false)` undo it.
+ */
+export async function reloadOffline(page: Page, server: StaticServer): Promise<number> {
+  await page.context().setOffline(true);
+  server.setNetworkDown(true);
+  const before = server.requests.length;
+  await page.reload();
+  await page.getByTestId('new-game').waitFor();
+  return before;
+}
+
 /** Waits until a service worker controls the page (it precached everything before activating). */
 export async function waitForServiceWorker(page: Page): Promise<void> {
   await page.evaluate(async () => {

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import type { ReaderInfo } from '../../src/lib/vision/dice-reader-protocol.ts';
-import { fakeCameraFile, launch, ROOT, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+import { fakeCameraFile, launch, reloadOffline, ROOT, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
 import { cameraRead, startGame } from './table-helpers.ts';
 
 let server: StaticServer;
@@ -120,11 +120,7 @@ describe('isolation headers from the service worker', () => {
     await page.getByRole('button', { name: 'Discard' }).click();
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByTestId('new-game').waitFor();
-    await context.setOffline(true);
-    server.setNetworkDown(true);
-    const before = server.requests.length;
-    await page.reload();
-    await page.getByTestId('new-game').waitFor();
+    const before = await reloadOffline(page, server);
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null && crossOriginIsolated)).toBe(true);
     expect(await readAtTable(page, ['Cy', 'Dee'])).toMatchObject({ crossOriginIsolated: true, threads: 2 });
     await page.goto(`${server.url}history`);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'playwright-core';
-import { browserOffersInstall, fakeCameraFile, launch, ROOT, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+import { browserOffersInstall, fakeCameraFile, launch, reloadOffline, ROOT, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
 import { cameraRead, startGame } from './table-helpers.ts';
 
 const PHOTOS = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample');
@@ -60,11 +60,7 @@ describe('offline after the first load', () => {
     context.on('response', (r) => responses.push(r));
     context.on('requestfailed', (r) => failed.push(`${r.url()} (${r.failure()?.errorText ?? '?'})`));
 
-    await context.setOffline(true);
-    server.setNetworkDown(true);
-    const before = server.requests.length;
-    await page.reload();
-    await page.getByTestId('new-game').waitFor();
+    const before = await reloadOffline(page, server);
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null && crossOriginIsolated)).toBe(true);
 
     await startGame(page, 'five-thousand', ['Cy', 'Dee']);

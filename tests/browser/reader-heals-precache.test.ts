@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { openAppWithCamera, ROOT, waitForServiceWorker, type AppWithCamera } from './harness.ts';
+import { openAppWithCamera, reloadOffline, ROOT, waitForServiceWorker, type AppWithCamera } from './harness.ts';
 import { cameraRead, startGame } from './table-helpers.ts';
 
 const GZ = /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/;
@@ -214,11 +214,8 @@ describe('a damaged file in the precache', () => {
       const gz = sha256(distFile('assets', GZ));
       await damage(page, 'precache', GZ, 'cut');
 
-      await context.setOffline(true);
-      app.server.setNetworkDown(true);
       try {
-        await page.reload();
-        await page.getByTestId('new-game').waitFor();
+        await reloadOffline(page, app.server);
         await startGame(page, 'five-thousand', ['Eve', 'Fay']);
         const status = page.getByTestId('camera-status');
         await status.getByText(/could not start/).waitFor({ timeout: 45_000 });

@@ -8,6 +8,7 @@
  * `env.wasm.wasmBinary` would hold them). Kept apart from the worker, which cannot be loaded in
  * a unit test.
  */
+import { DamagedFileError } from './precache-heal.ts';
 
 /** Where the gzipped wasm is served, beside the plain file at `wasmUrl`. */
 export const gzippedWasmUrl = (wasmUrl: string): string => `${wasmUrl}.gz`;
@@ -18,8 +19,6 @@ export const gzippedWasmUrl = (wasmUrl: string): string => `${wasmUrl}.gz`;
  */
 export const ORT_WASM_PATH = /(^|\/)ort-wasm-simd-threaded(-[\w-]+)?\.wasm$/;
 export const ORT_WASM_GZ_PATH = /(^|\/)ort-wasm-simd-threaded(-[\w-]+)?\.wasm\.gz$/;
-
-import { DamagedFileError } from './precache-heal.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
