@@ -52,6 +52,9 @@ describe('the slate on a small phone', () => {
     await startGame(page, 'war', ['Ann', 'Bob']);
     expect(await page.locator('[data-testid="slate"] thead th').count()).toBe(5);
     expect(await slateOverflow(page)).toBe(0);
+    // nothing to scroll: no tab stop, no region
+    expect(await page.locator('.slate-wrap').getAttribute('tabindex')).toBeNull();
+    expect(await page.getByRole('region', { name: 'Slate, scrolls sideways' }).count()).toBe(0);
     await home(page);
   });
 
@@ -122,6 +125,13 @@ describe('the slate on a small phone', () => {
       expect(n.background, `${n.text}'s cell is opaque`).toMatch(/^rgb\(/);
     }
     expect(await layoutProblems(page)).toEqual([]);
+    // by keyboard: Tab reaches the slate, named for what it is, and the arrow keys scroll it back
+    const region = page.getByRole('region', { name: 'Slate, scrolls sideways' });
+    expect(await region.getAttribute('tabindex')).toBe('0');
+    await region.focus();
+    const end = await region.evaluate((wrap) => wrap.scrollLeft);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((end) => document.querySelector('.slate-wrap')!.scrollLeft < end, end);
     await home(page);
   });
 
