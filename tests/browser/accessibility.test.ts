@@ -1,0 +1,384 @@
+/**
+ * axe-core's WCAG 2.0, 2.1 and 2.2 A and AA rules on every screen a player meets, at a phone's
+ * size (360 × 740): Home, New game, the table mid-game (the dice pad, a proposed roll, a refusal,
+ * the camera on, refused, and a photo that is not one), the log, History, Settings, the kits,
+ * teaching, the camera check, the symbol-dice games (a villain's private screen among them), the
+ * 5-dice games, finished games, and the app with nowhere to save. Each screen is checked in the
+ * light colour scheme, then its colours again in the dark one.
+ *
+ * A screen's violations are listed as "rule-id: selector — what to fix"; the list must be empty.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import {
+  browserOffersInstall,
+  fakeCameraFile,
+  launch,
+  openAppWithCamera,
+  ROOT,
+  serve,
+  type AppWithCamera,
+  type BrowserSession,
+  type StaticServer,
+} from './harness.ts';
+import { move, padEnter, padRoll, startGame } from './table-helpers.ts';
+import type { AxeResults, RunOptions } from 'axe-core';
+
+const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
+const PHONE = { width: 360, height: 740 };
+const WCAG: RunOptions = { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] };
+/** The dark scheme changes colours only: its pass runs the one rule colours can break. */
+const COLOURS: RunOptions = { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] };
+const PHOTO = readFileSync(join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg'));
+
+/** axe's violations on the page as it is now, one line per element: "rule-id: selector — why". */
+async function violations(page: Page, options: RunOptions = WCAG): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async (options) => {
+    const { axe } = window as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } };
+    const result = await axe.run(document, options);
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`));
+  }, options);
+}
+
+/**
+ * axe reads no colour through a background image, so it would leave every cell of the slate "to
+ * review", unchecked: the slate's box draws its scroll hint with gradients (a shadow at the edge
+ * it scrolls to, only where it scrolls), and its sticky names column a 1 px rule. While axe runs
+ * they are taken away, and it checks the slate's text against the colour it sits on (--bg,
+ * --surface-2 on the current row); the shadow's strip at the edge goes unchecked.
+ */
+const SLATE_WITHOUT_GRADIENTS = '.slate-wrap, .slate th { background-image: none !important; }';
+
+/**
+ * The screen as it is now, in the light scheme and then the dark one. Soft: a screen's findings
+ * are reported and the walk goes on, so that one run lists every screen's.
+ */
+async function audit(page: Page, screen: string): Promise<void> {
+  const plain = await page.addStyleTag({ content: SLATE_WITHOUT_GRADIENTS });
+  try {
+    await page.emulateMedia({ colorScheme: 'light' });
+    const light = await violations(page);
+    expect.soft(light, `${screen}:\n${light.join('\n')}\n`).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await violations(page, COLOURS);
+    expect.soft(dark, `${screen}, dark:\n${dark.join('\n')}\n`).toEqual([]);
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await plain.evaluate((style) => (style as HTMLStyleElement).remove());
+  }
+}
+
+/** Back to Home, its lists loaded. */
+async function home(page: Page): Promise<void> {
+  while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('heading', { name: 'In progress' }).waitFor();
+}
+
+describe('axe at a phone size, without a camera', () => {
+  let server: StaticServer;
+  let session: BrowserSession;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await serve(inject('distDir'));
+    session = await launch();
+    page = session.page;
+    await page.setViewportSize(PHONE);
+    await page.goto(server.url);
+    await page.getByTestId('new-game').waitFor();
+  });
+
+  afterAll(async () => {
+    await session?.close();
+    await server?.stop();
+  });
+
+  it('Home on a first visit, the install offer, an empty History, a backup refused', async () => {
+    await page.getByRole('heading', { name: 'In progress' }).waitFor();
+    await audit(page, 'home (first visit)');
+    await browserOffersInstall(page);
+    await page.getByTestId('install-offer').waitFor();
+    await audit(page, 'home (install offered)');
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByTestId('history-empty').waitFor();
+    await audit(page, 'history (empty)');
+    await home(page);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"rollcall-backup","version":1,"games":[{"id":') });
+    await page.getByTestId('backup-message').waitFor();
+    await audit(page, 'settings (a backup refused)');
+  });
+
+  it('New game: 5000 for three players with an ante, and a name refused', async () => {
+    await home(page);
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('game-select').selectOption('five-thousand');
+    for (const name of ['Ann', 'Bob', 'Cy']) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    await page.getByTestId('ante').fill('2');
+    await audit(page, 'new game');
+    await page.getByTestId('player-name').fill('ann');
+    await page.getByTestId('add-player').click();
+    await page.getByRole('alert').waitFor();
+    await audit(page, 'new game (a name refused)');
+    await page.getByTestId('player-name').fill('');
+  });
+
+  it('the table of 5000: the dice pad, the slate, a proposed roll, a roll refused; its log', async () => {
+    await page.getByTestId('start-game').click();
+    await page.getByTestId('dice-pad').waitFor();
+    await audit(page, 'table 5000 (no camera, dice pad)');
+    await padRoll(page, ['1', '1', '4', '5', '6']);
+    await padRoll(page, ['1', '3']);
+    await padRoll(page, ['5']);
+    await padRoll(page, ['2', '2', '2', '3', '6']);
+    await move(page, /^Bank 600/);
+    await page.getByTestId('dice-pad').locator('button[data-face="1"]').click();
+    await audit(page, 'table 5000 (a score on the slate, a die tapped)');
+    await page.getByTestId('dice-pad').locator('button[data-face="1"]').click();
+    await page.getByTestId('dice-pad').locator('button[data-face="4"]').click();
+    await page.getByTestId('dice-pad').locator('button[data-face="5"]').click();
+    await page.getByTestId('dice-pad').locator('button[data-face="6"]').click();
+    await page.getByTestId('dice-pad-done').click();
+    await page.getByTestId('camera-read').waitFor();
+    await audit(page, 'table 5000 (a roll proposed)');
+    await page.getByRole('button', { name: /^Die 1: 1\. Correct it$/ }).click();
+    await audit(page, 'table 5000 (a die being corrected)');
+    await page.locator('button[data-fix-face="1"]').click();
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+    // three dice where two are asked for: the rules refuse it
+    await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
+    await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
+    await page.getByTestId('dice-pad-done').click();
+    await page.getByRole('button', { name: 'Add a die the read missed' }).click();
+    await page.locator('[data-fix-face="3"]').click();
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('rule-error').waitFor();
+    await audit(page, 'table 5000 (a roll refused)');
+
+    await page.getByTestId('open-log').click();
+    await page.getByTestId('game-log').waitFor();
+    await audit(page, 'log');
+    await page.getByRole('button', { name: 'Delete game…' }).click();
+    await page.getByRole('alert').waitFor();
+    await audit(page, 'log (delete asked)');
+    await page.getByRole('button', { name: 'Keep it' }).click();
+  });
+
+  it("Point Five, and Face Off to a villain's private screen", async () => {
+    await home(page);
+    await startGame(page, 'point-five', ['Ann', 'Bob']);
+    await padRoll(page, ['star'], 'Star (5)');
+    await move(page, 'Call for 3');
+    await padRoll(page, ['burst'], 'Burst (6)');
+    await audit(page, 'table point-five (a board)');
+
+    await home(page);
+    await startGame(page, 'face-off', ['Ann', 'Bob']);
+    await page.getByTestId('dice-pad').waitFor();
+    await audit(page, 'table face-off (dice pad)');
+    await padRoll(page, ['vader', 'vader', 'luke', 'han', 'han'], 'Darth Vader, Darth Vader, Luke Skywalker, Han Solo, Han Solo');
+    await move(page, 'Go Villain');
+    await page.getByTestId('choose-dice-open').click();
+    const choose = page.getByTestId('choose-dice');
+    await choose.locator('button[data-token="luke"]').click();
+    await audit(page, 'table face-off (choosing dice)');
+    await choose.locator('button[data-token="han"]').nth(0).click();
+    await page.getByTestId('choose-dice-confirm').click();
+    await page.getByTestId('secret-roll').waitFor();
+    await audit(page, 'table face-off (a secret re-roll)');
+    await page.getByTestId('pass-phone').click();
+    await page.getByTestId('private-unlock').waitFor();
+    await audit(page, 'table face-off (private screen, closed)');
+    await page.getByTestId('private-unlock').click();
+    await padEnter(page, ['luke', 'stormtrooper']);
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('secret-dice').waitFor();
+    await audit(page, 'table face-off (private screen, declaring)');
+  });
+
+  it("5-Dice War, Detective's slate wider than the phone, and two finished games", async () => {
+    await home(page);
+    await startGame(page, 'war', ['Ann', 'Bob']);
+    await page.getByTestId('dice-pad').waitFor();
+    await audit(page, 'table war');
+
+    await home(page);
+    await startGame(page, 'detective', ['Ann', 'Bob', 'Cy']);
+    await padRoll(page, ['6', '6']);
+    await padRoll(page, ['1', '2']);
+    await padRoll(page, ['1', '3']);
+    await audit(page, 'table detective (the slate scrolls sideways)');
+
+    // a game won at the table: the payout and the evening's balances
+    await home(page);
+    await startGame(page, 'big-roll-5000', ['Ann', 'Bob'], 2);
+    await padRoll(page, ['6']); // the roll-off: Ann starts
+    await padRoll(page, ['2']);
+    await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
+    await page.getByTestId('game-over').waitFor();
+    await audit(page, 'table big-roll-5000 (won)');
+    await page.getByTestId('undo').click();
+    await page.getByTestId('undo-confirm').waitFor();
+    await audit(page, 'table big-roll-5000 (won, undo asked)');
+    await page.getByRole('button', { name: 'Keep it' }).click();
+
+    // a finished game imported from a transcript, its log and final slate
+    await home(page);
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByTestId('import-transcript').setInputFiles({ name: 'tug.json', mimeType: 'application/json', buffer: readFileSync(join(ROOT, 'tests/transcripts/tug/sheet-game-to-five.json')) });
+    await page.getByTestId('import-message').waitFor();
+    await audit(page, 'history (a game imported)');
+    await page.getByRole('button', { name: /^Log: 5-Dice Tug/ }).click();
+    await page.getByTestId('game-log').waitFor();
+    await audit(page, 'log (a finished game)');
+    await page.getByRole('button', { name: 'Final slate' }).click();
+    await page.getByTestId('game-over').waitFor();
+    await audit(page, 'table tug (finished)');
+  });
+
+  it('Home with games and balances, Settings, Kits, New kit, a kit of our own', async () => {
+    await home(page);
+    await page.getByTestId('ledger').waitFor();
+    await audit(page, 'home (games and balances)');
+    await page.getByTestId('end-evening').click();
+    await page.getByTestId('end-evening-confirm').waitFor();
+    await audit(page, 'home (ending the evening asked)');
+    await page.getByRole('button', { name: 'Keep playing' }).click();
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('backup-export').waitFor();
+    await audit(page, 'settings');
+    await home(page);
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.getByTestId('new-kit').waitFor();
+    await audit(page, 'kits');
+    await page.getByTestId('new-kit').click();
+    await page.getByTestId('new-kit-form').waitFor();
+    await audit(page, 'new kit');
+    await page.getByTestId('kit-name').fill('Rune dice');
+    await page.getByTestId('create-kit').click();
+    await page.getByTestId('new-kit-problem').waitFor();
+    await audit(page, 'new kit (refused)');
+    for (const [i, label] of ['Sun', 'Moon', 'Star', 'Tree', 'Wave', 'Fire'].entries()) await page.getByTestId('face-label').nth(i).fill(label);
+    await page.getByTestId('create-kit').click();
+    // made, it opens on Teach (checked with a camera, below), and back here lists it
+    await page.getByTestId('teach').waitFor();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('own-kits').getByTestId('taught-set').waitFor();
+    await audit(page, 'kits (a kit of our own)');
+    await page.getByRole('button', { name: 'Delete… Rune dice' }).click();
+    await page.getByRole('button', { name: 'Delete Rune dice' }).waitFor();
+    await audit(page, 'kits (delete asked)');
+  });
+
+  it('the audit finds a violation put there, in either scheme', async () => {
+    await page.evaluate(() => document.querySelector('main')?.append(Object.assign(document.createElement('button'), { id: 'axe-bait' })));
+    expect(await violations(page)).toEqual([expect.stringMatching(/^button-name: #axe-bait — /)]);
+    // a dark grey word on the button's surface: readable in the light scheme, not in the dark one
+    await page.evaluate(() => {
+      const bait = document.getElementById('axe-bait')!;
+      bait.textContent = 'Grey';
+      bait.style.color = '#333';
+    });
+    expect(await violations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await violations(page, COLOURS)).toEqual([expect.stringMatching(/^color-contrast: #axe-bait — /)]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.evaluate(() => document.getElementById('axe-bait')?.remove());
+  });
+});
+
+describe('axe at a phone size, with a camera', () => {
+  let app: AppWithCamera;
+
+  beforeAll(async () => {
+    app = await openAppWithCamera(inject('distDir'), PHOTO, 640, 480);
+    await app.session.page.setViewportSize(PHONE);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('the table of 5000 with the camera on, and its read proposed', async () => {
+    const { page } = app.session;
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    await page.getByTestId('table-camera').waitFor();
+    await audit(page, 'table 5000 (camera on)');
+    await page.getByTestId('camera-read').waitFor({ timeout: 45_000 });
+    await audit(page, 'table 5000 (camera read proposed)');
+  });
+
+  it('teaching a kit with the camera, and the camera check', async () => {
+    const { page } = app.session;
+    await home(page);
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
+    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 45_000 });
+    await page.locator('[data-testid="camera-view"][data-state="live"]').waitFor();
+    await audit(page, 'teach (camera on)');
+    await home(page);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('camera-check').click();
+    await page.waitForFunction(() => /^(I see|No dice)/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 45_000 });
+    await audit(page, 'camera check (reading)');
+  });
+});
+
+describe('axe at a phone size, the camera refused and nowhere to save', () => {
+  let server: StaticServer;
+  let session: BrowserSession;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    server = await serve(inject('distDir'));
+    const camera = await fakeCameraFile(PHOTO);
+    cleanup = camera.cleanup;
+    session = await launch({ camera: camera.path, cameraPermission: 'deny' });
+    await session.page.setViewportSize(PHONE);
+  });
+
+  afterAll(async () => {
+    await session?.close();
+    await server?.stop();
+    await cleanup?.();
+  });
+
+  it('the table with the camera refused, a photo that is not one, and the camera check refused', async () => {
+    const { page } = session;
+    await page.goto(server.url);
+    await startGame(page, 'five-thousand', ['Ann', 'Bob']);
+    await page.getByTestId('camera-problem').waitFor();
+    await page.getByTestId('dice-pad').waitFor();
+    await audit(page, 'table 5000 (camera refused)');
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'roll.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a photo at all') });
+    await page.getByTestId('roll-photo-problem').waitFor();
+    await audit(page, 'table 5000 (a photo that is not one)');
+    await home(page);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('camera-check').click();
+    await page.getByTestId('camera-problem').waitFor();
+    await audit(page, 'camera check (camera refused)');
+  });
+
+  it('a browser that will not let Rollcall save: the notice on Home and at the table', async () => {
+    const page = await session.context.newPage();
+    await page.setViewportSize(PHONE);
+    await page.addInitScript({ content: 'Object.defineProperty(window, "indexedDB", { value: undefined, configurable: true });' });
+    await page.goto(server.url);
+    await page.getByTestId('unsaved-notice').locator('summary').click();
+    await page.getByTestId('unsaved-reason').waitFor();
+    await audit(page, 'home (not saving)');
+    await startGame(page, 'war', ['Ann', 'Bob']);
+    await page.getByTestId('dice-pad').waitFor();
+    await audit(page, 'table war (not saving)');
+    await page.close();
+  });
+});
