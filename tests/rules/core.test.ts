@@ -67,6 +67,12 @@ describe('roll-off for the first player', () => {
     for (const v of [5, 2, 5]) state = applyAction(state, roll(v));
     expect(state.phase).toBe('roll-off');
     expect(state.rollOff?.contenders).toEqual([0, 2]);
+    // The slate marks the player out of it, and says so in words, not by the mark's colour alone.
+    expect(viewMatch(state).slate.rows.map((r) => [r.marked, r.note])).toEqual([
+      [false, null],
+      [true, 'out of the roll-off'],
+      [false, null],
+    ]);
     expect(expectRoll(state)?.player).toBe(0);
     state = applyAction(state, roll(4));
     state = applyAction(state, roll(4));

@@ -331,6 +331,12 @@ describe('Dominoes variation 2: the series', () => {
     for (const a of [...one, ...two]) state = applyAction(state, a);
     expect(g(state).scores).toEqual([7, 1, 8]);
     expect(state.winners).toEqual([2]);
+    // Over: Bob's row stays marked and still says why.
+    expect(viewMatch(state).slate.rows.map((r) => [r.marked, r.note])).toEqual([
+      [false, null],
+      [true, 'out of the play-off'],
+      [false, 'winner'],
+    ]);
   });
 });
 

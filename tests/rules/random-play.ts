@@ -2,7 +2,7 @@
  * Random play (fast-check) over one match header: any sequence of actions either applies or
  * raises a RuleError — never crashes —; state is plain JSON; replay is deterministic; undo
  * (replaying the log without its last action) restores the previous state; the pot always
- * equals the antes paid in minus the payouts. Used by properties.test.ts for every game and by
+ * equals the antes paid in minus the payouts; a row the slate marks says why. Used by properties.test.ts for every game and by
  * game tests for their variations.
  */
 import fc from 'fast-check';
@@ -17,6 +17,7 @@ import {
   type Action,
   type DieToken,
   type MatchState,
+  type MatchView,
 } from '../../src/lib/rules/index.ts';
 
 /** A step of random play: which move to pick, and random numbers to fill it in. */
@@ -70,6 +71,13 @@ function potInvariant(state: MatchState): void {
   expect(state.pot + paidOut).toBe(state.ante * state.players.length);
 }
 
+/** A row the slate marks says why in words: the mark's colour alone is no cue (WCAG 1.4.1). */
+function markedRowsSayWhy(view: MatchView): void {
+  for (const row of view.slate.rows) {
+    if (row.marked) expect(row.note, `${row.name}'s marked row in phase ${view.phase}`).not.toBeNull();
+  }
+}
+
 export interface RandomPlayHeader {
   game: string;
   players: string[];
@@ -113,6 +121,7 @@ export function checkRandomPlay(
           potInvariant(state);
           const view = viewMatch(state);
           viewMatch(state, 0);
+          markedRowsSayWhy(view);
           if (alwaysAMove && state.phase !== 'over') expect(view.legal.length).toBeGreaterThan(0);
         }
         if (state.phase === 'over') finished += 1;

@@ -239,7 +239,7 @@ function rollOffView(state: MatchState, rollOff: RollOffState): PlayView {
       score: 0,
       cells: { rollOff: lastTotals.get(player) ?? '' },
       marked: !rollOff.contenders.includes(player),
-      note: null,
+      note: rollOff.contenders.includes(player) ? null : 'out of the roll-off',
     })),
   };
   const expect = expectRoll(state);

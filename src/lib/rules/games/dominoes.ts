@@ -425,11 +425,13 @@ function view(g: DominoesState): PlayView {
               : 'winner'
             : !isSeries(g) && g.phase !== 'over' && g.roundStarter === i
               ? 'began this string'
-              : g.playOff !== null && g.phase !== 'over'
-                ? g.playOff.includes(i)
-                  ? 'in the play-off'
-                  : 'out of the play-off'
-                : null,
+              : g.playOff === null
+                ? null
+                : !g.playOff.includes(i)
+                  ? 'out of the play-off' // kept once over: it says why the row stays marked
+                  : g.phase !== 'over'
+                    ? 'in the play-off'
+                    : null,
       })),
     },
     dice: [...g.string, ...g.lastThrow],
