@@ -113,7 +113,7 @@ describe('by keyboard and screen reader', () => {
     await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
     await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
     await page.getByTestId('dice-pad-done').click();
-    await page.getByRole('button', { name: 'Add a die the read missed' }).click();
+    await page.getByRole('button', { name: /add a die the read missed/i }).click();
     await page.locator('[data-fix-face="3"]').click();
     await page.getByTestId('confirm-roll').click();
     const refusal = await page.getByTestId('rule-error').textContent();
