@@ -32,6 +32,7 @@ import { measureAppStarts, measureFirstLoad, measureFirstVisit, measureReaderSta
 import { IDLE_READ_FPS, READ_FPS } from '../src/app/readPace.ts';
 import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
 import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
+import { measureTableTaps, type TapWindow } from './lib/bench-taps.ts';
 
 export interface Figure {
   label: string;
@@ -375,6 +376,36 @@ const appStartsSection: BenchSection = {
   },
 };
 
+/** The table-taps section's slow phone and its window of taps. */
+const TABLE_TAPS = { players: ['Ann', 'Bob', 'Cy'], throttle: 4, taps: 30, spacingMs: 500, settleMs: 3000 } as const;
+
+const tableTapsSection: BenchSection = {
+  id: 'table-taps',
+  title: `taps on the dice pad while the camera reads — the built app at a 5000 table of three, CPU throttled ${TABLE_TAPS.throttle}× (a mid-range phone), headless Chromium`,
+  method:
+    `a fake camera of dice thrown that settle (${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps, as settle-to-read); the dice pad opened beside the reading camera, one die tapped in, ` +
+    `then ${TABLE_TAPS.taps} taps ${TABLE_TAPS.spacingMs} ms apart (a die in, out again) through CDP input; each tap timed from its click's event timestamp to the next frame produced after it ` +
+    `(requestAnimationFrame, then a task); main-thread long tasks (PerformanceObserver 'longtask') over the same window; then the same with the camera off (the pad alone). ` +
+    `CDP throttles the page's main thread only: the reader's worker runs at this machine's speed`,
+  async run(ctx) {
+    return withFakeCamera(ctx, 'taps', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
+      const figures: Figure[] = [];
+      for (const camera of [true, false]) {
+        const w: TapWindow = await measureTableTaps(browser, url, { camera, ...TABLE_TAPS });
+        const how = camera ? 'camera reading' : 'camera off';
+        const long = w.longTasksMs;
+        const seconds = w.windowMs / 1000;
+        figures.push(
+          { label: `tap → next paint, ${how}, median`, value: median(w.tapToPaintMs), unit: 'ms', note: `n=${w.tapToPaintMs.length} taps over ${seconds.toFixed(1)} s${camera ? `, ${(w.framesRead / seconds).toFixed(1)} frames read a second meanwhile` : ''}` },
+          { label: `tap → next paint, ${how}, p95`, value: p95(w.tapToPaintMs), unit: 'ms', note: `max ${Math.max(...w.tapToPaintMs).toFixed(0)} ms; Event Timing: ${w.slowInteractionsMs.length} of the taps at 16 ms or more${w.slowInteractionsMs.length ? `, longest ${Math.max(...w.slowInteractionsMs)} ms` : ''}` },
+          { label: `long tasks, ${how}`, value: long.length, unit: 'count', note: long.length ? `${long.reduce((a, b) => a + b, 0).toFixed(0)} ms in all (${((long.reduce((a, b) => a + b, 0) / w.windowMs) * 100).toFixed(1)}% of the window), longest ${Math.max(...long).toFixed(0)} ms` : 'none over 50 ms' },
+        );
+      }
+      return figures;
+    });
+  },
+};
+
 /** Runs `measure` on the built app in a browser whose fake camera plays `video` (a .y4m beside the build, removed after). */
 async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, measure: (browser: Browser, url: string) => Promise<Figure[]>): Promise<Figure[]> {
   const { url } = await ctx.app();
@@ -389,7 +420,7 @@ async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, me
   }
 }
 
-export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, readerStartsSection, appStartsSection, settleSection, restSection];
+export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, readerStartsSection, appStartsSection, settleSection, restSection, tableTapsSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;

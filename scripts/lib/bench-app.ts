@@ -281,11 +281,11 @@ export async function measureReadsAtRest(browser: Browser, url: string, seconds:
   }
 }
 
-/** Home → New game → 5000, two players → the table, waiting for a roll. */
-async function startFiveThousand(page: Page): Promise<void> {
+/** Home → New game → 5000 with `players` (two by default) → the table, waiting for a roll. */
+export async function startFiveThousand(page: Page, players: readonly string[] = ['Ann', 'Bob']): Promise<void> {
   await page.getByTestId('new-game').click();
   await page.getByTestId('game-select').selectOption('five-thousand');
-  for (const name of ['Ann', 'Bob']) {
+  for (const name of players) {
     await page.getByTestId('player-name').fill(name);
     await page.getByTestId('add-player').click();
   }
