@@ -377,7 +377,7 @@ const appStartsSection: BenchSection = {
 };
 
 /** The table-taps section's slow phone and its window of taps. */
-const TABLE_TAPS = { players: ['Ann', 'Bob', 'Cy'], throttle: 4, taps: 30, spacingMs: 500, settleMs: 3000 } as const;
+const TABLE_TAPS = { players: ['Ann', 'Bob', 'Cy'], throttle: 4, taps: 30, spacingMs: 500, settleMs: 3000, traceMs: 8000 } as const;
 
 const tableTapsSection: BenchSection = {
   id: 'table-taps',
@@ -385,13 +385,16 @@ const tableTapsSection: BenchSection = {
   method:
     `a fake camera of dice thrown that settle (${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps, as settle-to-read); the dice pad opened beside the reading camera, one die tapped in, ` +
     `then ${TABLE_TAPS.taps} taps ${TABLE_TAPS.spacingMs} ms apart (a die in, out again) through CDP input; each tap timed from its click's event timestamp to the next frame produced after it ` +
-    `(requestAnimationFrame, then a task); main-thread long tasks (PerformanceObserver 'longtask') over the same window; then the same with the camera off (the pad alone). ` +
+    `(requestAnimationFrame, then a task); main-thread long tasks (PerformanceObserver 'longtask') over the same window; then ${TABLE_TAPS.traceMs / 1000} s traced without taps, the main thread's tasks summed; ` +
+    `then all of it with the camera off (the pad alone); the main thread's time per frame read is the busy time beyond the camera-off table's, over the frames read. ` +
     `CDP throttles the page's main thread only: the reader's worker runs at this machine's speed`,
   async run(ctx) {
     return withFakeCamera(ctx, 'taps', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
       const figures: Figure[] = [];
+      const busy: TapWindow['busy'][] = [];
       for (const camera of [true, false]) {
         const w: TapWindow = await measureTableTaps(browser, url, { camera, ...TABLE_TAPS });
+        busy.push(w.busy);
         const how = camera ? 'camera reading' : 'camera off';
         const long = w.longTasksMs;
         const seconds = w.windowMs / 1000;
@@ -399,7 +402,12 @@ const tableTapsSection: BenchSection = {
           { label: `tap → next paint, ${how}, median`, value: median(w.tapToPaintMs), unit: 'ms', note: `n=${w.tapToPaintMs.length} taps over ${seconds.toFixed(1)} s${camera ? `, ${(w.framesRead / seconds).toFixed(1)} frames read a second meanwhile` : ''}` },
           { label: `tap → next paint, ${how}, p95`, value: p95(w.tapToPaintMs), unit: 'ms', note: `max ${Math.max(...w.tapToPaintMs).toFixed(0)} ms; Event Timing: ${w.slowInteractionsMs.length} of the taps at 16 ms or more${w.slowInteractionsMs.length ? `, longest ${Math.max(...w.slowInteractionsMs)} ms` : ''}` },
           { label: `long tasks, ${how}`, value: long.length, unit: 'count', note: long.length ? `${long.reduce((a, b) => a + b, 0).toFixed(0)} ms in all (${((long.reduce((a, b) => a + b, 0) / w.windowMs) * 100).toFixed(1)}% of the window), longest ${Math.max(...long).toFixed(0)} ms` : 'none over 50 ms' },
+          { label: `main thread busy, ${how}`, value: (w.busy.busyMs / w.busy.ms) * 1000, unit: 'ms', note: `a second, traced ${w.busy.ms / 1000} s without taps${camera ? `, ${(w.busy.framesRead / (w.busy.ms / 1000)).toFixed(1)} frames read a second` : ''}` },
         );
+      }
+      const [on, off] = busy as [TapWindow['busy'], TapWindow['busy']];
+      if (on.framesRead > 0) {
+        figures.push({ label: 'main thread per frame read', value: (on.busyMs - (off.busyMs * on.ms) / off.ms) / on.framesRead, unit: 'ms', note: `the busy time beyond the camera-off table's over the ${on.framesRead} frames read: taking each frame, sending it, its answer and what it redraws, and the video's own frames drawn` });
       }
       return figures;
     });

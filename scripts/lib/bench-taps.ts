@@ -4,7 +4,7 @@
  * the main thread's long tasks over a fixed window, and each tap's delay to the next frame
  * painted, with the camera reading and with it off (the pad alone, the baseline).
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { PHONE_VIEWPORT, recordFramesRead, startFiveThousand } from './bench-app.ts';
 
 /** What one window of taps measured. */
@@ -19,6 +19,38 @@ export interface TapWindow {
   windowMs: number;
   /** Frames sent to the dice reader's worker in the window (none with the camera off). */
   framesRead: number;
+  /** After the taps, a traced window with no taps: the main thread's busy time (its tasks summed, ms) over `ms`, and the frames read meanwhile. */
+  busy: { ms: number; busyMs: number; framesRead: number };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  args?: { name?: string };
+}
+
+/**
+ * The page's main thread traced for `ms` (Chromium's `toplevel` tasks): the time its tasks took, summed.
+ * The renderer's main thread is the busiest `CrRendererMain` (the page's; another is a spare renderer).
+ */
+async function mainThreadBusy(cdp: CDPSession, page: Page, ms: number): Promise<number> {
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e: { value: object[] }) => events.push(...(e.value as TraceEvent[])));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', '__metadata'] }, transferMode: 'ReportEvents' });
+  await page.waitForTimeout(ms);
+  const complete = new Promise<void>((ok) => cdp.once('Tracing.tracingComplete', () => ok()));
+  await cdp.send('Tracing.end');
+  await complete;
+  const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const busy = new Map<string, number>();
+  for (const e of events) {
+    const thread = `${e.pid}:${e.tid}`;
+    if (e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(thread)) busy.set(thread, (busy.get(thread) ?? 0) + (e.dur ?? 0) / 1000);
+  }
+  return Math.max(0, ...busy.values());
 }
 
 interface PagePerf {
@@ -71,12 +103,12 @@ async function tap(page: Page, selector: string, nth = 0): Promise<void> {
  * beside it; without, the camera is turned off (the pad opens). One die is tapped in first (so
  * the camera proposes nothing over the pad meanwhile, as at a table), the CPU is throttled
  * `throttle`×, and after `settleMs` the window: `taps` taps every `spacingMs`, adding a die and
- * taking it out in turn.
+ * taking it out in turn. Then, the taps done, the main thread traced for `traceMs`.
  */
 export async function measureTableTaps(
   browser: Browser,
   url: string,
-  options: { camera: boolean; players: readonly string[]; throttle: number; taps: number; spacingMs: number; settleMs: number },
+  options: { camera: boolean; players: readonly string[]; throttle: number; taps: number; spacingMs: number; settleMs: number; traceMs: number },
 ): Promise<TapWindow> {
   const context = await browser.newContext({ viewport: PHONE_VIEWPORT, deviceScaleFactor: 1 });
   await context.grantPermissions(['camera']);
@@ -118,6 +150,9 @@ export async function measureTableTaps(
       p.measuring = false;
       return { ...p, end: performance.now(), framesRead: (window as unknown as { __framesRead: number[] }).__framesRead.length };
     });
+    const framesBeforeTrace = perf.framesRead;
+    const busyMs = await mainThreadBusy(cdp, page, options.traceMs);
+    const framesTraced = (await page.evaluate(() => (window as unknown as { __framesRead: number[] }).__framesRead.length)) - framesBeforeTrace;
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await cdp.detach();
     const slowest = new Map<number, number>();
@@ -128,6 +163,7 @@ export async function measureTableTaps(
       slowInteractionsMs: [...slowest.values()],
       windowMs: perf.end - start,
       framesRead: perf.framesRead - framesBefore,
+      busy: { ms: options.traceMs, busyMs, framesRead: framesTraced },
     };
   } finally {
     await context.close();
