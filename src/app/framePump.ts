@@ -3,7 +3,11 @@
  * busy with a frame, newer frames are skipped rather than queued, so reads never lag behind the
  * table (what the settle tracker sees is always the latest picture). Frames come from
  * requestVideoFrameCallback where the browser has it (one per decoded frame), otherwise from
- * requestAnimationFrame when the video's time has moved.
+ * requestAnimationFrame when the video's time has moved; either is asked for only once the
+ * reader is free and the pace (`maxFps`) allows the next frame. A frame callback asked for at
+ * every frame wakes the main thread and runs a rendering update for each of the camera's 30
+ * frames a second, most of them skipped: about 4 ms each with the CPU throttled 4× (`npm run
+ * bench -- --only table-taps`).
  */
 
 export interface CameraFrame {
@@ -18,7 +22,7 @@ export interface CameraFrame {
 export interface FramePumpStats {
   /** Frames handed to the consumer. */
   delivered: number;
-  /** Frames skipped because the consumer was still busy (or over maxFps). */
+  /** Frames seen and not handed over: too soon for maxFps, the video not ready, or the camera could not give them (frames that come while one is read are not seen). */
   skipped: number;
 }
 
@@ -67,6 +71,10 @@ export function startFramePump(
   let busy = false;
   let stopped = false;
   let handle = 0;
+  /** The wait for the pace to allow the next frame (`schedule`). */
+  let paced: ReturnType<typeof setTimeout> | undefined;
+  /** When the last frame was handed over, on this page's clock (capture times may be on another). */
+  let deliveredAt = -Infinity;
   let lastTime = -1;
   let lastDelivered = -Infinity;
   /** Capture time of the first of the frames that could not be taken since the last one taken; null while frames come. */
@@ -75,6 +83,7 @@ export function startFramePump(
   let failureSaid = false;
 
   async function grab(t: number): Promise<void> {
+    // (never busy here: the next frame is asked for once this one is done)
     if (busy || t - lastDelivered < minInterval || v.videoWidth === 0 || v.readyState < 2) {
       stats.skipped++;
       return;
@@ -107,6 +116,7 @@ export function startFramePump(
         return;
       }
       lastDelivered = t;
+      deliveredAt = performance.now();
       stats.delivered++;
       await consume({ bitmap, t, width: bitmap.width, height: bitmap.height });
     } catch (error) {
@@ -119,29 +129,36 @@ export function startFramePump(
   }
 
   const useFrameCallback = typeof v.requestVideoFrameCallback === 'function';
-  function schedule(): void {
+  /** The next frame asked for; grab() never rejects, and asks again once it is done. */
+  function nextFrame(): void {
+    paced = undefined;
     if (stopped) return;
     if (useFrameCallback) {
       handle = v.requestVideoFrameCallback!((now, meta) => {
         // Not expectedDisplayTime: that is a vsync up to a frame period ahead, not when the picture was taken.
-        void grab(meta.captureTime ?? meta.presentationTime ?? now);
-        schedule();
+        void grab(meta.captureTime ?? meta.presentationTime ?? now).then(schedule);
       });
     } else {
       handle = requestAnimationFrame((now) => {
-        if (v.currentTime !== lastTime) {
-          lastTime = v.currentTime;
-          void grab(now);
-        }
-        schedule();
+        if (v.currentTime === lastTime) return nextFrame();
+        lastTime = v.currentTime;
+        void grab(now).then(schedule);
       });
     }
+  }
+  /** Asks for the next frame once the pace allows it (a frame captured sooner is still skipped by grab). */
+  function schedule(): void {
+    if (stopped) return;
+    const wait = deliveredAt + minInterval - performance.now();
+    if (wait > 0) paced = setTimeout(nextFrame, wait);
+    else nextFrame();
   }
   schedule();
 
   return {
     stop() {
       stopped = true;
+      clearTimeout(paced);
       if (useFrameCallback) v.cancelVideoFrameCallback?.(handle);
       else cancelAnimationFrame(handle);
     },

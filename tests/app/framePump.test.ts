@@ -13,7 +13,7 @@ function framesGone(): void {
   });
 }
 
-/** A <video> that decodes a frame each time `next()` is called. */
+/** A <video> that decodes a frame each time `next()` is called; a frame callback is called once, as a browser does. */
 function fakeVideo() {
   let callback: ((now: number, meta: { captureTime?: number }) => void) | null = null;
   let t = 0;
@@ -23,21 +23,28 @@ function fakeVideo() {
     readyState: 4,
     requestVideoFrameCallback(cb: (now: number, meta: { captureTime?: number }) => void) {
       callback = cb;
+      asked++;
       return 1;
     },
     cancelVideoFrameCallback() {
       callback = null;
     },
   } as unknown as HTMLVideoElement;
+  let asked = 0;
   return {
     video,
+    /** Whether a frame callback is waiting now, and how many were asked for in all. */
+    waiting: () => callback !== null,
+    asked: () => asked,
     /** Time passes without a frame (a paused camera). */
     advance: () => {
       t += 100;
     },
     next: async () => {
       t += 100;
-      callback?.(t, { captureTime: t });
+      const cb = callback;
+      callback = null;
+      cb?.(t, { captureTime: t });
       await new Promise((r) => setTimeout(r, 0));
     },
   };
@@ -128,5 +135,49 @@ describe('a camera whose frames can never be taken', () => {
     await other.next();
     expect(quiet).toEqual([]);
     second.stop();
+  });
+});
+
+describe('the frames asked for (each callback wakes the main thread for a rendering update)', () => {
+  it('asks for no frame while one is read, and for the next once it is done', async () => {
+    vi.stubGlobal('createImageBitmap', async () => ({ width: 64, height: 48, close() {} }));
+    const { video, next, waiting, asked } = fakeVideo();
+    let done = (): void => undefined;
+    const pump = startFramePump(video, () => new Promise<void>((resolve) => (done = resolve)));
+    expect(asked()).toBe(1);
+    await next();
+    expect(pump.stats().delivered).toBe(1);
+    expect(waiting()).toBe(false);
+    await next();
+    await next();
+    expect(asked()).toBe(1);
+    done();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(waiting()).toBe(true);
+    await next();
+    expect(pump.stats()).toEqual({ delivered: 2, skipped: 0 });
+    pump.stop();
+  });
+
+  it('at a slower pace, asks for the next frame only once the pace allows it', async () => {
+    vi.stubGlobal('createImageBitmap', async () => ({ width: 64, height: 48, close() {} }));
+    const { video, next, waiting } = fakeVideo();
+    const pump = startFramePump(video, () => undefined, { maxFps: 10 });
+    await next();
+    expect(pump.stats().delivered).toBe(1);
+    expect(waiting()).toBe(false);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(waiting()).toBe(true);
+    pump.stop();
+  });
+
+  it('asks for nothing more once stopped, even while it waits on the pace', async () => {
+    vi.stubGlobal('createImageBitmap', async () => ({ width: 64, height: 48, close() {} }));
+    const { video, next, waiting } = fakeVideo();
+    const pump = startFramePump(video, () => undefined, { maxFps: 10 });
+    await next();
+    pump.stop();
+    await new Promise((r) => setTimeout(r, 120));
+    expect(waiting()).toBe(false);
   });
 });
