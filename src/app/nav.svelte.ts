@@ -29,6 +29,8 @@ class Navigation {
   screen = $state<Screen>(HOME);
   /** How many screens deep we are within this visit (0 on Home). */
   private depth = 0;
+  /** A history.back() asked for that has not landed yet. */
+  private goingBack = false;
 
   /** Restores the screen of the current history entry (a reload reopens where the player was). */
   init(): void {
@@ -38,6 +40,7 @@ class Navigation {
     this.depth = typeof saved.depth === 'number' ? saved.depth : 0;
     history.replaceState({ screen: $state.snapshot(this.screen), depth: this.depth }, '');
     addEventListener('popstate', (event: PopStateEvent) => {
+      this.goingBack = false;
       const next = event.state as { screen?: unknown; depth?: unknown } | null;
       this.screen = next && isScreen(next.screen) ? next.screen : HOME;
       this.depth = next && typeof next.depth === 'number' ? next.depth : 0;
@@ -45,6 +48,7 @@ class Navigation {
   }
 
   go(screen: Screen): void {
+    this.goingBack = false;
     this.depth++;
     history.pushState({ screen, depth: this.depth }, '');
     this.screen = screen;
@@ -52,13 +56,19 @@ class Navigation {
 
   /** Replaces the current screen (after starting a game, the new-game form is not "back"). */
   replace(screen: Screen): void {
+    this.goingBack = false;
     history.replaceState({ screen, depth: this.depth }, '');
     this.screen = screen;
   }
 
   back(): void {
-    if (this.depth > 0) history.back();
-    else this.replace(HOME);
+    // history.back() lands later (popstate): a second tap before it lands (a double tap on Back)
+    // would go back a screen more, and from the first screen past Home, out of the app
+    if (this.goingBack) return;
+    if (this.depth > 0) {
+      this.goingBack = true;
+      history.back();
+    } else this.replace(HOME);
   }
 }
 

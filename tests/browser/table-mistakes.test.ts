@@ -164,6 +164,27 @@ describe('mistakes at the table', () => {
     await page.close();
   });
 
+  it('a double tap on Back goes back one screen: from the log to the table, from the table to Home, never out of the app', async () => {
+    const page = await app.session.context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(app.server.url);
+    await startGame(page, 'war', ['Ann', 'Bob']);
+    await page.getByTestId('open-log').click();
+    await page.getByTestId('open-table').waitFor();
+    // both taps land before the browser has gone back (it goes back after the tap, not in it)
+    const back = page.getByRole('button', { name: 'Back', exact: true });
+    await back.dblclick();
+    await page.getByTestId('headline').waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('headline').count()).toBe(1);
+    await back.dblclick();
+    await page.getByTestId('new-game').waitFor();
+    await page.waitForTimeout(300);
+    expect(page.url()).toBe(app.server.url);
+    expect(await page.getByTestId('new-game').count()).toBe(1);
+    await page.close();
+  });
+
   it('by keyboard: a corrected die says what the roll now does and focus goes on to Confirm; undo leaves focus on the headline', async () => {
     const page = await app.session.context.newPage();
     page.setDefaultTimeout(10_000);
