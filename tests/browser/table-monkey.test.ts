@@ -1,0 +1,299 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession, layoutProblems } from './harness.ts';
+import { startGame } from './table-helpers.ts';
+
+const app = appSession({ open: false });
+
+/**
+ * A seeded monkey at the table: a player tapping whatever the table offers, sense or nonsense, in
+ * every game, on a phone held upright. After each tap the table must still hold together: no
+ * error in the page, nothing off the screen, no control left disabled, a refusal that changes
+ * nothing, the pot whole, and (every few taps) the same table after a reload as before it, since
+ * the state shown live must be the one replayed from the stored log.
+ *
+ * CI runs a short walk per game. A longer hunt, or the replay of a failure (its message names the
+ * seed): MONKEY_SEEDS=7,8 MONKEY_STEPS=400 npx vitest run --project browser tests/browser/table-monkey.test.ts
+ */
+const STEPS = Number(process.env.MONKEY_STEPS ?? 20);
+const SEEDS = (process.env.MONKEY_SEEDS ?? '20261206').split(',').map(Number);
+/** A reload every so many steps: each one costs the app's start, so not after every tap. */
+const RELOAD_EVERY = 5;
+const ANTE = 2;
+
+/** Each game with as many players as it takes (Tug and War are for two). */
+const TABLES: { game: string; players: string[] }[] = [
+  { game: 'point-five', players: ['Ann', 'Bob', 'Cy'] },
+  { game: 'five-thousand', players: ['Ann', 'Bob', 'Cy'] },
+  { game: 'big-roll-5000', players: ['Ann', 'Bob', 'Cy'] },
+  { game: 'face-off', players: ['Ann', 'Bob', 'Cy'] },
+  { game: 'detective', players: ['Ann', 'Bob', 'Cy'] },
+  { game: 'dominoes', players: ['Ann', 'Bob'] },
+  { game: 'hi-low', players: ['Ann', 'Bob'] },
+  { game: 'tug', players: ['Ann', 'Bob'] },
+  { game: 'war', players: ['Ann', 'Bob'] },
+];
+
+/** mulberry32: a small PRNG whose whole state is the seed, so a walk replays from it. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A control a player could tap now: its index among the page's tagged ones, and what it says. */
+interface Control {
+  index: number;
+  testId: string | null;
+  name: string;
+}
+
+/** The phone's back button (the browser's history), beside the app's own controls. */
+const PHONE_BACK: Control = { index: -1, testId: null, name: "the phone's back button" };
+
+/**
+ * Controls the monkey leaves alone, and why: each leaves the app or ends the game for good.
+ * - the photo buttons open the phone's camera or file picker, outside the page (table-photo.test.ts);
+ * - the exports download a file (the log's own tests);
+ * - abandoning and deleting close or remove the game for good, behind a question the monkey may
+ *   still open and answer "keep" (table-mistakes.test.ts confirms them): with the game gone or
+ *   closed there is nothing left to tap at.
+ */
+const SKIPPED_TEST_IDS = new Set(['roll-photo-take', 'roll-photo-pick', 'export-json', 'export-csv', 'abandon-confirm']);
+const SKIPPED_NAMES = new Set(['Delete for good']);
+
+/**
+ * Every visible, enabled control on the screen, tagged with `data-monkey` so the one picked can be
+ * found again. On Home only the game lists count (Resume, View): the other screens from there
+ * (settings, kits, a new game) are not the table's.
+ */
+async function controls(page: Page): Promise<Control[]> {
+  const all = await page.evaluate(() => {
+    for (const el of document.querySelectorAll('[data-monkey]')) el.removeAttribute('data-monkey');
+    const home = document.querySelector('[data-testid="new-game"]') !== null;
+    const found: { index: number; testId: string | null; name: string }[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('button, select, input')) {
+      if (el.closest('.visually-hidden') || !el.checkVisibility()) continue;
+      if ((el instanceof HTMLButtonElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement) && el.disabled) continue;
+      if (el instanceof HTMLInputElement && el.type !== 'checkbox') continue;
+      if (home && !el.closest('[data-testid="game-list"]')) continue;
+      const index = found.length;
+      el.setAttribute('data-monkey', String(index));
+      const name = el.getAttribute('aria-label') ?? el.closest('label')?.textContent ?? el.textContent ?? '';
+      found.push({ index, testId: el.getAttribute('data-testid'), name: name.replace(/\s+/g, ' ').trim() });
+    }
+    return found;
+  });
+  return all.filter((c) => !(c.testId !== null && SKIPPED_TEST_IDS.has(c.testId)) && !SKIPPED_NAMES.has(c.name));
+}
+
+/** Waits until the page stops changing (an action is written to the store before it shows). */
+async function settle(page: Page): Promise<void> {
+  let last = '';
+  for (let i = 0; i < 100; i++) {
+    const now = await page.evaluate(() => `${document.body.innerHTML.length}|${document.body.innerText}`);
+    if (now === last) return;
+    last = now;
+    await page.waitForTimeout(30);
+  }
+  throw new Error('the page kept changing for 3 s');
+}
+
+/** What the table shows of the game (null off the table or on a private screen). */
+interface TableShown {
+  headline: string;
+  current: string | null;
+  phase: string | null;
+  pot: string;
+  slate: string;
+  details: string;
+  over: string | null;
+}
+
+/** The page as the checks see it, read in one go (each round trip to the page costs a little). */
+interface Seen {
+  table: TableShown | null;
+  refusal: string | null;
+  scores: string[];
+  payout: string | null;
+  /** Controls disabled with nothing to wait for, or at odds with what they say. */
+  stuck: string[];
+}
+
+/** Controls disabled only while an action is written (`busy`): once the page settled, never. */
+const BUSY_ONLY = ['move', 'undo', 'undo-confirm', 'choose-dice-open', 'abandon', 'play-again'];
+
+async function look(page: Page): Promise<Seen> {
+  return page.evaluate((busyOnly) => {
+    const text = (testId: string): string | null => {
+      const el = document.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
+      return el ? el.innerText.trim() : null;
+    };
+    const headline = text('headline');
+    const over = document.querySelector<HTMLElement>('[data-testid="game-over"]');
+    const table =
+      headline === null
+        ? null
+        : {
+            headline,
+            current: text('current-player'),
+            phase: text('phase'),
+            pot: text('pot') ?? '',
+            slate: text('slate') ?? '',
+            details: text('game-details') ?? '',
+            // the heading and payout: the session ledger below them loads on its own time
+            over: over ? `${over.querySelector('h2')?.textContent ?? ''} ${text('payout') ?? ''}`.trim() : null,
+          };
+    const stuck: string[] = [];
+    for (const id of busyOnly) {
+      for (const el of document.querySelectorAll<HTMLButtonElement>(`[data-testid="${id}"]`)) {
+        if (el.disabled) stuck.push(`${id} "${el.textContent?.trim()}" disabled with nothing being written`);
+      }
+    }
+    for (const pad of document.querySelectorAll('[data-testid="dice-pad"]')) {
+      const slots = pad.querySelectorAll('.slot').length;
+      const filled = pad.querySelectorAll('.slot.filled').length;
+      const faces = [...pad.querySelectorAll<HTMLButtonElement>('button[data-face]')];
+      const done = pad.querySelector<HTMLButtonElement>('[data-testid="dice-pad-done"]');
+      const full = filled === slots;
+      if (slots === 0) stuck.push('a dice pad for no dice');
+      if (faces.some((f) => f.disabled !== full)) stuck.push(`pad faces ${full ? 'enabled' : 'disabled'} with ${filled} of ${slots} dice in`);
+      if (done && done.disabled === full) stuck.push(`pad's done ${full ? 'disabled' : 'enabled'} with ${filled} of ${slots} dice in`);
+    }
+    for (const confirm of document.querySelectorAll<HTMLButtonElement>('[data-testid="choose-dice-confirm"]')) {
+      const ready = /^Confirm \d/.test(confirm.textContent?.trim() ?? '');
+      if (confirm.disabled === ready) stuck.push(`choose-dice confirm "${confirm.textContent?.trim()}" ${ready ? 'disabled' : 'enabled'}`);
+    }
+    return {
+      table,
+      refusal: text('rule-error'),
+      scores: [...document.querySelectorAll('[data-testid="slate-row"] [data-testid="score"]')].map((s) => s.textContent ?? ''),
+      payout: text('payout'),
+      stuck,
+    };
+  }, BUSY_ONLY);
+}
+
+/** The chips: while the game is on, every ante is in the pot; at its end the pot went to the winners. */
+function chipProblems(seen: Seen, players: number): string[] {
+  const table = seen.table;
+  if (!table) return [];
+  const paidIn = ANTE * players;
+  const pot = Number(table.pot);
+  if (table.pot === '' || !Number.isInteger(pot) || pot < 0) return [`pot "${table.pot}"`];
+  if (seen.scores.some((s) => s.trim() === '' || !Number.isFinite(Number(s)))) return [`scores ${JSON.stringify(seen.scores)}`];
+  if (table.over === null) return pot === paidIn ? [] : [`pot ${pot} in play, ${paidIn} paid in`];
+  const payout = seen.payout ?? '';
+  const paidOut = /The pot was empty/.test(payout) ? 0 : Number(/from the pot of (\d+)/.exec(payout)?.[1] ?? Number.NaN);
+  return pot + paidOut === paidIn ? [] : [`game over: pot ${pot} + paid out ${paidOut} ≠ ${paidIn} paid in ("${payout}")`];
+}
+
+/** `seed`: the run's (MONKEY_SEEDS replays it); each game walks its own stream of it. */
+async function walk(page: Page, errors: string[], seed: number, game: number): Promise<void> {
+  const table = TABLES[game]!;
+  const random = mulberry32(seed + game * 7919);
+  // what was tapped, for the trail a failure prints
+  const trail: string[] = [];
+  const fail = (step: number, what: string): never => {
+    throw new Error(`monkey (MONKEY_SEEDS=${seed} MONKEY_STEPS=${STEPS}, ${table.game}, step ${step}): ${what}\nlast steps:\n  ${trail.slice(-25).join('\n  ')}`);
+  };
+  let before = await look(page);
+  /** Taps in a row whose control went before the tap landed. */
+  let vanished = 0;
+  for (let step = 1; step <= STEPS; step++) {
+    let options = await controls(page);
+    // a screen that loads its lists after it shows (Home) offers them a moment later
+    for (let wait = 0; options.length === 0 && wait < 20; wait++) {
+      await page.waitForTimeout(100);
+      options = await controls(page);
+    }
+    if (options.length === 0) fail(step, `nothing to tap at ${page.url()}: "${await page.evaluate(() => document.body.innerText.slice(0, 300))}"`);
+    // the phone's own back button too, off Home (from Home it leaves the app, as it should)
+    const onHome = (await page.getByTestId('new-game').count()) > 0;
+    const choices = onHome ? options : [...options, PHONE_BACK];
+    const picked = choices[Math.floor(random() * choices.length)]!;
+    // now and then a double tap: the second lands on whatever the first put under the finger
+    const double = random() < 0.1;
+    trail.push(`${step}: ${double ? 'double-tap' : 'tap'} ${picked.testId ?? ''} "${picked.name}"`);
+    const target = page.locator(`[data-monkey="${picked.index}"]`);
+    try {
+      if (picked === PHONE_BACK) await page.goBack();
+      else if (double) await target.dblclick({ timeout: 5000 });
+      else await target.click({ timeout: 5000 });
+    } catch (err) {
+      const why = await page.evaluate((index) => {
+        const el = document.querySelector(`[data-monkey="${index}"]`);
+        if (!el) return null;
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return JSON.stringify({ box: [r.x, r.y, r.width, r.height], visible: el.checkVisibility(), disabled: (el as HTMLButtonElement).disabled, hit: hit?.outerHTML.slice(0, 160), scrollY, text: document.body.innerText.slice(0, 400) });
+      }, picked.index);
+      // gone from under the finger (a screen that had not finished opening): the same step taps
+      // again, at what is there now
+      if (why === null && vanished < 5) {
+        vanished++;
+        trail.push(`${step}: (that control went before the tap)`);
+        step--;
+        continue;
+      }
+      fail(step, `the tap did not go through: ${String(err)}\n${why}`);
+    }
+    vanished = 0;
+    await settle(page);
+    if (errors.length > 0) fail(step, `errors in the page: ${errors.join(' | ')}`);
+    const layout = await layoutProblems(page);
+    if (layout.length > 0) fail(step, `layout: ${layout.join('; ')}`);
+    const after = await look(page);
+    if (after.stuck.length > 0) fail(step, after.stuck.join('; '));
+    // a refusal said now: the table is as it was
+    if (after.table && before.table && after.refusal !== null && after.refusal !== before.refusal && JSON.stringify(after.table) !== JSON.stringify(before.table)) {
+      fail(step, `refused ("${after.refusal}") but the table changed:\n${JSON.stringify(before.table)}\n→ ${JSON.stringify(after.table)}`);
+    }
+    const chips = chipProblems(after, table.players.length);
+    if (chips.length > 0) fail(step, chips.join('; '));
+    if (after.table && step % RELOAD_EVERY === 0) {
+      trail.push(`${step}: reload`);
+      await page.reload();
+      await page
+        .getByTestId('headline')
+        .waitFor()
+        .catch(async () => fail(step, `no table after the reload, at ${page.url()}: "${await page.evaluate(() => document.body.innerText.slice(0, 400))}"`));
+      await settle(page);
+      const reloaded = await look(page);
+      if (JSON.stringify(reloaded.table) !== JSON.stringify(after.table)) fail(step, `the reload shows another table:\n${JSON.stringify(after.table)}\n→ ${JSON.stringify(reloaded.table)}`);
+      before = reloaded;
+    } else before = after;
+  }
+}
+
+describe('a monkey at the table', () => {
+  for (const seed of SEEDS) {
+    TABLES.forEach((table, g) => {
+      it(`${table.game}: ${STEPS} random taps (seed ${seed})`, { timeout: 60_000 + STEPS * 1500 }, async () => {
+        // a phone held upright; a context of its own, so each game starts from an empty store
+        const context = await app.session.browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1 });
+        const page = await context.newPage();
+        page.setDefaultTimeout(10_000);
+        const errors: string[] = [];
+        page.on('console', (msg) => {
+          if (msg.type() === 'error') errors.push(msg.text());
+        });
+        page.on('pageerror', (err) => errors.push(String(err)));
+        try {
+          await page.goto(app.server.url);
+          await startGame(page, table.game, table.players, ANTE);
+          await settle(page);
+          await walk(page, errors, seed, g);
+          expect(errors).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      });
+    });
+  }
+});
