@@ -23,7 +23,7 @@ import {
   type BrowserSession,
   type StaticServer,
 } from './harness.ts';
-import { move, padEnter, padRoll, startGame } from './table-helpers.ts';
+import { addDieAndConfirm, move, padEnter, padRoll, startGame } from './table-helpers.ts';
 import type { AxeResults, RunOptions } from 'axe-core';
 
 const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
@@ -159,12 +159,8 @@ describe('axe at a phone size, without a camera', () => {
     await page.getByTestId('confirm-roll').click();
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
     // three dice where two are asked for: the rules refuse it
-    await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
-    await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
-    await page.getByTestId('dice-pad-done').click();
-    await page.getByRole('button', { name: /add a die the read missed/i }).click();
-    await page.locator('[data-fix-face="3"]').click();
-    await page.getByTestId('confirm-roll').click();
+    await padEnter(page, ['2', '2']);
+    await addDieAndConfirm(page, '3');
     await page.getByTestId('rule-error').waitFor();
     await audit(page, 'table 5000 (a roll refused)');
 

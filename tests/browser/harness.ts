@@ -126,6 +126,17 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+/** The page's errors and console errors as they come, for a test to expect none; 10 s waits. */
+export function watchErrors(page: Page): string[] {
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  return errors;
+}
+
 /** Headless Chromium with the flags from the team brief, one context, one page. */
 export async function launch(options: LaunchOptions = {}): Promise<BrowserSession> {
   const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -137,12 +148,7 @@ export async function launch(options: LaunchOptions = {}): Promise<BrowserSessio
   const context = await browser.newContext({ viewport: { width: 412, height: 860 }, deviceScaleFactor: 1 });
   if (options.camera && options.cameraPermission !== 'deny') await context.grantPermissions(['camera']);
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(String(err)));
+  const errors = watchErrors(page);
   return {
     browser,
     context,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { appSession, layoutProblems } from './harness.ts';
-import { padRoll, startGame } from './table-helpers.ts';
+import { addDieAndConfirm, padEnter, padRoll, startGame } from './table-helpers.ts';
 
 const app = appSession();
 
@@ -110,12 +110,8 @@ describe('by keyboard and screen reader', () => {
     await startGame(page, 'five-thousand', ['Ann', 'Bob']);
     await padRoll(page, ['1', '1', '4', '5', '6']);
     // the 2 dice asked for, and a third added by hand
-    await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
-    await page.getByTestId('dice-pad').locator('button[data-face="2"]').click();
-    await page.getByTestId('dice-pad-done').click();
-    await page.getByRole('button', { name: /add a die the read missed/i }).click();
-    await page.locator('[data-fix-face="3"]').click();
-    await page.getByTestId('confirm-roll').click();
+    await padEnter(page, ['2', '2']);
+    await addDieAndConfirm(page, '3');
     const refusal = await page.getByTestId('rule-error').textContent();
     expect(refusal).toMatch(/^3 dice seen/);
     expect(await page.getByRole('alert').count()).toBe(0);

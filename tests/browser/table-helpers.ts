@@ -26,6 +26,13 @@ export async function padEnter(page: Page, faces: string[]): Promise<void> {
   await page.getByTestId('camera-read').waitFor();
 }
 
+/** Adds a die the proposal lacks by hand ('+ die', then its face) and confirms the roll as it stands. */
+export async function addDieAndConfirm(page: Page, face: string): Promise<void> {
+  await page.getByRole('button', { name: /add a die the read missed/i }).click();
+  await page.locator(`[data-fix-face="${face}"]`).click();
+  await page.getByTestId('confirm-roll').click();
+}
+
 /**
  * Enters a roll on the pad, checks the proposal reads as expected (the dice as players name
  * them, describeDice: "1 1 4 5 6" for pips, so the face ids joined by spaces by default; symbol

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { appSession, layoutProblems } from './harness.ts';
+import { appSession, layoutProblems, watchErrors } from './harness.ts';
 import { startGame } from './table-helpers.ts';
 
 const app = appSession({ open: false });
@@ -278,12 +278,7 @@ describe('a monkey at the table', () => {
         // a phone held upright; a context of its own, so each game starts from an empty store
         const context = await app.session.browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1 });
         const page = await context.newPage();
-        page.setDefaultTimeout(10_000);
-        const errors: string[] = [];
-        page.on('console', (msg) => {
-          if (msg.type() === 'error') errors.push(msg.text());
-        });
-        page.on('pageerror', (err) => errors.push(String(err)));
+        const errors = watchErrors(page);
         try {
           await page.goto(app.server.url);
           await startGame(page, table.game, table.players, ANTE);
