@@ -31,6 +31,7 @@ class Navigation {
   private depth = 0;
   /** A history.back() asked for that has not landed yet. */
   private goingBack = false;
+  private goingBackTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Restores the screen of the current history entry (a reload reopens where the player was). */
   init(): void {
@@ -68,6 +69,9 @@ class Navigation {
     if (this.depth > 0) {
       this.goingBack = true;
       history.back();
+      // Back never stays dead should the browser drop that navigation; a tap a second later is meant.
+      clearTimeout(this.goingBackTimer);
+      this.goingBackTimer = setTimeout(() => (this.goingBack = false), 1000);
     } else this.replace(HOME);
   }
 }
