@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { statSync } from 'node:fs';
 import { firstReadBytes, firstReadFirst, gzippedOrtWasm, shippedModels, shippedModelVersions, versionedModelEntries } from './scripts/vite/shipped-models.ts';
+import { contentSecurityPolicy } from './scripts/vite/content-security-policy.ts';
 
 const modelsDir = resolve(import.meta.dirname, 'models');
 const modelVersions = shippedModelVersions(modelsDir);
@@ -34,6 +35,7 @@ export default defineConfig({
     rememberLogLevel,
     svelte(),
     shippedModels(modelsDir),
+    contentSecurityPolicy(),
     ortWasm.plugin,
     VitePWA({
       strategies: 'injectManifest',

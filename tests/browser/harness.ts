@@ -137,6 +137,26 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * A test's own style sheet, added through the CSSOM: the built page's Content-Security-Policy
+ * refuses a `<style>` element (Playwright's addStyleTag), as it would an attacker's. Returns what
+ * takes it away again.
+ */
+export async function addTestStyles(page: Page, css: string): Promise<() => Promise<void>> {
+  const sheet = await page.evaluateHandle((text) => {
+    const added = new CSSStyleSheet();
+    added.replaceSync(text);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, added];
+    return added;
+  }, css);
+  return async () => {
+    await sheet.evaluate((added) => {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== added);
+    });
+    await sheet.dispose();
+  };
+}
+
 /** Headless Chromium with the flags from the team brief, one context, one page. */
 export async function launch(options: LaunchOptions = {}): Promise<BrowserSession> {
   const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { appSession, layoutProblems } from './harness.ts';
+import { addTestStyles, appSession, layoutProblems } from './harness.ts';
 import { addDieAndConfirm, padEnter, padRoll, startGame } from './table-helpers.ts';
 
 const app = appSession();
@@ -124,7 +124,7 @@ describe('with the text at 200%', () => {
   it('New game, Settings, Kits and the table stay on the screen, and the title is words, not letters', async () => {
     const page = await freshPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+    await addTestStyles(page, 'html { font-size: 200% !important; }');
     const wide = async () => page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth);
     await page.getByTestId('new-game').click();
     await page.getByTestId('game-select').waitFor();
