@@ -81,7 +81,7 @@ describe('the Content-Security-Policy', () => {
     expect(await page.evaluate(() => 'pwned' in window)).toBe(false);
   });
 
-  it('refuses a script put into the page, inline handlers, and any other origin', async () => {
+  it('refuses a script put into the page, inline handlers and styles, WebAssembly, and any other origin', async () => {
     const { page, errors } = app.session;
     await page.evaluate(() => {
       const bait = document.createElement('div');
@@ -102,9 +102,12 @@ describe('the Content-Security-Policy', () => {
       );
     });
     expect(outside).toBe('refused');
-    await expect.poll(async () => (await refused(page)).length).toBe(5);
+    // the page compiles no WebAssembly (the dice reader's worker does, under its own policy)
+    const wasm = await page.evaluate(() => WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => 'compiled', () => 'refused'));
+    expect(wasm).toBe('refused');
+    await expect.poll(async () => (await refused(page)).length).toBe(6);
     expect((await refused(page)).sort()).toEqual(
-      ['connect-src https://example.com/backup', 'img-src https://example.com/tracker.png', 'script-src-attr inline', 'script-src-elem inline', 'style-src-attr inline'].sort(),
+      ['connect-src https://example.com/backup', 'img-src https://example.com/tracker.png', 'script-src wasm-eval', 'script-src-attr inline', 'script-src-elem inline', 'style-src-attr inline'].sort(),
     );
     expect(await page.evaluate(() => 'pwned' in window)).toBe(false);
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('#policy-bait span')!).color)).not.toBe('rgb(255, 0, 0)');
