@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { appSession, layoutProblems, watchErrors } from './harness.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { appSession, fakeCameraFile, launch, layoutProblems, ROOT, watchErrors, type BrowserSession } from './harness.ts';
 import { startGame } from './table-helpers.ts';
 
 const app = appSession({ open: false });
@@ -12,14 +14,21 @@ const app = appSession({ open: false });
  * nothing, the pot whole, and (every few taps) the same table after a reload as before it, since
  * the state shown live must be the one replayed from the stored log.
  *
- * CI runs a short walk per game. A longer hunt, or the replay of a failure (its message names the
- * seed): MONKEY_SEEDS=7,8 MONKEY_STEPS=400 npx vitest run --project browser tests/browser/table-monkey.test.ts
+ * The same monkey also plays with the camera on, a fake one showing five dice (the fixture photo
+ * table-camera.test.ts reads), so that reads proposed while the player taps race the taps.
+ *
+ * CI runs a short walk per game, and with the camera two games. A longer hunt, or the replay of a
+ * failure (its message names the seed):
+ * MONKEY_SEEDS=7,8 MONKEY_STEPS=400 MONKEY_CAMERA_GAMES=five-thousand,tug npx vitest run --project browser tests/browser/table-monkey.test.ts
  */
 const STEPS = Number(process.env.MONKEY_STEPS ?? 20);
 const SEEDS = (process.env.MONKEY_SEEDS ?? '20261206').split(',').map(Number);
 /** A reload every so many steps: each one costs the app's start, so not after every tap. */
 const RELOAD_EVERY = 5;
 const ANTE = 2;
+/** The games the camera monkey plays: the product's own path and one that throws a die at a time. */
+const CAMERA_GAMES = (process.env.MONKEY_CAMERA_GAMES ?? 'five-thousand,hi-low').split(',');
+const CAMERA_PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
 
 /** Each game with as many players as it takes (Tug and War are for two). */
 const TABLES: { game: string; players: string[] }[] = [
@@ -92,11 +101,19 @@ async function controls(page: Page): Promise<Control[]> {
   return all.filter((c) => !(c.testId !== null && SKIPPED_TEST_IDS.has(c.testId)) && !SKIPPED_NAMES.has(c.name));
 }
 
-/** Waits until the page stops changing (an action is written to the store before it shows). */
+/**
+ * Waits until the page stops changing (an action is written to the store before it shows). What
+ * counts is the text shown and which buttons are enabled, less the camera's picture and boxes,
+ * which a live camera redraws at every read.
+ */
 async function settle(page: Page): Promise<void> {
   let last = '';
   for (let i = 0; i < 100; i++) {
-    const now = await page.evaluate(() => `${document.body.innerHTML.length}|${document.body.innerText}`);
+    const now = await page.evaluate(() => {
+      const picture = document.querySelector<HTMLElement>('[data-testid="camera-view"]')?.innerText ?? '';
+      const enabled = [...document.querySelectorAll('button')].map((b) => (b.disabled ? '0' : '1')).join('');
+      return `${enabled}|${document.body.innerText.replace(picture, '')}`;
+    });
     if (now === last) return;
     last = now;
     await page.waitForTimeout(30);
@@ -193,24 +210,33 @@ function chipProblems(seen: Seen, players: number): string[] {
   return pot + paidOut === paidIn ? [] : [`game over: pot ${pot} + paid out ${paidOut} ≠ ${paidIn} paid in ("${payout}")`];
 }
 
-/** `seed`: the run's (MONKEY_SEEDS replays it); each game walks its own stream of it. */
-async function walk(page: Page, errors: string[], seed: number, game: number): Promise<void> {
+/**
+ * `seed`: the run's (MONKEY_SEEDS replays it); each game walks its own stream of it. With the
+ * camera the monkey leaves it on (turning it off would end the race this walk is for), and now and
+ * then waits for the dice to be read before it taps, as a player looking at them would.
+ */
+async function walk(page: Page, errors: string[], seed: number, game: number, camera: boolean): Promise<void> {
   const table = TABLES[game]!;
   const random = mulberry32(seed + game * 7919);
   // what was tapped, for the trail a failure prints
   const trail: string[] = [];
   const fail = (step: number, what: string): never => {
-    throw new Error(`monkey (MONKEY_SEEDS=${seed} MONKEY_STEPS=${STEPS}, ${table.game}, step ${step}): ${what}\nlast steps:\n  ${trail.slice(-25).join('\n  ')}`);
+    throw new Error(`monkey (MONKEY_SEEDS=${seed} MONKEY_STEPS=${STEPS}, ${table.game}${camera ? ' with the camera' : ''}, step ${step}): ${what}\nlast steps:\n  ${trail.slice(-25).join('\n  ')}`);
   };
   let before = await look(page);
   /** Taps in a row whose control went before the tap landed. */
   let vanished = 0;
   for (let step = 1; step <= STEPS; step++) {
-    let options = await controls(page);
+    if (camera && random() < 0.5) {
+      await page.getByTestId('camera-read').waitFor({ timeout: 3000 }).catch(() => undefined);
+      await settle(page);
+    }
+    const offered = async () => (await controls(page)).filter((c) => !(camera && c.testId === 'camera-toggle'));
+    let options = await offered();
     // a screen that loads its lists after it shows (Home) offers them a moment later
     for (let wait = 0; options.length === 0 && wait < 20; wait++) {
       await page.waitForTimeout(100);
-      options = await controls(page);
+      options = await offered();
     }
     if (options.length === 0) fail(step, `nothing to tap at ${page.url()}: "${await page.evaluate(() => document.body.innerText.slice(0, 300))}"`);
     // the phone's own back button too, off Home (from Home it leaves the app, as it should)
@@ -271,24 +297,57 @@ async function walk(page: Page, errors: string[], seed: number, game: number): P
   }
 }
 
+/** One game's walk on a phone held upright, in a context of its own so that it starts from an empty store. */
+async function playFresh(browser: Browser, seed: number, g: number, camera: boolean): Promise<void> {
+  const table = TABLES[g]!;
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1 });
+  if (camera) await context.grantPermissions(['camera']);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  try {
+    await page.goto(app.server.url);
+    await startGame(page, table.game, table.players, ANTE);
+    if (camera) await page.locator('[data-testid="camera-view"][data-state="live"]').waitFor({ timeout: 30_000 });
+    await settle(page);
+    await walk(page, errors, seed, g, camera);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}
+
 describe('a monkey at the table', () => {
   for (const seed of SEEDS) {
     TABLES.forEach((table, g) => {
       it(`${table.game}: ${STEPS} random taps (seed ${seed})`, { timeout: 60_000 + STEPS * 1500 }, async () => {
-        // a phone held upright; a context of its own, so each game starts from an empty store
-        const context = await app.session.browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1 });
-        const page = await context.newPage();
-        const errors = watchErrors(page);
-        try {
-          await page.goto(app.server.url);
-          await startGame(page, table.game, table.players, ANTE);
-          await settle(page);
-          await walk(page, errors, seed, g);
-          expect(errors).toEqual([]);
-        } finally {
-          await context.close();
-        }
+        await playFresh(app.session.browser, seed, g, false);
       });
     });
+  }
+});
+
+describe('a monkey at the table, the camera reading five dice', () => {
+  let cameraBrowser: BrowserSession;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    const camera = await fakeCameraFile(readFileSync(CAMERA_PHOTO), 640, 480);
+    cleanup = camera.cleanup;
+    cameraBrowser = await launch({ camera: camera.path });
+  });
+
+  afterAll(async () => {
+    await cameraBrowser?.close();
+    await cleanup?.();
+  });
+
+  for (const seed of SEEDS) {
+    for (const game of CAMERA_GAMES) {
+      const g = TABLES.findIndex((t) => t.game === game);
+      it(`${game} with the camera: ${STEPS} random taps (seed ${seed})`, { timeout: 90_000 + STEPS * 2000 }, async () => {
+        expect(g, `MONKEY_CAMERA_GAMES names ${game}, which is not one of the tables`).toBeGreaterThanOrEqual(0);
+        await playFresh(cameraBrowser.browser, seed, g, true);
+      });
+    }
   }
 });
