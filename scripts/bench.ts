@@ -33,6 +33,8 @@ import { IDLE_READ_FPS, READ_FPS } from '../src/app/readPace.ts';
 import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
 import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { measureTableTaps, type TapWindow } from './lib/bench-taps.ts';
+import { bigHistory } from './lib/big-history.ts';
+import { measureBigHistory } from './lib/bench-history.ts';
 
 export interface Figure {
   label: string;
@@ -414,6 +416,56 @@ const tableTapsSection: BenchSection = {
   },
 };
 
+/** The big-history section's player: two years of game nights, and the slow phone the screens are timed on. */
+const BIG_HISTORY = { games: 1000, players: 8, sessions: 300, rounds: 3, throttle: 4, scrollSteps: 25, logIndex: 40 } as const;
+
+const bigHistorySection: BenchSection = {
+  id: 'big-history',
+  title: `two years of game nights — ${BIG_HISTORY.games} finished games of the nine, ${BIG_HISTORY.players} players, ${BIG_HISTORY.sessions} evenings, in the built app, CPU throttled ${BIG_HISTORY.throttle}× (a mid-range phone), headless Chromium`,
+  method:
+    'a backup made by seeded random play through the rules (scripts/lib/big-history.ts: every log replays, results and ledger lines are its own) imported through Settings into a fresh profile, unthrottled; ' +
+    `then ${BIG_HISTORY.rounds} rounds, throttled: a reload onto Home (navigation start → "Recently finished" painted), History (tap → its list painted), ${BIG_HISTORY.scrollSteps} wheel turns of 800 px 100 ms apart (frame intervals, long tasks), ` +
+    `the log of History's game ${BIG_HISTORY.logIndex + 1} (tap → log painted), New game (tap → the known players painted), 5000 for three known players with an ante of 5 (Start → dice pad painted), ` +
+    'five dice on the pad (Done → proposal painted, Confirm → the next headline painted), a backup saved (tap → download); taps are CDP input, timed from the click\'s event time stamp; JS heap after a forced GC (CDP)',
+  async run(ctx) {
+    const made = performance.now();
+    const { backup, stats } = bigHistory(BIG_HISTORY);
+    const madeMs = performance.now() - made;
+    const file = path.join(ctx.appDir, '..', `${path.basename(ctx.appDir)}-big-history.json`);
+    writeFileSync(file, JSON.stringify(backup));
+    const { url } = await ctx.app();
+    const browser = await ctx.launch();
+    try {
+      const r = await measureBigHistory(browser, url, file, BIG_HISTORY);
+      const n = (v: number[]): string => `n=${v.length}: ${v.map((x) => x.toFixed(0)).join(', ')}`;
+      const mib = (v: number[]): string => v.map((x) => (x / 1024 / 1024).toFixed(1)).join(', ');
+      const frames = r.scrollFramesMs;
+      const long = r.scrollLongTasksMs;
+      return [
+        { label: 'the history made', value: stats.actions, unit: 'count', note: `actions in ${stats.games} games (${stats.actionsPerGame.min}–${stats.actionsPerGame.max} a game, median ${stats.actionsPerGame.median}), ${backup.ledger.length} ledger lines; made in ${(madeMs / 1000).toFixed(1)} s in Node` },
+        { label: 'backup import (Settings), unthrottled', value: r.importMs, unit: 'ms', note: `file chosen → "Imported …" on screen; ${(r.importBytes / 1024 / 1024).toFixed(1)} MiB` },
+        { label: 'navigation → Home painted, median', value: median(r.homeMs), unit: 'ms', note: n(r.homeMs) },
+        { label: 'Home → History painted, median', value: median(r.historyMs), unit: 'ms', note: `${n(r.historyMs)}; ${r.historyItems} games listed` },
+        { label: 'History scrolled: frame interval, median', value: median(frames), unit: 'ms', note: `${frames.length} frames over the rounds` },
+        { label: 'History scrolled: frame interval, p95', value: p95(frames), unit: 'ms', note: `max ${Math.max(...frames).toFixed(0)} ms` },
+        { label: 'History scrolled: long tasks', value: long.length, unit: 'count', note: long.length ? `${long.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, longest ${Math.max(...long).toFixed(0)} ms` : 'none over 50 ms' },
+        { label: 'History → an old game\'s log painted, median', value: median(r.logMs), unit: 'ms', note: `${n(r.logMs)}; ${r.logSteps} actions` },
+        { label: 'Home → New game painted, median', value: median(r.newGameFormMs), unit: 'ms', note: n(r.newGameFormMs) },
+        { label: 'Start → table painted, median', value: median(r.tableMs), unit: 'ms', note: n(r.tableMs) },
+        { label: 'dice pad Done → proposal painted, median', value: median(r.proposalMs), unit: 'ms', note: n(r.proposalMs) },
+        { label: 'Confirm roll → next headline painted, median', value: median(r.confirmMs), unit: 'ms', note: n(r.confirmMs) },
+        { label: 'backup saved (tap → download), median', value: median(r.exportMs), unit: 'ms', note: `${n(r.exportMs)}; ${(r.exportBytes / 1024 / 1024).toFixed(1)} MiB` },
+        { label: 'JS heap on Home, median', value: median(r.heap.home), unit: 'bytes', note: `after a forced GC; MiB: ${mib(r.heap.home)}` },
+        { label: 'JS heap on History, median', value: median(r.heap.history), unit: 'bytes', note: `MiB: ${mib(r.heap.history)}` },
+        { label: 'JS heap on a log, median', value: median(r.heap.log), unit: 'bytes', note: `MiB: ${mib(r.heap.log)}` },
+      ];
+    } finally {
+      await browser.close();
+      rmSync(file, { force: true });
+    }
+  },
+};
+
 /** Runs `measure` on the built app in a browser whose fake camera plays `video` (a .y4m beside the build, removed after). */
 async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, measure: (browser: Browser, url: string) => Promise<Figure[]>): Promise<Figure[]> {
   const { url } = await ctx.app();
@@ -428,7 +480,7 @@ async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, me
   }
 }
 
-export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, readerStartsSection, appStartsSection, settleSection, restSection, tableTapsSection];
+export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, readerStartsSection, appStartsSection, settleSection, restSection, tableTapsSection, bigHistorySection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
