@@ -2,7 +2,7 @@
  * The app with two years of game nights in it (`bigHistory`, scripts/lib/big-history.ts), for
  * `npm run bench -- --only big-history` (scripts/bench.ts): the backup imported through Settings
  * as a player restoring a phone would, then, on a slow phone (CPU throttled through CDP), the
- * screens a player opens: Home after a reload, History, History scrolled, an old game's log, a
+ * screens a player opens: Home after a reload (and before the import, on an empty store), History, History scrolled, an old game's log, a
  * new game of 5000 started and a roll entered, and a backup saved; and the page's JS heap.
  */
 import { readFile } from 'node:fs/promises';
@@ -13,6 +13,8 @@ export interface HistoryRun {
   /** Import of the backup file: file chosen → "Imported N games" on screen (ms), and the file's size. */
   importMs: number;
   importBytes: number;
+  /** Reloads onto Home before the import, the store empty (ms): what the history adds to Home. */
+  homeEmptyMs: number[];
   /** The rounds' figures (ms), one per round. */
   homeMs: number[];
   historyMs: number[];
@@ -21,6 +23,8 @@ export interface HistoryRun {
   /** History scrolled by the wheel: the frames' intervals (ms), all rounds together; long tasks (ms). */
   scrollFramesMs: number[];
   scrollLongTasksMs: number[];
+  /** History's "Show more" (where it has one): tap → the next page painted. */
+  showMoreMs: number[];
   logMs: number[];
   /** Actions in the log opened. */
   logSteps: number;
@@ -65,7 +69,7 @@ const IN_PAGE = `
     mo.observe(document, { childList: true, subtree: true, characterData: true });
   };
   // a reload onto Home: timed from the navigation's start
-  if (history.state?.screen?.name === 'home') window.__benchArm('load', '#finished-heading');
+  if (history.state?.screen?.name === 'home') window.__benchArm('load', '#active-heading');
 })();
 `;
 
@@ -118,8 +122,8 @@ async function reloadOnto(page: Page, screen: object): Promise<void> {
   await page.reload();
 }
 
-/** History's own list (Home has one too): the list after its filters. */
-const HISTORY_ITEMS = 'fieldset ~ ul[data-testid="game-list"] > li';
+/** History's own list (Home has one too): the list after its filters, or within a box after them. */
+const HISTORY_ITEMS = 'fieldset ~ [data-testid="game-list"] > li, fieldset ~ * [data-testid="game-list"] > li';
 
 /**
  * The built app at `url` in a fresh context: `backupText` imported through Settings (unthrottled:
@@ -142,6 +146,13 @@ export async function measureBigHistory(
     const cdp = await context.newCDPSession(page);
     await page.goto(url);
     await page.getByTestId('new-game').waitFor();
+    const homeEmptyMs: number[] = [];
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
+    for (let round = 0; round < options.rounds; round++) {
+      await reloadOnto(page, { name: 'home' });
+      homeEmptyMs.push(await painted(page, 'load'));
+    }
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await reloadOnto(page, { name: 'settings' });
     const importBytes = (await readFile(backupFile)).byteLength;
     const importStart = performance.now();
@@ -153,7 +164,7 @@ export async function measureBigHistory(
 
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
     const run: HistoryRun = {
-      importMs, importBytes, homeMs: [], historyMs: [], historyItems: 0, scrollFramesMs: [], scrollLongTasksMs: [], logMs: [], logSteps: 0,
+      importMs, importBytes, homeEmptyMs, homeMs: [], historyMs: [], historyItems: 0, scrollFramesMs: [], scrollLongTasksMs: [], showMoreMs: [], logMs: [], logSteps: 0,
       newGameFormMs: [], tableMs: [], proposalMs: [], confirmMs: [], exportMs: [], exportBytes: 0, heap: { home: [], history: [], log: [] },
     };
     for (let round = 0; round < options.rounds; round++) {
@@ -186,9 +197,13 @@ export async function measureBigHistory(
       });
       run.scrollFramesMs.push(...scrolled.frames.slice(1).map((t, i) => t - scrolled.frames[i]!));
       run.scrollLongTasksMs.push(...scrolled.longTasks);
+      if ((await page.getByTestId('history-more').count()) > 0) {
+        const shown = await page.locator(HISTORY_ITEMS).count();
+        run.showMoreMs.push(await tapUntil(page, '[data-testid="history-more"]', 0, `[data-testid="game-list"] > li:nth-child(${shown + 1})`));
+      }
       await page.evaluate(() => scrollTo(0, 0));
 
-      run.logMs.push(await tapUntil(page, `${HISTORY_ITEMS} button`, options.logIndex, '[data-testid="game-log"]'));
+      run.logMs.push(await tapUntil(page, HISTORY_ITEMS.split(', ').map((s) => `${s} button`).join(', '), options.logIndex, '[data-testid="game-log"]'));
       run.logSteps = await page.getByTestId('log-step').count();
       run.heap.log.push(await heapAfterGc(cdp));
 

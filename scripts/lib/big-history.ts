@@ -136,8 +136,8 @@ export function bigHistory(spec: BigHistorySpec = {}): { backup: BackupFile; sta
     let played = playOut(game, seats.map((p) => p.name), ante, r);
     while (!played) played = playOut(game, seats.map((p) => p.name), ante, r);
     const { options, actions, state } = played;
-    // a roll every 20 s or so: a game of 300 actions takes an hour and a half
-    const start = session.startedAt + inSession * 50 * 60_000;
+    // a roll every 20 s or so: a game of 300 actions takes an hour and a half (the odd seconds: no two games end at one time)
+    const start = session.startedAt + inSession * (50 * 60_000 + 7_000);
     const at = actions.map((_, k) => start + k * 20_000);
     const end = (at.at(-1) ?? start) + 1000;
     const seated = seats.map((p) => ({ id: p.id, name: p.name }));
