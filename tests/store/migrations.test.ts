@@ -110,6 +110,9 @@ describe('schema migrations', () => {
     // the v2 index on players exists and is filled
     const byLastPlayed = await store.db.getAllFromIndex('players', 'by-last-played');
     expect(byLastPlayed.map((p) => p.id)).toEqual(['p1']);
+    // the v5 index of games by status and time is filled from the games already there
+    expect((await store.gamesPage({ status: 'finished', limit: 5 })).games.map((g) => g.id)).toEqual(['g-finished']);
+    expect((await store.gamesPage({ limit: 5 })).games.map((g) => g.id)).toEqual(['g-active', 'g-finished']);
     store.close();
   });
 

@@ -303,6 +303,53 @@ describe('games and the action log', () => {
     await s.appendAction(a.id, { type: 'roll' });
     expect((await s.listGames()).map((g) => g.id)).toEqual([a.id, b.id]);
   });
+
+  it('pages through games the latest first, by status too, games of the same millisecond neither lost nor repeated', async () => {
+    // a clock that stands still now and then: games written at the same millisecond
+    let t = 1_000;
+    const s = await freshStore({ now: () => (t += t % 3 === 0 ? 0 : 1) });
+    open.push(s);
+    for (let i = 0; i < 23; i++) {
+      const g = await s.createGame(newGame);
+      if (i % 3 === 1) await s.abandonGame(g.id);
+      else if (i % 3 === 2) await s.finishGame(g.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 5, [BOB.id]: -5 } });
+      if (i % 4 === 0) t++;
+    }
+    const latestFirst = (games: { id: string; updatedAt: number }[]): string[] =>
+      [...games].sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : -1)).map((g) => g.id);
+    for (const status of [undefined, 'active', 'finished', 'abandoned'] as const) {
+      const paged: string[] = [];
+      let after: { id: string; updatedAt: number } | undefined;
+      for (;;) {
+        const page = await s.gamesPage({ limit: 4, status, after });
+        paged.push(...page.games.map((g) => g.id));
+        expect(page.games.every((g) => status === undefined || g.status === status)).toBe(true);
+        if (!page.more) break;
+        expect(page.games).toHaveLength(4);
+        after = page.games.at(-1);
+      }
+      const all = await s.listGames(status);
+      expect(paged).toEqual(latestFirst(all));
+      expect(await s.countGames(status)).toBe(all.length);
+    }
+    expect(new Set((await s.listGames()).map((g) => g.updatedAt)).size).toBeLessThan(23);
+  });
+
+  it("lists a session's games, the first played first, by status too", async () => {
+    const s = await store();
+    const tonight = await s.startSession('Tonight');
+    const other = await s.startSession('Another night');
+    const first = await s.createGame({ ...newGame, sessionId: tonight.id });
+    await s.createGame({ ...newGame, sessionId: other.id });
+    const second = await s.createGame({ ...newGame, sessionId: tonight.id });
+    const open = await s.createGame({ ...newGame, sessionId: tonight.id });
+    await s.finishGame(second.id, { winners: [BOB.id], payouts: {} });
+    await s.finishGame(first.id, { winners: [ALICE.id], payouts: {} });
+    // finished in the other order: the one finished last is the latest
+    expect((await s.sessionGames(tonight.id, 'finished')).map((g) => g.id)).toEqual([second.id, first.id]);
+    expect((await s.sessionGames(tonight.id)).map((g) => g.id)).toEqual([open.id, second.id, first.id]);
+    expect(await s.getSession(other.id)).toEqual(other);
+  });
 });
 
 describe('importing a whole game', () => {

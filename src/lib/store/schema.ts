@@ -17,13 +17,13 @@ import type {
 } from './types.ts';
 
 export const DB_NAME = 'rollcall';
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 export interface RollcallSchema extends DBSchema {
   games: {
     key: string;
     value: GameRecord;
-    indexes: { 'by-updated': number; 'by-status': string; 'by-session': string };
+    indexes: { 'by-updated': number; 'by-status': string; 'by-session': string; 'by-status-updated': [string, number] };
   };
   actions: {
     key: [string, number];
@@ -164,6 +164,15 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
       await players.put({ ...player, nameKey: unique } satisfies PlayerRecord);
     }
     players.createIndex('by-name', 'nameKey', { unique: true });
+  },
+
+  /**
+   * v5: games indexed by status and then when last played, so that a page of one status's games,
+   * the latest first (History's filters, Home's recently finished), is read as a range of the
+   * index, not found by reading every game: a player of two years has a thousand.
+   */
+  5: async (_db, tx) => {
+    tx.objectStore('games').createIndex('by-status-updated', ['status', 'updatedAt']);
   },
 };
 

@@ -586,11 +586,16 @@ export class RollcallStore {
 
   /** The game and its whole log, read in one transaction (so they agree). */
   async loadGame<A extends ActionLike = ActionLike>(id: string): Promise<GameWithLog<A>> {
+    const { game, records } = await this.loadGameRecords(id);
+    return { game, actions: records.map((r) => r.action as A) };
+  }
+
+  /** The game and its log with each action's sequence number and time, read in one transaction (the log screen). */
+  async loadGameRecords(id: string): Promise<{ game: GameRecord; records: ActionRecord[] }> {
     return inTx(this.db, ['games', 'actions'], 'readonly', async (tx) => {
       const game = await tx.objectStore('games').get(id);
       if (!game) throw new StoreError('not-found', 'That game is not on this device.');
-      const records = await tx.objectStore('actions').getAll(actionRange(id));
-      return { game, actions: records.map((r) => r.action as A) };
+      return { game, records: await tx.objectStore('actions').getAll(actionRange(id)) };
     });
   }
 
@@ -603,6 +608,44 @@ export class RollcallStore {
   async listGames(status?: GameStatus): Promise<GameRecord[]> {
     const games = status ? await this.db.getAllFromIndex('games', 'by-status', status) : await this.db.getAll('games');
     return games.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /**
+   * Up to `limit` games, most recently played first (only those of `status` when given), that
+   * come after `after` in that order (a game of the page before; from the newest without it),
+   * and whether more follow. Read with a cursor over the `by-updated` index (`by-status-updated`
+   * for one status), so a screen that shows a page reads that page, not two years of games
+   * (History, Home's recently finished).
+   */
+  async gamesPage(options: { limit: number; status?: GameStatus; after?: Pick<GameRecord, 'id' | 'updatedAt'> }): Promise<{ games: GameRecord[]; more: boolean }> {
+    const { limit, status, after } = options;
+    return inTx(this.db, ['games'], 'readonly', async (tx) => {
+      const games: GameRecord[] = [];
+      const store = tx.objectStore('games');
+      const until = after?.updatedAt ?? Infinity;
+      let cursor =
+        status === undefined
+          ? await store.index('by-updated').openCursor(IDBKeyRange.upperBound(until), 'prev')
+          : await store.index('by-status-updated').openCursor(IDBKeyRange.bound([status, -Infinity], [status, until]), 'prev');
+      // Games played at the same millisecond come by id, descending: those up to `after` were on the page before.
+      while (cursor && after && cursor.value.updatedAt === after.updatedAt && cursor.primaryKey >= after.id) cursor = await cursor.continue();
+      while (cursor && games.length < limit) {
+        games.push(cursor.value);
+        cursor = await cursor.continue();
+      }
+      return { games, more: cursor !== null };
+    });
+  }
+
+  /** A session's games (of `status` when given), the first played first: read by the session's index, not among every game. */
+  async sessionGames(sessionId: string, status?: GameStatus): Promise<GameRecord[]> {
+    const games = await this.db.getAllFromIndex('games', 'by-session', sessionId);
+    return games.filter((g) => status === undefined || g.status === status).sort((a, b) => a.updatedAt - b.updatedAt);
+  }
+
+  /** How many games there are (of `status` when given), without reading them. */
+  async countGames(status?: GameStatus): Promise<number> {
+    return status ? this.db.countFromIndex('games', 'by-status', status) : this.db.count('games');
   }
 
   /**
@@ -821,6 +864,10 @@ export class RollcallStore {
   /** Sessions, the latest first. */
   async listSessions(): Promise<SessionRecord[]> {
     return (await this.db.getAllFromIndex('sessions', 'by-started')).reverse();
+  }
+
+  async getSession(id: string): Promise<SessionRecord | undefined> {
+    return this.db.get('sessions', id);
   }
 
   /** The latest session still open, if any. */
