@@ -3,7 +3,7 @@
  * size (360 × 740): Home, New game, the table mid-game (the dice pad, a proposed roll, a refusal,
  * the camera on, refused, and a photo that is not one), the log, History, Settings, the kits,
  * teaching, the camera check, the symbol-dice games (a villain's private screen among them), the
- * 5-dice games, finished games, and the app with nowhere to save. Each screen is checked in the
+ * 5-dice games, finished games, a long history (History's pages, a long log), and the app with nowhere to save. Each screen is checked in the
  * light colour scheme, then its colours again in the dark one.
  *
  * A screen's violations are listed as "rule-id: selector — what to fix"; the list must be empty.
@@ -25,6 +25,7 @@ import {
   type StaticServer,
 } from './harness.ts';
 import { addDieAndConfirm, move, padEnter, padRoll, startGame } from './table-helpers.ts';
+import { bigHistory } from '../../scripts/lib/big-history.ts';
 import type { AxeResults, RunOptions } from 'axe-core';
 
 // evaluated through the DevTools protocol, which the page's Content-Security-Policy does not
@@ -281,6 +282,26 @@ describe('axe at a phone size, without a camera', () => {
     await page.getByRole('button', { name: 'Delete… Rune dice' }).click();
     await page.getByRole('button', { name: 'Delete Rune dice' }).waitFor();
     await audit(page, 'kits (delete asked)');
+  });
+
+  it('History of a long history, a page and the next shown, and a long log', async () => {
+    await home(page);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    // 60 finished games restored from a backup (random play through the rules): more than History's page
+    const { backup } = bigHistory({ games: 60, sessions: 20, seed: 11 });
+    await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(backup)) });
+    await page.getByTestId('backup-message').getByText('Imported 60 games.').waitFor({ timeout: 60_000 });
+    await home(page);
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByTestId('history-more').waitFor();
+    await audit(page, 'history (a long history, its first page)');
+    await page.getByTestId('history-more').click();
+    await page.getByTestId('history-count').getByText(/^Showing (\d+) of \1 games\.$/).waitFor();
+    await audit(page, 'history (the next page shown)');
+    const longest = [...backup.games].sort((a, b) => b.actionCount - a.actionCount)[0]!;
+    await page.locator(`[data-game-id="${longest.id}"] button`).click();
+    await page.getByTestId('game-log').waitFor();
+    await audit(page, `log (${longest.actionCount} actions)`);
   });
 
   it('the audit finds a violation put there, in either scheme', async () => {
