@@ -1,19 +1,36 @@
 /** Small formatting helpers shared by the screens. */
 
-/** The formatter `formatDateTime` keeps, and the phone's UTC offset (minutes) when it was made. */
-let dateTimeFormat: { format: Intl.DateTimeFormat; offset: number } | undefined;
+/** The formatters `formatDateTime` and `formatTime` keep, and the phone's UTC offset (minutes) when they were made. */
+let kept: { dateTime: Intl.DateTimeFormat; time: Intl.DateTimeFormat; offset: number } | undefined;
 
 /**
- * "6 Dec 2025, 21:40" in the phone's own language and zone. One formatter, kept: `toLocaleString`
- * with options builds a new one every time, and History writes two dates per game (a two-year
- * history of 600 games spent about 90 ms there on formatters alone). A formatter keeps the zone
- * it was made in, and an app left open on a phone carried to another zone would say its dates
- * in the old one: a new one is made when the phone's offset now is not the one it was made at.
+ * The kept formatters. One of each, kept: `toLocaleString` with options builds a new one every
+ * time, and History writes two dates per game (a two-year history of 600 games spent about 90 ms
+ * there on formatters alone), a game's log a time per action. A formatter keeps the zone it was
+ * made in, and an app left open on a phone carried to another zone would say its dates in the
+ * old one: new ones are made when the phone's offset now is not the one they were made at.
  */
-export function formatDateTime(ms: number): string {
+function formatters(): { dateTime: Intl.DateTimeFormat; time: Intl.DateTimeFormat } {
   const offset = new Date().getTimezoneOffset();
-  if (dateTimeFormat?.offset !== offset) dateTimeFormat = { format: new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }), offset };
-  return dateTimeFormat.format.format(ms);
+  if (kept?.offset !== offset) {
+    kept = {
+      dateTime: new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+      // the options `toLocaleTimeString()` takes when given none (ECMA-402's ToDateTimeOptions)
+      time: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+      offset,
+    };
+  }
+  return kept;
+}
+
+/** "6 Dec 2025, 21:40" in the phone's own language and zone. */
+export function formatDateTime(ms: number): string {
+  return formatters().dateTime.format(ms);
+}
+
+/** "21:40:05" in the phone's own language and zone, as `toLocaleTimeString()` says it: a log's times. */
+export function formatTime(ms: number): string {
+  return formatters().time.format(ms);
 }
 
 /**

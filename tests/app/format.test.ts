@@ -8,7 +8,7 @@ afterAll(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
 });
-import { asSentence, backupFileName, fileNamePart, formatDateTime, localDay, nameList } from '../../src/app/format.ts';
+import { asSentence, backupFileName, fileNamePart, formatDateTime, formatTime, localDay, nameList } from '../../src/app/format.ts';
 
 describe('dates on screen', () => {
   it("a time reads as the phone's own toLocaleString says it, in the phone's zone", () => {
@@ -18,6 +18,19 @@ describe('dates on screen', () => {
     }
     // 20:30 UTC on 4 January is half past nine the next morning in Auckland
     expect(formatDateTime(Date.UTC(2025, 0, 4, 20, 30))).toMatch(/\b0?9[:.]30\b/);
+  });
+
+  it("a log's time reads as the phone's own toLocaleTimeString says it, in the phone's zone, wherever the phone goes", () => {
+    const ms = Date.UTC(2025, 0, 4, 20, 30, 5);
+    for (const t of [ms, Date.UTC(2025, 6, 1, 12, 0, 59), 0]) expect(formatTime(t)).toBe(new Date(t).toLocaleTimeString());
+    expect(formatTime(ms)).toMatch(/\b0?9[:.]30[:.]05\b/);
+    try {
+      process.env.TZ = 'Europe/London';
+      expect(formatTime(ms)).toBe(new Date(ms).toLocaleTimeString());
+      expect(formatTime(ms)).toMatch(/\b(0?8|20)[:.]30[:.]05\b/);
+    } finally {
+      process.env.TZ = 'Pacific/Auckland';
+    }
   });
 
   it('follows the phone to another zone: the kept formatter does not say the old one', () => {
