@@ -6,8 +6,18 @@ const domError = (name: string, message = name): Error => Object.assign(new Erro
 class FakeTrack extends EventTarget {
   stopped = false;
   torch = false;
+  /** `ended` listeners added and not removed. */
+  endedListeners = 0;
   constructor(private readonly hasTorch = false) {
     super();
+  }
+  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean): void {
+    if (type === 'ended') this.endedListeners++;
+    super.addEventListener(type, listener, options);
+  }
+  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean): void {
+    if (type === 'ended') this.endedListeners--;
+    super.removeEventListener(type, listener, options);
   }
   stop(): void {
     this.stopped = true;
@@ -215,5 +225,31 @@ describe('camera session', () => {
     resolve(fakeStream(track));
     await started;
     expect(track.stopped).toBe(true);
+  });
+
+  it('lets go of each track it stops (a stopped stream Chromium keeps would keep the session, and the camera view, alive)', async () => {
+    const tracks: FakeTrack[] = [];
+    const media: MediaDevicesLike = {
+      async getUserMedia() {
+        const t = new FakeTrack();
+        tracks.push(t);
+        return fakeStream(t);
+      },
+      async enumerateDevices() {
+        return [];
+      },
+    };
+    const doc = new FakeDocument();
+    const session = new CameraSession({}, () => undefined, media, doc);
+    await session.start();
+    expect(tracks[0]!.endedListeners).toBe(1);
+    doc.setVisibility('hidden');
+    expect(tracks[0]!.endedListeners).toBe(0);
+    doc.setVisibility('visible');
+    await tick();
+    await tick();
+    expect(tracks[1]!.endedListeners).toBe(1);
+    session.stop();
+    expect(tracks.map((t) => t.endedListeners)).toEqual([0, 0]);
   });
 });
