@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--only SECTION,...]
+ * npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--soak-minutes N] [--only SECTION,...]
  *
  * Performance figures of what ships, printed clearly (tests check correctness, not timings).
  * Each section measures one thing and says how. The reader's sections share one production
@@ -35,11 +35,12 @@ import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
 import { measureTableTaps, type TapWindow } from './lib/bench-taps.ts';
 import { bigHistory } from './lib/big-history.ts';
 import { measureBigHistory } from './lib/bench-history.ts';
+import { slope, soakEvening, trend, type SoakSample } from './lib/bench-soak.ts';
 
 export interface Figure {
   label: string;
   value: number;
-  unit: 'ms' | 'bytes' | 'count' | 'fps';
+  unit: 'ms' | 'bytes' | 'count' | 'fps' | 'MB';
   note?: string;
 }
 
@@ -56,6 +57,8 @@ export interface BenchOptions {
   warmup: number;
   /** Throws the camera section times (after one discarded). */
   settles: number;
+  /** How long the soak section's evening lasts (minutes). */
+  soakMinutes: number;
 }
 
 /** Shared, lazily created resources: one build, one preview server, one browser. */
@@ -468,6 +471,65 @@ const bigHistorySection: BenchSection = {
   },
 };
 
+const SOAK = { players: ['Ann', 'Bob', 'Cy'], ante: 2, sampleSeconds: 20, longGameActions: 500, throttle: 4, tapsPerSample: 10, seed: 7 } as const;
+
+const soakSection: BenchSection = {
+  id: 'soak',
+  title: 'a game night compressed — the built app at a 5000 table of three with an ante, the camera reading all along, for --soak-minutes (default 6), headless Chromium',
+  method:
+    `scripts/lib/bench-soak.ts: a fake camera of dice thrown that settle (${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps); rolls taken from the camera's proposals the rules accept, the rest tapped on the dice pad; banks, undo (5% of moves, and the end of a game now and then); ` +
+    `the first game drawn out to ${SOAK.longGameActions} actions (busts, small banks) then finished, then games played to the end and new ones started; every 45 moves the camera off and on, every 70 the table left for the log and back, every 55 the page hidden 1.5 s and shown. ` +
+    `Every ${SOAK.sampleSeconds} s, after GC in the page and its workers: page JS heap, DOM nodes and listeners (CDP Performance.getMetrics), workers alive and their heaps (Runtime.getHeapUsage), renderers' RSS (/proc), ImageBitmaps open, ` +
+    `${SOAK.tapsPerSample} taps on the pad → next paint at CPU ${SOAK.throttle}×; frames read a second and each read's round trip between samples; each action's tap → headline painted against the log's length. ` +
+    'Trend: median of the first fifth of the samples → the last fifth, and the least-squares slope an hour',
+  async run(ctx) {
+    return withFakeCamera(ctx, 'soak', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
+      const result = await soakEvening(browser, url, { minutes: ctx.options.soakMinutes, ...SOAK });
+      const { samples, acts, counts } = result;
+      console.error('  t (s)  heap MB  nodes  listeners  workers  worker MB  RSS MB  bitmaps  tap ms  reads/s  read ms  log');
+      for (const s of samples) {
+        const f = (v: number | null, d = 1): string => (v === null ? '-' : v.toFixed(d));
+        console.error(`  ${f(s.t, 0).padStart(5)}  ${f(s.pageHeapMb).padStart(7)}  ${f(s.nodes, 0).padStart(5)}  ${f(s.listeners, 0).padStart(9)}  ${f(s.workers, 0).padStart(7)}  ${f(s.workerHeapMb).padStart(9)}  ${f(s.rendererRssMb, 0).padStart(6)}  ${f(s.openBitmaps, 0).padStart(7)}  ${f(s.tapMs).padStart(6)}  ${f(s.framesPerSecond).padStart(7)}  ${f(s.readMs).padStart(7)}  ${f(s.logLength, 0).padStart(4)}`);
+      }
+      const figures: Figure[] = [];
+      const series: Array<[string, Figure['unit'], (s: SoakSample) => number | null]> = [
+        ['page JS heap after GC', 'MB', (s) => s.pageHeapMb],
+        ['DOM nodes', 'count', (s) => s.nodes],
+        ['JS event listeners', 'count', (s) => s.listeners],
+        ['workers alive', 'count', (s) => s.workers],
+        ["workers' JS heap after GC", 'MB', (s) => s.workerHeapMb],
+        ["renderers' resident memory", 'MB', (s) => s.rendererRssMb],
+        ['ImageBitmaps open in the page', 'count', (s) => s.openBitmaps],
+        [`tap on the pad → next paint, CPU ${SOAK.throttle}×, median`, 'ms', (s) => s.tapMs],
+        ['frames read a second', 'fps', (s) => s.framesPerSecond],
+        ["a frame read's round trip, median", 'ms', (s) => s.readMs],
+      ];
+      for (const [label, unit, pick] of series) {
+        const t = trend(samples, pick);
+        if (!t) continue;
+        figures.push({ label: `${label}, last`, value: t.last, unit, note: `first ${t.first.toFixed(unit === 'count' ? 0 : 1)} → last ${t.last.toFixed(unit === 'count' ? 0 : 1)}; slope ${t.perHour >= 0 ? '+' : ''}${t.perHour.toFixed(1)} an hour, ${t.perHourLate >= 0 ? '+' : ''}${t.perHourLate.toFixed(1)} over the second half` });
+      }
+      // one game's log growing: does each action cost more as it does?
+      const early = acts.filter((a) => a.logLength < 50).map((a) => a.ms);
+      const late = acts.filter((a) => a.logLength >= 400).map((a) => a.ms);
+      const longest = Math.max(0, ...acts.map((a) => a.logLength));
+      if (early.length) figures.push({ label: 'action tap → headline painted, log under 50, median', value: median(early), unit: 'ms', note: `n=${early.length}` });
+      if (late.length) figures.push({ label: 'action tap → headline painted, log 400 and more, median', value: median(late), unit: 'ms', note: `n=${late.length}, longest log ${longest}` });
+      if (acts.length > 1) {
+        const perHundred = slope(acts.map((a) => a.logLength), acts.map((a) => a.ms)) * 100;
+        figures.push({ label: 'action tap → headline painted, slope', value: perHundred, unit: 'ms', note: `a 100 actions more in the log (n=${acts.length})` });
+      }
+      figures.push({
+        label: 'the evening',
+        value: result.seconds / 60,
+        unit: 'count',
+        note: `minutes: ${counts.actions} actions (${counts.cameraRolls} camera rolls, ${counts.padRolls} pad rolls, ${counts.banks} banks), ${counts.undos} undos, ${counts.games} games, camera off/on ${counts.cameraToggles}×, table left ${counts.tableLeft}×, hidden ${counts.hidden}×, ${counts.resyncs} resyncs`,
+      });
+      return figures;
+    });
+  },
+};
+
 /** Runs `measure` on the built app in a browser whose fake camera plays `video` (a .y4m beside the build, removed after). */
 async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, measure: (browser: Browser, url: string) => Promise<Figure[]>): Promise<Figure[]> {
   const { url } = await ctx.app();
@@ -482,11 +544,12 @@ async function withFakeCamera(ctx: BenchContext, name: string, video: Buffer, me
   }
 }
 
-export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, readerStartsSection, appStartsSection, settleSection, restSection, tableTapsSection, bigHistorySection];
+export const SECTIONS: BenchSection[] = [detectorSection, photoTilesSection, faceEmbedderSection, dieFaceSection, blurMeasureSection, firstLoadSection, firstVisitSection, readerStartsSection, appStartsSection, settleSection, restSection, tableTapsSection, bigHistorySection, soakSection];
 
 function format(value: number, unit: Figure['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
   if (unit === 'fps') return `${value.toFixed(1)} fps`;
+  if (unit === 'MB') return `${value.toFixed(1)} MB`;
   if (unit === 'bytes') return `${value.toLocaleString('en')} B (${value < 1024 * 1024 ? kib(value) : `${(value / 1024 / 1024).toFixed(2)} MiB`})`;
   return String(value);
 }
@@ -499,25 +562,28 @@ async function main(): Promise<number> {
       frames: { type: 'string', default: '40' },
       warmup: { type: 'string', default: '5' },
       settles: { type: 'string', default: '20' },
+      'soak-minutes': { type: 'string', default: '6' },
       only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const usage = `usage: npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--only ${SECTIONS.map((s) => s.id).join(',')}]`;
+  const usage = `usage: npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--soak-minutes N] [--only ${SECTIONS.map((s) => s.id).join(',')}]`;
   if (values.help) throw new HelpRequest(usage);
   const frames = Number(values.frames);
   const warmup = Number(values.warmup);
   const settles = Number(values.settles);
+  const soakMinutes = Number(values['soak-minutes']);
   if (!Number.isInteger(frames) || frames < 1 || !Number.isInteger(warmup) || warmup < 0 || !Number.isInteger(settles) || settles < 1) {
     throw new UsageError(`--frames, --warmup and --settles must be whole numbers\n${usage}`);
   }
+  if (!(soakMinutes > 0)) throw new UsageError(`--soak-minutes must be a number of minutes\n${usage}`);
   const only = values.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((id) => !SECTIONS.some((s) => s.id === id)) ?? [];
   if (unknown.length) throw new UsageError(`unknown section ${unknown.join(', ')}\n${usage}`);
   const sections = SECTIONS.filter((s) => !only || only.includes(s.id));
 
   const loadAtStart = loadavg()[0]!;
-  const ctx = new BenchContext({ frames, warmup, settles });
+  const ctx = new BenchContext({ frames, warmup, settles, soakMinutes });
   const results: Array<{ id: string; title: string; method: string; figures: Figure[] }> = [];
   try {
     for (const s of sections) results.push({ id: s.id, title: s.title, method: s.method, figures: await s.run(ctx) });
