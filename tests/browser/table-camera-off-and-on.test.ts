@@ -8,31 +8,24 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { openAppWithCamera, ROOT, type AppWithCamera } from './harness.ts';
 import { startGame } from './table-helpers.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
 
-let server: StaticServer;
-let session: BrowserSession;
-let camera: { path: string; cleanup: () => Promise<void> };
+let app: AppWithCamera;
 
 beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  camera = await fakeCameraFile(readFileSync(PHOTO), 640, 480);
-  session = await launch({ camera: camera.path });
+  app = await openAppWithCamera(inject('distDir'), readFileSync(PHOTO), 640, 480);
 });
 
 afterAll(async () => {
-  await session?.close();
-  await server?.stop();
-  await camera?.cleanup();
+  await app?.close();
 });
 
 describe('the camera turned off and on', () => {
   it('lets each camera view it took off the table be collected', async () => {
-    const { page, context, errors } = session;
-    await page.goto(server.url);
+    const { page, context, errors } = app.session;
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
     const live = page.locator('[data-testid="camera-view"][data-state="live"]');
     /** The <video> on the table now, kept only weakly. */
