@@ -520,10 +520,10 @@ const soakSection: BenchSection = {
         figures.push({ label: 'action tap → headline painted, slope', value: perHundred, unit: 'ms', note: `a 100 actions more in the log (n=${acts.length})` });
       }
       figures.push({
-        label: 'the evening',
-        value: result.seconds / 60,
+        label: 'the evening, minutes played',
+        value: Math.round(result.seconds / 6) / 10,
         unit: 'count',
-        note: `minutes: ${counts.actions} actions (${counts.cameraRolls} camera rolls, ${counts.padRolls} pad rolls, ${counts.banks} banks), ${counts.undos} undos, ${counts.games} games, camera off/on ${counts.cameraToggles}×, table left ${counts.tableLeft}×, hidden ${counts.hidden}×, ${counts.resyncs} resyncs`,
+        note: `${counts.actions} actions (${counts.cameraRolls} camera rolls, ${counts.padRolls} pad rolls, ${counts.banks} banks), ${counts.undos} undos, ${counts.games} games, camera off/on ${counts.cameraToggles}×, table left ${counts.tableLeft}×, hidden ${counts.hidden}×, ${counts.resyncs} resyncs`,
       });
       return figures;
     });
