@@ -20,6 +20,15 @@ import { slowLine } from './slow-line.ts';
 export const PHONE_VIEWPORT = { width: 412, height: 860 } as const;
 const PHONE = { viewport: PHONE_VIEWPORT, deviceScaleFactor: 1 } as const;
 
+/** Taps `selector` (its first match, or the `nth`) where it now lies, as a finger would: a real input event through CDP, no in-page click. */
+export async function tap(page: Page, selector: string, nth = 0): Promise<void> {
+  const target = page.locator(selector).nth(nth);
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error(`nothing to tap at ${selector}`);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
 const gzipSize = (bytes: Buffer): number => gzipSync(bytes, { level: 9 }).byteLength;
 
 export interface ScriptLoad {

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { PHONE_VIEWPORT } from './bench-app.ts';
+import { PHONE_VIEWPORT, tap } from './bench-app.ts';
 
 export interface HistoryRun {
   /** Import of the backup file: file chosen → "Imported N games" on screen (ms), and the file's size. */
@@ -91,15 +91,6 @@ async function painted(page: Page, key: string, timeout = 300_000): Promise<numb
 
 /** The last click's event time stamp (the input, queueing included), in the page's clock. */
 const lastTap = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __bench: { lastTap: number } }).__bench.lastTap);
-
-/** Taps `selector` (its `nth` match) where it lies, as a finger would: a real input event through CDP. */
-async function tap(page: Page, selector: string, nth = 0): Promise<void> {
-  const target = page.locator(selector).nth(nth);
-  await target.scrollIntoViewIfNeeded();
-  const box = await target.boundingBox();
-  if (!box) throw new Error(`big-history: nothing to tap at ${selector}`);
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-}
 
 /** Taps, and the time from the tap's event to the frame after `selector` matched (ms). */
 async function tapUntil(page: Page, selector: string, nth: number, until: string, options: { absent?: boolean; textNot?: string } = {}): Promise<number> {

@@ -5,7 +5,7 @@
  * painted, with the camera reading and with it off (the pad alone, the baseline).
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { PHONE_VIEWPORT, recordFramesRead, startFiveThousand } from './bench-app.ts';
+import { PHONE_VIEWPORT, recordFramesRead, startFiveThousand, tap } from './bench-app.ts';
 
 /** What one window of taps measured. */
 export interface TapWindow {
@@ -86,15 +86,6 @@ function recordTaps(): void {
     },
     true,
   );
-}
-
-/** Taps `selector` (its first match, or the `nth`) where it now lies, as a finger would: a real input event through CDP, no in-page click. */
-async function tap(page: Page, selector: string, nth = 0): Promise<void> {
-  const target = page.locator(selector).nth(nth);
-  await target.scrollIntoViewIfNeeded();
-  const box = await target.boundingBox();
-  if (!box) throw new Error(`table-taps: nothing to tap at ${selector}`);
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
 
 /**
