@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { appSession, fakeCameraFile, launch, layoutProblems, ROOT, watchErrors, type BrowserSession } from './harness.ts';
 import { startGame } from './table-helpers.ts';
+import { controls, monkeyFailure, mulberry32, PHONE_BACK, settle, type Control } from './monkey.ts';
 
 const app = appSession({ open: false });
 
@@ -43,28 +44,6 @@ const TABLES: { game: string; players: string[] }[] = [
   { game: 'war', players: ['Ann', 'Bob'] },
 ];
 
-/** mulberry32: a small PRNG whose whole state is the seed, so a walk replays from it. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A control a player could tap now: its index among the page's tagged ones, and what it says. */
-interface Control {
-  index: number;
-  testId: string | null;
-  name: string;
-}
-
-/** The phone's back button (the browser's history), beside the app's own controls. */
-const PHONE_BACK: Control = { index: -1, testId: null, name: "the phone's back button" };
-
 /**
  * Controls the monkey leaves alone, and why: each leaves the app or ends the game for good.
  * - the photo buttons open the phone's camera or file picker, outside the page (table-photo.test.ts);
@@ -77,48 +56,13 @@ const SKIPPED_TEST_IDS = new Set(['roll-photo-take', 'roll-photo-pick', 'export-
 const SKIPPED_NAMES = new Set(['Delete for good']);
 
 /**
- * Every visible, enabled control on the screen, tagged with `data-monkey` so the one picked can be
- * found again. On Home only the game lists count (Resume, View): the other screens from there
- * (settings, kits, a new game) are not the table's.
+ * Every visible, enabled control on the screen but those skipped. On Home only the game lists count
+ * (Resume, View): the other screens from there (settings, kits, a new game) are the screens
+ * monkey's (screens-monkey.test.ts).
  */
-async function controls(page: Page): Promise<Control[]> {
-  const all = await page.evaluate(() => {
-    for (const el of document.querySelectorAll('[data-monkey]')) el.removeAttribute('data-monkey');
-    const home = document.querySelector('[data-testid="new-game"]') !== null;
-    const found: { index: number; testId: string | null; name: string }[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>('button, select, input')) {
-      if (el.closest('.visually-hidden') || !el.checkVisibility()) continue;
-      if ((el instanceof HTMLButtonElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement) && el.disabled) continue;
-      if (el instanceof HTMLInputElement && el.type !== 'checkbox') continue;
-      if (home && !el.closest('[data-testid="game-list"]')) continue;
-      const index = found.length;
-      el.setAttribute('data-monkey', String(index));
-      const name = el.getAttribute('aria-label') ?? el.closest('label')?.textContent ?? el.textContent ?? '';
-      found.push({ index, testId: el.getAttribute('data-testid'), name: name.replace(/\s+/g, ' ').trim() });
-    }
-    return found;
-  });
+async function tableControls(page: Page): Promise<Control[]> {
+  const all = await controls(page, { inputs: 'checkboxes', homeGameListOnly: true });
   return all.filter((c) => !(c.testId !== null && SKIPPED_TEST_IDS.has(c.testId)) && !SKIPPED_NAMES.has(c.name));
-}
-
-/**
- * Waits until the page stops changing (an action is written to the store before it shows). What
- * counts is the text shown and which buttons are enabled, less the camera's picture and boxes,
- * which a live camera redraws at every read.
- */
-async function settle(page: Page): Promise<void> {
-  let last = '';
-  for (let i = 0; i < 100; i++) {
-    const now = await page.evaluate(() => {
-      const picture = document.querySelector<HTMLElement>('[data-testid="camera-view"]')?.innerText ?? '';
-      const enabled = [...document.querySelectorAll('button')].map((b) => (b.disabled ? '0' : '1')).join('');
-      return `${enabled}|${document.body.innerText.replace(picture, '')}`;
-    });
-    if (now === last) return;
-    last = now;
-    await page.waitForTimeout(30);
-  }
-  throw new Error('the page kept changing for 3 s');
 }
 
 /** What the table shows of the game (null off the table or on a private screen). */
@@ -221,7 +165,7 @@ async function walk(page: Page, errors: string[], seed: number, game: number, ca
   // what was tapped, for the trail a failure prints
   const trail: string[] = [];
   const fail = (step: number, what: string): never => {
-    throw new Error(`monkey (MONKEY_SEEDS=${seed} MONKEY_STEPS=${STEPS}, ${table.game}${camera ? ' with the camera' : ''}, step ${step}): ${what}\nlast steps:\n  ${trail.slice(-25).join('\n  ')}`);
+    throw monkeyFailure(`MONKEY_SEEDS=${seed} MONKEY_STEPS=${STEPS}`, `${table.game}${camera ? ' with the camera' : ''}`, step, what, trail);
   };
   let before = await look(page);
   /** Taps in a row whose control went before the tap landed. */
@@ -231,7 +175,7 @@ async function walk(page: Page, errors: string[], seed: number, game: number, ca
       await page.getByTestId('camera-read').waitFor({ timeout: 3000 }).catch(() => undefined);
       await settle(page);
     }
-    const offered = async () => (await controls(page)).filter((c) => !(camera && c.testId === 'camera-toggle'));
+    const offered = async () => (await tableControls(page)).filter((c) => !(camera && c.testId === 'camera-toggle'));
     let options = await offered();
     // a screen that loads its lists after it shows (Home) offers them a moment later
     for (let wait = 0; options.length === 0 && wait < 20; wait++) {

@@ -1,0 +1,107 @@
+/**
+ * What the seeded monkeys share (table-monkey.test.ts at the table, screens-monkey.test.ts on the
+ * screens around it): the seeded random numbers, the discovery of what a player could tap or type
+ * into now, the wait for the page to settle, and a failure that says how to replay it.
+ */
+import type { Page } from 'playwright-core';
+
+/** mulberry32: a small PRNG whose whole state is the seed, so a walk replays from it. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One of `list`, picked by `random`. */
+export function pick<T>(random: () => number, list: readonly T[]): T {
+  return list[Math.floor(random() * list.length)]!;
+}
+
+/**
+ * A control a player could use now: its index among the page's tagged ones, what it says, and what
+ * kind of thing it is (`button`, `select`, `summary`, `label` for a label standing in for a file
+ * input, or an input's type: `checkbox`, `radio`, `text`, `number`, `range`…). `set`: the
+ * `data-set-id` of the taught set it belongs to, if any.
+ */
+export interface Control {
+  index: number;
+  testId: string | null;
+  name: string;
+  kind: string;
+  set: string | null;
+}
+
+/** The phone's back button (the browser's history), beside the app's own controls. */
+export const PHONE_BACK: Control = { index: -1, testId: null, name: "the phone's back button", kind: 'back', set: null };
+
+export interface ControlsOptions {
+  /** Inputs offered: only checkboxes (the table's), or every kind a player can type into or pick. */
+  inputs: 'checkboxes' | 'all';
+  /** On Home, only the game lists' buttons (Resume, View): the table monkey's scope. */
+  homeGameListOnly?: boolean;
+}
+
+/**
+ * Every visible, enabled control on the screen, tagged with `data-monkey` so the one picked can be
+ * found again (a file input hidden inside a label that looks like a button counts as that label).
+ */
+export async function controls(page: Page, options: ControlsOptions): Promise<Control[]> {
+  return page.evaluate(({ inputs, homeGameListOnly }) => {
+    for (const el of document.querySelectorAll('[data-monkey]')) el.removeAttribute('data-monkey');
+    const home = document.querySelector('[data-testid="new-game"]') !== null;
+    const found: { index: number; testId: string | null; name: string; kind: string; set: string | null }[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('button, select, input, summary, label.button')) {
+      if (el.closest('.visually-hidden') || !el.checkVisibility()) continue;
+      if ((el instanceof HTMLButtonElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement) && el.disabled) continue;
+      if (el instanceof HTMLLabelElement && (el.querySelector('input') as HTMLInputElement | null)?.disabled !== false) continue;
+      if ((el.tagName === 'SUMMARY' || el instanceof HTMLLabelElement) && inputs === 'checkboxes') continue;
+      if (el instanceof HTMLInputElement && inputs === 'checkboxes' && el.type !== 'checkbox') continue;
+      if (home && homeGameListOnly && !el.closest('[data-testid="game-list"]')) continue;
+      const index = found.length;
+      el.setAttribute('data-monkey', String(index));
+      const kind = el instanceof HTMLInputElement ? el.type : el instanceof HTMLLabelElement ? 'label' : el.tagName.toLowerCase();
+      const name =
+        el.getAttribute('aria-label') ??
+        (el instanceof HTMLInputElement || el instanceof HTMLSelectElement ? (el.labels?.[0]?.textContent ?? el.getAttribute('placeholder')) : null) ??
+        el.closest('label')?.textContent ??
+        el.textContent ??
+        '';
+      const testId = el.getAttribute('data-testid') ?? el.querySelector('input')?.getAttribute('data-testid') ?? null;
+      found.push({ index, testId, name: name.replace(/\s+/g, ' ').trim(), kind, set: el.closest('[data-set-id]')?.getAttribute('data-set-id') ?? null });
+    }
+    return found;
+  }, { inputs: options.inputs, homeGameListOnly: options.homeGameListOnly ?? false });
+}
+
+/**
+ * Waits until the page stops changing (an action is written to the store before it shows). What
+ * counts is the text shown and which controls are enabled, less the camera's
+ * picture and boxes, which a live camera redraws at every read.
+ */
+export async function settle(page: Page): Promise<void> {
+  let last = '';
+  for (let i = 0; i < 100; i++) {
+    const now = await page.evaluate(() => {
+      const picture = document.querySelector<HTMLElement>('[data-testid="camera-view"]')?.innerText ?? '';
+      const enabled = [...document.querySelectorAll('button, input, select')].map((b) => ((b as HTMLButtonElement).disabled ? '0' : '1')).join('');
+      return `${enabled}|${document.body.innerText.replace(picture, '')}`;
+    });
+    if (now === last) return;
+    last = now;
+    await page.waitForTimeout(30);
+  }
+  throw new Error('the page kept changing for 3 s');
+}
+
+/**
+ * A monkey's failure: what went wrong, where, how to replay it (`replay`: the environment that
+ * repeats the walk, e.g. `MONKEY_SEEDS=7 MONKEY_STEPS=400`), and the trail of the last steps.
+ */
+export function monkeyFailure(replay: string, where: string, step: number, what: string, trail: string[]): Error {
+  return new Error(`monkey (${replay}, ${where}, step ${step}): ${what}\nlast steps:\n  ${trail.slice(-25).join('\n  ')}`);
+}
