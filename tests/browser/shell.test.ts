@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import 'fake-indexeddb/auto'; // the store runs in Node too: it makes a backup for the page to import
 import { openStore } from '../../src/lib/store/index.ts';
 import { exportBackupJson } from '../../src/lib/store/backup.ts';
-import { appSession, layoutProblems } from './harness.ts';
+import { appSession, layoutProblems, watchErrors } from './harness.ts';
 
 const app = appSession({ open: false });
 
@@ -20,6 +20,21 @@ async function onNewPhonesSettings(play: (page: Page) => Promise<void>): Promise
   } finally {
     await other.close();
   }
+}
+
+/** A backup of one evening, Friday, still open: Ann won Ben's ante of 4 (made in Node, under `name`). */
+async function eveningBackup(name: string): Promise<string> {
+  const store = await openStore({ name });
+  const ann = await store.addPlayer('Ann');
+  const ben = await store.addPlayer('Ben');
+  const friday = await store.startSession('Friday');
+  const options = { ante: 4, startingPlayer: 'first-listed' };
+  const game = await store.createGame({ game: 'big-roll-5000', players: [ann, ben].map(({ id, name }) => ({ id, name })), options, ante: 4, dice: { kitId: 'standard', taughtSetId: null }, sessionId: friday.id });
+  await store.appendAction(game.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }); // Big Roll: five 1s win at once
+  await store.finishGame(game.id, { winners: [ann.id], payouts: { [ann.id]: 4, [ben.id]: -4 } });
+  const backup = await exportBackupJson(store);
+  store.close();
+  return backup;
 }
 
 describe('app shell', () => {
@@ -154,16 +169,7 @@ describe('app shell', () => {
   });
 
   it('shows the open session’s balances on Home (a backup made in Node, imported by the page)', async () => {
-    const store = await openStore({ name: 'ledger-fixture' });
-    const ann = await store.addPlayer('Ann');
-    const ben = await store.addPlayer('Ben');
-    const friday = await store.startSession('Friday');
-    const options = { ante: 4, startingPlayer: 'first-listed' };
-    const game = await store.createGame({ game: 'big-roll-5000', players: [ann, ben].map(({ id, name }) => ({ id, name })), options, ante: 4, dice: { kitId: 'standard', taughtSetId: null }, sessionId: friday.id });
-    await store.appendAction(game.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }); // Big Roll: five 1s win at once
-    await store.finishGame(game.id, { winners: [ann.id], payouts: { [ann.id]: 4, [ben.id]: -4 } });
-    const backup = await exportBackupJson(store);
-    store.close();
+    const backup = await eveningBackup('ledger-fixture');
 
     await onNewPhonesSettings(async (page) => {
       await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
@@ -186,6 +192,22 @@ describe('app shell', () => {
       await page.reload();
       await page.getByRole('heading', { name: 'Recently finished' }).waitFor(); // Home has loaded its lists
       expect(await page.getByTestId('ledger').count()).toBe(0);
+    });
+  });
+
+  it('ends the evening once on a double tap of "End the evening", with no error', async () => {
+    const backup = await eveningBackup('ledger-double-tap-fixture');
+    await onNewPhonesSettings(async (page) => {
+      const errors = watchErrors(page);
+      await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
+      expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 1 game.');
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByTestId('end-evening').click();
+      await page.getByTestId('end-evening-confirm').dblclick();
+      await page.getByTestId('ledger').waitFor({ state: 'detached' });
+      await page.waitForTimeout(300); // the second tap's work, had it gone on, done
+      expect(errors).toEqual([]);
+      expect(await page.getByTestId('announcer').textContent()).toBe('Friday ended: Ann +4, Ben -4. The next game starts new balances.');
     });
   });
 
