@@ -26,7 +26,7 @@ const app = appSession({ open: false });
  * CI runs one short walk. A longer hunt, or the replay of a failure (its message names the seed):
  * MONKEY_SEEDS=7,8 MONKEY_STEPS=300 npx vitest run --project browser tests/browser/screens-monkey.test.ts
  */
-const STEPS = Number(process.env.MONKEY_STEPS ?? 60);
+const STEPS = Number(process.env.MONKEY_STEPS ?? 120);
 const SEEDS = (process.env.MONKEY_SEEDS ?? '20261207').split(',').map(Number);
 /** The chance of a reload before a step: each one costs the app's start, so not every time. */
 const RELOAD_CHANCE = 0.08;
@@ -92,6 +92,8 @@ const FILES: { name: string; text: string | Buffer }[] = [
  *   change nothing.
  */
 const ONLY_BACK_ON = new Set(['game', 'log', 'teach']);
+/** A game's button in a list of games (Home's, History's). */
+const GAME_IN_LIST = /^(Resume|View|Log): /;
 
 const { backup } = bigHistory({ games: HISTORY_GAMES, sessions: 8, seed: 11 });
 
@@ -223,6 +225,8 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
     }
   };
 
+  /** Steps taken on each screen, said at the end (what a walk reached). */
+  const visits: Record<string, number> = {};
   let vanished = 0;
   for (let step = 1; step <= STEPS; step++) {
     nextFile = Math.floor(random() * FILES.length);
@@ -243,6 +247,7 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
       continue;
     }
     const at = await where(page);
+    visits[at.screen] = (visits[at.screen] ?? 0) + 1;
     let options = await controls(page, { inputs: 'all' });
     for (let wait = 0; options.length === 0 && wait < 20; wait++) {
       await page.waitForTimeout(100);
@@ -251,7 +256,11 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
     if (ONLY_BACK_ON.has(at.screen)) options = options.filter((c) => c.name === 'Back' || /^Back to the dice kits$/.test(c.name));
     const choices: Control[] = at.screen === 'home' ? options : [...options, PHONE_BACK];
     if (choices.length === 0) fail(step, `nothing to use on ${at.screen}: "${await page.evaluate(() => document.body.innerText.slice(0, 300))}"`);
-    const picked = pick(random, choices);
+    // a list of games (History's 50) counts as one control, else the walk would hardly leave it
+    const listed = choices.filter((c) => GAME_IN_LIST.test(c.name));
+    const slots: (Control | Control[])[] = [...choices.filter((c) => !GAME_IN_LIST.test(c.name)), ...(listed.length > 0 ? [listed] : [])];
+    const slot = pick(random, slots);
+    const picked = Array.isArray(slot) ? pick(random, slot) : slot;
     const target = page.locator(`[data-monkey="${picked.index}"]`);
     const seatsBefore = picked.testId === 'start-game' ? await seatNames(page) : [];
     let did = '';
@@ -318,12 +327,13 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
     await settle(page);
     const now = await where(page);
     if (!(await page.locator('main h1').count()) && !(await page.locator('main [role="status"]').count())) fail(step, `no heading on ${now.screen}`);
-    // a game started: in the store with the names as typed (trimmed)
+    // a game started: in the store with the names as typed
     if (at.screen === 'new-game' && now.screen === 'game' && now.gameId) {
       games.add(now.gameId);
       const game = (await stored(page)).games.find((g) => g.id === now.gameId);
       if (!game) fail(step, `the game started (${now.gameId}) is not in the store`);
-      const typed = seatsBefore.map((n) => n.trim());
+      // the store keeps a name trimmed and composed (NFC: "Zoe" and a combining diaeresis is "Zoë")
+      const typed = seatsBefore.map((n) => n.trim().normalize('NFC'));
       if (JSON.stringify(game!.players) !== JSON.stringify(typed)) fail(step, `the game started with ${JSON.stringify(game!.players)}, the seats said ${JSON.stringify(typed)}`);
     }
     // a taught set made (a new kit, or teaching a kit): in the store
@@ -335,6 +345,7 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
     if (picked.set && /^Delete (?!…)/.test(picked.name) && at.screen === 'kits') sets.delete(picked.set);
   }
   await checkStore(STEPS);
+  console.log(`screens monkey, seed ${seed}: steps by screen ${JSON.stringify(visits)}; ${games.size} games started, ${sets.size} taught sets kept`);
 }
 
 async function walkFresh(browser: Browser, seed: number, files: string[]): Promise<void> {
