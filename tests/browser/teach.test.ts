@@ -241,6 +241,29 @@ describe('teaching Face Off dice from photos', () => {
     }
     expect(await layoutProblems(page)).toEqual([]);
   });
+
+  it('asks before deleting a set: a double tap on "Delete…" deletes nothing, the answer does', async () => {
+    const { page } = session;
+    await openKits(page);
+    const name = 'My Star Wars Face Off dice 2';
+    const row = page.getByTestId('taught-set').filter({ has: page.getByRole('button', { name: `Teach ${name}`, exact: true }) });
+    // the second tap lands where "Delete…" was: the question stands there, the answer below it
+    await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).dblclick();
+    expect(await row.getByRole('alert').textContent()).toBe(`Delete ${name}? Its 17 taught pictures go for good.`);
+    expect(await page.getByTestId('taught-set').count()).toBe(2);
+    await page.getByRole('button', { name: `Keep it: ${name}`, exact: true }).click();
+    expect(await row.getByRole('alert').count()).toBe(0);
+    // asked by one tap, focus goes to the answer, and back to the button that asked when the set is kept
+    await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).click();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(`Delete ${name}`);
+    await page.getByRole('button', { name: `Keep it: ${name}`, exact: true }).click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Delete… ${name}`);
+    await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).click();
+    await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
+    await page.getByTestId('kits-message').filter({ hasText: `Deleted ${name}.` }).waitFor();
+    expect(await page.getByTestId('taught-set').count()).toBe(1);
+    expect(await layoutProblems(page)).toEqual([]);
+  });
 });
 
 describe('a kit of your own', () => {
