@@ -164,6 +164,29 @@ describe('mistakes at the table', () => {
     await page.close();
   });
 
+  it('a double tap on Undo at a game won asks, and reopens nothing: its second tap, landing on the answer, is dropped', async () => {
+    const page = await app.session.context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(app.server.url);
+    await startGame(page, 'big-roll-5000', ['Ann', 'Bob'], 2);
+    await padRoll(page, ['6']); // the roll-off: Ann starts
+    await padRoll(page, ['1']);
+    await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
+    const won = await headline(page);
+    expect(won).toMatch(/five 1s win the game/);
+    const undo = page.getByTestId('undo');
+    await undo.scrollIntoViewIfNeeded();
+    const box = (await undo.boundingBox())!;
+    // two taps at one spot, as a finger does: the second lands on whatever the first put there
+    for (let tap = 0; tap < 2; tap++) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.getByTestId('undo-confirm').waitFor();
+    await page.waitForTimeout(300);
+    expect(await headline(page)).toBe(won);
+    expect(await page.getByTestId('game-over').count()).toBe(1);
+    await page.close();
+  });
+
   it('a double tap on Back goes back one screen: from the log to the table, from the table to Home, never out of the app', async () => {
     const page = await app.session.context.newPage();
     page.setDefaultTimeout(10_000);
