@@ -9,6 +9,15 @@ import { ECHO_TAP_MS } from '../../src/app/echoTap.ts';
 const app = appSession();
 
 /** Taps a player can get wrong, and logs that went wrong: nothing is lost without being asked. */
+/** A page of its own in the session's browser, the app open on Home (at a phone's `viewport` when given). */
+async function openPage(viewport?: { width: number; height: number }): Promise<Page> {
+  const page = await app.session.context.newPage();
+  page.setDefaultTimeout(10_000);
+  if (viewport) await page.setViewportSize(viewport);
+  await page.goto(app.server.url);
+  return page;
+}
+
 describe('mistakes at the table', () => {
   it('abandoning a game asks first: one stray tap changes nothing', async () => {
     const { page } = app.session;
@@ -113,9 +122,7 @@ describe('mistakes at the table', () => {
   });
 
   it('a double tap makes one move: its second tap, landing on the moves the first one brought, is dropped', async () => {
-    const page = await app.session.context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(app.server.url);
+    const page = await openPage();
     await startGame(page, 'face-off', ['Ann', 'Bob']);
     const phase = async () => page.getByTestId('phase').textContent();
     /** Two taps of one finger, 120 ms apart, at the middle of what the locator finds. */
@@ -165,10 +172,7 @@ describe('mistakes at the table', () => {
   });
 
   it('a double tap on Undo at a game won asks, and reopens nothing: its second tap, landing on the answer, is dropped', async () => {
-    const page = await app.session.context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.setViewportSize({ width: 360, height: 740 });
-    await page.goto(app.server.url);
+    const page = await openPage({ width: 360, height: 740 });
     await startGame(page, 'big-roll-5000', ['Ann', 'Bob'], 2);
     await padRoll(page, ['6']); // the roll-off: Ann starts
     await padRoll(page, ['1']);
@@ -188,9 +192,7 @@ describe('mistakes at the table', () => {
   });
 
   it('a double tap on Back goes back one screen: from the log to the table, from the table to Home, never out of the app', async () => {
-    const page = await app.session.context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(app.server.url);
+    const page = await openPage();
     await startGame(page, 'war', ['Ann', 'Bob']);
     await page.getByTestId('open-log').click();
     await page.getByTestId('open-table').waitFor();
@@ -209,9 +211,7 @@ describe('mistakes at the table', () => {
   });
 
   it('by keyboard: a corrected die says what the roll now does and focus goes on to Confirm; undo leaves focus on the headline', async () => {
-    const page = await app.session.context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(app.server.url);
+    const page = await openPage();
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
     const announced = () => page.getByTestId('announcer').textContent();
