@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelBaseline } from '../../src/components/DieMarks.svelte';
+import { labelBaseline } from '../../src/app/dieMarks.ts';
 
 describe('labelBaseline', () => {
   // a 1280×720 picture: labels of 64 px (5% of its long side), 12.8 px off their box
