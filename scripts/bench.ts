@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--soak-minutes N] [--only SECTION,...]
+ * npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--soak-minutes N] [--camera WIDTHxHEIGHT] [--only SECTION,...]
  *
  * Performance figures of what ships, printed clearly (tests check correctness, not timings).
  * Each section measures one thing and says how. The reader's sections share one production
@@ -28,7 +28,7 @@ import { benchFaceEmbedder } from './lib/bench-face.ts';
 import { benchDieFaceReader } from './lib/bench-die-face.ts';
 import { benchSharpness } from './lib/bench-sharpness.ts';
 import { buildApp, buildWithHarness, HARNESS_PAGE, launchChromium, launchChromiumProfile, servePreview } from './lib/browser-harness.ts';
-import { measureAppStarts, measureFirstLoad, measureFirstVisit, measureReaderStarts, measureReadsAtRest, measureSettleToShown, PHONE_VIEWPORT, SETTLE_CAMERA, settlingDiceY4m, SLOW_LINE, stillDiceY4m } from './lib/bench-app.ts';
+import { measureAppStarts, measureFirstLoad, measureFirstVisit, measureReaderStarts, measureReadsAtRest, measureSettleToShown, PHONE_CAMERA, PHONE_VIEWPORT, SETTLE_CAMERA, settlingDiceY4m, SLOW_LINE, stillDiceY4m, type CameraSize } from './lib/bench-app.ts';
 import { IDLE_READ_FPS, READ_FPS } from '../src/app/readPace.ts';
 import { REPO_ROOT, SHIPPED_MODEL } from './lib/node-vision.ts';
 import { HelpRequest, runCli, UsageError } from './lib/cli.ts';
@@ -59,6 +59,8 @@ export interface BenchOptions {
   settles: number;
   /** How long the soak section's evening lasts (minutes). */
   soakMinutes: number;
+  /** The fake camera's picture size in the sections that play the table with one. */
+  camera: CameraSize;
 }
 
 /** Shared, lazily created resources: one build, one preview server, one browser. */
@@ -276,9 +278,9 @@ const firstLoadSection: BenchSection = {
 const settleSection: BenchSection = {
   id: 'settle-to-read',
   title: 'read shown after the dice settle — the built app at a 5000 table, a fake camera of dice thrown that come to rest, headless Chromium',
-  method: `from the frame the settle tracker settles on (the app's rollcall:dice-settled mark carries its capture time) to the proposed roll on screen (in the document, then the next animation frame); ${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps, a matteop65 photo and its mirror image in turn; the first throw discarded; target ≤ 300 ms on a mid-range phone`,
+  method: `from the frame the settle tracker settles on (the app's rollcall:dice-settled mark carries its capture time) to the proposed roll on screen (in the document, then the next animation frame); the --camera size, default ${PHONE_CAMERA.width}×${PHONE_CAMERA.height}, at ${SETTLE_CAMERA.fps} fps, a matteop65 photo and its mirror image in turn; the first throw discarded; target ≤ 300 ms on a mid-range phone`,
   async run(ctx) {
-    return withFakeCamera(ctx, 'camera', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
+    return withFakeCamera(ctx, 'camera', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo), ctx.options.camera), async (browser, url) => {
       const { timings, settleMs } = await measureSettleToShown(browser, url, ctx.options.settles, 1);
       const n = `n=${timings.length} throws, dice still for ${settleMs} ms first`;
       const reads = [...new Set(timings.map((t) => t.read))].join(' | ');
@@ -297,9 +299,9 @@ const settleSection: BenchSection = {
 const restSection: BenchSection = {
   id: 'reads-at-rest',
   title: 'frames read while the dice lie still — the built app at a 5000 table, a fake camera of still dice, headless Chromium',
-  method: `the frames the table sends its dice reader (the worker's messages counted), while the dice settle into the first proposal and then for 10 s while it waits, the dice still; ${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps, a matteop65 photo; the table reads at up to ${READ_FPS} fps while anything changes, ${IDLE_READ_FPS} while it is settled and quiet (src/app/readPace.ts)`,
+  method: `the frames the table sends its dice reader (the worker's messages counted), while the dice settle into the first proposal and then for 10 s while it waits, the dice still; the --camera size, default ${PHONE_CAMERA.width}×${PHONE_CAMERA.height}, at ${SETTLE_CAMERA.fps} fps, a matteop65 photo; the table reads at up to ${READ_FPS} fps while anything changes, ${IDLE_READ_FPS} while it is settled and quiet (src/app/readPace.ts)`,
   async run(ctx) {
-    return withFakeCamera(ctx, 'still', await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
+    return withFakeCamera(ctx, 'still', await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo), ctx.options.camera), async (browser, url) => {
       const rest = await measureReadsAtRest(browser, url, 10);
       return [
         { label: 'frames read a second, dice settling', value: rest.settlingPerSecond, unit: 'fps', note: `first frame read → the first proposal; the camera gives ${SETTLE_CAMERA.fps} fps here, a slow device reads fewer` },
@@ -314,7 +316,7 @@ const firstVisitSection: BenchSection = {
   title: 'first visit on a slow line — the built app behind a 3G-like line, a fresh profile, the table opened at once, headless Chromium',
   method: `vite preview behind a proxy whose responses share ${SLOW_LINE.bytesPerSecond / 1024} KB/s and wait ${SLOW_LINE.roundTripMs} ms each (scripts/lib/slow-line.ts); Home, then New game → 5000 → Start at once, while the first service worker installs; until the camera's first read (a fake camera of still dice, a matteop65 photo)`,
   async run(ctx) {
-    return withFakeCamera(ctx, 'first-visit', await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
+    return withFakeCamera(ctx, 'first-visit', await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo), ctx.options.camera), async (browser, url) => {
       const visit = await measureFirstVisit(browser, url);
       const { wasm, pipModel, dieFaceModel } = visit.downloads;
       return [
@@ -335,7 +337,7 @@ const readerStartsSection: BenchSection = {
   async run(ctx) {
     const { url } = await ctx.app();
     const video = path.join(ctx.appDir, '..', `${path.basename(ctx.appDir)}-reader-starts.y4m`);
-    writeFileSync(video, await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)));
+    writeFileSync(video, await stillDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo), ctx.options.camera));
     const profile = mkdtempSync(path.join(tmpdir(), 'rollcall-bench-profile-'));
     const camera = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${video}`];
     try {
@@ -388,13 +390,13 @@ const tableTapsSection: BenchSection = {
   id: 'table-taps',
   title: `taps on the dice pad while the camera reads — the built app at a 5000 table of three, CPU throttled ${TABLE_TAPS.throttle}× (a mid-range phone), headless Chromium`,
   method:
-    `a fake camera of dice thrown that settle (${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps, as settle-to-read); the dice pad opened beside the reading camera, one die tapped in, ` +
+    `a fake camera of dice thrown that settle (the --camera size, default ${PHONE_CAMERA.width}×${PHONE_CAMERA.height}, at ${SETTLE_CAMERA.fps} fps, as settle-to-read); the dice pad opened beside the reading camera, one die tapped in, ` +
     `then ${TABLE_TAPS.taps} taps ${TABLE_TAPS.spacingMs} ms apart (a die in, out again) through CDP input; each tap timed from its click's event timestamp to the next frame produced after it ` +
     `(requestAnimationFrame, then a task); main-thread long tasks (PerformanceObserver 'longtask') over the same window; then ${TABLE_TAPS.traceMs / 1000} s traced without taps, the main thread's tasks summed; ` +
     `then all of it with the camera off (the pad alone); the main thread's time per frame read is the busy time beyond the camera-off table's, over the frames read. ` +
     `CDP throttles the page's main thread only: the reader's worker runs at this machine's speed`,
   async run(ctx) {
-    return withFakeCamera(ctx, 'taps', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
+    return withFakeCamera(ctx, 'taps', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo), ctx.options.camera), async (browser, url) => {
       const figures: Figure[] = [];
       const busy: TapWindow['busy'][] = [];
       for (const camera of [true, false]) {
@@ -477,13 +479,13 @@ const soakSection: BenchSection = {
   id: 'soak',
   title: 'a game night compressed — the built app at a 5000 table of three with an ante, the camera reading all along, for --soak-minutes (default 6), headless Chromium',
   method:
-    `scripts/lib/bench-soak.ts: a fake camera of dice thrown that settle (${SETTLE_CAMERA.width}×${SETTLE_CAMERA.height} at ${SETTLE_CAMERA.fps} fps); rolls taken from the camera's proposals the rules accept, the rest tapped on the dice pad; banks, undo (5% of moves, and the end of a game now and then); ` +
+    `scripts/lib/bench-soak.ts: a fake camera of dice thrown that settle (the --camera size, default ${PHONE_CAMERA.width}×${PHONE_CAMERA.height}, at ${SETTLE_CAMERA.fps} fps); rolls taken from the camera's proposals the rules accept, the rest tapped on the dice pad; banks, undo (5% of moves, and the end of a game now and then); ` +
     `the first game drawn out to ${SOAK.longGameActions} actions (busts, small banks) then finished, then games played to the end and new ones started; every 45 moves the camera off and on, every 70 the table left for the log and back, every 55 the page hidden 1.5 s and shown. ` +
     `Every ${SOAK.sampleSeconds} s, after GC in the page and its workers: page JS heap, DOM nodes and listeners (CDP Performance.getMetrics), workers alive and their heaps (Runtime.getHeapUsage), renderers' RSS (/proc), ImageBitmaps open, ` +
     `${SOAK.tapsPerSample} taps on the pad → next paint at CPU ${SOAK.throttle}×; frames read a second and each read's round trip between samples; each action's tap → headline painted against the log's length. ` +
     'Trend: median of the first fifth of the samples → the last fifth, and the least-squares slope an hour',
   async run(ctx) {
-    return withFakeCamera(ctx, 'soak', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo)), async (browser, url) => {
+    return withFakeCamera(ctx, 'soak', await settlingDiceY4m(path.join(REPO_ROOT, SETTLE_CAMERA.photo), ctx.options.camera), async (browser, url) => {
       const result = await soakEvening(browser, url, { minutes: ctx.options.soakMinutes, ...SOAK });
       const { samples, acts, counts } = result;
       console.error('  t (s)  heap MB  nodes  listeners  workers  worker MB  RSS MB  bitmaps  tap ms  reads/s  read ms  log');
@@ -563,11 +565,12 @@ async function main(): Promise<number> {
       warmup: { type: 'string', default: '5' },
       settles: { type: 'string', default: '20' },
       'soak-minutes': { type: 'string', default: '6' },
+      camera: { type: 'string', default: `${PHONE_CAMERA.width}x${PHONE_CAMERA.height}` },
       only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const usage = `usage: npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--soak-minutes N] [--only ${SECTIONS.map((s) => s.id).join(',')}]`;
+  const usage = `usage: npm run bench -- [--json] [--frames N] [--warmup N] [--settles N] [--soak-minutes N] [--camera WIDTHxHEIGHT] [--only ${SECTIONS.map((s) => s.id).join(',')}]`;
   if (values.help) throw new HelpRequest(usage);
   const frames = Number(values.frames);
   const warmup = Number(values.warmup);
@@ -577,13 +580,19 @@ async function main(): Promise<number> {
     throw new UsageError(`--frames, --warmup and --settles must be whole numbers\n${usage}`);
   }
   if (!(soakMinutes > 0)) throw new UsageError(`--soak-minutes must be a number of minutes\n${usage}`);
+  const cameraSize = /^(\d+)x(\d+)$/.exec(values.camera);
+  // even sides: the fake camera's file is 4:2:0, a chroma sample for each 2×2 pixels
+  const camera = cameraSize ? { width: Number(cameraSize[1]), height: Number(cameraSize[2]) } : null;
+  if (!camera || camera.width < 64 || camera.height < 64 || camera.width % 2 || camera.height % 2) {
+    throw new UsageError(`--camera must be a width and height in pixels, even and at least 64, such as 1280x720\n${usage}`);
+  }
   const only = values.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((id) => !SECTIONS.some((s) => s.id === id)) ?? [];
   if (unknown.length) throw new UsageError(`unknown section ${unknown.join(', ')}\n${usage}`);
   const sections = SECTIONS.filter((s) => !only || only.includes(s.id));
 
   const loadAtStart = loadavg()[0]!;
-  const ctx = new BenchContext({ frames, warmup, settles, soakMinutes });
+  const ctx = new BenchContext({ frames, warmup, settles, soakMinutes, camera });
   const results: Array<{ id: string; title: string; method: string; figures: Figure[] }> = [];
   try {
     for (const s of sections) results.push({ id: s.id, title: s.title, method: s.method, figures: await s.run(ctx) });
@@ -595,12 +604,13 @@ async function main(): Promise<number> {
       cpu: cpus()[0]?.model ?? 'unknown',
       cores: cpus().length,
       loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0]! },
+      fakeCamera: `${camera.width}×${camera.height}`,
     };
     if (values.json) {
       console.log(JSON.stringify({ machine, sections: results }, null, 2));
     } else {
       console.log(`Rollcall bench — headless Chromium ${machine.chromium ?? '(not started)'}, onnxruntime-web ${machine.onnxruntimeWeb}, ${machine.cpu} (${machine.cores} cores, shared)`);
-      console.log('Production build served by vite preview, cross-origin isolated. Figures are this machine\'s, not a phone\'s.');
+      console.log(`Production build served by vite preview, cross-origin isolated; the table's fake camera ${machine.fakeCamera}. Figures are this machine's, not a phone's.`);
       const load = Math.max(machine.loadAverage.atStart, machine.loadAverage.atEnd);
       console.log(
         `Load average ${machine.loadAverage.atStart.toFixed(1)} at start, ${machine.loadAverage.atEnd.toFixed(1)} at end, on ${machine.cores} cores` +

@@ -125,14 +125,22 @@ export async function measureFirstLoad(browser: Browser, url: string, distDir: s
   }
 }
 
-/** The fake camera's picture, its size and frame rate, and how the scene plays. */
+/** A fake camera's picture size. */
+export interface CameraSize {
+  width: number;
+  height: number;
+}
+
+/** What the app asks a phone's camera for (src/app/camera.ts) and what phones give: the benches' camera unless `--camera` says otherwise. */
+export const PHONE_CAMERA: CameraSize = { width: 1280, height: 720 };
+
+/** The fake camera's picture, its frame rate, and how the scene plays. */
 export const SETTLE_CAMERA = {
   photo: 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg',
-  width: 640,
-  height: 480,
   fps: 10,
   /** Frames of the bare table, of dice rolling (shifting, then still), per throw. */
   emptyFrames: 5,
+  /** How far the dice slide each frame as they come to rest, in a 640-pixel-wide picture's pixels (scaled to the camera's width). */
   rollingShifts: [96, 64, 36, 16, 6],
   stillFrames: 30,
 } as const;
@@ -142,8 +150,9 @@ export const SETTLE_CAMERA = {
  * to a stop and lying still; the next throw lands mirrored (another layout, so the settle
  * tracker proposes it as a new roll rather than the same dice again).
  */
-export async function settlingDiceY4m(photoPath: string): Promise<Buffer> {
-  const { width, height, fps, emptyFrames, rollingShifts, stillFrames } = SETTLE_CAMERA;
+export async function settlingDiceY4m(photoPath: string, { width, height }: CameraSize = PHONE_CAMERA): Promise<Buffer> {
+  const { fps, emptyFrames, stillFrames } = SETTLE_CAMERA;
+  const rollingShifts = SETTLE_CAMERA.rollingShifts.map((dx) => Math.round((dx * width) / 640));
   const base = await sharp(photoPath).rotate().resize(width, height, { fit: 'cover' }).removeAlpha().png().toBuffer();
   const { dominant } = await sharp(base).stats();
   const table = await sharp({ create: { width, height, channels: 3, background: dominant } }).png().toBuffer();
@@ -248,8 +257,8 @@ export function framesRead(page: Page): Promise<number[]> {
 }
 
 /** A fake camera of dice lying still: the settle scene's photo alone, looped. */
-export async function stillDiceY4m(photoPath: string): Promise<Buffer> {
-  const { width, height, fps } = SETTLE_CAMERA;
+export async function stillDiceY4m(photoPath: string, { width, height }: CameraSize = PHONE_CAMERA): Promise<Buffer> {
+  const { fps } = SETTLE_CAMERA;
   const picture = await sharp(photoPath).rotate().resize(width, height, { fit: 'cover' }).removeAlpha().png().toBuffer();
   return framesToY4m([picture], { width, height, fps });
 }
