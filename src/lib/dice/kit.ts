@@ -29,8 +29,14 @@ export type DieToken = number | string;
 
 /** True when the kit's dice are written as numbers in actions. */
 export function kitUsesValues(kit: DiceKit): boolean {
-  const values = kit.faces.map((f) => f.value);
-  return values.every((v) => typeof v === 'number') && new Set(values).size === values.length;
+  // asked for every die of every action replayed (`faceForToken`), so without allocating: a kit has a few faces
+  const { faces } = kit;
+  for (let i = 0; i < faces.length; i++) {
+    const value = faces[i]!.value;
+    if (typeof value !== 'number') return false;
+    for (let j = 0; j < i; j++) if (faces[j]!.value === value) return false;
+  }
+  return true;
 }
 
 /** The token an action carries for a face of this kit. */

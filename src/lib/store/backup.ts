@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
-import { isJson, jsonProblem } from './json.ts';
+import { jsonProblem } from './json.ts';
 import { findSameGame, inTx, resultOfGame, sessionLastActivity, unusedName, writeAll, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
@@ -39,14 +39,15 @@ const name = v.pipe(
   v.check((s) => nameKey(s) !== '', 'must not be empty'),
   v.check((s) => nameLength(s) <= MAX_NAME_LENGTH, `is longer than ${MAX_NAME_LENGTH} characters`),
 );
+// The whole file was found plain JSON first (`jsonProblem`, in parseBackup), so these check shape only.
 const jsonObject = v.custom<{ [key: string]: import('./types.ts').Json }>(
-  (x) => typeof x === 'object' && x !== null && !Array.isArray(x) && isJson(x),
+  (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
   'must be a plain JSON object',
 );
 const action = v.custom<{ type: string }>(
   (x) =>
     typeof x === 'object' && x !== null && !Array.isArray(x) && typeof (x as { type?: unknown }).type === 'string' &&
-    (x as { type: string }).type.length > 0 && isJson(x),
+    (x as { type: string }).type.length > 0,
   'must be a JSON object with a `type`',
 );
 /** An own kit, checked by the kits' own validator (its messages name the field). */
@@ -359,8 +360,16 @@ function checkResultMatchesLog(g: BackupFile['games'][number], state: MatchState
  * breaks this would show balances that disagree with its games.
  */
 function checkGameLedgerLines(file: BackupFile): void {
+  // (not Map.groupBy: Safari 17.4, and the app runs from 16.4)
+  const linesOf = new Map<string, BackupFile['ledger']>();
+  for (const l of file.ledger) {
+    if (l.gameId === null) continue;
+    const lines = linesOf.get(l.gameId);
+    if (lines) lines.push(l);
+    else linesOf.set(l.gameId, [l]);
+  }
   for (const g of file.games) {
-    const lines = file.ledger.filter((l) => l.gameId === g.id);
+    const lines = linesOf.get(g.id) ?? [];
     const owed = g.status === 'finished' && g.ante > 0 && g.result !== null;
     if (!owed) {
       if (lines.length > 0) throw corrupt(`ledger line "${lines[0]!.id}" belongs to game "${g.id}", which has no payout`);

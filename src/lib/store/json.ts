@@ -14,30 +14,43 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * way down. NaN, Infinity, undefined, functions, dates, maps and class instances are refused: a
  * log must replay the same after a JSON round trip (export, import, transcripts). So are values
  * nested deeper than `MAX_JSON_DEPTH` and the keys `__proto__`, `constructor` and `prototype`.
- * Walked with a stack of its own, never by recursion: a hostile file cannot overflow it.
+ * Walked with a stack of its own, never by recursion: a hostile file cannot overflow it. A value's
+ * path is written out only for the one reported (a backup holds a few hundred thousand values).
  */
 export function jsonProblem(value: unknown, path = '$'): string | null {
-  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value, path, depth: 0 }];
+  interface Step {
+    value: unknown;
+    depth: number;
+    /** Where the value sits in its parent: an array's index or an object's key (null at the top). */
+    key: number | string | null;
+    parent: Step | null;
+  }
+  const pathOf = (step: Step): string => {
+    const parts: string[] = [];
+    for (let at: Step | null = step; at?.key != null; at = at.parent) parts.push(typeof at.key === 'number' ? `[${at.key}]` : `.${at.key}`);
+    return path + parts.reverse().join('');
+  };
+  const pending: Step[] = [{ value, depth: 0, key: null, parent: null }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value: v, path: at, depth } = next;
+    const { value: v, depth } = next;
     if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
     if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return `${at} is not a finite number`;
+      if (!Number.isFinite(v)) return `${pathOf(next)} is not a finite number`;
       continue;
     }
-    if (typeof v !== 'object') return `${at} is ${typeof v}, not JSON`;
-    if (depth >= MAX_JSON_DEPTH) return `${at} is nested too deeply (over ${MAX_JSON_DEPTH} levels)`;
+    if (typeof v !== 'object') return `${pathOf(next)} is ${typeof v}, not JSON`;
+    if (depth >= MAX_JSON_DEPTH) return `${pathOf(next)} is nested too deeply (over ${MAX_JSON_DEPTH} levels)`;
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) pending.push({ value: v[i], path: `${at}[${i}]`, depth: depth + 1 });
+      for (let i = v.length - 1; i >= 0; i--) pending.push({ value: v[i], depth: depth + 1, key: i, parent: next });
       continue;
     }
     const proto: unknown = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return `${at} is not a plain object`;
-    const entries = Object.entries(v);
-    for (const [key] of entries) if (PROTOTYPE_KEYS.has(key)) return `${at} has the key "${key}", which no record has`;
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, item] = entries[i]!;
-      pending.push({ value: item, path: `${at}.${key}`, depth: depth + 1 });
+    if (proto !== Object.prototype && proto !== null) return `${pathOf(next)} is not a plain object`;
+    const keys = Object.keys(v);
+    for (const key of keys) if (PROTOTYPE_KEYS.has(key)) return `${pathOf(next)} has the key "${key}", which no record has`;
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      pending.push({ value: (v as Record<string, unknown>)[key], depth: depth + 1, key, parent: next });
     }
   }
   return null;
