@@ -449,6 +449,7 @@ const bigHistorySection: BenchSection = {
       return [
         { label: 'the history made', value: stats.actions, unit: 'count', note: `actions in ${stats.games} games (${stats.actionsPerGame.min}–${stats.actionsPerGame.max} a game, median ${stats.actionsPerGame.median}), ${backup.ledger.length} ledger lines; made in ${(madeMs / 1000).toFixed(1)} s in Node` },
         { label: 'backup import (Settings), unthrottled', value: r.importMs, unit: 'ms', note: `file chosen → "Imported …" on screen; ${(r.importBytes / 1024 / 1024).toFixed(1)} MiB` },
+        { label: 'backup import: the page held, longest', value: Math.max(0, ...r.importLongTasksMs), unit: 'ms', note: `${r.importLongTasksMs.length} long tasks, ${r.importLongTasksMs.reduce((a, b) => a + b, 0).toFixed(0)} ms in all: no frame drawn nor tap answered meanwhile` },
         { label: 'navigation → Home painted, empty store, median', value: median(r.homeEmptyMs), unit: 'ms', note: `${n(r.homeEmptyMs)}; before the import` },
         { label: 'navigation → Home painted, median', value: median(r.homeMs), unit: 'ms', note: n(r.homeMs) },
         { label: 'Home → History painted, median', value: median(r.historyMs), unit: 'ms', note: `${n(r.historyMs)}; ${r.historyItems} games listed` },

@@ -13,6 +13,8 @@ export interface HistoryRun {
   /** Import of the backup file: file chosen → "Imported N games" on screen (ms), and the file's size. */
   importMs: number;
   importBytes: number;
+  /** The main thread's long tasks (over 50 ms) while the import ran (ms each): the page held that long, no frame drawn, no tap answered. */
+  importLongTasksMs: number[];
   /** Reloads onto Home before the import, the store empty (ms): what the history adds to Home. */
   homeEmptyMs: number[];
   /** The rounds' figures (ms), one per round. */
@@ -147,15 +149,24 @@ export async function measureBigHistory(
     await reloadOnto(page, { name: 'settings' });
     const importBytes = (await readFile(backupFile)).byteLength;
     const importStart = performance.now();
+    await page.evaluate(() => {
+      (window as unknown as { __bench: { longTasks: number[] | null } }).__bench.longTasks = [];
+    });
     await page.getByTestId('backup-file').setInputFiles(backupFile);
     await page.getByTestId('backup-message').waitFor({ timeout: 600_000 });
     const importMs = performance.now() - importStart;
+    const importLongTasksMs = await page.evaluate(() => {
+      const b = (window as unknown as { __bench: { longTasks: number[] | null } }).__bench;
+      const tasks = b.longTasks ?? [];
+      b.longTasks = null;
+      return tasks;
+    });
     const said = (await page.getByTestId('backup-message').textContent()) ?? '';
     if (!/^Imported \d+ games/.test(said)) throw new Error(`big-history: the import said "${said}"`);
 
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
     const run: HistoryRun = {
-      importMs, importBytes, homeEmptyMs, homeMs: [], historyMs: [], historyItems: 0, scrollFramesMs: [], scrollLongTasksMs: [], showMoreMs: [], logMs: [], logSteps: 0,
+      importMs, importBytes, importLongTasksMs, homeEmptyMs, homeMs: [], historyMs: [], historyItems: 0, scrollFramesMs: [], scrollLongTasksMs: [], showMoreMs: [], logMs: [], logSteps: 0,
       newGameFormMs: [], tableMs: [], proposalMs: [], confirmMs: [], exportMs: [], exportBytes: 0, heap: { home: [], history: [], log: [] },
     };
     for (let round = 0; round < options.rounds; round++) {

@@ -237,16 +237,27 @@ describe('app shell', () => {
           note(seen.heard, '[data-testid="announcer"]');
         }).observe(document.body, { subtree: true, childList: true, characterData: true });
       });
+      // a phone's speed (the check replays 6,000 actions): it must not hold the page meanwhile
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
       await page.getByTestId('backup-message').waitFor({ timeout: 60_000 });
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
       expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 150 games.');
       expect(await page.getByTestId('backup-progress').count()).toBe(0);
       const { progress, heard } = await page.evaluate(() => (window as unknown as { seen: { progress: string[]; heard: string[] } }).seen);
       expect(progress[0]).toBe('Checking the backup…');
-      const counts = progress.slice(1).map((text) => /^Importing the games: (\d+) of 150…$/.exec(text)?.[1]).map(Number);
-      expect(counts.length).toBeGreaterThan(1);
-      expect(counts.every((n, i) => Number.isInteger(n) && n <= 150 && (i === 0 || n > counts[i - 1]!))).toBe(true);
-      expect(counts.at(-1)).toBe(150); // the games all in, the rest written after them
+      const countsOf = (stage: RegExp): number[] => progress.map((text) => stage.exec(text)?.[1]).filter((n) => n !== undefined).map(Number);
+      const increasing = (counts: number[]): boolean => counts.every((n, i) => Number.isInteger(n) && n <= 150 && (i === 0 || n > counts[i - 1]!));
+      // the check let the page draw between its slices (the page showed nothing new until its end before)
+      const checked = countsOf(/^Checking the games: (\d+) of 150…$/);
+      expect(checked.length).toBeGreaterThan(1);
+      expect(increasing(checked)).toBe(true);
+      const written = countsOf(/^Importing the games: (\d+) of 150…$/);
+      expect(progress).toEqual(['Checking the backup…', ...checked.map((n) => `Checking the games: ${n} of 150…`), ...written.map((n) => `Importing the games: ${n} of 150…`)]);
+      expect(written.length).toBeGreaterThan(1);
+      expect(increasing(written)).toBe(true);
+      expect(written.at(-1)).toBe(150); // the games all in, the rest written after them
       // heard once as it starts (the figures are for the eye), and once as it ends
       expect(heard).toEqual(['Importing the backup…', 'Imported 150 games.']);
     });

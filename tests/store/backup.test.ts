@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BackupError, StoreError, type OpenStoreOptions, type RollcallStore } from '../../src/lib/store/index.ts';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import { parseKitBundle } from '../../src/lib/dice/bundle.ts';
-import { exportBackup, exportBackupJson, importBackupText, parseBackup, type BackupFile } from '../../src/lib/store/backup.ts';
+import { exportBackup, exportBackupJson, importBackupText, parseBackup, parseBackupInSteps, type BackupFile, type ImportProgress } from '../../src/lib/store/backup.ts';
+import { bigHistory } from '../../scripts/lib/big-history.ts';
 import { ALICE, BOB, freshStore } from './helpers.ts';
 
 let open: RollcallStore[] = [];
@@ -80,17 +81,19 @@ describe('backup export and import', () => {
     const source = await populated();
     const text = await exportBackupJson(source);
     const target = await store();
-    const seen: { games: number; of: number }[] = [];
+    const seen: ImportProgress[] = [];
+    // (a check that takes long enough says how far it has got first: the test below)
+    const written = (): ImportProgress[] => seen.filter((p) => p.stage === 'writing');
     await importBackupText(target, text, 'merge', (progress) => seen.push(progress));
-    expect(seen).toEqual([
-      { games: 0, of: 2 },
-      { games: 1, of: 2 },
-      { games: 2, of: 2 },
+    expect(written()).toEqual([
+      { stage: 'writing', games: 0, of: 2 },
+      { stage: 'writing', games: 1, of: 2 },
+      { stage: 'writing', games: 2, of: 2 },
     ]);
     // merged again, both games are already here: still counted through
     seen.length = 0;
     await importBackupText(target, text, 'merge', (progress) => seen.push(progress));
-    expect(seen.map((p) => p.games)).toEqual([0, 1, 2]);
+    expect(written().map((p) => p.games)).toEqual([0, 1, 2]);
   });
 
   it('replace makes the device hold exactly the backup, settings included', async () => {
@@ -462,6 +465,24 @@ describe('backup export and import', () => {
     const parsed = parseBackup(await exportBackupJson(s));
     expect(parsed.file.games).toHaveLength(2);
     expect(parsed.images.size).toBe(1);
+  });
+
+  it('checked in steps, a big history lets the page draw between them and reads as checked at once', async () => {
+    const text = JSON.stringify(bigHistory({ games: 120, players: 6, sessions: 20, seed: 5 }).backup);
+    const progress: ImportProgress[] = [];
+    let turns = 0; // the event loop's turns taken while the check runs: the page's chances to draw
+    const ticking = setInterval(() => turns++, 0);
+    const stepped = await parseBackupInSteps(text, (p) => progress.push(p)).finally(() => clearInterval(ticking));
+    expect(stepped).toEqual(parseBackup(text));
+    expect(turns).toBeGreaterThan(0);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((p) => p.stage === 'checking' && p.of === 120 && p.games <= 120)).toBe(true);
+    expect(progress.map((p) => p.games)).toEqual([...progress.map((p) => p.games)].sort((a, b) => a - b));
+    // damaged, it is refused the same way, and after the same games
+    const damaged = text.replace('"type":"roll","dice":[', '"type":"roll","dice":[9,');
+    const atOnce = (() => { try { parseBackup(damaged); } catch (e) { return e; } })();
+    expect(atOnce).toBeInstanceOf(BackupError);
+    await expect(parseBackupInSteps(damaged)).rejects.toEqual(atOnce);
   });
 });
 

@@ -146,10 +146,12 @@ export interface ParsedBackup {
 export type ImportMode = 'merge' | 'replace';
 
 /**
- * How many of the backup's games an import has written so far, for a screen to show: a two-year
- * history (600 games, 155,000 actions) takes seconds to write, most of it the games' logs.
+ * How many of the backup's games an import has checked (each log replayed under the rules), then
+ * written, so far, for a screen to show: a two-year history (1,000 games, 220,000 actions) takes
+ * seconds to check and more to write, most of it the games' logs.
  */
 export interface ImportProgress {
+  stage: 'checking' | 'writing';
   games: number;
   of: number;
 }
@@ -225,6 +227,37 @@ function duplicates(ids: string[]): string | undefined {
  * references between records, and every picture. Throws a `BackupError` on the first problem.
  */
 export function parseBackup(text: string): ParsedBackup {
+  const steps = checkBackup(text);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** How long the check holds the page at most before it lets the page draw and answer taps (ms). */
+const CHECK_SLICE_MS = 50;
+
+/**
+ * `parseBackup` a slice at a time, so that a big history does not hold the page: on a slow phone
+ * its check takes many seconds (it replays every game's log), during which the screen would not
+ * draw its progress nor answer a tap. Says after each slice how many games are checked.
+ */
+export async function parseBackupInSteps(text: string, onProgress: (progress: ImportProgress) => void = () => undefined): Promise<ParsedBackup> {
+  const steps = checkBackup(text);
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= CHECK_SLICE_MS) {
+      onProgress(step.value);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** parseBackup's check, a step at a time: yields after each stage of the whole file and after each game's log is replayed. */
+function* checkBackup(text: string): Generator<ImportProgress, ParsedBackup, void> {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -240,8 +273,11 @@ export function parseBackup(text: string): ParsedBackup {
   }
   // Plain JSON throughout, nested as Rollcall nests it, and none of the keys a plain object treats
   // specially (valibot's records would drop "__proto__", "constructor" and "prototype" unsaid).
+  const games = Array.isArray((data as { games?: unknown }).games) ? (data as { games: unknown[] }).games.length : 0;
+  yield { stage: 'checking', games: 0, of: games };
   const notJson = jsonProblem(data);
   if (notJson) throw corrupt(notJson);
+  yield { stage: 'checking', games: 0, of: games };
   // The first problem is enough to refuse the file: a large damaged one would otherwise list
   // every bad field of every game, which can take a phone's tab down.
   const parsed = v.safeParse(backupSchema, data, { abortEarly: true });
@@ -251,6 +287,7 @@ export function parseBackup(text: string): ParsedBackup {
     throw corrupt(`${where} ${issue.message}`);
   }
   const file = parsed.output;
+  yield { stage: 'checking', games: 0, of: file.games.length };
 
   for (const [what, ids] of [
     ['game', file.games.map((g) => g.id)],
@@ -266,7 +303,8 @@ export function parseBackup(text: string): ParsedBackup {
   const gameIds = new Set(file.games.map((g) => g.id));
   const sessionIds = new Set(file.sessions.map((s) => s.id));
   const setIds = new Set(file.taughtSets.map((s) => s.id));
-  for (const g of file.games) {
+  for (const [i, g] of file.games.entries()) {
+    if (i > 0) yield { stage: 'checking', games: i, of: file.games.length };
     if (g.actions.length !== g.actionCount) {
       throw corrupt(`game "${g.id}" should have ${g.actionCount} actions but has ${g.actions.length}`);
     }
@@ -446,7 +484,7 @@ export async function importBackup(
       const fileGameIds = new Set(file.games.map((g) => g.id));
       const gamesHere = mode === 'merge' ? (await games.getAll()).filter((g) => !fileGameIds.has(g.id)) : [];
       for (const [i, g] of file.games.entries()) {
-        onProgress({ games: i, of: file.games.length });
+        onProgress({ stage: 'writing', games: i, of: file.games.length });
         if (mode === 'merge') {
           const known = (await games.getKey(g.id)) !== undefined;
           const content = { game: g.game, playerNames: g.players.map((p) => p.name), options: g.options, actions: g.actions.map((entry) => entry.action) };
@@ -472,7 +510,7 @@ export async function importBackup(
         await writeAll(log.entries(), ([seq, entry]) => actions.put({ gameId: g.id, seq, action: entry.action, at: entry.at }));
         summary.games.added++;
       }
-      onProgress({ games: file.games.length, of: file.games.length });
+      onProgress({ stage: 'writing', games: file.games.length, of: file.games.length });
       const namesHere = (await players.getAll()).map((p) => p.name);
       for (const [i, p] of file.players.entries()) {
         if (mode === 'merge' && (idHere.has(p.id) || (await players.getKey(p.id)) !== undefined)) {
@@ -555,5 +593,5 @@ export async function importBackupText(
   mode: ImportMode = 'merge',
   onProgress: (progress: ImportProgress) => void = () => undefined,
 ): Promise<ImportSummary> {
-  return importBackup(store, parseBackup(text), mode, onProgress);
+  return importBackup(store, await parseBackupInSteps(text, onProgress), mode, onProgress);
 }
