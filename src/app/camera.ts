@@ -8,6 +8,9 @@
  *   offers the dice pad instead.
  * - `CameraSession` stops the camera while the page is hidden (battery, privacy, the LED) and
  *   starts it again when the page comes back.
+ * - A live camera can go quiet without ending: its track `mute`d (iOS during a call or Siri, or
+ *   another app taking the camera; Android's camera privacy switch) and later unmuted. The live
+ *   state says so (`muted`); `quietCamera.ts` tells the player, and `restart()` opens it anew.
  */
 
 export type CameraErrorKind =
@@ -157,7 +160,8 @@ export async function setTorch(track: MediaStreamTrack, on: boolean): Promise<vo
 export type CameraState =
   | { status: 'idle' }
   | { status: 'starting' }
-  | { status: 'live'; stream: MediaStream; width: number; height: number; torch: boolean | null }
+  /** `muted`: the track says it sends no picture for now (`MediaStreamTrack.muted`); it may come back by itself. */
+  | { status: 'live'; stream: MediaStream; width: number; height: number; torch: boolean | null; muted: boolean }
   | { status: 'paused' }
   | { status: 'error'; error: CameraError };
 
@@ -171,7 +175,7 @@ export class CameraSession {
   private torchOn = false;
   private stopped = true;
   private generation = 0;
-  /** Removes the live track's `ended` listener (`release`). */
+  /** Removes the live track's `ended`, `mute` and `unmute` listeners (`release`). */
   private unlisten = (): void => undefined;
   private readonly onVisibility = () => void this.handleVisibility();
 
@@ -198,6 +202,16 @@ export class CameraSession {
     this.doc?.removeEventListener('visibilitychange', this.onVisibility);
     this.release();
     this.onState({ status: 'idle' });
+  }
+
+  /**
+   * Lets the camera go and opens it again: for a camera that went quiet (`quietCamera.ts`), which a
+   * new stream often wakes (a hung driver), or says would not start (another app keeps it).
+   */
+  async restart(): Promise<void> {
+    if (this.stopped || this.doc?.visibilityState === 'hidden') return;
+    this.release();
+    await this.open();
   }
 
   /** Turns the torch on or off; resolves false where the camera has none. */
@@ -238,8 +252,18 @@ export class CameraSession {
         this.onState({ status: 'error', error: new CameraError('stopped', 'the track ended') });
       }
     };
+    // muted and unmuted: the same stream, said again with the track's word for it
+    const mutedOrNot = (): void => {
+      if (this.stream === stream && !this.stopped) this.publishLive(track);
+    };
     track.addEventListener('ended', ended);
-    this.unlisten = () => track.removeEventListener('ended', ended);
+    track.addEventListener('mute', mutedOrNot);
+    track.addEventListener('unmute', mutedOrNot);
+    this.unlisten = () => {
+      track.removeEventListener('ended', ended);
+      track.removeEventListener('mute', mutedOrNot);
+      track.removeEventListener('unmute', mutedOrNot);
+    };
     if (this.torchOn && torchSupported(track)) await setTorch(track, true).catch(() => undefined);
     this.publishLive(track);
   }
@@ -253,11 +277,12 @@ export class CameraSession {
       width: settings.width ?? 0,
       height: settings.height ?? 0,
       torch: torchSupported(track) ? this.torchOn : null,
+      muted: track.muted === true,
     });
   }
 
   private release(): void {
-    // The listener goes with the track: Chromium keeps a stopped stream alive while a <video> left
+    // The listeners go with the track: Chromium keeps a stopped stream alive while a <video> left
     // the page still holds it, and its track's listener held this session, its onState and the
     // whole camera view (192 DOM nodes each time the camera was turned off and on;
     // `npm run bench -- --only soak`).

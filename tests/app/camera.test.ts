@@ -6,18 +6,28 @@ const domError = (name: string, message = name): Error => Object.assign(new Erro
 class FakeTrack extends EventTarget {
   stopped = false;
   torch = false;
-  /** `ended` listeners added and not removed. */
-  endedListeners = 0;
+  muted = false;
+  /** Listeners added and not removed, by event type. */
+  listeners: Record<string, number> = {};
   constructor(private readonly hasTorch = false) {
     super();
   }
+  /** `ended` listeners added and not removed. */
+  get endedListeners(): number {
+    return this.listeners.ended ?? 0;
+  }
   override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean): void {
-    if (type === 'ended') this.endedListeners++;
+    this.listeners[type] = (this.listeners[type] ?? 0) + 1;
     super.addEventListener(type, listener, options);
   }
   override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean): void {
-    if (type === 'ended') this.endedListeners--;
+    this.listeners[type] = (this.listeners[type] ?? 0) - 1;
     super.removeEventListener(type, listener, options);
+  }
+  /** The browser mutes or unmutes the track (another app takes the camera, and gives it back). */
+  setMuted(muted: boolean): void {
+    this.muted = muted;
+    this.dispatchEvent(new Event(muted ? 'mute' : 'unmute'));
   }
   stop(): void {
     this.stopped = true;
@@ -251,5 +261,96 @@ describe('camera session', () => {
     expect(tracks[1]!.endedListeners).toBe(1);
     session.stop();
     expect(tracks.map((t) => t.endedListeners)).toEqual([0, 0]);
+  });
+
+  it('says when the live track is muted and unmuted, the same stream live all along', async () => {
+    const track = new FakeTrack();
+    const states: CameraState[] = [];
+    const session = new CameraSession({}, (s) => states.push(s), devices([], track), new FakeDocument());
+    await session.start();
+    expect(states.at(-1)).toMatchObject({ status: 'live', muted: false });
+    const stream = (states.at(-1) as Extract<CameraState, { status: 'live' }>).stream;
+    track.setMuted(true);
+    expect(states.at(-1)).toMatchObject({ status: 'live', muted: true, stream });
+    track.setMuted(false);
+    expect(states.at(-1)).toMatchObject({ status: 'live', muted: false, stream });
+    expect(track.stopped).toBe(false);
+    session.stop();
+    // a track muted after the camera was let go of says nothing more
+    const said = states.length;
+    track.setMuted(true);
+    expect(states).toHaveLength(said);
+  });
+
+  it('goes live muted when the track is muted already', async () => {
+    const track = new FakeTrack();
+    track.muted = true;
+    let last: CameraState = { status: 'idle' };
+    const session = new CameraSession({}, (s) => (last = s), devices([], track), new FakeDocument());
+    await session.start();
+    expect(last).toMatchObject({ status: 'live', muted: true });
+    session.stop();
+  });
+
+  it('removes its mute and unmute listeners with the track, as the ended one', async () => {
+    const tracks: FakeTrack[] = [];
+    const media: MediaDevicesLike = {
+      async getUserMedia() {
+        const t = new FakeTrack();
+        tracks.push(t);
+        return fakeStream(t);
+      },
+      async enumerateDevices() {
+        return [];
+      },
+    };
+    const doc = new FakeDocument();
+    const session = new CameraSession({}, () => undefined, media, doc);
+    await session.start();
+    expect(tracks[0]!.listeners).toEqual({ ended: 1, mute: 1, unmute: 1 });
+    doc.setVisibility('hidden');
+    expect(tracks[0]!.listeners).toEqual({ ended: 0, mute: 0, unmute: 0 });
+    doc.setVisibility('visible');
+    await tick();
+    await tick();
+    await session.restart();
+    expect(tracks).toHaveLength(3);
+    expect(tracks[1]!.listeners).toEqual({ ended: 0, mute: 0, unmute: 0 });
+    expect(tracks[2]!.listeners).toEqual({ ended: 1, mute: 1, unmute: 1 });
+    session.stop();
+    expect(tracks.map((t) => t.listeners)).toEqual([0, 1, 2].map(() => ({ ended: 0, mute: 0, unmute: 0 })));
+  });
+
+  it('restarts a live camera: the stream let go of, a new one opened, the torch kept', async () => {
+    const tracks: FakeTrack[] = [];
+    const media: MediaDevicesLike = {
+      async getUserMedia() {
+        const t = new FakeTrack(true);
+        tracks.push(t);
+        return fakeStream(t);
+      },
+      async enumerateDevices() {
+        return [];
+      },
+    };
+    const states: CameraState['status'][] = [];
+    let last: CameraState = { status: 'idle' };
+    const session = new CameraSession({}, (s) => {
+      states.push(s.status);
+      last = s;
+    }, media, new FakeDocument());
+    await session.start();
+    await session.setTorch(true);
+    tracks[0]!.setMuted(true);
+    await session.restart();
+    expect(tracks[0]!.stopped).toBe(true);
+    expect(tracks).toHaveLength(2);
+    expect(last).toMatchObject({ status: 'live', muted: false, torch: true });
+    expect(tracks[1]!.torch).toBe(true);
+    expect(states).toEqual(['starting', 'live', 'live', 'live', 'starting', 'live']);
+    // stopped, or hidden: nothing is opened
+    session.stop();
+    await session.restart();
+    expect(tracks).toHaveLength(2);
   });
 });
