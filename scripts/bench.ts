@@ -463,6 +463,7 @@ const bigHistorySection: BenchSection = {
         { label: 'dice pad Done → proposal painted, median', value: median(r.proposalMs), unit: 'ms', note: n(r.proposalMs) },
         { label: 'Confirm roll → next headline painted, median', value: median(r.confirmMs), unit: 'ms', note: n(r.confirmMs) },
         { label: 'backup saved (tap → download), median', value: median(r.exportMs), unit: 'ms', note: `${n(r.exportMs)}; ${(r.exportBytes / 1024 / 1024).toFixed(1)} MiB` },
+        { label: 'backup saved: the page held, longest', value: Math.max(0, ...r.exportLongTasksMs), unit: 'ms', note: `${r.exportLongTasksMs.length} long tasks over the rounds, ${r.exportLongTasksMs.reduce((a, b) => a + b, 0).toFixed(0)} ms in all` },
         { label: 'JS heap on Home, median', value: median(r.heap.home), unit: 'bytes', note: `after a forced GC; MiB: ${mib(r.heap.home)}` },
         { label: 'JS heap on History, median', value: median(r.heap.history), unit: 'bytes', note: `MiB: ${mib(r.heap.history)}` },
         { label: 'JS heap on a log, median', value: median(r.heap.log), unit: 'bytes', note: `MiB: ${mib(r.heap.log)}` },

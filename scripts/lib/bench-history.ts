@@ -35,6 +35,8 @@ export interface HistoryRun {
   proposalMs: number[];
   confirmMs: number[];
   exportMs: number[];
+  /** The main thread's long tasks while the backup was saved (ms each), all rounds together. */
+  exportLongTasksMs: number[];
   exportBytes: number;
   /** The page's JS heap after a garbage collection (bytes): on Home, on History, on the log. */
   heap: { home: number[]; history: number[]; log: number[] };
@@ -103,6 +105,23 @@ async function tapUntil(page: Page, selector: string, nth: number, until: string
   return end - (await lastTap(page));
 }
 
+/** Starts recording the main thread's long tasks (IN_PAGE's observer). */
+async function watchLongTasks(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __bench: { longTasks: number[] | null } }).__bench.longTasks = [];
+  });
+}
+
+/** The long tasks recorded since `watchLongTasks` (ms each); the recording stops. */
+function takeLongTasks(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const b = (window as unknown as { __bench: { longTasks: number[] | null } }).__bench;
+    const tasks = b.longTasks ?? [];
+    b.longTasks = null;
+    return tasks;
+  });
+}
+
 async function heapAfterGc(cdp: CDPSession): Promise<number> {
   await cdp.send('HeapProfiler.collectGarbage');
   const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
@@ -149,25 +168,18 @@ export async function measureBigHistory(
     await reloadOnto(page, { name: 'settings' });
     const importBytes = (await readFile(backupFile)).byteLength;
     const importStart = performance.now();
-    await page.evaluate(() => {
-      (window as unknown as { __bench: { longTasks: number[] | null } }).__bench.longTasks = [];
-    });
+    await watchLongTasks(page);
     await page.getByTestId('backup-file').setInputFiles(backupFile);
     await page.getByTestId('backup-message').waitFor({ timeout: 600_000 });
     const importMs = performance.now() - importStart;
-    const importLongTasksMs = await page.evaluate(() => {
-      const b = (window as unknown as { __bench: { longTasks: number[] | null } }).__bench;
-      const tasks = b.longTasks ?? [];
-      b.longTasks = null;
-      return tasks;
-    });
+    const importLongTasksMs = await takeLongTasks(page);
     const said = (await page.getByTestId('backup-message').textContent()) ?? '';
     if (!/^Imported \d+ games/.test(said)) throw new Error(`big-history: the import said "${said}"`);
 
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
     const run: HistoryRun = {
       importMs, importBytes, importLongTasksMs, homeEmptyMs, homeMs: [], historyMs: [], historyItems: 0, scrollFramesMs: [], scrollLongTasksMs: [], showMoreMs: [], logMs: [], logSteps: 0,
-      newGameFormMs: [], tableMs: [], proposalMs: [], confirmMs: [], exportMs: [], exportBytes: 0, heap: { home: [], history: [], log: [] },
+      newGameFormMs: [], tableMs: [], proposalMs: [], confirmMs: [], exportMs: [], exportLongTasksMs: [], exportBytes: 0, heap: { home: [], history: [], log: [] },
     };
     for (let round = 0; round < options.rounds; round++) {
       await reloadOnto(page, { name: 'home' });
@@ -226,9 +238,11 @@ export async function measureBigHistory(
       await page.getByTestId('backup-export').waitFor();
       const download = page.waitForEvent('download', { timeout: 600_000 });
       const exportStart = performance.now();
+      await watchLongTasks(page);
       await tap(page, '[data-testid="backup-export"]');
       const saved = await download;
       run.exportMs.push(performance.now() - exportStart);
+      run.exportLongTasksMs.push(...(await takeLongTasks(page)));
       const path = await saved.path();
       run.exportBytes = (await readFile(path)).byteLength;
     }

@@ -49,8 +49,8 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`;
 }
 
-/** Saves text as a file through a download link (works offline, no dependency). */
-export function downloadText(fileName: string, text: string, type = 'application/json'): void {
+/** Saves text (or a Blob made of it) as a file through a download link (works offline, no dependency). */
+export function downloadText(fileName: string, text: string | Blob, type = 'application/json'): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');
   link.href = url;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BackupError, StoreError, type OpenStoreOptions, type RollcallStore } from '../../src/lib/store/index.ts';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import { parseKitBundle } from '../../src/lib/dice/bundle.ts';
-import { exportBackup, exportBackupJson, importBackupText, parseBackup, parseBackupInSteps, type BackupFile, type ImportProgress } from '../../src/lib/store/backup.ts';
+import { exportBackup, exportBackupBlob, exportBackupJson, importBackupText, parseBackup, parseBackupInSteps, type BackupFile, type ImportProgress } from '../../src/lib/store/backup.ts';
 import { bigHistory } from '../../scripts/lib/big-history.ts';
 import { ALICE, BOB, freshStore } from './helpers.ts';
 
@@ -465,6 +465,22 @@ describe('backup export and import', () => {
     const parsed = parseBackup(await exportBackupJson(s));
     expect(parsed.file.games).toHaveLength(2);
     expect(parsed.images.size).toBe(1);
+  });
+
+  it('the file saved a game at a time is what JSON.stringify writes of the whole backup', async () => {
+    const now = new Date(Date.UTC(2026, 11, 6));
+    const s = await populated();
+    expect(await (await exportBackupBlob(s, now)).text()).toBe(JSON.stringify(await exportBackup(s, now)));
+    const big = await store();
+    await importBackupText(big, JSON.stringify(bigHistory({ games: 60, players: 6, sessions: 10, seed: 7 }).backup), 'replace');
+    const blob = await exportBackupBlob(big, now);
+    expect(blob.type).toBe('application/json');
+    expect(await blob.text()).toBe(JSON.stringify(await exportBackup(big, now)));
+    // each game's log in the order played, as the store keeps it
+    const file = await exportBackup(big, now);
+    for (const g of file.games) expect((await big.loadGameRecords(g.id)).records.map((r) => r.action)).toEqual(g.actions.map((a) => a.action));
+    const empty = await store();
+    expect(JSON.parse(await exportBackupJson(empty, now))).toMatchObject({ games: [], players: [] });
   });
 
   it('checked in steps, a big history lets the page draw between them and reads as checked at once', async () => {

@@ -433,7 +433,8 @@ function checkExpectation(game: GameRecord, expect: LogExpectation | undefined):
   }
 }
 
-function actionRange(gameId: string): IDBKeyRange {
+/** A game's actions, in the order played (the store is keyed `[gameId, seq]`). */
+export function actionRange(gameId: string): IDBKeyRange {
   return IDBKeyRange.bound([gameId, 0], [gameId, SEQ_MAX]);
 }
 
