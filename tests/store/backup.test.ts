@@ -316,6 +316,20 @@ describe('backup export and import', () => {
       await expectRefused(s, JSON.stringify({ ...file, settings: { ...file.settings, settleMs: -4 } }), 'corrupt', /settleMs/);
     });
 
+    it("a missing or mistyped field in words a player reads, never valibot's (found by damaged-backups)", async () => {
+      const { s, file } = await valid();
+      const g = file.games[0]!;
+      const { name: _name, ...unnamed } = file.taughtSets[0]!;
+      // was: "taughtSets.0.name Invalid key: Expected "name" but received undefined"
+      await expectRefused(s, JSON.stringify({ ...file, taughtSets: [unnamed] }), 'corrupt', /: taughtSets\.0\.name is missing\. Nothing was changed\.$/);
+      // was: "Invalid type: Expected ("system" | "light" | "dark") but received "neon""
+      await expectRefused(s, JSON.stringify({ ...file, settings: { ...file.settings, theme: 'neon' } }), 'corrupt', /: settings\.theme must be "system", "light" or "dark"\. Nothing/);
+      // was: "Invalid integer: Received 1.5", "Invalid value: Expected >=0 but received -1"
+      await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, actionCount: 1.5 }] }), 'corrupt', /: games\.0\.actionCount must be a whole number\. Nothing/);
+      await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, createdAt: -1 }] }), 'corrupt', /: games\.0\.createdAt must be 0 or more\. Nothing/);
+      await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, players: null }] }), 'corrupt', /: games\.0\.players must be a list\. Nothing/);
+    });
+
     it('a log that does not match its header', async () => {
       const { s, file } = await valid();
       const g = file.games[0]!;

@@ -30,9 +30,12 @@ const id = v.pipe(
   v.minLength(1, 'must not be empty'),
   v.check((x) => !isObjectsOwnName(x), 'must not be a name JavaScript objects keep for themselves'),
 );
-const time = v.pipe(v.number(), v.finite(), v.minValue(0));
-const amount = v.pipe(v.number(), v.finite());
-const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+// Every check says its own words: valibot's would reach the player as "Invalid value: Expected >=0 but received -1".
+const FINITE = 'must be a number';
+const NOT_NEGATIVE = 'must be 0 or more';
+const time = v.pipe(v.number(), v.finite(FINITE), v.minValue(0, NOT_NEGATIVE));
+const amount = v.pipe(v.number(), v.finite(FINITE));
+const count = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, NOT_NEGATIVE));
 const name = v.pipe(
   v.string(),
   v.trim(),
@@ -80,7 +83,7 @@ const gameSchema = v.object({
   game: id,
   players: v.pipe(v.array(v.object({ id, name })), v.minLength(1, 'must list at least one player')),
   options: jsonObject,
-  ante: v.pipe(v.number(), v.finite(), v.minValue(0)),
+  ante: v.pipe(v.number(), v.finite(FINITE), v.minValue(0, NOT_NEGATIVE)),
   dice: v.object({ kitId: id, taughtSetId: v.nullable(id) }),
   sessionId: v.nullable(id),
   createdAt: time,
@@ -120,7 +123,7 @@ const backupSchema = v.object({
       setId: id,
       faceId: id,
       image: pictureUrl,
-      box: v.optional(v.nullable(v.object({ x: amount, y: amount, w: v.pipe(amount, v.minValue(0)), h: v.pipe(amount, v.minValue(0)) })), null),
+      box: v.optional(v.nullable(v.object({ x: amount, y: amount, w: v.pipe(amount, v.minValue(0, NOT_NEGATIVE)), h: v.pipe(amount, v.minValue(0, NOT_NEGATIVE)) })), null),
       embedding: v.nullable(v.array(amount)),
       embeddingModel: v.nullable(v.string()),
       createdAt: time,
@@ -129,7 +132,7 @@ const backupSchema = v.object({
   settings: v.object({
     theme: v.picklist(['system', 'light', 'dark']),
     speech: v.boolean(),
-    settleMs: v.pipe(v.number(), v.minValue(100), v.maxValue(5000)),
+    settleMs: v.pipe(v.number(), v.minValue(100, 'must be 100 to 5000'), v.maxValue(5000, 'must be 100 to 5000')),
     cameraId: v.nullable(v.string()),
     persistAsked: v.boolean(),
   }),
@@ -235,6 +238,32 @@ function corrupt(detail: string): BackupError {
   return new BackupError('corrupt', `This backup is damaged and was not imported: ${detail}. Nothing was changed.`);
 }
 
+/** What a field is, in words, for a refusal: valibot's own name it as "Object", "(1 | 2)". */
+const KINDS: Readonly<Record<string, string>> = {
+  string: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  record: 'an object',
+  array: 'a list',
+};
+
+/**
+ * A schema's complaint in the plain words of the app's other refusals. Valibot's own read
+ * "Invalid key: Expected "name" but received undefined": a missing field, a field of the wrong
+ * type, a value not among those allowed. The checks of this file's schema carry their own words.
+ */
+function plainIssue(issue: v.BaseIssue<unknown>): string {
+  if (issue.kind !== 'schema' || issue.type === 'custom') return issue.message;
+  if (issue.input === undefined) return 'is missing';
+  if (issue.type === 'picklist' || issue.type === 'literal') {
+    // `expected` lists the values allowed as `("a" | "b")` or `"a"`
+    const allowed = (issue.expected ?? '').replace(/^\(|\)$/g, '').split(' | ');
+    return allowed.length === 1 ? `must be ${allowed[0]}` : `must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
+  }
+  return `must be ${KINDS[issue.type] ?? 'of another kind'}`;
+}
+
 function duplicates(ids: string[]): string | undefined {
   const seen = new Set<string>();
   for (const x of ids) {
@@ -306,7 +335,7 @@ function* checkBackup(text: string): Generator<ImportProgress, ParsedBackup, voi
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const where = v.getDotPath(issue) ?? 'the file';
-    throw corrupt(`${where} ${issue.message}`);
+    throw corrupt(`${where} ${plainIssue(issue)}`);
   }
   const file = parsed.output;
   yield { stage: 'checking', games: 0, of: file.games.length };
