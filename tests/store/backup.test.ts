@@ -152,6 +152,33 @@ describe('backup export and import', () => {
     expect((await target.getSettings()).theme).toBe('light');
   });
 
+  it("a merge never moves a picture here into the backup's set, nor brings a game without its payout (found by damaged-backups)", async () => {
+    const source = await populated();
+    const text = await exportBackupJson(source);
+    const file = JSON.parse(text) as BackupFile;
+    const target = await store();
+    await importBackupText(target, text, 'replace');
+    const before = await snapshot(target);
+    // the same set under a new id, its picture under its old one: was written over the picture here, into the new set
+    const [set] = file.taughtSets;
+    const newSet = text.replaceAll(`"${set!.id}"`, '"new-set"');
+    await importBackupText(target, newSet, 'merge');
+    const after = await snapshot(target);
+    expect(after.taughtFaces).toEqual(before.taughtFaces);
+    expect(after.taughtSets.map((x) => x.name).sort()).toEqual(['Our dice', 'Our dice 2']);
+    // the finished game under a new id, played by another name; its payout line under the id of the line here:
+    // was merged finished without its line (the balances left its payout out)
+    const g = file.games.find((x) => x.status === 'finished')!;
+    const line = file.ledger.find((l) => l.gameId === g.id)!;
+    const renamed = { ...g, id: 'new-game', players: g.players.map((p, i) => (i === 0 ? { ...p, name: 'Alicia' } : p)) };
+    const moved = JSON.stringify({ ...file, games: file.games.map((x) => (x === g ? renamed : x)), ledger: file.ledger.map((l) => (l === line ? { ...l, gameId: 'new-game' } : l)) });
+    const was = await snapshot(target);
+    const refusal = await importBackupText(target, moved, 'merge').then(() => null, (e: unknown) => e);
+    expect(refusal).toBeInstanceOf(BackupError);
+    expect((refusal as BackupError).message).toBe(`This backup could not be merged: the payout of game "new-game" has the id of another ledger line here ("${line.id}"). Nothing was changed.`);
+    expect(await snapshot(target)).toEqual(was);
+  });
+
   it('a merged dice set named as one here is numbered', async () => {
     const source = await populated(); // its set is "Our dice"
     const target = await store();

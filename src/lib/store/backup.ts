@@ -477,8 +477,9 @@ function checkGameLedgerLines(file: BackupFile): void {
 
 /**
  * Writes a validated backup in one transaction. `merge` adds what the device does not have yet
- * (records whose id is already here are kept as they are here); `replace` makes the device hold
- * exactly the backup.
+ * (records whose id is already here are kept as they are here; a game added whose payout line
+ * has the id of a line here is refused, all of it); `replace` makes the device hold exactly the
+ * backup.
  */
 export async function importBackup(
   store: RollcallStore,
@@ -593,7 +594,14 @@ export async function importBackup(
       const ledger = tx.objectStore('ledger');
       for (const l of file.ledger) {
         if (l.gameId !== null && skippedGames.has(l.gameId)) continue;
-        if (mode === 'merge' && (await ledger.getKey(l.id)) !== undefined) continue;
+        if (mode === 'merge' && (await ledger.getKey(l.id)) !== undefined) {
+          // Kept as it is here, unless it is the payout of a game just added: that game would
+          // come in finished without its line, and the balances would leave its payout out.
+          if (l.gameId !== null) {
+            throw new BackupError('corrupt', `This backup could not be merged: the payout of game "${l.gameId}" has the id of another ledger line here ("${l.id}"). Nothing was changed.`);
+          }
+          continue;
+        }
         await ledger.put({ ...l, deltas: byPlayerHere(l.deltas) });
       }
       const sets = tx.objectStore('taughtSets');
@@ -614,6 +622,9 @@ export async function importBackup(
       }
       for (const f of file.taughtFaces) {
         if (skippedSets.has(f.setId)) continue;
+        // A picture whose id is here already is kept as it is here: written over, it would leave
+        // the set here that it belongs to (the backup's set may be new only by its id).
+        if (mode === 'merge' && (await faces.getKey(f.id)) !== undefined) continue;
         const image = images.get(f.id);
         if (!image) throw corrupt(`the picture of taught face "${f.id}" is missing`);
         const record: TaughtFaceRecord = { ...f, image };
