@@ -357,6 +357,19 @@ describe('backup export and import', () => {
       await expectRefused(s, JSON.stringify({ ...file, games: [{ ...g, players: null }] }), 'corrupt', /: games\.0\.players must be a list\. Nothing/);
     });
 
+    it('a game read with dice other than its own, or paid into another session (found by damaged-backups)', async () => {
+      const { s, file } = await valid();
+      const [g, faceOff] = file.games as [BackupFile['games'][number], BackupFile['games'][number]]; // Big Roll with standard dice, Face Off
+      const set = file.taughtSets[0]!; // of Face Off's dice
+      const withFirst = (game: typeof g, ledger = file.ledger) => JSON.stringify({ ...file, games: [game, faceOff], ledger });
+      await expectRefused(s, withFirst({ ...g, dice: { kitId: 'face-off', taughtSetId: null } }), 'corrupt', new RegExp(`game "${g.id}" is read with the dice kit "face-off", but its game is played with "standard"`));
+      await expectRefused(s, withFirst({ ...g, dice: { kitId: 'standard', taughtSetId: set.id } }), 'corrupt', new RegExp(`game "${g.id}" is read with the dice set "${set.id}", which is of another kit`));
+      // a set since deleted is no longer in the file: the game is read with its own dice
+      await expect(importBackupText(await store(), withFirst({ ...g, dice: { kitId: 'standard', taughtSetId: 'deleted-set' } }), 'replace')).resolves.toBeDefined();
+      const ledger = file.ledger.map((l) => (l.gameId === g.id ? { ...l, sessionId: null } : l));
+      await expectRefused(s, withFirst(g, ledger), 'corrupt', /ledger line "[^"]+" is of another session than its game/);
+    });
+
     it('a log that does not match its header', async () => {
       const { s, file } = await valid();
       const g = file.games[0]!;

@@ -16,7 +16,7 @@ import { isObjectsOwnName, KitError, parseKit } from '../dice/validate.ts';
 import { DEFAULT_SETTINGS, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
 import { blobToDataUrl, dataUrlBytes, imageDataUrl, looksLikePicture } from '../dice/data-url.ts';
 import { MAX_NAME_LENGTH, nameKey, nameLength } from '../dice/names.ts';
-import { MAX_LOG_ACTIONS, matchResult, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
+import { gameById, MAX_LOG_ACTIONS, matchResult, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
@@ -354,6 +354,7 @@ function* checkBackup(text: string): Generator<ImportProgress, ParsedBackup, voi
   const gameIds = new Set(file.games.map((g) => g.id));
   const sessionIds = new Set(file.sessions.map((s) => s.id));
   const setIds = new Set(file.taughtSets.map((s) => s.id));
+  const setsById = new Map(file.taughtSets.map((s) => [s.id, s]));
   for (const [i, g] of file.games.entries()) {
     if (i > 0) yield { stage: 'checking', games: i, of: file.games.length };
     if (g.actions.length !== g.actionCount) {
@@ -364,6 +365,7 @@ function* checkBackup(text: string): Generator<ImportProgress, ParsedBackup, voi
     const playerIds = new Set(g.players.map((p) => p.id));
     if (playerIds.size !== g.players.length) throw corrupt(`game "${g.id}" lists a player twice`);
     const state = checkLogReplays(g);
+    checkGameDice(g, setsById);
     if (g.result) {
       for (const w of [...g.result.winners, ...Object.keys(g.result.payouts)]) {
         if (!playerIds.has(w)) throw corrupt(`game "${g.id}" has a result for someone not in it`);
@@ -376,7 +378,6 @@ function* checkBackup(text: string): Generator<ImportProgress, ParsedBackup, voi
     if (l.sessionId !== null && !sessionIds.has(l.sessionId)) throw corrupt(`ledger line "${l.id}" belongs to a missing session`);
   }
   checkGameLedgerLines(file);
-  const setsById = new Map(file.taughtSets.map((s) => [s.id, s]));
   for (const s of file.taughtSets) {
     if (s.kit === null && !BUILT_IN_KITS[s.kitId]) throw corrupt(`dice set "${s.id}" is of an unknown kit "${s.kitId}"`);
     if (s.kit !== null && (s.kit.id !== s.kitId || BUILT_IN_KITS[s.kitId])) throw corrupt(`dice set "${s.id}" has a kit that does not match its kit id`);
@@ -414,6 +415,18 @@ function checkLogReplays(g: BackupFile['games'][number]): MatchState {
   }
 }
 
+/**
+ * A game is read with the dice its rules are played with, or a taught set of them (a set since
+ * deleted is no longer in the file, and the game's own dice are read instead): a war game read
+ * as Face Off's symbols would offer dice the rules refuse at every roll.
+ */
+function checkGameDice(g: BackupFile['games'][number], setsById: ReadonlyMap<string, BackupFile['taughtSets'][number]>): void {
+  const kitId = gameById(g.game).kit;
+  if (g.dice.kitId !== kitId) throw corrupt(`game "${g.id}" is read with the dice kit "${g.dice.kitId}", but its game is played with "${kitId}"`);
+  const set = g.dice.taughtSetId === null ? undefined : setsById.get(g.dice.taughtSetId);
+  if (set && set.kitId !== kitId) throw corrupt(`game "${g.id}" is read with the dice set "${set.id}", which is of another kit`);
+}
+
 /** A seat's gain or loss as a record keeps it: a game without an ante keeps none (read as 0). */
 const payoutOf = (payouts: Record<string, number>, playerId: string): number => payouts[playerId] ?? 0;
 
@@ -444,9 +457,9 @@ function checkResultMatchesLog(g: BackupFile['games'][number], state: MatchState
 }
 
 /**
- * A finished game with an ante has one ledger line, its payouts, and no other game has any (the
- * store writes the line with the result and removes it when the end is undone): a file that
- * breaks this would show balances that disagree with its games.
+ * A finished game with an ante has one ledger line, its payouts, in the game's session, and no
+ * other game has any (the store writes the line with the result and removes it when the end is
+ * undone): a file that breaks this would show balances that disagree with its games.
  */
 function checkGameLedgerLines(file: BackupFile): void {
   // (not Map.groupBy: Safari 17.4, and the app runs from 16.4)
@@ -466,6 +479,8 @@ function checkGameLedgerLines(file: BackupFile): void {
     }
     if (lines.length !== 1) throw corrupt(`game "${g.id}" should have one ledger line for its payout but has ${lines.length}`);
     const [line] = lines;
+    // the payout counts in the evening the game was played: another's balances would hold it
+    if (line!.sessionId !== g.sessionId) throw corrupt(`ledger line "${line!.id}" is of another session than its game "${g.id}"`);
     const mismatch = g.players.find((p) => payoutOf(line!.deltas, p.id) !== payoutOf(g.result!.payouts, p.id));
     if (mismatch || Object.keys(line!.deltas).some((id) => !g.players.some((p) => p.id === id))) {
       throw corrupt(`ledger line "${line!.id}" does not match the payout of game "${g.id}"`);
