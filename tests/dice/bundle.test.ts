@@ -23,6 +23,8 @@ describe('kit bundles (export / import)', () => {
     ['not JSON', null, 'not valid JSON'],
     ['another format', { ...base, format: 'zip' }, 'not a Rollcall kit'],
     ['a newer version', { ...base, version: 2 }, 'kit bundle version 2 is not supported'],
+    // found by damaged-kit-files: was "kit bundle version undefined is not supported"
+    ['no version', { ...base, version: undefined }, 'kit bundle: "version" is missing (this app reads version 1)'],
     ['an unknown field', { ...base, extra: 1 }, 'unknown field "extra"'],
     ['a bad kit', { ...base, kit: { ...CORELLIAN_SPIKE_KIT, id: '' } }, 'kit bundle: kit: "id"'],
     ['art for a face the kit lacks', { ...base, art: { moon: svg } }, 'art: no face "moon" in kit "corellian-spike"'],

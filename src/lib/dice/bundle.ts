@@ -51,6 +51,8 @@ function checkFaceKeys(record: Record<string, unknown>, kit: DiceKit, at: string
 export function parseKitBundle(json: unknown, source = 'kit bundle'): KitBundle {
   if (!isObject(json)) throw new KitError(`${source}: must be a JSON object`);
   if (json.format !== KIT_BUNDLE_FORMAT) throw new KitError(`${source}: not a Rollcall kit ("format" must be "${KIT_BUNDLE_FORMAT}")`);
+  // a file without its version said "version undefined"
+  if (json.version === undefined) throw new KitError(`${source}: "version" is missing (this app reads version ${KIT_BUNDLE_VERSION})`);
   if (json.version !== KIT_BUNDLE_VERSION) {
     throw new KitError(`${source}: kit bundle version ${JSON.stringify(json.version)} is not supported (this app reads version ${KIT_BUNDLE_VERSION})`);
   }
