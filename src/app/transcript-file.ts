@@ -1,0 +1,24 @@
+/**
+ * A transcript file brought into History: read and replayed by the rules first (`readTranscript`),
+ * then written as one game in ONE transaction (`importGame`). A refusal is a
+ * `TranscriptImportError` or the store's `StoreError`; either way nothing was written.
+ */
+import { gameById, matchResult, type Transcript } from '../lib/rules/index.ts';
+import type { GameRecord, RollcallStore } from '../lib/store/index.ts';
+import { readTranscript } from './play.ts';
+
+export async function importTranscriptText(store: RollcallStore, text: string): Promise<{ game: GameRecord; transcript: Transcript }> {
+  const { transcript, state } = readTranscript(text);
+  const game = await store.importGame({
+    game: state.game,
+    playerNames: transcript.players,
+    options: { ...state.options },
+    ante: state.ante,
+    dice: { kitId: gameById(state.game).kit, taughtSetId: null },
+    // Not part of tonight's session: someone else's game must not move our balances.
+    sessionId: null,
+    actions: transcript.actions,
+    result: matchResult(state),
+  });
+  return { game, transcript };
+}
