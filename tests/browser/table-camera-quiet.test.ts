@@ -5,8 +5,9 @@
  * whose frames the test sends: a fixture photo of dice drawn and `requestFrame()`ed 15 times a
  * second while it feeds, none while it does not; a mute is the track's `muted` turned on and its
  * `mute` event, as a browser does. The table must say where the picture is that the camera
- * sends none, keep the pad working (a pad roll is confirmed while it is quiet), take the message
- * back by itself when frames come again, and read the next roll by the camera.
+ * sends none (aloud too, where speech is on), keep the pad working (a pad roll is confirmed
+ * while it is quiet), take the message back by itself when frames come again, and read the next
+ * roll by the camera.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -89,6 +90,12 @@ beforeAll(async () => {
   server = await serve(inject('distDir'));
   session = await launch();
   await session.page.addInitScript(installTestCamera, PICTURES.map((p) => readFileSync(join(PHOTOS, p)).toString('base64')));
+  // what would be said aloud, in place of the browser's voice (as speech.test)
+  await session.page.addInitScript(`
+    window.__spoken = [];
+    window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+    Object.defineProperty(window, 'speechSynthesis', { configurable: true, value: { speak: (u) => window.__spoken.push(u.text), cancel: () => {} } });
+  `);
   await session.page.goto(server.url);
 }, 60_000);
 
@@ -102,6 +109,10 @@ describe('a camera that goes quiet at the table', () => {
     const { page, errors } = session;
     /** Runs `body` in the page with `c`, its test camera. */
     const run = (body: string) => page.evaluate(`(() => { const c = window.testCamera; ${body} })()`);
+    // speech on: a player looking at the dice, waiting to hear them read
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('speech').check();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
     const quiet = page.getByTestId('camera-quiet');
     const read = page.getByTestId('camera-read');
@@ -124,6 +135,7 @@ describe('a camera that goes quiet at the table', () => {
     expect(await page.getByTestId('announcer').textContent()).toBe(
       'The camera has sent no picture for 5 seconds: another app may be using it. Restart the camera, or enter the dice with the dice pad.',
     );
+    expect(await page.evaluate('window.__spoken.at(-1)')).toBe('The camera has stopped sending pictures.');
     expect(await page.getByTestId('camera-status').textContent()).toBe('Waiting for the camera’s picture.');
     // what the camera proposed stays, to confirm or fix: it was read from the dice as they lay
     expect(await read.getAttribute('data-source')).toBe('camera');
@@ -141,6 +153,7 @@ describe('a camera that goes quiet at the table', () => {
     await run('c.picture = 1; c.feeding = true;');
     await quiet.waitFor({ state: 'detached', timeout: 3000 });
     expect(await page.getByTestId('announcer').textContent()).toBe('The camera is sending pictures again.');
+    expect(await page.evaluate('window.__spoken')).not.toContain('The camera is sending pictures again.'); // its end is not said aloud: the next read is
     await read.waitFor({ timeout: 30_000 });
     expect(await read.getAttribute('data-source')).toBe('camera');
     const bobRead = await read.textContent();
