@@ -5,6 +5,7 @@
  * ledger line, taught sets; the backup, transcripts and kit files the app exports from it.
  */
 import { BUILT_IN_KITS, tokenForFace, type DiceKit } from '../../src/lib/dice/index.ts';
+import { random as seeded } from '../../scripts/lib/random.ts';
 import { makeKitBundle } from '../../src/lib/dice/bundle.ts';
 import { createMatch, gameById, matchResult, tryAction, viewMatch, type Action, type DieToken, type MatchState } from '../../src/lib/rules/index.ts';
 import { resultOfGame, type GameRecord, type RollcallStore } from '../../src/lib/store/index.ts';
@@ -15,18 +16,6 @@ import { freshStore } from '../store/helpers.ts';
 /** The rules' header of a stored game (as the table's `headerOf`). */
 export function headerOfRecord(record: GameRecord): GameHeader {
   return { game: record.game, players: record.players.map((p) => p.name), options: record.options };
-}
-
-/** A small seeded random number generator (mulberry32): the same files on every run. */
-export function randomFrom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A legal move of the state, picked at random; null when none is offered. */
@@ -100,7 +89,7 @@ const TABLES: ReadonlyArray<{ game: string; players: string[]; ante: number; ste
  */
 export async function madeStore(seed = 1): Promise<RollcallStore> {
   const store = await freshStore();
-  const random = randomFrom(seed);
+  const random = seeded(seed); // the same files on every run
   const players = new Map<string, { id: string; name: string }>();
   for (const name of ['Ann', 'Bob', 'Cy', 'Dee', 'Eve']) {
     const p = await store.addPlayer(name);

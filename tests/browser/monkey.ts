@@ -4,18 +4,10 @@
  * into now, the wait for the page to settle, and a failure that says how to replay it.
  */
 import type { Page } from 'playwright-core';
+import { random } from '../../scripts/lib/random.ts';
 
-/** mulberry32: a small PRNG whose whole state is the seed, so a walk replays from it. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (scripts/lib/random.ts): a small PRNG whose whole state is the seed, so a walk replays from it. */
+export const mulberry32 = random;
 
 /** One of `list`, picked by `random`. */
 export function pick<T>(random: () => number, list: readonly T[]): T {
