@@ -560,6 +560,20 @@ describe('backup export and import', () => {
 const OWN_KIT = { id: 'my-dice', name: 'My dice', faces: [{ id: 'sun', label: 'Sun', value: 1, group: null }, { id: 'moon', label: 'Moon', value: 2, group: null }] } as DiceKit;
 const base64 = (bytes: Uint8Array | string): string => Buffer.from(bytes).toString('base64');
 
+describe('a backup whose own kit is damaged', () => {
+  it('is refused naming the field, in words', async () => {
+    const s = await store();
+    await s.createTaughtSet(OWN_KIT.id, 'My dice', { kit: OWN_KIT, art: {} });
+    const file = JSON.parse(await exportBackupJson(s)) as { taughtSets: Array<{ kit: { id: string } }> };
+    file.taughtSets[0]!.kit.id = 'My Dice!';
+    const refusal = await importBackupText(await store(), JSON.stringify(file), 'replace').catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(BackupError);
+    expect((refusal as BackupError).message).toBe(
+      'This backup is damaged and was not imported: taughtSets.0.kit is not a kit Rollcall reads: "id" must be lower-case letters, digits and dashes (e.g. "my-spike-dice"), got "My Dice!". Nothing was changed.',
+    );
+  });
+});
+
 describe('the store holds only what a backup takes', () => {
   it('kit art in any case or with parameters is kept as a backup accepts it', async () => {
     const s = await store();

@@ -60,7 +60,8 @@ const ownKit = v.pipe(
     try {
       return parseKit(dataset.value, 'kit');
     } catch (err) {
-      addIssue({ message: err instanceof KitError ? err.message : String(err) });
+      // after the field's path: "taughtSets.0.kit is not a kit Rollcall reads: "id" must be …"
+      addIssue({ message: err instanceof KitError ? err.message.replace(/^kit: /, 'is not a kit Rollcall reads: ') : String(err) });
       return NEVER;
     }
   }),
