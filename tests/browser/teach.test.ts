@@ -9,13 +9,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { createNodeDetector, symbolDetectorModel } from '../../scripts/lib/node-vision.ts';
 import { createNodeFaceEmbedder } from '../../scripts/lib/node-faces.ts';
 import { FACE_OFF_KIT } from '../../src/lib/dice/index.ts';
 import { kitSeparation, teachExample, type FacePrototype } from '../../src/lib/vision/face-reader.ts';
 import { separationVerdict } from '../../src/app/kits.ts';
+import { ECHO_TAP_MS } from '../../src/app/echoTap.ts';
 
 const PHOTOS = path.join(ROOT, 'tests/fixtures/symbol-photos');
 const FACES = ['luke', 'r2d2', 'han', 'chewbacca', 'vader', 'stormtrooper'];
@@ -317,6 +318,32 @@ describe('teaching from the camera', () => {
     expect(await page.getByTestId('example').count()).toBe(1);
     expect((await faceStatus(page)).luke).toBe('needs-more');
     expect(readdirSync(path.join(PHOTOS, 'face-off-teach')).length).toBe(18);
+  });
+
+  it('a double tap takes one view, and deletes one (found by the camera screens monkey)', async () => {
+    const { page } = camera;
+    /** A finger's two taps at the middle of `button`: the second once the first changed the views, still inside a double tap's time. */
+    const doubleTap = async (button: Locator, views: number): Promise<void> => {
+      await button.scrollIntoViewIfNeeded();
+      const box = (await button.boundingBox())!;
+      const t0 = Date.now();
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="example"]').length === n, views, { polling: 'raf' });
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      expect(Date.now() - t0, 'the second tap came within a double tap (else this proves nothing)').toBeLessThan(ECHO_TAP_MS);
+      await page.waitForTimeout(1000);
+    };
+    // the second tap lands on "Take this view" again: no second view of the same picture
+    await doubleTap(page.getByTestId('capture'), 2);
+    // (a third view would also have moved the screen on to the next face)
+    expect(await page.locator('.faces button[data-face="luke"] .count').textContent()).toBe('2/3');
+    expect(await page.getByTestId('example').count()).toBe(2);
+    // the second tap lands on the next view's Delete, moved up under the finger: it stays
+    await doubleTap(page.getByRole('button', { name: 'Delete view 1 of Luke Skywalker' }), 1);
+    expect(await page.locator('.faces button[data-face="luke"] .count').textContent()).toBe('1/3');
+    // a tap a moment later is meant
+    await page.getByTestId('capture').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="example"]').length === 2);
   });
 
   it('the camera check reads with the set just taught', async () => {
