@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Download, FileChooser, Page } from 'playwright-core';
 import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type StaticServer } from './harness.ts';
-import { controls, monkeyFailure, mulberry32, PHONE_BACK, pick, settle, type Control } from './monkey.ts';
+import { controls, monkeyFailure, mulberry32, PHONE_BACK, pick, settle, storedRecords, type Control } from './monkey.ts';
 
 /**
  * A seeded monkey on the screens that need a camera: Dice kits, Teach (a live fake camera showing
@@ -133,30 +133,14 @@ interface Stored {
 }
 
 async function stored(page: Page): Promise<Stored> {
-  return page.evaluate(
-    () =>
-      new Promise<Stored>((resolve, reject) => {
-        const open = indexedDB.open('rollcall');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction(['taughtSets', 'taughtFaces'], 'readonly');
-          const sets = tx.objectStore('taughtSets').getAll();
-          const faces = tx.objectStore('taughtFaces').getAll();
-          tx.oncomplete = () => {
-            db.close();
-            const out: Stored = { sets: {} };
-            for (const s of sets.result as { id: string; name: string }[]) out.sets[s.id] = { name: s.name, faces: {} };
-            for (const f of faces.result as { setId: string; faceId: string }[]) {
-              const set = out.sets[f.setId];
-              if (set) set.faces[f.faceId] = (set.faces[f.faceId] ?? 0) + 1;
-            }
-            resolve(out);
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
+  const { taughtSets, taughtFaces } = await storedRecords(page, ['taughtSets', 'taughtFaces']);
+  const out: Stored = { sets: {} };
+  for (const s of taughtSets as { id: string; name: string }[]) out.sets[s.id] = { name: s.name, faces: {} };
+  for (const f of taughtFaces as { setId: string; faceId: string }[]) {
+    const set = out.sets[f.setId];
+    if (set) set.faces[f.faceId] = (set.faces[f.faceId] ?? 0) + 1;
+  }
+  return out;
 }
 
 const total = (faces: Record<string, number>): number => Object.values(faces).reduce((a, b) => a + b, 0);

@@ -70,6 +70,28 @@ export async function controls(page: Page, options: ControlsOptions): Promise<Co
   }, { inputs: options.inputs, homeGameListOnly: options.homeGameListOnly ?? false });
 }
 
+/** The records of `stores`, read straight from the app's IndexedDB in one transaction (what the monkeys check the screens against). */
+export async function storedRecords(page: Page, stores: readonly string[]): Promise<Record<string, unknown[]>> {
+  return page.evaluate(
+    (names) =>
+      new Promise<Record<string, unknown[]>>((resolve, reject) => {
+        const open = indexedDB.open('rollcall');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(names, 'readonly');
+          const requests = names.map((name) => tx.objectStore(name).getAll());
+          tx.oncomplete = () => {
+            db.close();
+            resolve(Object.fromEntries(names.map((name, k) => [name, requests[k]!.result as unknown[]])));
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    [...stores],
+  );
+}
+
 /**
  * Waits until the page stops changing (an action is written to the store before it shows). What
  * counts is the text shown and which controls are enabled, less the camera's

@@ -6,7 +6,7 @@ import type { Browser, FileChooser, Page } from 'playwright-core';
 import { appSession, layoutProblems, watchErrors } from './harness.ts';
 import { bigHistory } from '../../scripts/lib/big-history.ts';
 import { MAX_FACES, MIN_FACES } from '../../src/lib/dice/index.ts';
-import { controls, monkeyFailure, mulberry32, PHONE_BACK, pick, settle, type Control } from './monkey.ts';
+import { controls, monkeyFailure, mulberry32, PHONE_BACK, pick, settle, storedRecords, type Control } from './monkey.ts';
 
 const app = appSession({ open: false });
 
@@ -104,27 +104,11 @@ interface Stored {
 }
 
 async function stored(page: Page): Promise<Stored> {
-  return page.evaluate(
-    () =>
-      new Promise<Stored>((resolve, reject) => {
-        const open = indexedDB.open('rollcall');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction(['games', 'taughtSets'], 'readonly');
-          const games = tx.objectStore('games').getAll();
-          const sets = tx.objectStore('taughtSets').getAllKeys();
-          tx.oncomplete = () => {
-            db.close();
-            resolve({
-              games: (games.result as { id: string; status: string; players: { name: string }[] }[]).map((g) => ({ id: g.id, status: g.status, players: g.players.map((p) => p.name) })),
-              sets: (sets.result as string[]).slice(),
-            });
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
+  const { games, taughtSets } = await storedRecords(page, ['games', 'taughtSets']);
+  return {
+    games: (games as { id: string; status: string; players: { name: string }[] }[]).map((g) => ({ id: g.id, status: g.status, players: g.players.map((p) => p.name) })),
+    sets: (taughtSets as { id: string }[]).map((set) => set.id),
+  };
 }
 
 /** The screen shown (main's data-screen), and the history entry's own (gameId, setId). */
