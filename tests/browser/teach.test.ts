@@ -348,6 +348,23 @@ describe('teaching from the camera', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="example"]').length === 2);
   });
 
+  it('a camera that stopped (another app took it) is tried again in one tap, no reload', async () => {
+    const { page } = camera;
+    await page.evaluate(() => {
+      const stream = document.querySelector('video')?.srcObject as MediaStream;
+      stream.getVideoTracks()[0]!.dispatchEvent(new Event('ended'));
+    });
+    expect(await page.getByTestId('camera-problem').textContent()).toBe('The camera stopped: another app may have taken it, or it was unplugged. Use photos from the device instead.');
+    await page.getByTestId('camera-retry').click();
+    await page.locator('[data-testid="camera-view"][data-state="live"]').waitFor();
+    await page.waitForFunction(() => (document.querySelector('video')?.videoWidth ?? 0) > 0);
+    expect(await page.getByTestId('camera-problem').count()).toBe(0);
+    await page.waitForTimeout(ECHO_TAP_MS);
+    const before = await currentMessage(page);
+    await page.getByTestId('capture').click();
+    expect(await message(page, before)).toMatch(/^Added a view of Luke Skywalker\./);
+  });
+
   it('the camera check reads with the set just taught', async () => {
     const { page, errors } = camera;
     await page.goto('about:blank');
