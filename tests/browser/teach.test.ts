@@ -365,6 +365,27 @@ describe('teaching from the camera', () => {
     expect(await message(page, before)).toMatch(/^Added a view of Luke Skywalker\./);
   });
 
+  it('"Take this view" stays off while a batch of photos is taught, between two photos too', async () => {
+    const { page } = camera;
+    const face = (await page.locator('.faces button[aria-checked="true"]').getAttribute('data-face'))!;
+    // every state the button is drawn in, as the page draws it
+    await page.evaluate(() => {
+      const button = document.querySelector('[data-testid="capture"]') as HTMLButtonElement;
+      const seen: boolean[] = [];
+      (window as unknown as { captureSeen: boolean[] }).captureSeen = seen;
+      new MutationObserver(() => seen.push(button.disabled)).observe(button, { attributes: true, attributeFilter: ['disabled'] });
+    });
+    const before = await currentMessage(page);
+    await page.getByTestId('photo-files').setInputFiles([await png(path.join(PHOTOS, 'face-off-teach', `${face}-1.jpg`)), await png(path.join(PHOTOS, 'face-off-teach', `${face}-2.jpg`))]);
+    await page.waitForFunction((b) => /\b2 of 3\.$/.test(document.querySelector('[data-testid="teach-message"]')?.textContent ?? '') && document.querySelector('[data-testid="teach-message"]')?.textContent !== b, before);
+    await page.locator('[data-testid="capture"]:not([disabled])').waitFor();
+    const seen = await page.evaluate(() => (window as unknown as { captureSeen: boolean[] }).captureSeen);
+    // off once as the batch starts, on once as it ends: never on between its two photos
+    expect(seen[0]).toBe(true);
+    expect(seen.at(-1)).toBe(false);
+    expect(seen.filter((disabled) => !disabled)).toHaveLength(1);
+  });
+
   it('the camera check reads with the set just taught', async () => {
     const { page, errors } = camera;
     await page.goto('about:blank');
