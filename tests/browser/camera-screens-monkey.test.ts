@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Download, FileChooser, Page } from 'playwright-core';
-import { fakeCameraFile, launch, layoutProblems, ROOT, serve, type StaticServer } from './harness.ts';
-import { controls, monkeyFailure, mulberry32, PHONE_BACK, pick, settle, storedRecords, type Control } from './monkey.ts';
+import { fakeCameraFile, launch, ROOT, serve, type StaticServer } from './harness.ts';
+import { controlGone, controls, monkeyFailure, mulberry32, pageProblem, PHONE_BACK, pick, settle, storedRecords, type Control } from './monkey.ts';
 
 /**
  * A seeded monkey on the screens that need a camera: Dice kits, Teach (a live fake camera showing
@@ -353,7 +353,7 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
       }
       trail.push(`${step}: on ${before.screen}, ${did} ${picked.kind} ${picked.testId ?? ''} "${picked.name.slice(0, 60)}"`);
     } catch (err) {
-      const gone = await page.evaluate((index) => document.querySelector(`[data-monkey="${index}"]`) === null, picked.index);
+      const gone = await controlGone(page, picked.index);
       if (gone && vanished < 5) {
         vanished++;
         trail.push(`${step}: (${picked.name} went before the ${did})`);
@@ -373,9 +373,8 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
     }
     if (busyNow.length > 0) fail(step, `busy for 30 s: ${busyNow.join('; ')}`);
     await settle(page);
-    if (errors.length > 0) fail(step, `errors in the page: ${errors.join(' | ')}`);
-    const layout = await layoutProblems(page);
-    if (layout.length > 0) fail(step, `layout: ${layout.join('; ')}`);
+    const problem = await pageProblem(page, errors);
+    if (problem) fail(step, problem);
     const now = await where(page);
     if (!(await page.locator('main h1').count()) && !(await page.locator('main [role="status"]').count())) fail(step, `no heading on ${now.screen}`);
     if (picked.set && /^Delete (?!…)/.test(picked.name) && before.screen === 'kits') deleted.add(picked.set);

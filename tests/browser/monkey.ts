@@ -1,10 +1,12 @@
 /**
  * What the seeded monkeys share (table-monkey.test.ts at the table, screens-monkey.test.ts on the
- * screens around it): the seeded random numbers, the discovery of what a player could tap or type
- * into now, the wait for the page to settle, and a failure that says how to replay it.
+ * screens around it, camera-screens-monkey.test.ts on those with a camera): the seeded random
+ * numbers, the discovery of what a player could tap or type into now, the wait for the page to
+ * settle, the checks after every step, and a failure that says how to replay it.
  */
 import type { Page } from 'playwright-core';
 import { random } from '../../scripts/lib/random.ts';
+import { layoutProblems } from './harness.ts';
 
 /** mulberry32 (scripts/lib/random.ts): a small PRNG whose whole state is the seed, so a walk replays from it. */
 export const mulberry32 = random;
@@ -68,6 +70,18 @@ export async function controls(page: Page, options: ControlsOptions): Promise<Co
     }
     return found;
   }, { inputs: options.inputs, homeGameListOnly: options.homeGameListOnly ?? false });
+}
+
+/** Whether the control `controls` numbered `index` has left the page (a screen that had not finished opening took it away). */
+export function controlGone(page: Page, index: number): Promise<boolean> {
+  return page.evaluate((i) => document.querySelector(`[data-monkey="${i}"]`) === null, index);
+}
+
+/** What every step must leave: no error in the page, and nothing laid out wrong. Null when so. */
+export async function pageProblem(page: Page, errors: readonly string[]): Promise<string | null> {
+  if (errors.length > 0) return `errors in the page: ${errors.join(' | ')}`;
+  const layout = await layoutProblems(page);
+  return layout.length > 0 ? `layout: ${layout.join('; ')}` : null;
 }
 
 /** The records of `stores`, read straight from the app's IndexedDB in one transaction (what the monkeys check the screens against). */

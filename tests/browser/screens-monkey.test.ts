@@ -3,10 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, FileChooser, Page } from 'playwright-core';
-import { appSession, layoutProblems, watchErrors } from './harness.ts';
+import { appSession, watchErrors } from './harness.ts';
 import { bigHistory } from '../../scripts/lib/big-history.ts';
 import { MAX_FACES, MIN_FACES } from '../../src/lib/dice/index.ts';
-import { controls, monkeyFailure, mulberry32, PHONE_BACK, pick, settle, storedRecords, type Control } from './monkey.ts';
+import { controlGone, controls, monkeyFailure, mulberry32, pageProblem, PHONE_BACK, pick, settle, storedRecords, type Control } from './monkey.ts';
 
 const app = appSession({ open: false });
 
@@ -285,7 +285,7 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
       }
       trail.push(`${step}: on ${at.screen}, ${did} ${picked.kind} ${picked.testId ?? ''} "${picked.name.slice(0, 60)}"`);
     } catch (err) {
-      const gone = await page.evaluate((index) => document.querySelector(`[data-monkey="${index}"]`) === null, picked.index);
+      const gone = await controlGone(page, picked.index);
       // gone from under the finger (a screen that had not finished opening): the same step again
       if (gone && vanished < 5) {
         vanished++;
@@ -298,9 +298,8 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
     }
     vanished = 0;
     await settle(page);
-    if (errors.length > 0) fail(step, `errors in the page: ${errors.join(' | ')}`);
-    const layout = await layoutProblems(page);
-    if (layout.length > 0) fail(step, `layout: ${layout.join('; ')}`);
+    const problem = await pageProblem(page, errors);
+    if (problem) fail(step, problem);
     // a control off while something runs unseen (a backup being written) is given time to finish
     let stuckNow = await stuck(page);
     for (let wait = 0; stuckNow.length > 0 && wait < 50; wait++) {

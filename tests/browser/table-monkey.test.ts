@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { appSession, fakeCameraFile, launch, layoutProblems, ROOT, watchErrors, type BrowserSession } from './harness.ts';
+import { appSession, fakeCameraFile, launch, ROOT, watchErrors, type BrowserSession } from './harness.ts';
 import { startGame } from './table-helpers.ts';
-import { controls, monkeyFailure, mulberry32, PHONE_BACK, settle, type Control } from './monkey.ts';
+import { controls, monkeyFailure, mulberry32, pageProblem, PHONE_BACK, settle, type Control } from './monkey.ts';
 
 const app = appSession({ open: false });
 
@@ -215,9 +215,8 @@ async function walk(page: Page, errors: string[], seed: number, game: number, ca
     }
     vanished = 0;
     await settle(page);
-    if (errors.length > 0) fail(step, `errors in the page: ${errors.join(' | ')}`);
-    const layout = await layoutProblems(page);
-    if (layout.length > 0) fail(step, `layout: ${layout.join('; ')}`);
+    const problem = await pageProblem(page, errors);
+    if (problem) fail(step, problem);
     const after = await look(page);
     if (after.stuck.length > 0) fail(step, after.stuck.join('; '));
     // a refusal said now: the table is as it was
