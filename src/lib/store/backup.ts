@@ -201,8 +201,20 @@ export async function exportBackup(store: RollcallStore, now: Date = new Date())
   };
 }
 
-/** How long writing the file holds the page at most before it lets the page draw (ms); as the check's. */
-const WRITE_SLICE_MS = 50;
+/** How long a backup's save or check holds the page at most before it lets the page draw and answer taps (ms). */
+const SLICE_MS = 50;
+
+/** Work done in slices of SLICE_MS: `spent()` once a slice is used up, `pause()` gives the page its turn and starts the next. */
+function pageSlices(): { spent(): boolean; pause(): Promise<void> } {
+  let start = performance.now();
+  return {
+    spent: () => performance.now() - start >= SLICE_MS,
+    async pause() {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      start = performance.now();
+    },
+  };
+}
 
 /**
  * The backup file, as `JSON.stringify` writes it, a game at a time: a big history is 13 MB of
@@ -216,13 +228,10 @@ export async function exportBackupBlob(store: RollcallStore, now: Date = new Dat
   const bare = JSON.stringify({ ...file, games: [] });
   const at = bare.indexOf('"games":[]') + '"games":['.length;
   const parts: string[] = [bare.slice(0, at)];
-  let sliceStart = performance.now();
+  const slices = pageSlices();
   for (const [i, game] of file.games.entries()) {
     parts.push(i === 0 ? JSON.stringify(game) : `,${JSON.stringify(game)}`);
-    if (performance.now() - sliceStart >= WRITE_SLICE_MS) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      sliceStart = performance.now();
-    }
+    if (slices.spent()) await slices.pause();
   }
   parts.push(bare.slice(at));
   return new Blob(parts, { type: 'application/json' });
@@ -286,9 +295,6 @@ export function parseBackup(text: string): ParsedBackup {
   }
 }
 
-/** How long the check holds the page at most before it lets the page draw and answer taps (ms). */
-const CHECK_SLICE_MS = 50;
-
 /**
  * `parseBackup` a slice at a time, so that a big history does not hold the page: on a slow phone
  * its check takes many seconds (it replays every game's log), during which the screen would not
@@ -296,14 +302,13 @@ const CHECK_SLICE_MS = 50;
  */
 export async function parseBackupInSteps(text: string, onProgress: (progress: ImportProgress) => void = () => undefined): Promise<ParsedBackup> {
   const steps = checkBackup(text);
-  let sliceStart = performance.now();
+  const slices = pageSlices();
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (performance.now() - sliceStart >= CHECK_SLICE_MS) {
+    if (slices.spent()) {
       onProgress(step.value);
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      sliceStart = performance.now();
+      await slices.pause();
     }
   }
 }
