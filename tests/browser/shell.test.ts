@@ -5,6 +5,8 @@ import 'fake-indexeddb/auto'; // the store runs in Node too: it makes a backup f
 import { openStore } from '../../src/lib/store/index.ts';
 import { exportBackupJson } from '../../src/lib/store/backup.ts';
 import { appSession, layoutProblems, watchErrors } from './harness.ts';
+import { startGame } from './table-helpers.ts';
+import { storedRecords } from './monkey.ts';
 
 const app = appSession({ open: false });
 
@@ -32,6 +34,20 @@ async function eveningBackup(name: string): Promise<string> {
   const game = await store.createGame({ game: 'big-roll-5000', players: [ann, ben].map(({ id, name }) => ({ id, name })), options, ante: 4, dice: { kitId: 'standard', taughtSetId: null }, sessionId: friday.id });
   await store.appendAction(game.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }); // Big Roll: five 1s win at once
   await store.finishGame(game.id, { winners: [ann.id], payouts: { [ann.id]: 4, [ben.id]: -4 } });
+  const backup = await exportBackupJson(store);
+  store.close();
+  return backup;
+}
+
+/** 150 games of 40 actions each, made in Node (under `name`): enough writes for the page to show its count. */
+async function largeBackup(name: string): Promise<string> {
+  const store = await openStore({ name });
+  const players = await Promise.all(['Ann', 'Ben', 'Cy'].map((player) => store.addPlayer(player)));
+  const seats = players.map(({ id, name: player }) => ({ id, name: player }));
+  for (let g = 0; g < 150; g++) {
+    const game = await store.createGame({ game: 'big-roll-5000', players: seats, options: { ante: 0, startingPlayer: 'first-listed' }, dice: { kitId: 'standard', taughtSetId: null } });
+    for (let a = 0; a < 40; a++) await store.appendAction(game.id, { type: 'roll', dice: [2, 3, 4, 6, 6] }); // nothing scores: the turn passes
+  }
   const backup = await exportBackupJson(store);
   store.close();
   return backup;
@@ -212,16 +228,7 @@ describe('app shell', () => {
   });
 
   it('says how far a large backup’s import has got, then what came in', async () => {
-    // 150 games of 40 actions each, made in Node: enough writes for the page to show its count
-    const store = await openStore({ name: 'large-backup-fixture' });
-    const players = await Promise.all(['Ann', 'Ben', 'Cy'].map((name) => store.addPlayer(name)));
-    const seats = players.map(({ id, name }) => ({ id, name }));
-    for (let g = 0; g < 150; g++) {
-      const game = await store.createGame({ game: 'big-roll-5000', players: seats, options: { ante: 0, startingPlayer: 'first-listed' }, dice: { kitId: 'standard', taughtSetId: null } });
-      for (let a = 0; a < 40; a++) await store.appendAction(game.id, { type: 'roll', dice: [2, 3, 4, 6, 6] }); // nothing scores: the turn passes
-    }
-    const backup = await exportBackupJson(store);
-    store.close();
+    const backup = await largeBackup('large-backup-fixture');
 
     await onNewPhonesSettings(async (page) => {
       // every text the progress line shows, and the Announcer says, as the page shows them
@@ -260,6 +267,43 @@ describe('app shell', () => {
       expect(written.at(-1)).toBe(150); // the games all in, the rest written after them
       // heard once as it starts (the figures are for the eye), and once as it ends
       expect(heard).toEqual(['Importing the backup…', 'Imported 150 games.']);
+    });
+  });
+
+  it('goes on with an import when the player leaves Settings: every screen says how far, and how it went', async () => {
+    const backup = await largeBackup('large-backup-leave');
+    await onNewPhonesSettings(async (page) => {
+      const errors = watchErrors(page);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
+      await page.getByTestId('backup-progress').waitFor();
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      // Home says the import goes on, and what a game started meanwhile waits for
+      const notice = page.getByTestId('backup-notice');
+      expect(await notice.textContent()).toMatch(/^Importing a backup\. (Checking|Importing) the .*New games and rolls are saved once it is in\.$/);
+      // Settings opened again shows the same import, and no second one can start
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByTestId('backup-progress').waitFor();
+      expect(await page.getByTestId('backup-export').isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Import a backup…' }).isDisabled()).toBe(true);
+      expect(await page.getByTestId('backup-notice').count()).toBe(0); // Settings says it itself
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      // a game started meanwhile is made once the import lets it write
+      await startGame(page, 'big-roll-5000', ['Dee', 'Eve']);
+      await notice.getByText('Imported 150 games.').waitFor({ timeout: 60_000 });
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      await notice.getByRole('button', { name: 'OK' }).click();
+      expect(await notice.count()).toBe(0);
+      // seen: Settings does not show it again
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByTestId('backup-export').waitFor();
+      expect(await page.getByTestId('backup-message').count()).toBe(0);
+      expect(await page.getByTestId('backup-export').isDisabled()).toBe(false);
+      const { games } = await storedRecords(page, ['games']);
+      expect(games).toHaveLength(151);
+      expect(errors).toEqual([]);
     });
   });
 
