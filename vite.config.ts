@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { statSync } from 'node:fs';
 import { firstReadBytes, firstReadFirst, gzippedOrtWasm, shippedModels, shippedModelVersions, versionedModelEntries } from './scripts/vite/shipped-models.ts';
 import { contentSecurityPolicy } from './scripts/vite/content-security-policy.ts';
+import { withIntegrity } from './scripts/vite/precache-integrity.ts';
 
 const modelsDir = resolve(import.meta.dirname, 'models');
 const modelVersions = shippedModelVersions(modelsDir);
@@ -23,6 +24,8 @@ const isolationHeaders = {
 // The service worker is built by a second vite build of its own, which does not take the app
 // build's log level: a quiet build (the benchmarks' `--json`, the tests) stays quiet through it.
 let appLogLevel: LogLevel | undefined;
+// The folder Workbox globs the precache from (the app build's outDir), for the integrity hashes.
+let precacheDir: string | undefined;
 const rememberLogLevel: Plugin = {
   name: 'rollcall:log-level',
   configResolved(config) {
@@ -44,6 +47,9 @@ export default defineConfig({
       registerType: 'prompt',
       injectRegister: false,
       integration: {
+        beforeBuildServiceWorker(options) {
+          precacheDir = options.injectManifest.globDirectory;
+        },
         configureCustomSWViteBuild(swBuild) {
           if (appLogLevel) swBuild.logLevel = appLogLevel;
         },
@@ -77,8 +83,14 @@ export default defineConfig({
         // models several MiB, and the app is useless offline without them, so the cap is raised on purpose.
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         // the models as the worker asks for them, by version, and what the first read needs
-        // first (scripts/vite/shipped-models.ts)
-        manifestTransforms: [(entries) => ({ manifest: firstReadFirst(versionedModelEntries(entries, modelVersions)), warnings: [] })],
+        // first (scripts/vite/shipped-models.ts); the app's own scripts and style sheets with
+        // their integrity, so a damaged download fails the install (precache-integrity.ts)
+        manifestTransforms: [
+          (entries) => {
+            if (!precacheDir) throw new Error('rollcall: the precache folder is not known (beforeBuildServiceWorker did not run)');
+            return { manifest: withIntegrity(firstReadFirst(versionedModelEntries(entries, modelVersions)), precacheDir), warnings: [] };
+          },
+        ],
         // The worker is registered as a classic script, so it is built as one; the plugin's ES
         // build passes rolldown an option it deprecates (a warning on every build).
         rollupFormat: 'iife',
