@@ -82,6 +82,24 @@ describe('roll-off for the first player', () => {
     expect(state.starter).toBe(2);
   });
 
+  it('says who won the throw for the start until play moves on: the slate\'s throws go with the roll-off', () => {
+    const detective = { game: 'detective', players: ['Ann', 'Bob', 'Cy'], options: { startingPlayer: 'roll-off' } };
+    let state = createMatch(detective);
+    for (const dice of [[3, 4], [6, 5], [2, 2]]) state = applyAction(state, roll(...dice));
+    expect(state.phase).toBe('play');
+    expect(viewMatch(state).headline).toBe('Bob throws highest, 6 5 (11), and starts. Bob: roll the five dice.');
+    // the game's first action: its own headline alone again
+    state = applyAction(state, roll(4, 4, 4, 2, 1));
+    expect(viewMatch(state).headline).not.toMatch(/throws highest/);
+    // after a tie, the throw of the round that settled it
+    let tied = createMatch(header);
+    for (const v of [5, 2, 5, 4, 6]) tied = applyAction(tied, roll(v));
+    expect(tied.starter).toBe(2);
+    expect(viewMatch(tied).headline).toBe("Cy throws highest, Burst (6), and starts. Cy's turn: throw one die.");
+    // no roll-off, nothing to say
+    expect(viewMatch(createMatch({ game: 'detective', players: ['Ann', 'Bob'], options: { startingPlayer: 'first-listed' } })).headline).not.toMatch(/throws highest/);
+  });
+
   it('keeps the last rounds of a roll-off that ties on and on, numbered as they were thrown', () => {
     const two = { game: 'war', players: ['Ann', 'Bob'], options: { startingPlayer: 'roll-off' } };
     let state = createMatch(two);

@@ -54,6 +54,8 @@ export interface MatchState {
   rollOff: RollOffState | null;
   /** Who started play (set when play begins). */
   starter: PlayerIndex | null;
+  /** `actionCount` when play began: the roll-off's throws, 0 without one. */
+  playBeganAt: number;
   /** The game's own state once play has begun. */
   play: unknown;
   winners: PlayerIndex[] | null;
@@ -86,7 +88,7 @@ function definitionOf(state: MatchState): GameDefinition {
 function beginPlay(state: MatchState, starter: PlayerIndex): MatchState {
   const game = definitionOf(state);
   const play = game.setup({ players: state.players, options: state.options, starter });
-  return settle({ ...state, phase: 'play', starter, play });
+  return settle({ ...state, phase: 'play', starter, playBeganAt: state.actionCount, play });
 }
 
 /**
@@ -145,6 +147,7 @@ export function createMatch(header: MatchHeader, { namesAsPlayed = false }: { na
     phase: 'play',
     rollOff: null,
     starter: null,
+    playBeganAt: 0,
     play: null,
     winners: null,
     payouts: null,
@@ -255,6 +258,21 @@ function rollOffView(state: MatchState, rollOff: RollOffState): PlayView {
   };
 }
 
+/**
+ * Who won the roll-off, said until play's first action: the throw that settles it moves straight
+ * to the game's own headline ("Bob: roll the five dice."), which never said why Bob, and the
+ * slate's "Throw for start" column goes with the roll-off. Null once play has moved on, or when
+ * no roll-off was thrown.
+ */
+function rollOffOutcome(state: MatchState): string | null {
+  const rollOff = state.rollOff;
+  if (state.phase !== 'play' || !rollOff || rollOff.winner === null || state.actionCount !== state.playBeganAt) return null;
+  const winning = rollOff.throws.find((t) => t.player === rollOff.winner);
+  if (!winning) return null;
+  const name = state.players[rollOff.winner] ?? '?';
+  return `${name} throws highest, ${describeRollOffThrow(kitById(rollOff.kit), winning.dice, winning.total)}, and starts.`;
+}
+
 function phaseText(state: MatchState, phase: string): string | null {
   if (state.phase === 'roll-off') return ROLL_OFF_PHASE_TEXT;
   const phases = definitionOf(state).phases;
@@ -270,8 +288,10 @@ export function viewMatch(state: MatchState, viewer: PlayerIndex | null = null):
     state.phase === 'roll-off' && state.rollOff
       ? rollOffView(state, state.rollOff)
       : definitionOf(state).view(state.play, viewer);
+  const outcome = rollOffOutcome(state);
   return {
     ...play,
+    headline: outcome ? `${outcome} ${play.headline}` : play.headline,
     legal: state.phase === 'over' ? [] : play.legal,
     current: state.phase === 'over' ? null : play.current,
     game: state.game,
