@@ -17,7 +17,7 @@ describe('Point Five with Corellian Spike dice', () => {
     expect(faces.map((f) => f.trim())).toEqual(['Circle (1)', 'Triangle (2)', 'Square (3)', 'Diamond (4)', 'Star (5)', 'Burst (6)']);
 
     await padRoll(page, ['star'], 'Star (5)'); // the read names the symbol, as the log does (not the 5 actions write)
-    expect(await headline(page)).toBe('Ann: call for 3 or throw again.');
+    expect(await headline(page)).toBe('Ann threw Star (5): call for 3 or throw again.');
     await move(page, 'Call for 3');
     expect(await scores(page)).toEqual({ Ann: 3, Bob: 0 });
 
@@ -32,7 +32,7 @@ describe('Point Five with Corellian Spike dice', () => {
     expect(await page.getByTestId('camera-read').textContent()).toBe('Triangle (2)');
     await page.getByTestId('confirm-roll').click();
     await page.getByTestId('camera-read').waitFor({ state: 'detached' });
-    expect(await headline(page)).toBe('Bob: call for 2 or throw again.');
+    expect(await headline(page)).toBe('Bob threw Triangle (2): call for 2 or throw again.');
     expect(await page.getByLabel("This turn's board").locator('li.filled').count()).toBe(2);
     await move(page, 'Call for 2');
     expect(await scores(page)).toEqual({ Ann: 3, Bob: 2 });

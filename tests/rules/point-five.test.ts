@@ -38,6 +38,17 @@ describe('Point Five scoring by board position', () => {
   });
 });
 
+describe('Point Five: the headline after a throw', () => {
+  it('names the symbol thrown, so a second throw worth the same as the first still reads as new', () => {
+    // Star (5) first: half, rounded up, 3; Square (3) second: ×1, 3 again
+    const first = viewMatch(play([roll(5)])).headline;
+    const second = viewMatch(play([roll(5), roll(3)])).headline;
+    expect(first).toBe('Ann threw Star (5): call for 3 or throw again.');
+    expect(second).toBe('Ann threw Square (3): call for 3 or throw again.');
+    expect(second).not.toBe(first);
+  });
+});
+
 describe('Point Five busts and wins', () => {
   it('a symbol already on the board busts: no points, next player', () => {
     const state = play([roll(2), roll(6), roll(2)]);

@@ -126,7 +126,8 @@ function view(g: PointFiveState): PlayView {
       ? g.lastEvent
       : g.board.length === 0
         ? `${g.lastEvent ? `${g.lastEvent} ` : ''}${name}'s turn: throw one die.`.trim()
-        : `${name}: call for ${callPoints ?? 0} or throw again.`;
+        : // the throw named: "call for 3" alone read the same after Star (5) then Square (3), as if the second throw had not counted
+          `${name} threw ${symbolName(last ?? 0)}: call for ${callPoints ?? 0} or throw again.`;
   return {
     phase: (g.winner !== null ? 'over' : 'turn') satisfies PointFivePhase,
     current: g.winner !== null ? null : g.current,
