@@ -34,6 +34,14 @@ export function formatTime(ms: number): string {
 }
 
 /**
+ * An evening's name, by the day it began: "Dec 6, 2026" in the phone's own language, as History
+ * dates its games (a numeric "12/6/2026" reads as June 12th to half the world).
+ */
+export function eveningName(at: Date = new Date()): string {
+  return at.toLocaleDateString(undefined, { dateStyle: 'medium' });
+}
+
+/**
  * An error's message said on screen before another sentence: a full stop added where it has no
  * closing punctuation of its own (a browser's "OffscreenCanvas is not defined").
  */

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeCameraFile, launch, ROOT, serve, type StaticServer } from './harness.ts';
+import { padRoll, startGame } from './table-helpers.ts';
 
 let server: StaticServer;
 let camera: { path: string; cleanup: () => Promise<void> };
@@ -88,6 +89,41 @@ describe('camera', () => {
       await page.getByTestId('dice-pad-done').focus();
       await page.keyboard.press('Enter');
       expect(await page.getByTestId('pad-result').textContent()).toBe('You entered 2 4 6 1 2.');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('at a phone\'s table, a refused camera is said in full once, then in a line: the dice pad stays on the screen', async () => {
+    const session = await launch({ camera: camera.path, cameraPermission: 'deny' });
+    try {
+      const phone = await session.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+      const page = await phone.newPage();
+      await page.goto(server.url);
+      await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+      const problem = page.getByTestId('camera-problem');
+      await problem.waitFor();
+      expect(await problem.getAttribute('role')).toBe('alert');
+      expect(await problem.textContent()).toMatch(/may not use the camera/);
+      await padRoll(page, ['2', '3', '3', '3', '4']);
+      // read, and the player went on by hand: one line, and the pad's faces on the first screen
+      expect(await problem.getAttribute('role')).toBeNull();
+      expect(await problem.textContent()).toBe('Camera not allowed. Try the camera again');
+      const lastFace = await page.getByTestId('dice-pad').locator('button[data-face="6"]').boundingBox();
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      expect(lastFace!.y + lastFace!.height).toBeLessThanOrEqual(844);
+      // asked again and refused again: said in full again
+      await problem.getByRole('button', { name: 'Try the camera again' }).click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="camera-problem"]')?.getAttribute('role') === 'alert');
+      // the camera off: the pad first, the way back to the camera after it
+      await page.getByTestId('camera-toggle').click();
+      await page.getByText('Read the dice with the camera').waitFor();
+      const padFirst = await page.evaluate(() => {
+        const pad = document.querySelector('[data-testid="dice-pad"]')!;
+        const toggle = document.querySelector('[data-testid="camera-toggle"]')!;
+        return Boolean(pad.compareDocumentPosition(toggle) & Node.DOCUMENT_POSITION_FOLLOWING);
+      });
+      expect(padFirst).toBe(true);
     } finally {
       await session.close();
     }
