@@ -110,6 +110,21 @@ describe('Hi-Low: a turn (throw five, then re-roll four, three, two, one)', () =
     expect(viewMatch(state).current).toBe(1);
     expect(expectRoll(state)).toMatchObject({ player: 1, count: 5, kept: [] });
   });
+  it('the last re-roll, which writes the total by itself, still says what it threw', () => {
+    let state = play([choose('low'), roll(6, 5, 2, 1, 1), skip, skip, skip, reroll(2)]);
+    state = applyAction(state, roll(3));
+    expect(viewMatch(state).headline).toBe('Ann re-rolled 3: 6 5 1 1 3 (16). Ann writes 16. Bob (high): throw the five dice.');
+    // variation 1: the die that uses up the ten ends the turn the same way
+    state = play([choose('low'), roll(6, 6, 6, 6, 6), reroll(6, 6, 6, 6, 6), roll(1, 1, 1, 1, 1), reroll(1, 1, 1, 1, 1)], { rerolls: 'ten-dice' });
+    state = applyAction(state, roll(2, 2, 2, 2, 2));
+    expect(viewMatch(state).headline).toMatch(/^Ann re-rolled 2 2 2 2 2: 2 2 2 2 2 \(10\)\. Ann writes 10\. /);
+  });
+  it('says no next re-roll once the game is over', () => {
+    const wins = Array.from({ length: 5 }, () => [...totalTurn(5), ...totalTurn(5)]).flat();
+    const state = play([choose('low'), ...wins]);
+    expect(state.phase).toBe('over');
+    expect(viewMatch(state).details).toMatchObject({ nextReroll: null, rerollsLeft: null });
+  });
   it('skipping every step writes the first throw', () => {
     const state = play([choose('low'), roll(1, 2, 3, 4, 5), skip, skip, skip, skip]);
     expect(g(state).roundTotals).toEqual([15, null]);

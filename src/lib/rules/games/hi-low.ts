@@ -244,8 +244,11 @@ function rerollRange(g: HiLowState): [number, number] | null {
 }
 
 function afterThrow(g: HiLowState): HiLowState {
-  if (g.rerollRule === 'ten-dice') return g.rerollsLeft > 0 ? g : endTurn(g);
-  return g.step < REROLL_STEPS.length ? g : endTurn(g);
+  const more = g.rerollRule === 'ten-dice' ? g.rerollsLeft > 0 : g.step < REROLL_STEPS.length;
+  if (more) return g;
+  // The last re-roll ends the turn by itself: the table still hears what it threw, then the total.
+  const ended = endTurn(g);
+  return { ...ended, lastEvent: `${g.lastEvent} ${ended.lastEvent}` };
 }
 
 function applyThrow(g: HiLowState, thrown: number[]): HiLowState {
@@ -434,8 +437,9 @@ function view(g: HiLowState): PlayView {
     teamScores: g.teamScores,
     total: g.dice.length > 0 ? sum(g.dice) : null,
     pickedUp: g.pickedUp,
-    nextReroll: g.rerollRule === 'steps' ? (REROLL_STEPS[g.step] ?? null) : null,
-    rerollsLeft: g.rerollRule === 'ten-dice' ? g.rerollsLeft : null,
+    // only while a turn is on: after the game, nothing is re-rolled next
+    nextReroll: g.rerollRule === 'steps' && g.phase !== 'over' ? (REROLL_STEPS[g.step] ?? null) : null,
+    rerollsLeft: g.rerollRule === 'ten-dice' && g.phase !== 'over' ? g.rerollsLeft : null,
     aimFor: aim === null ? null : TARGET_SUM - aim,
     rounds: g.rounds,
     turns: g.turns,
