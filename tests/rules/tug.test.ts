@@ -190,6 +190,11 @@ describe('Tug variation 1: 1, 2, 3, 4 … dice a turn', () => {
     const restart = play(actions, v1);
     expect(viewMatch(restart).current).toBe(1);
     expect(viewMatch(restart).legal.find((m) => m.kind === 'choose-dice')).toMatchObject({ min: 1, max: 1 });
+    // While the new string is being thrown, the table is not told the last turn's count
+    const throwing = play(actions.slice(0, -1), v1);
+    expect(g(throwing).phase).toBe('set-string');
+    expect(viewMatch(throwing).details.allowance).toBeNull();
+    expect(viewMatch(restart).details.allowance).toBe(1);
     const grow = play(actions, { ...v1, countRestarts: false });
     expect(viewMatch(grow).legal.find((m) => m.kind === 'choose-dice')).toMatchObject({ min: 1, max: 4 });
   });

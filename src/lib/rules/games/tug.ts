@@ -276,7 +276,8 @@ function view(g: TugState): PlayView {
       combinations: g.combinations,
       pickedUp: g.pickedUp,
       rerolls: g.rerolls,
-      allowance: g.rerolls === 'increasing' ? allowance(g) : null,
+      // only during a turn: while a string is thrown the count still belongs to the turn before it
+      allowance: g.rerolls === 'increasing' && g.phase === 'turn' ? allowance(g) : null,
       rerolledThisTurn: g.rerolls === 'increasing' ? g.usedThisTurn : null,
       target: g.target,
       lastEvent: g.lastEvent,
