@@ -127,7 +127,7 @@ describe('Dominoes head to head (the sheet game)', () => {
     expect(g(state).phase).toBe('establish');
     expect(expectRoll(state)).toMatchObject({ player: 0, count: 1, kept: [] });
     expect(viewMatch(state).headline).toBe(
-      'Bob: add 1 on the left, next to 5. No die can be added to 1 5 2 3. Bob wins the round (1 of 5). Ann begins the next string. Ann: throw one die to begin the string.',
+      'Bob adds 1 on the left, next to 5. No die can be added to 1 5 2 3. Bob wins the round (1 of 5). Ann begins the next string. Ann: throw one die to begin the string.',
     );
   });
   it('a die already on the string is named as such', () => {

@@ -157,12 +157,17 @@ const nameOf = (g: DominoesState, p: PlayerIndex): string => g.players[p] ?? '?'
 const isSeries = (g: DominoesState): boolean => g.variation === 'series';
 const other = (p: PlayerIndex): PlayerIndex => (p === 0 ? 1 : 0);
 
-function describePlacement(g: DominoesState, p: Placement): string {
+/**
+ * A placement in words: `move` for a button ("add 4 on the right, next to 5"), `done` for what
+ * a player did ("adds 4 …"), so the headline does not read as an order to the player just named.
+ */
+function describePlacement(g: DominoesState, p: Placement, said: 'move' | 'done' = 'move'): string {
   const { string } = g;
-  if (string.length === 1) return `add ${p.die} next to ${string[0] ?? '?'}`;
+  const [add, put] = said === 'done' ? ['adds', 'puts'] : ['add', 'put'];
+  if (string.length === 1) return `${add} ${p.die} next to ${string[0] ?? '?'}`;
   const endDie = p.end === 'left' ? string[0] : string.at(-1);
-  if (p.kind === 'add') return `add ${p.die} on the ${p.end}, next to ${endDie ?? '?'}`;
-  return `put ${p.die} in place of the ${endDie ?? '?'} on the ${p.end}`;
+  if (p.kind === 'add') return `${add} ${p.die} on the ${p.end}, next to ${endDie ?? '?'}`;
+  return `${put} ${p.die} in place of the ${endDie ?? '?'} on the ${p.end}`;
 }
 
 /** Head to head: the round ends and `scorer` (the last to place a die) scores. */
@@ -241,7 +246,7 @@ function endSeriesTurn(g: DominoesState, why: string): DominoesState {
 function applyPlacement(g: DominoesState, p: Placement): DominoesState {
   const string = placeOnString(g.string, p);
   const name = nameOf(g, g.current);
-  const text = `${name}: ${describePlacement(g, p)}.`;
+  const text = `${name} ${describePlacement(g, p, 'done')}.`;
   const placed = { ...g, string, lastThrow: [] };
   const dead = string.length < FULL_STRING && !stringCanGrow(string, g.variation === 'substitute');
   const deadText = `${text} No die can be added to ${formatDice(string)}.`;
