@@ -15,13 +15,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+import { damageCached, ERROR_PAGE, launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
 import { startGame } from './table-helpers.ts';
 
 const ENTRY = /^\/assets\/index-[\w-]+\.js$/;
 const TEACH = /^\/assets\/Teach-[\w-]+\.js$/;
-const ERROR_PAGE = '<!doctype html><title>502 Bad Gateway</title><h1>502 Bad Gateway</h1>';
-
 let server: StaticServer;
 let session: BrowserSession;
 
@@ -69,26 +67,6 @@ async function installedApp(): Promise<{ page: Page; close: () => Promise<void> 
   await waitForServiceWorker(page);
   await page.getByTestId('offline-ready').waitFor();
   return { page, close: () => context.close() };
-}
-
-/** Puts `body` in the precache in place of the file whose path matches `path`, with its headers. */
-async function damage(page: Page, path: RegExp, how: 'cut' | 'error page'): Promise<void> {
-  const done = await page.evaluate(
-    async ({ source, how, errorPage }) => {
-      const name = (await caches.keys()).find((n) => n.startsWith('workbox-precache-v2-'))!;
-      const cache = await caches.open(name);
-      const key = (await cache.keys()).find((k) => new RegExp(source).test(new URL(k.url).pathname));
-      if (!key) return false;
-      const response = (await cache.match(key))!;
-      const bytes = await response.arrayBuffer();
-      const headers = new Headers(response.headers);
-      headers.delete('Content-Length');
-      await cache.put(key, new Response(how === 'cut' ? bytes.slice(0, bytes.byteLength >> 1) : errorPage, { headers }));
-      return true;
-    },
-    { source: path.source, how, errorPage: ERROR_PAGE },
-  );
-  expect(done).toBe(true);
 }
 
 /** The start check's message's background, 0 (black) to 255 (white). */
@@ -149,7 +127,7 @@ describe("a damaged copy of the app's own script in the precache", () => {
 
       const entry = distFile(ENTRY).toString();
       expect(await precached(page, ENTRY)).toBe(entry);
-      await damage(page, ENTRY, 'cut');
+      await damageCached(page, 'precache', ENTRY, 'cut');
       await page.reload();
 
       const message = page.getByRole('alert').filter({ hasText: 'Rollcall could not start' });
@@ -205,7 +183,7 @@ describe("a damaged copy of the app's own script in the precache", () => {
   it('an error page where the script should be: the same message, at once, not after the longest wait', async () => {
     const { page, close } = await installedApp();
     try {
-      await damage(page, ENTRY, 'error page');
+      await damageCached(page, 'precache', ENTRY, 'error page');
       const reloaded = Date.now();
       await page.reload();
       await page.getByRole('alert').filter({ hasText: 'Rollcall could not start' }).waitFor();

@@ -326,3 +326,29 @@ export async function browserOffersInstall(page: Page, outcome: 'accepted' | 'di
     w.installEventCancelled = event.defaultPrevented;
   }, outcome);
 }
+
+/** What a host once answered in place of a file, with status 200: a proxy's error page. */
+export const ERROR_PAGE = '<!doctype html><title>502 Bad Gateway</title><h1>502 Bad Gateway</h1>';
+
+/**
+ * Damages the entry of Cache Storage `cache` ('precache': Workbox's) whose path matches `path`:
+ * cut to half, or an error page (`ERROR_PAGE`), under the same key and headers.
+ */
+export async function damageCached(page: Page, cache: 'precache' | string, path: RegExp, how: 'cut' | 'error page'): Promise<void> {
+  const done = await page.evaluate(
+    async ({ cache, source, how, errorPage }) => {
+      const name = cache === 'precache' ? (await caches.keys()).find((n) => n.startsWith('workbox-precache-v2-'))! : cache;
+      const store = await caches.open(name);
+      const key = (await store.keys()).find((k) => new RegExp(source).test(new URL(k.url).pathname));
+      if (!key) return false;
+      const response = (await store.match(key))!;
+      const bytes = await response.arrayBuffer();
+      const headers = new Headers(response.headers);
+      headers.delete('Content-Length');
+      await store.put(key, new Response(how === 'cut' ? bytes.slice(0, bytes.byteLength >> 1) : errorPage, { headers }));
+      return true;
+    },
+    { cache, source: path.source, how, errorPage: ERROR_PAGE },
+  );
+  if (!done) throw new Error(`damageCached: nothing in ${cache} matches ${path}`);
+}

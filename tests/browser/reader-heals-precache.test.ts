@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { openAppWithCamera, reloadOffline, ROOT, waitForServiceWorker, type AppWithCamera } from './harness.ts';
+import { damageCached, openAppWithCamera, reloadOffline, ROOT, waitForServiceWorker, type AppWithCamera } from './harness.ts';
 import { cameraRead, startGame } from './table-helpers.ts';
 
 const GZ = /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/;
@@ -54,26 +54,6 @@ async function cached(page: Page, cache: 'precache' | string, path: RegExp): Pro
   );
 }
 
-/** Damages the entry of `cache` whose path matches `path`: cut to half, or a web page; same headers. */
-async function damage(page: Page, cache: 'precache' | string, path: RegExp, how: 'cut' | 'page'): Promise<void> {
-  const done = await page.evaluate(
-    async ({ cache, path, how }) => {
-      const name = cache === 'precache' ? (await caches.keys()).find((n) => n.startsWith('workbox-precache-v2-'))! : cache;
-      const store = await caches.open(name);
-      const key = (await store.keys()).find((k) => new RegExp(path).test(new URL(k.url).pathname));
-      if (!key) return false;
-      const response = (await store.match(key))!;
-      const bytes = await response.arrayBuffer();
-      const headers = new Headers(response.headers);
-      headers.delete('Content-Length');
-      await store.put(key, new Response(how === 'cut' ? bytes.slice(0, bytes.byteLength >> 1) : '<!doctype html><title>502 Bad Gateway</title>', { headers }));
-      return true;
-    },
-    { cache, path: path.source, how },
-  );
-  expect(done).toBe(true);
-}
-
 /**
  * A browser profile of its own for each case (so that one failing leaves the next its own
  * precache and no game in progress), the app installed in it: its service worker in control.
@@ -107,7 +87,7 @@ describe('a damaged file in the precache', () => {
     await installed(async (page, _context, errors) => {
       const gz = sha256(distFile('assets', GZ));
       expect(await cached(page, 'precache', GZ)).toBe(gz);
-      await damage(page, 'precache', GZ, 'page');
+      await damageCached(page, 'precache', GZ, 'error page');
       expect(await cached(page, 'precache', GZ)).not.toBe(gz);
 
       const requested = app.server.requests.length;
@@ -125,7 +105,7 @@ describe('a damaged file in the precache', () => {
   it('the detector model cut short: downloaded again, put back, and dice read in that start', async () => {
     await installed(async (page, _context, errors) => {
       const model = sha256(readFileSync(join(ROOT, 'models/dice-pips.onnx')));
-      await damage(page, 'precache', MODEL, 'cut');
+      await damageCached(page, 'precache', MODEL, 'cut');
 
       const requested = app.server.requests.length;
       await page.reload();
@@ -192,7 +172,7 @@ describe('a damaged file in the precache', () => {
 
   it("the network's copy damaged too: said to be damaged, as without a service worker, after one download", async () => {
     await installed(async (page, context) => {
-      await damage(page, 'precache', GZ, 'cut');
+      await damageCached(page, 'precache', GZ, 'cut');
       await context.route(/\.wasm\.gz\?rollcall-refetch=1$/, async (route) => {
         const response = await route.fetch();
         const gz = await response.body();
@@ -212,7 +192,7 @@ describe('a damaged file in the precache', () => {
   it('offline: said to be damaged and to be downloaded again once online; the next start online reads dice', async () => {
     await installed(async (page, context) => {
       const gz = sha256(distFile('assets', GZ));
-      await damage(page, 'precache', GZ, 'cut');
+      await damageCached(page, 'precache', GZ, 'cut');
 
       try {
         await reloadOffline(page, app.server);
