@@ -113,6 +113,18 @@ describe('War: a game', () => {
     expect(g(state).counts).toEqual([3, 2]);
     expect(viewMatch(state).slate.rows.map((r) => r.cells.captured)).toEqual(['3 with 1+2', '6 with 3+3']);
   });
+  it('the slate never shows last turn\'s captures beside this turn\'s throw', () => {
+    // centre 6. Ann 1 2 takes Bob's 3 (1+2); Bob 3 4 takes nothing (sum 7).
+    let state = play([roll(6), roll(1, 2), roll(3, 4)]);
+    const cells = () => viewMatch(state).slate.rows.map((r) => [r.cells.thrown, r.cells.captured]);
+    expect(cells()).toEqual([['1 2', '3 with 1+2'], ['3 4', '']]);
+    // Ann throws for the next turn: her new dice did not make the capture, so it goes.
+    state = applyAction(state, roll(2, 2, 3));
+    expect(cells()).toEqual([['2 2 3', ''], ['', '']]);
+    // Bob throws: the turn is complete and its captures show beside its throws.
+    state = applyAction(state, roll(5));
+    expect(cells()).toEqual([['2 2 3', '5 with 2+3'], ['5', '']]);
+  });
   it('capturing all the opponent\'s dice scores a point; both take two dice and the winner throws the centre die', () => {
     // centre 6. Ann 1 3 takes Bob's 4 (1+3); Bob 4 5 takes nothing (sum 9).
     let state = play([roll(6), roll(1, 3), roll(4, 5)]);

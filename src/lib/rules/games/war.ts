@@ -224,7 +224,11 @@ function expectRoll(g: WarState): ExpectedRoll | null {
 
 function capturesCell(g: WarState, p: PlayerIndex): string {
   const turn = g.lastTurn;
-  if (!turn) return '';
+  // A turn is both players' throws (the sheet: "On each turn, both players roll their dice").
+  // Once the first player has thrown, the Last throw column shows this turn's dice, so the last
+  // turn's captures would sit beside dice that did not make them: the column waits for the
+  // turn's captures instead.
+  if (!turn || g.throws.length > 0) return '';
   const caps = turn.captures[p] ?? [];
   return caps
     .map((c) => {
