@@ -34,10 +34,26 @@ export function isAllDifferent(dice: readonly number[]): boolean {
  * two dice must differ (a full house 3+2 does not count) unless `fullHouseCounts`.
  */
 export function isThreeOfAKind(dice: readonly number[], fullHouseCounts: boolean): boolean {
-  if (dice.length !== 5 || (dice.includes(1) && dice.includes(6))) return false;
+  return hasThreeOfAKindShape(dice, fullHouseCounts) && !hasOneAndSix(dice);
+}
+
+/** The same number on exactly three dice (the other two differing unless `fullHouseCounts`). */
+function hasThreeOfAKindShape(dice: readonly number[], fullHouseCounts: boolean): boolean {
+  if (dice.length !== 5) return false;
   const counts = [...countTokens(dice).values()];
   if (!counts.includes(3)) return false;
   return fullHouseCounts || !counts.includes(2);
+}
+
+const hasOneAndSix = (dice: readonly number[]): boolean => dice.includes(1) && dice.includes(6);
+
+/**
+ * The headline's clause for dice that would be three of a kind but for the 1-and-6 rule: a table
+ * sees three of a number and asks why it does not score. Empty whenever that rule is not what
+ * stops them (they are three of a kind, or are not for another reason).
+ */
+function notThreeOfAKindClause(dice: readonly number[], fullHouseCounts: boolean): string {
+  return hasThreeOfAKindShape(dice, fullHouseCounts) && hasOneAndSix(dice) ? ' (not three of a kind: both a 1 and a 6)' : '';
 }
 
 export function showsCombination(dice: readonly number[], combination: Combination, fullHouseCounts: boolean): boolean {
@@ -141,7 +157,8 @@ function applySetString(g: TugState, dice: number[]): TugState {
   if (shows !== null) {
     return score(set, shows, `${name}'s string ${formatDice(dice)} shows ${COMBINATION_LABELS[combinationOf(g, shows)]}:`);
   }
-  return { ...set, phase: 'turn', lastEvent: `${name} sets the string ${formatDice(dice)}.` };
+  const why = notThreeOfAKindClause(dice, g.fullHouseCounts);
+  return { ...set, phase: 'turn', lastEvent: `${name} sets the string ${formatDice(dice)}${why}.` };
 }
 
 function applyReroll(g: TugState, action: Action): TugState {
@@ -174,7 +191,8 @@ function applyRerollThrow(g: TugState, thrown: number[]): TugState {
   const name = nameOf(g, p);
   const dice = [...removeAll(g.dice, g.pickedUp ?? []).map(Number), ...thrown];
   const after = { ...g, dice, pickedUp: null, usedThisTurn: g.usedThisTurn + thrown.length };
-  const text = `${name} re-rolled ${formatDice(thrown)}: ${formatDice(dice)}.`;
+  const why = notThreeOfAKindClause(dice, g.fullHouseCounts);
+  const text = `${name} re-rolled ${formatDice(thrown)}: ${formatDice(dice)}${why}.`;
   const shows = owner(g, dice);
   // A point ends the turn; it still counts in variation 1's growing count of dice.
   const turnDone = { ...after, turnCount: g.turnCount + 1 };
