@@ -80,6 +80,19 @@ describe('Dominoes head to head (the sheet game)', () => {
     expect(g(state).string).toEqual([4]);
     expect(expectRoll(state)).toMatchObject({ player: 1, count: 1, kept: [4] });
   });
+  it('the slate marks the starting player: "begins this string" until their die is thrown, then "began"', () => {
+    const notes = (state: MatchState) => viewMatch(state).slate.rows.map((r) => r.note);
+    let state = play([]);
+    expect(notes(state)).toEqual(['begins this string', null]);
+    state = applyAction(state, roll(4));
+    expect(notes(state)).toEqual(['began this string', null]);
+    // Bob fails three times: Ann wins the round, and Bob is the new starting player.
+    state = applyAction(applyAction(applyAction(state, roll(1)), roll(3)), roll(1));
+    expect(g(state).phase).toBe('establish');
+    expect(notes(state)).toEqual([null, 'begins this string']);
+    state = applyAction(state, roll(6));
+    expect(notes(state)).toEqual([null, 'began this string']);
+  });
   it('a die that fits is placed at once and the turn passes', () => {
     const state = play([roll(4), roll(6)]);
     expect(g(state).string).toEqual([4, 6]);

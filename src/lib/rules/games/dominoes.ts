@@ -404,6 +404,9 @@ function view(g: DominoesState): PlayView {
       });
     }
   }
+  // The starting player's first die is the string's beginning: until it is thrown they have
+  // begun nothing yet, so the mark says what they are about to do.
+  const starterNote = g.phase === 'establish' ? 'begins this string' : 'began this string';
   const columns: SlateColumn[] = isSeries(g)
     ? [
         { key: 'turns', label: 'Turns' },
@@ -429,7 +432,7 @@ function view(g: DominoesState): PlayView {
               ? 'shares the win'
               : 'winner'
             : !isSeries(g) && g.phase !== 'over' && g.roundStarter === i
-              ? 'began this string'
+              ? starterNote
               : g.playOff === null
                 ? null
                 : !g.playOff.includes(i)
