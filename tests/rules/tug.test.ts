@@ -149,7 +149,7 @@ describe('Tug: turns (re-roll one or two dice)', () => {
       "Ann re-rolled 4: 4 4 1 6 4 (not three of a kind: both a 1 and a 6). Bob's turn. Bob (five different numbers): pick up one or two dice to re-roll.",
     );
   });
-  it('the headline says why three of a kind with a 1 and a 6 does not score, and only then', () => {
+  it('the headline says why three or more of a number are not three of a kind, and only then', () => {
     const set = (...dice: number[]) => viewMatch(play([choose('three-of-a-kind'), roll(...dice)])).headline;
     const setFullHouse = (...dice: number[]) =>
       viewMatch(play([choose('three-of-a-kind'), roll(...dice)], { fullHouseCounts: true })).headline;
@@ -159,8 +159,10 @@ describe('Tug: turns (re-roll one or two dice)', () => {
     expect(set(6, 6, 6, 1, 2)).toContain('(not three of a kind: both a 1 and a 6)');
     // Not three of a kind for other reasons: a 1 and a 6 are beside the point.
     expect(set(1, 1, 2, 2, 6)).toBe('Ann sets the string 1 1 2 2 6. Ann (three of a kind): pick up one or two dice to re-roll.');
-    expect(set(6, 6, 6, 6, 1)).not.toContain('not three of a kind'); // four of a kind
-    expect(set(6, 6, 6, 1, 1)).not.toContain('not three of a kind'); // a full house: not three of a kind anyway
+    expect(set(6, 6, 6, 6, 1)).toContain('(not three of a kind: four 6s)');
+    expect(set(2, 2, 2, 2, 2)).toContain('(not three of a kind: five 2s)');
+    expect(set(6, 6, 6, 1, 1)).toContain('(not three of a kind: a full house)');
+    expect(set(3, 3, 3, 1, 5)).not.toContain('not three of a kind'); // it is three of a kind
     expect(setFullHouse(6, 6, 6, 1, 1)).toContain('(not three of a kind: both a 1 and a 6)');
   });
   it('the first to 5 points wins', () => {

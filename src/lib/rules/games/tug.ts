@@ -48,12 +48,22 @@ function hasThreeOfAKindShape(dice: readonly number[], fullHouseCounts: boolean)
 const hasOneAndSix = (dice: readonly number[]): boolean => dice.includes(1) && dice.includes(6);
 
 /**
- * The headline's clause for dice that would be three of a kind but for the 1-and-6 rule: a table
- * sees three of a number and asks why it does not score. Empty whenever that rule is not what
- * stops them (they are three of a kind, or are not for another reason).
+ * The headline's clause for dice that show three or more of a number yet are not three of a kind:
+ * a table sees three 6s and asks why they do not score. The sheet's three reasons, in the order a
+ * player checks them: four or five of a kind are not "exactly three", a full house does not count
+ * (unless `fullHouseCounts`), and a 1 and a 6 may not both be there. Empty otherwise.
  */
 function notThreeOfAKindClause(dice: readonly number[], fullHouseCounts: boolean): string {
-  return hasThreeOfAKindShape(dice, fullHouseCounts) && hasOneAndSix(dice) ? ' (not three of a kind: both a 1 and a 6)' : '';
+  if (dice.length !== 5 || isThreeOfAKind(dice, fullHouseCounts)) return '';
+  const counts = countTokens(dice);
+  const most = Math.max(...counts.values());
+  if (most < 3) return '';
+  if (most > 3) {
+    const face = [...counts].find(([, n]) => n === most)?.[0];
+    return ` (not three of a kind: ${most === 4 ? 'four' : 'five'} ${face}s)`;
+  }
+  if (!fullHouseCounts && [...counts.values()].includes(2)) return ' (not three of a kind: a full house)';
+  return ' (not three of a kind: both a 1 and a 6)';
 }
 
 export function showsCombination(dice: readonly number[], combination: Combination, fullHouseCounts: boolean): boolean {
