@@ -251,6 +251,29 @@ describe('Big Roll 5000: the final round', () => {
       'Bob rolled 2 2 3 4 6: nothing scores — bust. Cy skips this turn (passed after all five dice had scored). Game over: Ann wins with 5000.',
     );
   });
+  it('a pass with no next turn to lose warns of no forfeit and marks no one: in the final round, or reaching 5000', () => {
+    // Ann reaches 5000: Bob's last turn. All five of his dice score; passing costs him nothing.
+    const last = play([...to4000, ...TURN[1000], r(1, 1, 1, 5, 5)]);
+    expect(viewMatch(last).legal.map((m) => m.label)).toEqual(['Roll all 5 again', 'Pass with 1100 (4000 → 5100: takes the lead)']);
+    expect(viewMatch(last).headline).toBe(
+      'Bob rolled 1 1 1 5 5 = 1100 (all set aside). All five dice scored: roll all 5 again or pass — turn total 1100 (4000 → 5100: takes the lead)',
+    );
+    expect(viewMatch(last).details.passForfeitsNextTurn).toBe(false);
+    const passed = applyAction(last, bank);
+    expect(viewMatch(passed).headline).toBe("Bob passes with 1100: 4000 → 5100. Cy's last turn: roll 5 dice (Bob leads with 5100; needs 500 in one turn to get on the slate).");
+    expect(g(passed).skipNext).toEqual([false, false, false]);
+    expect(viewMatch(passed).slate.rows[1]).toMatchObject({ note: 'last turn played', marked: false });
+    // A pass that reaches 5000 starts the final round, which Ann does not play.
+    const reach = play([...to4000, r(1, 1, 1, 5, 5)]);
+    expect(viewMatch(reach).legal.map((m) => m.label)).toContain('Pass with 1100 (4000 → 5100: reaches 5000)');
+    const reached = applyAction(reach, bank);
+    expect(viewMatch(reached).headline).not.toContain('skips');
+    expect(viewMatch(reached).slate.rows[0]).toMatchObject({ note: 'reached 5000', marked: false });
+    // First to 5000: the pass wins.
+    const won = play([...to4000, r(1, 1, 1, 5, 5), bank], { winRule: 'first-to-5000' });
+    expect(viewMatch(won).headline).toBe('Ann passes with 1100: 4000 → 5100. Ann reaches 5000 and wins!');
+    expect(viewMatch(won).slate.rows[0]).toMatchObject({ note: 'winner', marked: false });
+  });
   it('five 1s in the final round win outright', () => {
     const state = play([...to4000, ...TURN[1000], BUST, r(1, 1, 1, 1, 1)]);
     expect(state.winners).toEqual([2]);

@@ -117,8 +117,15 @@ export function scoreBigRollRoll(dice: readonly number[]): RollScore {
 
 const FORFEIT_REASON = 'passed after all five dice had scored';
 
+/**
+ * Passing now forfeits a next turn: every die has scored, the sheet's forfeit is on, and the
+ * player has a next turn to lose. In the final round this turn is their last, and a pass that
+ * reaches 5000 either wins or starts the final round, which the player who reached 5000 does not
+ * play; there the forfeit costs nothing, so the table neither warns of it nor marks the player.
+ */
 function skipsNextTurn(g: BigRollState): boolean {
-  return allDiceScored(g.turn) && g.rules.hotDicePass === 'forfeit';
+  if (!allDiceScored(g.turn) || g.rules.hotDicePass !== 'forfeit') return false;
+  return g.finalRound === null && (g.scores[g.current] ?? 0) + g.turn.total < BIG_ROLL_TARGET;
 }
 
 function endTurn(g: BigRollState, event: string): BigRollState {
