@@ -299,6 +299,10 @@ describe('5000 overflow gift', () => {
     // giftBumps off: Bob receives 500 and ties Cy at 1100; Ann's next overflow goes to Bob.
     const state = play([...setup, r(5, 5, 5, 2, 3), bank, BUST, BUST, r(6, 6, 6, 2, 3), bank], { giftBumps: false });
     expect(g(state).scores).toEqual([4800, 1700, 1100]);
+    // The headline says why Bob and not Cy, who has the same score.
+    expect(viewMatch(state).headline).toContain(
+      "Ann's 600 would pass 5000 (4800 + 600): they go to Bob, 1100 → 1700 (Bob and Cy share the lowest score on the slate; Bob sits first to Ann's left).",
+    );
     const gs = g(state);
     const tie: FiveThousandState = { ...gs, scores: [4800, 600, 600] };
     expect(giftRecipient(tie, 0)).toBe(1);

@@ -200,12 +200,21 @@ function settleBank(g: FiveThousandState): BankResult {
   scores[receiver] = had + points;
   last[receiver] = `gift +${points}`;
   last[banker] = `over ${target}: gave ${points}`;
+  // Several players can share the lowest score (with giftBumps off): say why this one receives.
+  const n = g.players.length;
+  const tied = Array.from({ length: n - 1 }, (_, i) => (banker + 1 + i) % n).filter(
+    (p) => isOnSlate(g, p) && (g.scores[p] ?? 0) === had,
+  );
+  const why =
+    tied.length > 1
+      ? `, ${had} → ${had + points} (${namesText(g, tied)} share the lowest score on the slate; ${receiverName} sits first to ${name}'s left)`
+      : `, the lowest on the slate, ${had} → ${had + points}`;
   const bump = g.rules.giftBumps ? bumpOthersAt(receiver) : { story: '', who: '' };
   return {
     scores,
     bumped,
     last,
-    event: `${over}: they go to ${receiverName}, the lowest on the slate, ${had} → ${had + points}.${bump.story}`,
+    event: `${over}: they go to ${receiverName}${why}.${bump.story}`,
     reached: had + points === target ? receiver : null,
     preview: `over ${target}: goes to ${receiverName}${had + points === target ? `, who reaches ${target}` : ''}${bump.who ? `, bumps ${bump.who} to 0` : ''}`,
   };
