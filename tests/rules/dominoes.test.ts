@@ -265,6 +265,11 @@ describe('Dominoes variation 2: the series', () => {
     expect(() => play([], v2, ['A', 'B'])).not.toThrow();
     expect(() => createMatch({ game: 'dominoes', players: ['A', 'B', 'C', 'D', 'E'], options: v2 })).toThrow(SetupError);
   });
+  it('the details have no round count (the series has none), only the points that end it; head to head counts rounds', () => {
+    const done = play([roll(3), roll(6, 6, 6, 6)], v2, three); // Ann's turn ends: 1 point
+    expect(viewMatch(done).details).toMatchObject({ round: null, target: 15 });
+    expect(viewMatch(play([roll(3), roll(6), roll(6), roll(6)])).details).toMatchObject({ round: 2, target: 5 });
+  });
   it('one die starts the string, then 4, 3, 2, 1 dice, one die added per throw', () => {
     let state = play([], v2, three);
     expect(expectRoll(state)).toMatchObject({ player: 0, count: 1 });

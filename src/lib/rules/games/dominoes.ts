@@ -448,7 +448,8 @@ function view(g: DominoesState): PlayView {
       string: g.string,
       lastThrow: g.lastThrow,
       throwsLeft: isSeries(g) ? null : THROWS_PER_TURN - g.throwsThisTurn,
-      round: g.round,
+      // The series has no rounds (its count never moves): null, so the table shows its end instead.
+      round: isSeries(g) ? null : g.round,
       target: g.target,
       playOff: g.playOff,
       lastEvent: g.lastEvent,
