@@ -11,6 +11,8 @@ import { backupFileName, downloadText, isolated } from './format.ts';
 import { holdsSecretDice, logSteps } from './play.ts';
 import { headerOf } from './table.svelte.ts';
 import { gameName } from './games.ts';
+import { wrongFileIn } from './file-kinds.ts';
+import { BackupError } from '../lib/store/index.ts';
 import { andList, type Action } from '../lib/rules/index.ts';
 
 export type ImportMode = 'merge' | 'replace';
@@ -84,7 +86,8 @@ class BackupJob {
     announce('Importing the backup…', { speak: false });
     try {
       const { importBackupText } = await import('../lib/store/backup.ts');
-      const summary = await importBackupText(await data.store(), await file.text(), mode, ({ stage, games, of }) => {
+      const text = await file.text();
+      const summary = await importBackupText(await data.store(), text, mode, ({ stage, games, of }) => {
         this.importStatus = stage === 'checking' ? `Checking the games: ${games} of ${of}…` : `Importing the games: ${games} of ${of}…`;
       });
       await data.load();
@@ -92,7 +95,11 @@ class BackupJob {
       const skipped = summary.games.skipped > 0 ? ` (${summary.games.skipped} already here, kept as they are)` : '';
       this.end({ job: 'import', ok: true, text: `Imported ${games}${skipped}.` });
     } catch (err) {
-      this.end({ job: 'import', ok: false, text: err instanceof Error ? err.message : String(err) });
+      // not a backup: when it is a transcript or a kit file, said so and where it goes (read again
+      // only here, so a real backup is parsed once)
+      const wrongFile = err instanceof BackupError && err.code === 'foreign' ? wrongFileIn(await file.text(), 'backup') : null;
+      const said = wrongFile === null ? (err instanceof Error ? err.message : String(err)) : `${wrongFile} Nothing was changed.`;
+      this.end({ job: 'import', ok: false, text: said });
     } finally {
       this.busy = false;
       this.importStatus = '';

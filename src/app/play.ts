@@ -27,6 +27,7 @@ import {
 } from '../lib/rules/index.ts';
 import { BUILT_IN_KITS, describeDice, tokenForFace, type DiceKit } from '../lib/dice/index.ts';
 import { isolated } from './format.ts';
+import { rollcallFileKind, wrongFileMessage } from './file-kinds.ts';
 
 /**
  * How the pot was paid out at the end of a game played for one: "Ann takes 15 from the pot of
@@ -279,6 +280,8 @@ export function readTranscript(text: string): { transcript: Transcript; state: M
   } catch {
     throw new TranscriptImportError('This file is not a transcript: it is not valid JSON. Nothing was imported.');
   }
+  const kind = rollcallFileKind(json);
+  if (kind !== null && kind !== 'transcript') throw new TranscriptImportError(`${wrongFileMessage(kind, 'transcript')} Nothing was imported.`);
   try {
     const transcript = parseTranscript(json);
     const state = replay(transcript);
