@@ -376,3 +376,13 @@ export function diceLookBlurred(edgeWidths: readonly (number | null)[], width = 
 export function blurredDiceHint(edgeWidths: readonly (number | null)[], count: number): string {
   return diceLookBlurred(edgeWidths) ? ` ${count === 1 ? 'It looks' : 'They look'} blurred: hold the phone still, not too close, and let it focus.` : '';
 }
+
+/**
+ * The Camera check's line on the reading pace: "3 frames a second reach the dice reader; each read
+ * takes about 320 ms on this device." (`readMs`, the latest reads' median; null before the first).
+ * One frame a second is said in the singular: a slow phone, or one busy loading, shows it.
+ */
+export function readPaceText(fps: number, readMs: number | null): string {
+  const frames = `${fps} ${fps === 1 ? 'frame' : 'frames'} a second reach${fps === 1 ? 'es' : ''} the dice reader`;
+  return `${frames}${readMs === null ? '' : `; each read takes about ${Math.round(readMs)} ms on this device`}.`;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, readLearning, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, layoutInFrame, settleFrame, markDiceSettled, DICE_SETTLED_MARK, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, readLearning, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, layoutInFrame, settleFrame, markDiceSettled, DICE_SETTLED_MARK, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, readPaceText, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -368,5 +368,13 @@ describe('markDiceSettled: the settled-read mark a propped phone makes all eveni
     expect(marks).toHaveLength(1);
     expect(marks[0]!.detail).toEqual({ frameTime: 999, proposed: false });
     performance.clearMarks(DICE_SETTLED_MARK);
+  });
+});
+
+describe('readPaceText: the Camera check\'s line on the reading pace', () => {
+  it('says one frame a second in the singular, and the read time once there is one', () => {
+    expect(readPaceText(1, 454.2)).toBe('1 frame a second reaches the dice reader; each read takes about 454 ms on this device.');
+    expect(readPaceText(3, 407)).toBe('3 frames a second reach the dice reader; each read takes about 407 ms on this device.');
+    expect(readPaceText(0, null)).toBe('0 frames a second reach the dice reader.');
   });
 });
