@@ -148,4 +148,22 @@ describe('with the text at 200%', () => {
     }
     await page.close();
   });
+
+  it('the table\'s moves and Teach\'s list of faces stay on the screen', async () => {
+    const page = await freshPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await addTestStyles(page, 'html { font-size: 200% !important; }');
+    const wide = async () => page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth);
+    await startGame(page, 'five-thousand', ['Ann', 'Bob'], 0);
+    await padRoll(page, ['1', '1', '1', '2', '3']);
+    // a move's button, a column of 12rem (384 px here) before
+    await page.getByRole('button', { name: 'Bank 1100 (0 → 1100)' }).waitFor();
+    expect(await wide(), 'table').toBeLessThanOrEqual(390);
+    await home(page);
+    await page.getByRole('button', { name: 'Dice kits', exact: true }).click();
+    await page.getByRole('button', { name: 'Teach Rollcall your Star Wars Face Off dice' }).click();
+    await page.locator('[data-testid="separation"] li[data-face]').first().waitFor({ timeout: 60_000 });
+    expect(await wide(), 'teach').toBeLessThanOrEqual(390);
+    await page.close();
+  });
 });
