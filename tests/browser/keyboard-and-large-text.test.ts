@@ -166,4 +166,33 @@ describe('with the text at 200%', () => {
     expect(await wide(), 'teach').toBeLessThanOrEqual(390);
     await page.close();
   });
+
+  it('the log\'s Players, Status and Dice break between words, never inside one', async () => {
+    const page = await freshPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await addTestStyles(page, 'html { font-size: 200% !important; }');
+    await startGame(page, 'five-thousand', ['Ann', 'Bob'], 0);
+    await padRoll(page, ['1', '1', '4', '5', '6']);
+    await home(page);
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await page.getByRole('button', { name: /^Log: 5000/ }).first().click();
+    await page.getByTestId('game-log').waitFor();
+    // each word of the card's values on one line ("Aband|oned", "Stand|ard" before)
+    const broken = await page.evaluate(() => {
+      const out: string[] = [];
+      for (const dd of document.querySelectorAll('section.header dd')) {
+        const text = dd.firstChild;
+        if (!(text instanceof Text)) continue;
+        for (const m of text.data.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(text, m.index);
+          range.setEnd(text, m.index + m[0].length);
+          if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(m[0]);
+        }
+      }
+      return out;
+    });
+    expect(broken).toEqual([]);
+    await page.close();
+  });
 });
