@@ -225,7 +225,9 @@ describe('teaching Face Off dice from photos', () => {
     const bad = JSON.parse(exported.text) as { examples: Record<string, string[]>; kit: { faces: Array<{ id: string }> } };
     const cases: Array<[string, string, RegExp]> = [
       ['broken.rollcall-kit.json', exported.text.slice(0, 200), /^This kit file was not imported: broken\.rollcall-kit\.json: not valid JSON .*Nothing was changed\.$/],
-      ['other.json', JSON.stringify({ format: 'rollcall-backup', version: 1 }), /not a Rollcall kit/],
+      ['other.json', JSON.stringify({ format: 'another-app', version: 1 }), /not a Rollcall kit/],
+      // a backup picked here by mistake is named for what it is, and where it goes
+      ['backup.json', JSON.stringify({ format: 'rollcall-backup', version: 1 }), /^This file is a Rollcall backup, not a kit file: import it in Settings, under Backup\. Nothing was changed\.$/],
       ['face.rollcall-kit.json', JSON.stringify({ ...bad, examples: { ...bad.examples, yoda: bad.examples.luke } }), /no face "yoda" in kit "face-off"/],
       ['picture.rollcall-kit.json', JSON.stringify({ ...bad, examples: { ...bad.examples, luke: ['data:image/png;base64,AAAA'] } }), /examples\.luke\[0\] is not a picture Rollcall can read/],
       ['faces.rollcall-kit.json', JSON.stringify({ ...bad, kit: { ...bad.kit, faces: bad.kit.faces.slice(0, 5) }, examples: {} }), /uses the id of the built-in kit "face-off" but not its faces/],
@@ -268,6 +270,22 @@ describe('teaching Face Off dice from photos', () => {
 });
 
 describe('a kit of your own', () => {
+  it('a teach button tapped, then Back, leaves no empty set behind: the next tap opens the same one', async () => {
+    const { page } = session;
+    const spikeSets = async (): Promise<string[]> =>
+      page.locator('[data-kit-id="corellian-spike"]').getByTestId('taught-set').locator('strong').allTextContents();
+    await openKits(page);
+    const before = await spikeSets();
+    for (let tap = 0; tap < 2; tap++) {
+      await page.locator('[data-kit-id="corellian-spike"]').getByTestId('teach-kit').click();
+      await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Teach: My Corellian Spike dice');
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByTestId('own-kits').waitFor();
+    }
+    expect(await spikeSets()).toEqual([...before, 'My Corellian Spike dice']);
+  });
+
   it('is made from a form checked by the kit validator, then taught', async () => {
     const { page } = session;
     await openKits(page);
