@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Download, FileChooser, Page } from 'playwright-core';
 import { fakeCameraFile, launch, ROOT, serve, type StaticServer } from './harness.ts';
-import { controlGone, controls, monkeyFailure, mulberry32, pageProblem, PHONE_BACK, pick, settle, storedRecords, type Control } from './monkey.ts';
+import { commonUse, controls, monkeyFailure, mulberry32, offered, pageProblem, PHONE_BACK, pick, reloadStep, settle, storedRecords, useControl, type Control, type Walk } from './monkey.ts';
 
 /**
  * A seeded monkey on the screens that need a camera: Dice kits, Teach (a live fake camera showing
@@ -186,6 +186,7 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
   const fail = (step: number, what: string): never => {
     throw monkeyFailure(`MONKEY_SEEDS=${seed} MONKEY_STEPS=${STEPS}`, 'the camera screens', step, what, trail);
   };
+  const run: Walk = { page, errors, trail, fail, vanished: 0 };
   /** Sets the monkey deleted: gone from the store for good. */
   const deleted = new Set<string>();
   let nextFile = 0;
@@ -261,7 +262,6 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
   };
 
   const visits: Record<string, number> = {};
-  let vanished = 0;
   let hidden = false;
   for (let step = 1; step <= STEPS; step++) {
     nextFile = Math.floor(random() * pool.files.length);
@@ -278,26 +278,12 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
       continue;
     }
     if (random() < RELOAD_CHANCE) {
-      trail.push(`${step}: reload on ${before.screen}`);
-      await page.reload();
-      await page
-        .locator('main h1')
-        .first()
-        .waitFor()
-        .catch(async () => fail(step, `no screen after the reload: "${await page.evaluate(() => document.body.innerText.slice(0, 400))}"`));
-      await settle(page);
-      const after = await where(page);
-      if (after.screen !== before.screen) fail(step, `the reload went from ${before.screen} to ${after.screen}`);
-      if (errors.length > 0) fail(step, `errors in the page: ${errors.join(' | ')}`);
+      await reloadStep(run, step);
       await checkStore(step);
       continue;
     }
     visits[before.screen] = (visits[before.screen] ?? 0) + 1;
-    let options = await controls(page, { inputs: 'all' });
-    for (let wait = 0; options.length === 0 && wait < 20; wait++) {
-      await page.waitForTimeout(100);
-      options = await controls(page, { inputs: 'all' });
-    }
+    let options = await offered(page, () => controls(page, { inputs: 'all' }));
     // off the camera screens: only the way back to them
     if (!IN_SCOPE.has(before.screen)) options = options.filter((c) => /^(Dice kits|Settings|Check the camera|Back)$/.test(c.name) || c.testId === 'camera-check');
     const choices: Control[] = before.screen === 'home' ? options : [...options, PHONE_BACK, ...(before.screen === 'new-kit' ? [FILL_KIT] : [])];
@@ -307,13 +293,16 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
     let did = '';
     let taps = 0;
     const givenBefore = filesGiven;
-    try {
-      if (picked === PHONE_BACK) {
-        did = 'phone back';
-        await page.goBack();
-      } else if (picked === FILL_KIT) {
+    const used = await useControl(run, step, before.screen, picked, async (say) => {
+      const tell = (what: string): void => {
+        did = what;
+        say(what);
+      };
+      const common = commonUse(run, picked, random, NASTY_TEXT, 0.5);
+      if (common) await common(tell);
+      else if (picked === FILL_KIT) {
         const name = pick(random, NASTY_TEXT.filter((t) => t.trim() !== ''));
-        did = `fill the form well, named ${JSON.stringify(name.slice(0, 20))}`;
+        tell(`fill the form well, named ${JSON.stringify(name.slice(0, 20))}`);
         await page.getByTestId('kit-name').fill(name);
         const labels = page.getByTestId('face-label');
         const values = page.getByTestId('face-value');
@@ -323,22 +312,10 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
           await values.nth(i).fill(pips && i < 6 ? String(i + 1) : '');
         }
         await page.getByTestId('create-kit').click();
-      } else if (picked.kind === 'select') {
-        const count = await target.locator('option').count();
-        const index = Math.floor(random() * count);
-        did = `choose option ${index}`;
-        await target.selectOption({ index }, { timeout: 5000 });
-      } else if (picked.kind === 'text') {
-        const value = pick(random, NASTY_TEXT);
-        const enter = random() < 0.5;
-        did = `type ${JSON.stringify(value.length > 40 ? `${value.slice(0, 20)}…(${value.length})` : value)}${enter ? ' and Enter' : ''}`;
-        await target.fill(value, { timeout: 5000 });
-        if (enter) await target.press('Enter');
-        else await target.blur();
       } else if (random() < DOUBLE_TAP_CHANCE && picked.kind !== 'label') {
         // a finger's double tap: the same spot twice, the second as the screen stands then
         const gap = 50 + Math.floor(random() * 200);
-        did = `double-tap (${gap} ms)`;
+        tell(`double-tap (${gap} ms)`);
         taps = 2;
         await target.scrollIntoViewIfNeeded({ timeout: 5000 });
         const box = await target.boundingBox();
@@ -347,23 +324,15 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
         await page.waitForTimeout(gap);
         await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       } else {
-        did = 'tap';
+        tell('tap');
         taps = 1;
         await target.click({ timeout: 5000 });
       }
-      trail.push(`${step}: on ${before.screen}, ${did} ${picked.kind} ${picked.testId ?? ''} "${picked.name.slice(0, 60)}"`);
-    } catch (err) {
-      const gone = await controlGone(page, picked.index);
-      if (gone && vanished < 5) {
-        vanished++;
-        trail.push(`${step}: (${picked.name} went before the ${did})`);
-        step--;
-        continue;
-      }
-      trail.push(`${step}: on ${before.screen}, ${did} ${picked.kind} ${picked.testId ?? ''} "${picked.name}"`);
-      fail(step, `that did not go through: ${String(err)}`);
+    });
+    if (!used) {
+      step--;
+      continue;
     }
-    vanished = 0;
     await settle(page);
     // busy for a while is fine (a reader starting, pictures read, a kit imported), for ever is not
     let busyNow = await busy(page);

@@ -72,11 +72,6 @@ export async function controls(page: Page, options: ControlsOptions): Promise<Co
   }, { inputs: options.inputs, homeGameListOnly: options.homeGameListOnly ?? false });
 }
 
-/** Whether the control `controls` numbered `index` has left the page (a screen that had not finished opening took it away). */
-export function controlGone(page: Page, index: number): Promise<boolean> {
-  return page.evaluate((i) => document.querySelector(`[data-monkey="${i}"]`) === null, index);
-}
-
 /** What every step must leave: no error in the page, and nothing laid out wrong. Null when so. */
 export async function pageProblem(page: Page, errors: readonly string[]): Promise<string | null> {
   if (errors.length > 0) return `errors in the page: ${errors.join(' | ')}`;
@@ -132,4 +127,121 @@ export async function settle(page: Page): Promise<void> {
  */
 export function monkeyFailure(replay: string, where: string, step: number, what: string, trail: string[]): Error {
   return new Error(`monkey (${replay}, ${where}, step ${step}): ${what}\nlast steps:\n  ${trail.slice(-25).join('\n  ')}`);
+}
+
+/** A walk in progress: its page, the page's errors, the trail of steps a failure prints, and how it fails. */
+export interface Walk {
+  page: Page;
+  errors: readonly string[];
+  trail: string[];
+  fail: (step: number, what: string) => never;
+  /** Steps in a row whose control left the page before it was used. */
+  vanished: number;
+}
+
+/** What `list` offers, given a moment when it offers nothing yet (a screen that loads its lists after it shows, as Home does). */
+export async function offered(page: Page, list: () => Promise<Control[]>): Promise<Control[]> {
+  let options = await list();
+  for (let wait = 0; options.length === 0 && wait < 20; wait++) {
+    await page.waitForTimeout(100);
+    options = await list();
+  }
+  return options;
+}
+
+/** The screen shown: main's `data-screen`. */
+export function screenShown(page: Page): Promise<string> {
+  return page.evaluate(() => document.querySelector('main')?.getAttribute('data-screen') ?? '');
+}
+
+/** A reload (a pull to refresh) must bring the same screen back, with no error in the page. */
+export async function reloadStep(walk: Walk, step: number): Promise<void> {
+  const { page } = walk;
+  const before = await screenShown(page);
+  walk.trail.push(`${step}: reload on ${before}`);
+  await page.reload();
+  await page
+    .locator('main h1')
+    .first()
+    .waitFor()
+    .catch(async () => walk.fail(step, `no screen after the reload, at ${page.url()}: "${await page.evaluate(() => document.body.innerText.slice(0, 400))}"`));
+  await settle(page);
+  const after = await screenShown(page);
+  if (after !== before) walk.fail(step, `the reload went from ${before} to ${after}`);
+  if (walk.errors.length > 0) walk.fail(step, `errors in the page: ${walk.errors.join(' | ')}`);
+}
+
+/**
+ * Uses `picked` by `use`, which names what it does through `say` before it does it (the trail says
+ * it, and `screen`, the screen it was on, if given). True when it
+ * was used; false when the control left the page first (a screen that had not finished opening took
+ * it away), and the walk takes the step again, at what is there now (five times in a row at most).
+ * Anything else that stops the use fails the walk, with where the control stood.
+ */
+export async function useControl(
+  walk: Walk,
+  step: number,
+  screen: string,
+  picked: Control,
+  use: (say: (did: string) => void) => Promise<void>,
+): Promise<boolean> {
+  const { page } = walk;
+  let did = '';
+  const line = (name: string): string => `${step}: ${screen ? `on ${screen}, ` : ''}${did} ${picked.kind} ${picked.testId ?? ''} "${name}"`;
+  try {
+    await use((said) => (did = said));
+    walk.trail.push(line(picked.name.slice(0, 60)));
+  } catch (err) {
+    const where = await page.evaluate((index) => {
+      const el = document.querySelector(`[data-monkey="${index}"]`);
+      if (!el) return null;
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return JSON.stringify({ box: [r.x, r.y, r.width, r.height], visible: el.checkVisibility(), disabled: (el as HTMLButtonElement).disabled, hit: hit?.outerHTML.slice(0, 160), scrollY });
+    }, picked.index);
+    if (where === null && walk.vanished < 5) {
+      walk.vanished++;
+      walk.trail.push(`${step}: (${picked.name} went before the ${did})`);
+      return false;
+    }
+    walk.trail.push(line(picked.name));
+    walk.fail(step, `that did not go through: ${String(err)}${where ? `\n${where}` : ''}`);
+  }
+  walk.vanished = 0;
+  return true;
+}
+
+/**
+ * The uses every screen monkey makes alike: the phone's Back, an option picked at random, or a text
+ * from `texts` typed (then Enter, at `enterChance`, or the finger leaving the field, as a field that
+ * saves on change saves then). Null for a control of another kind.
+ */
+export function commonUse(walk: Walk, picked: Control, random: () => number, texts: readonly string[], enterChance: number): ((say: (did: string) => void) => Promise<void>) | null {
+  const { page } = walk;
+  const target = page.locator(`[data-monkey="${picked.index}"]`);
+  if (picked === PHONE_BACK) {
+    return async (say) => {
+      say('phone back');
+      await page.goBack();
+    };
+  }
+  if (picked.kind === 'select') {
+    return async (say) => {
+      const count = await target.locator('option').count();
+      const index = Math.floor(random() * count);
+      say(`choose option ${index}`);
+      await target.selectOption({ index }, { timeout: 5000 });
+    };
+  }
+  if (picked.kind === 'text' || picked.kind === 'search') {
+    return async (say) => {
+      const value = pick(random, texts);
+      const enter = random() < enterChance;
+      say(`type ${JSON.stringify(value.length > 40 ? `${value.slice(0, 20)}…(${value.length})` : value)}${enter ? ' and Enter' : ''}`);
+      await target.fill(value, { timeout: 5000 });
+      if (enter) await target.press('Enter');
+      else await target.blur();
+    };
+  }
+  return null;
 }

@@ -6,7 +6,7 @@ import type { Browser, FileChooser, Page } from 'playwright-core';
 import { appSession, watchErrors } from './harness.ts';
 import { bigHistory } from '../../scripts/lib/big-history.ts';
 import { MAX_FACES, MIN_FACES } from '../../src/lib/dice/index.ts';
-import { controlGone, controls, monkeyFailure, mulberry32, pageProblem, PHONE_BACK, pick, settle, storedRecords, type Control } from './monkey.ts';
+import { commonUse, controls, monkeyFailure, mulberry32, offered, pageProblem, PHONE_BACK, pick, reloadStep, settle, storedRecords, useControl, type Control, type Walk } from './monkey.ts';
 
 const app = appSession({ open: false });
 
@@ -172,6 +172,7 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
   const fail = (step: number, what: string): never => {
     throw monkeyFailure(`MONKEY_SEEDS=${seed} MONKEY_STEPS=${STEPS}`, 'the screens', step, what, trail);
   };
+  const run: Walk = { page, errors, trail, fail, vanished: 0 };
   /** What the monkey made: the games it started and the taught sets it made, by id. */
   const games = new Set<string>();
   const sets = new Set<string>();
@@ -211,32 +212,16 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
 
   /** Steps taken on each screen, said at the end (what a walk reached). */
   const visits: Record<string, number> = {};
-  let vanished = 0;
   for (let step = 1; step <= STEPS; step++) {
     nextFile = Math.floor(random() * FILES.length);
     if (random() < RELOAD_CHANCE) {
-      const before = await where(page);
-      trail.push(`${step}: reload on ${before.screen}`);
-      await page.reload();
-      await page
-        .locator('main h1')
-        .first()
-        .waitFor()
-        .catch(async () => fail(step, `no screen after the reload, at ${page.url()}: "${await page.evaluate(() => document.body.innerText.slice(0, 400))}"`));
-      await settle(page);
-      const after = await where(page);
-      if (after.screen !== before.screen) fail(step, `the reload went from ${before.screen} to ${after.screen}`);
-      if (errors.length > 0) fail(step, `errors in the page: ${errors.join(' | ')}`);
+      await reloadStep(run, step);
       await checkStore(step);
       continue;
     }
     const at = await where(page);
     visits[at.screen] = (visits[at.screen] ?? 0) + 1;
-    let options = await controls(page, { inputs: 'all' });
-    for (let wait = 0; options.length === 0 && wait < 20; wait++) {
-      await page.waitForTimeout(100);
-      options = await controls(page, { inputs: 'all' });
-    }
+    let options = await offered(page, () => controls(page, { inputs: 'all' }));
     if (ONLY_BACK_ON.has(at.screen)) options = options.filter((c) => c.name === 'Back' || /^Back to the dice kits$/.test(c.name));
     const choices: Control[] = at.screen === 'home' ? options : [...options, PHONE_BACK];
     if (choices.length === 0) fail(step, `nothing to use on ${at.screen}: "${await page.evaluate(() => document.body.innerText.slice(0, 300))}"`);
@@ -247,56 +232,39 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
     const picked = Array.isArray(slot) ? pick(random, slot) : slot;
     const target = page.locator(`[data-monkey="${picked.index}"]`);
     const seatsBefore = picked.testId === 'start-game' ? await seatNames(page) : [];
-    let did = '';
-    try {
-      if (picked === PHONE_BACK) {
-        did = 'phone back';
-        await page.goBack();
-      } else if (picked.kind === 'select') {
-        const count = await target.locator('option').count();
-        const index = Math.floor(random() * count);
-        did = `choose option ${index}`;
-        await target.selectOption({ index }, { timeout: 5000 });
-      } else if (picked.kind === 'number') {
-        const value = pick(random, ODD_NUMBERS);
-        did = `type ${JSON.stringify(value)}`;
-        if (value === '' || Number.isFinite(Number(value))) await target.fill(value, { timeout: 5000 });
-        else {
-          await target.fill('', { timeout: 5000 });
-          await target.pressSequentially(value, { timeout: 5000 });
-        }
-        if (random() < 0.3) await target.press('Enter');
-      } else if (picked.kind === 'range') {
-        const value = (0.3 + Math.floor(random() * 18) / 10).toFixed(1);
-        did = `slide to ${value}`;
-        await target.fill(value, { timeout: 5000 });
-      } else if (picked.kind === 'text' || picked.kind === 'search') {
-        const value = pick(random, NASTY_TEXT);
-        const enter = random() < 0.4;
-        did = `type ${JSON.stringify(value.length > 40 ? `${value.slice(0, 20)}…(${value.length})` : value)}${enter ? ' and Enter' : ''}`;
-        await target.fill(value, { timeout: 5000 });
-        // a field that saves on change saves as the finger leaves it
-        if (enter) await target.press('Enter');
-        else await target.blur();
-      } else {
-        did = random() < 0.1 ? 'double-tap' : 'tap';
-        if (did === 'double-tap') await target.dblclick({ timeout: 5000 });
-        else await target.click({ timeout: 5000 });
-      }
-      trail.push(`${step}: on ${at.screen}, ${did} ${picked.kind} ${picked.testId ?? ''} "${picked.name.slice(0, 60)}"`);
-    } catch (err) {
-      const gone = await controlGone(page, picked.index);
-      // gone from under the finger (a screen that had not finished opening): the same step again
-      if (gone && vanished < 5) {
-        vanished++;
-        trail.push(`${step}: (${picked.name} went before the ${did})`);
-        step--;
-        continue;
-      }
-      trail.push(`${step}: on ${at.screen}, ${did} ${picked.kind} ${picked.testId ?? ''} "${picked.name}"`);
-      fail(step, `that did not go through: ${String(err)}`);
+    const used = await useControl(
+      run,
+      step,
+      at.screen,
+      picked,
+      commonUse(run, picked, random, NASTY_TEXT, 0.4) ??
+        (async (say) => {
+          if (picked.kind === 'number') {
+            const value = pick(random, ODD_NUMBERS);
+            say(`type ${JSON.stringify(value)}`);
+            if (value === '' || Number.isFinite(Number(value))) await target.fill(value, { timeout: 5000 });
+            else {
+              await target.fill('', { timeout: 5000 });
+              await target.pressSequentially(value, { timeout: 5000 });
+            }
+            if (random() < 0.3) await target.press('Enter');
+          } else if (picked.kind === 'range') {
+            const value = (0.3 + Math.floor(random() * 18) / 10).toFixed(1);
+            say(`slide to ${value}`);
+            await target.fill(value, { timeout: 5000 });
+          } else if (random() < 0.1) {
+            say('double-tap');
+            await target.dblclick({ timeout: 5000 });
+          } else {
+            say('tap');
+            await target.click({ timeout: 5000 });
+          }
+        }),
+    );
+    if (!used) {
+      step--;
+      continue;
     }
-    vanished = 0;
     await settle(page);
     const problem = await pageProblem(page, errors);
     if (problem) fail(step, problem);

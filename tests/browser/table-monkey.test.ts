@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { appSession, fakeCameraFile, launch, ROOT, watchErrors, type BrowserSession } from './harness.ts';
 import { startGame } from './table-helpers.ts';
-import { controls, monkeyFailure, mulberry32, pageProblem, PHONE_BACK, settle, type Control } from './monkey.ts';
+import { controls, monkeyFailure, mulberry32, offered, pageProblem, PHONE_BACK, settle, useControl, type Control, type Walk } from './monkey.ts';
 
 const app = appSession({ open: false });
 
@@ -167,21 +167,14 @@ async function walk(page: Page, errors: string[], seed: number, game: number, ca
   const fail = (step: number, what: string): never => {
     throw monkeyFailure(`MONKEY_SEEDS=${seed} MONKEY_STEPS=${STEPS}`, `${table.game}${camera ? ' with the camera' : ''}`, step, what, trail);
   };
+  const run: Walk = { page, errors, trail, fail, vanished: 0 };
   let before = await look(page);
-  /** Taps in a row whose control went before the tap landed. */
-  let vanished = 0;
   for (let step = 1; step <= STEPS; step++) {
     if (camera && random() < 0.5) {
       await page.getByTestId('camera-read').waitFor({ timeout: 3000 }).catch(() => undefined);
       await settle(page);
     }
-    const offered = async () => (await tableControls(page)).filter((c) => !(camera && c.testId === 'camera-toggle'));
-    let options = await offered();
-    // a screen that loads its lists after it shows (Home) offers them a moment later
-    for (let wait = 0; options.length === 0 && wait < 20; wait++) {
-      await page.waitForTimeout(100);
-      options = await offered();
-    }
+    const options = await offered(page, async () => (await tableControls(page)).filter((c) => !(camera && c.testId === 'camera-toggle')));
     if (options.length === 0) fail(step, `nothing to tap at ${page.url()}: "${await page.evaluate(() => document.body.innerText.slice(0, 300))}"`);
     // the phone's own back button too, off Home (from Home it leaves the app, as it should)
     const onHome = (await page.getByTestId('new-game').count()) > 0;
@@ -189,31 +182,23 @@ async function walk(page: Page, errors: string[], seed: number, game: number, ca
     const picked = choices[Math.floor(random() * choices.length)]!;
     // now and then a double tap: the second lands on whatever the first put under the finger
     const double = random() < 0.1;
-    trail.push(`${step}: ${double ? 'double-tap' : 'tap'} ${picked.testId ?? ''} "${picked.name}"`);
     const target = page.locator(`[data-monkey="${picked.index}"]`);
-    try {
-      if (picked === PHONE_BACK) await page.goBack();
-      else if (double) await target.dblclick({ timeout: 5000 });
-      else await target.click({ timeout: 5000 });
-    } catch (err) {
-      const why = await page.evaluate((index) => {
-        const el = document.querySelector(`[data-monkey="${index}"]`);
-        if (!el) return null;
-        const r = el.getBoundingClientRect();
-        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-        return JSON.stringify({ box: [r.x, r.y, r.width, r.height], visible: el.checkVisibility(), disabled: (el as HTMLButtonElement).disabled, hit: hit?.outerHTML.slice(0, 160), scrollY, text: document.body.innerText.slice(0, 400) });
-      }, picked.index);
-      // gone from under the finger (a screen that had not finished opening): the same step taps
-      // again, at what is there now
-      if (why === null && vanished < 5) {
-        vanished++;
-        trail.push(`${step}: (that control went before the tap)`);
-        step--;
-        continue;
+    const used = await useControl(run, step, '', picked, async (say) => {
+      if (picked === PHONE_BACK) {
+        say('phone back');
+        await page.goBack();
+      } else if (double) {
+        say('double-tap');
+        await target.dblclick({ timeout: 5000 });
+      } else {
+        say('tap');
+        await target.click({ timeout: 5000 });
       }
-      fail(step, `the tap did not go through: ${String(err)}\n${why}`);
+    });
+    if (!used) {
+      step--;
+      continue;
     }
-    vanished = 0;
     await settle(page);
     const problem = await pageProblem(page, errors);
     if (problem) fail(step, problem);
