@@ -320,6 +320,29 @@ describe('Dominoes variation 2: the series', () => {
     expect(g(state).scores).toEqual([6, 6, 10]);
     expect(state.winners).toEqual([2]); // Cy overtakes in the last turn of the round
   });
+  it('says "play on" once, at the turn that reaches the target, not again at each later turn', () => {
+    const five = [roll(1), roll(3, 6, 6, 6), roll(2, 6, 6), roll(6, 6), roll(4)]; // 5 points
+    const one = [roll(6), roll(1, 1, 3, 5)]; // 1 point
+    let state = play([...five, ...one, ...one], { ...v2, seriesPoints: 6, seriesTie: 'play-off' }, ['Ann', 'Bob', 'Cy', 'Dee']);
+    expect(viewMatch(state).headline).not.toContain('Play on');
+    for (const a of one) state = applyAction(state, a); // Dee: 1 point, Ann's turn next
+    for (const a of one) state = applyAction(state, a); // Ann reaches 6
+    expect(g(state).scores).toEqual([6, 1, 1, 1]);
+    expect(viewMatch(state).headline).toBe(
+      'Ann threw 1 1 3 5: nothing fits. Ann scores 1 point (total 6). Play on until everyone has had as many turns. Bob: throw one die to begin the string.',
+    );
+    for (const a of five) state = applyAction(state, a); // Bob reaches 6 too: nothing new to announce
+    expect(g(state).scores).toEqual([6, 6, 1, 1]);
+    expect(viewMatch(state).headline).toBe('Bob adds 4 on the right, next to 6. The string is complete. Bob scores 5 points (total 6). Cy: throw one die to begin the string.');
+    for (const a of one) state = applyAction(state, a);
+    expect(viewMatch(state).headline).not.toContain('Play on');
+    // Dee's turn evens the turns: Ann and Bob tie and play off; no "play on" there either.
+    for (const a of one) state = applyAction(state, a);
+    expect(g(state).playOff).toEqual([0, 1]);
+    for (const a of one) state = applyAction(state, a);
+    expect(g(state).phase).not.toBe('over');
+    expect(viewMatch(state).headline).not.toContain('Play on');
+  });
   it('a tie for the highest score shares the win (and the pot)', () => {
     const five = [roll(1), roll(3, 6, 6, 6), roll(2, 6, 6), roll(6, 6), roll(4)];
     const state = play([...five, ...five], { ...v2, seriesPoints: 5, ante: 3 }, ['Ann', 'Bob']);

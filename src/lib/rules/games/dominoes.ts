@@ -233,13 +233,16 @@ function endSeriesTurn(g: DominoesState, why: string): DominoesState {
     };
   }
   const next = active.find((i) => i > p) ?? active[0] ?? p;
+  // Said once, by the turn that first reaches the target: later turns of that round set off
+  // nothing new (the table's details keep saying how the game ends).
+  const firstReached = reached && !g.scores.some((s) => s >= g.target);
   return {
     ...scored,
     phase: 'establish',
     current: next,
     string: [],
     lastThrow: [],
-    lastEvent: `${text}${reached && g.playOff === null ? ' Play on until everyone has had as many turns.' : ''}`,
+    lastEvent: `${text}${firstReached ? ' Play on until everyone has had as many turns.' : ''}`,
   };
 }
 
