@@ -251,6 +251,17 @@ describe('Big Roll 5000: the final round', () => {
       'Bob rolled 2 2 3 4 6: nothing scores — bust. Cy skips this turn (passed after all five dice had scored). Game over: Ann wins with 5000.',
     );
   });
+  it('the slate says a final-round turn lost to a forfeit was forfeited, not played', () => {
+    // Bob passes after all five scored (forfeits his next turn); Cy busts; Ann reaches 5000.
+    const actions = [...TURN[2000], BUST, BUST, ...TURN[2000], r(1, 1, 1, 5, 5), bank, BUST, ...TURN[1000]];
+    const state = play(actions);
+    expect(g(state).finalRound).toEqual({ reachedBy: 0, toPlay: [2] });
+    expect(viewMatch(state).headline).toContain('Bob skips this turn (passed after all five dice had scored).');
+    expect(viewMatch(state).slate.rows.map((row) => row.note)).toEqual(['reached 5000', 'last turn forfeited', null]);
+    // Without the forfeit Bob plays his last turn (a bust), and the slate says so.
+    const played = play([...TURN[2000], BUST, BUST, ...TURN[2000], BUST, BUST, ...TURN[1000], BUST]);
+    expect(viewMatch(played).slate.rows.map((row) => row.note)).toEqual(['reached 5000', 'last turn played', null]);
+  });
   it('a pass with no next turn to lose warns of no forfeit and marks no one: in the final round, or reaching 5000', () => {
     // Ann reaches 5000: Bob's last turn. All five of his dice score; passing costs him nothing.
     const last = play([...to4000, ...TURN[1000], r(1, 1, 1, 5, 5)]);

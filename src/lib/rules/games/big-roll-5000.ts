@@ -69,6 +69,8 @@ export type BigRollState = FamilyState & {
   rules: BigRollRules;
   /** Passed after every die had scored: their next turn is forfeit. */
   skipNext: boolean[];
+  /** Their last turn, in the final round, was a forfeited one, skipped: they did not play it. */
+  lastTurnForfeited: boolean[];
   /** How the game was won. */
   winBy: 'five-ones' | 'points' | null;
 };
@@ -129,8 +131,11 @@ function skipsNextTurn(g: BigRollState): boolean {
 }
 
 function endTurn(g: BigRollState, event: string): BigRollState {
-  const { state, skipNext } = passTurn(g, event, g.skipNext, FORFEIT_REASON);
-  return { ...state, skipNext };
+  const { state, skipNext, skipped } = passTurn(g, event, g.skipNext, FORFEIT_REASON);
+  // In the final round a skipped forfeit is the player's last turn (advanceTurn): the slate says
+  // it was forfeited, not played. `g.finalRound` is set when this turn began or started it.
+  const lastTurnForfeited = g.finalRound === null ? g.lastTurnForfeited : g.lastTurnForfeited.map((f, p) => f || skipped.includes(p));
+  return { ...state, skipNext, lastTurnForfeited };
 }
 
 function applyRoll(g: BigRollState, dice: number[]): BigRollState {
@@ -226,7 +231,9 @@ function view(g: BigRollState): PlayView {
           : fr && fr.reachedBy === p
             ? `reached ${BIG_ROLL_TARGET}`
             : fr && g.winners === null && !fr.toPlay.includes(p)
-              ? 'last turn played'
+              ? g.lastTurnForfeited[p]
+                ? 'last turn forfeited'
+                : 'last turn played'
               : g.skipNext[p] && g.winners === null
                 ? 'skips next turn'
                 : null;
@@ -336,6 +343,7 @@ export const bigRoll5000: GameDefinition<BigRollState> = {
     },
     scores: players.map(() => 0),
     skipNext: players.map(() => false),
+    lastTurnForfeited: players.map(() => false),
     last: players.map(() => ''),
     current: starter,
     turn: newTurn(),

@@ -486,13 +486,14 @@ export function familyPhase(g: FamilyState): FamilyPhase {
 /**
  * Ends the turn of `g.current` (whose `finalRound` already counts this turn) and hands the dice
  * on, skipping forfeited turns; ends the game, highest score winning, once the final round is done.
+ * `skipped`: the players whose forfeited turn was skipped on the way (see `advanceTurn`).
  */
 export function passTurn<S extends FamilyState>(
   g: S,
   event: string,
   skipNext: readonly boolean[] = g.players.map(() => false),
   skipReason = '',
-): { state: S; skipNext: boolean[] } {
+): { state: S; skipNext: boolean[]; skipped: PlayerIndex[] } {
   const adv = advanceTurn(g.current, skipNext, g.finalRound);
   const skipped =
     adv.skipped.length > 0
@@ -501,8 +502,8 @@ export function passTurn<S extends FamilyState>(
   if (adv.over) {
     const winners = highestScorers(g.scores);
     const state = { ...g, finalRound: adv.finalRound, turn: newTurn(), winners, event: `${event}${skipped} ${gameOverText(g, winners)}` };
-    return { state, skipNext: adv.skipNext };
+    return { state, skipNext: adv.skipNext, skipped: adv.skipped };
   }
   const state = { ...g, current: adv.current, finalRound: adv.finalRound, turn: newTurn(), event: `${event}${skipped}` };
-  return { state, skipNext: adv.skipNext };
+  return { state, skipNext: adv.skipNext, skipped: adv.skipped };
 }
