@@ -11,6 +11,7 @@ import {
 } from '../../src/lib/rules/index.ts';
 import {
   giftRecipient,
+  lowestOnSlate,
   scoreFiveThousandRoll,
   type FiveThousandState,
 } from '../../src/lib/rules/games/five-thousand.ts';
@@ -308,6 +309,15 @@ describe('5000 overflow gift', () => {
     expect(giftRecipient(tie, 0)).toBe(1);
     expect(giftRecipient(tie, 1)).toBe(2);
     expect(giftRecipient({ ...tie, scores: [4800, 600, 600, 600], players: ['A', 'B', 'C', 'D'] }, 2)).toBe(3);
+  });
+  it('the gift and its headline share one walk of the seats: the lowest on the slate, from the giver’s left', () => {
+    const gs = g(play([...setup], { giftBumps: false }));
+    const four = { ...gs, players: ['A', 'B', 'C', 'D'] };
+    expect(lowestOnSlate({ ...four, scores: [4800, 600, 600, 600] }, 2)).toEqual([3, 1]); // seating order, not seat number
+    expect(lowestOnSlate({ ...four, scores: [600, 4800, 900, 600] }, 1)).toEqual([3, 0]);
+    expect(lowestOnSlate({ ...four, scores: [600, 4800, 0, 900] }, 0)).toEqual([3]); // the giver and players off the slate never count
+    expect(lowestOnSlate({ ...four, scores: [4800, 0, 0, 0] }, 0)).toEqual([]);
+    expect(giftRecipient({ ...four, scores: [4800, 0, 0, 0] }, 0)).toBeNull();
   });
   it('a gift that would take its receiver past 5000 too is lost', () => {
     // Ann 4800, Bob 4400; Ann's 700 would pass 5000, and Bob's 4400 + 700 too.

@@ -110,17 +110,21 @@ function scoreRoll(g: FiveThousandState): (dice: readonly number[]) => RollScore
 // ---------------------------------------------------------------------------------------------
 // Banking: bumps, the overflow gift, reaching 5000
 
+/**
+ * The players other than `giver` on the slate with its lowest score, in seating order from the
+ * giver's left (empty when no one else is on the slate). The one seat walk for the gift: its
+ * receiver is the first of them, and the headline names them all when they are several.
+ */
+export function lowestOnSlate(g: FiveThousandState, giver: PlayerIndex): PlayerIndex[] {
+  const n = g.players.length;
+  const others = Array.from({ length: n - 1 }, (_, i) => (giver + 1 + i) % n).filter((p) => isOnSlate(g, p));
+  const lowest = Math.min(...others.map((p) => g.scores[p] ?? 0));
+  return others.filter((p) => (g.scores[p] ?? 0) === lowest);
+}
+
 /** Who receives points that would take `giver` past 5000: the lowest player on the slate. */
 export function giftRecipient(g: FiveThousandState, giver: PlayerIndex): PlayerIndex | null {
-  const n = g.players.length;
-  let best: PlayerIndex | null = null;
-  // Seating order from the giver's left, so that the first of several lowest players gets it.
-  for (let step = 1; step < n; step++) {
-    const p = (giver + step) % n;
-    if (!isOnSlate(g, p)) continue;
-    if (best === null || (g.scores[p] ?? 0) < (g.scores[best] ?? 0)) best = p;
-  }
-  return best;
+  return lowestOnSlate(g, giver)[0] ?? null;
 }
 
 /** What banking the turn total does now: the new scores and the story for the table. */
@@ -192,8 +196,10 @@ function settleBank(g: FiveThousandState): BankResult {
     preview: `over ${target}: lost`,
   });
   if (g.rules.overflow === 'lost') return lost('');
-  const receiver = giftRecipient(g, banker);
-  if (receiver === null) return lost(', and no other player is on the slate to receive them');
+  // giftRecipient's walk, kept whole: the headline names the tied players when there are several.
+  const lowest = lowestOnSlate(g, banker);
+  const [receiver] = lowest;
+  if (receiver === undefined) return lost(', and no other player is on the slate to receive them');
   const receiverName = nameOf(g, receiver);
   const had = scores[receiver] ?? 0;
   if (had + points > target) return lost(`; they would take ${receiverName} (${had}) past ${target} too`);
@@ -201,13 +207,9 @@ function settleBank(g: FiveThousandState): BankResult {
   last[receiver] = `gift +${points}`;
   last[banker] = `over ${target}: gave ${points}`;
   // Several players can share the lowest score (with giftBumps off): say why this one receives.
-  const n = g.players.length;
-  const tied = Array.from({ length: n - 1 }, (_, i) => (banker + 1 + i) % n).filter(
-    (p) => isOnSlate(g, p) && (g.scores[p] ?? 0) === had,
-  );
   const why =
-    tied.length > 1
-      ? `, ${had} → ${had + points} (${namesText(g, tied)} share the lowest score on the slate; ${receiverName} sits first to ${name}'s left)`
+    lowest.length > 1
+      ? `, ${had} → ${had + points} (${namesText(g, lowest)} share the lowest score on the slate; ${receiverName} sits first to ${name}'s left)`
       : `, the lowest on the slate, ${had} → ${had + points}`;
   const bump = g.rules.giftBumps ? bumpOthersAt(receiver) : { story: '', who: '' };
   return {
