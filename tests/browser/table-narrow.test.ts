@@ -166,3 +166,19 @@ describe('the slate on a small phone', () => {
     await home(page);
   });
 });
+
+describe('the table on a small phone', () => {
+  it('five dice on the table share one line at 360 px', async () => {
+    const { page } = app.session;
+    // many Android phones: 360 px wide, 328 of them inside the page's margins
+    await page.setViewportSize({ width: 360, height: 740 });
+    await startGame(page, 'five-thousand', ['Ann', 'Bob']);
+    await padRoll(page, ['1', '1', '2', '3', '5']);
+    const dice = page.locator('.on-table .die');
+    expect(await dice.count()).toBe(5);
+    const tops = await dice.evaluateAll((boxes) => boxes.map((b) => Math.round(b.getBoundingClientRect().top)));
+    expect(new Set(tops).size, `tops ${tops.join(', ')}`).toBe(1);
+    expect(await layoutProblems(page)).toEqual([]);
+    await home(page);
+  });
+});
