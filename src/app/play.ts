@@ -44,6 +44,15 @@ export function payoutSentence(view: MatchView): string | null {
   return `${takers.join(', ')} from the pot of ${paid}.`;
 }
 
+/**
+ * Whether the table shows the pot: in a game played for one, with an ante paid in or on a sheet
+ * that plays for a pot (`defaultAnte`; Point Five's six symbols win the pot even at ante 0).
+ * Otherwise the pot is 0 from the first roll to the last, and "Pot 0" says nothing.
+ */
+export function showsPot(view: MatchView): boolean {
+  return view.ante > 0 || gameById(view.game).defaultAnte > 0;
+}
+
 /** What a game record holds that the rules need: the transcript header. */
 export interface GameHeader {
   game: string;

@@ -14,6 +14,7 @@ import {
   resolvedHeader,
   secretRoller,
   seatsWithSecrets,
+  showsPot,
   TranscriptImportError,
   transcriptOf,
 } from '../../src/app/play.ts';
@@ -88,6 +89,24 @@ describe('the payout at the end', () => {
     expect(payoutSentence(bigRoll(5, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBe('Ann takes 15 from the pot of 15.');
     expect(payoutSentence(bigRoll(0, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBeNull();
     expect(payoutSentence(bigRoll(5, []))).toBeNull();
+  });
+});
+
+describe('the pot on the table', () => {
+  it('shows where the game is played for one: an ante, or a sheet that plays for a pot', () => {
+    const view = (game: string, options: Record<string, unknown>, actions: Action[] = []) =>
+      viewMatch(replayLog({ game, players: ['Ann', 'Bob'], options: { startingPlayer: 'first-listed', ...options } }, actions).state, null);
+    // no ante: the pot stays 0 all game, and "Pot 0" says nothing
+    expect(showsPot(view('five-thousand', { ante: 0 }))).toBe(false);
+    expect(showsPot(view('war', {}))).toBe(false);
+    expect(showsPot(view('five-thousand', { ante: 2 }))).toBe(true);
+    // paid out at the end it is 0, and says so
+    const won = view('big-roll-5000', { ante: 5 }, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]);
+    expect(won.pot).toBe(0);
+    expect(showsPot(won)).toBe(true);
+    // Point Five's sheet plays for a pot ("six symbols win the pot"), with an ante of 0 too
+    expect(showsPot(view('point-five', {}))).toBe(true);
+    expect(showsPot(view('point-five', { ante: 0 }))).toBe(true);
   });
 });
 
