@@ -107,7 +107,7 @@ describe('roll-off for the first player', () => {
     // ten rounds tied; round 11 awaits its first throw
     expect(state.rollOff?.round).toBe(11);
     const lines = viewMatch(state).details.rollOff as string[];
-    expect(lines[0]).toBe(`Round ${11 - ROLL_OFF_ROUNDS_KEPT}: Ann threw 3 (3)`);
+    expect(lines[0]).toBe(`Round ${11 - ROLL_OFF_ROUNDS_KEPT}: Ann threw 3`);
     expect(lines).toHaveLength(2 * ROLL_OFF_ROUNDS_KEPT);
     // what a throw copies and describes stays this size however long the ties go on: a hostile
     // transcript of thousands of ties replays in a time that grows with its length, not its square
@@ -140,7 +140,20 @@ describe('roll-off for the first player', () => {
     // several symbols (no shipped game throws them): the names, then the total
     const spike = BUILT_IN_KITS['corellian-spike']!;
     expect(describeRollOffThrow(spike, [5, 1], 6)).toBe('Star (5), Circle (1): 6');
-    expect(describeRollOffThrow(BUILT_IN_KITS.standard!, [5], 5)).toBe('5 (5)');
+  });
+
+  it('says one die alone: its total is its own value, "6", not "6 (6)"', () => {
+    // Big Roll's roll-off: one pip die each
+    let state = applyAction(createMatch({ game: 'big-roll-5000', players: ['Ann', 'Bob'], options: { startingPlayer: 'roll-off' } }), roll(6));
+    const view = viewMatch(state);
+    expect(view.slate.rows.map((r) => r.cells.rollOff)).toEqual(['6', '']);
+    expect(view.details.rollOff).toEqual(['Round 1: Ann threw 6']);
+    state = applyAction(state, roll(2));
+    expect(viewMatch(state).headline).toMatch(/^Ann throws highest, 6, and starts\. /);
+    expect(describeRollOffThrow(BUILT_IN_KITS.standard!, [5], 5)).toBe('5');
+    // a symbol named without its value (a taught set's "Skull") still says what it counts
+    const skulls = { id: 'skulls', name: 'Skulls', faces: [{ id: 'skull', label: 'Skull', value: 3, group: null }, { id: 'crown', label: 'Crown', value: 6, group: null }] };
+    expect(describeRollOffThrow(skulls, [3], 3)).toBe('Skull: 3');
   });
 });
 

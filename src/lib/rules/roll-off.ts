@@ -78,14 +78,14 @@ export function recordRollOffThrow(state: RollOffState, dice: DieToken[], values
 }
 
 /**
- * A roll-off throw as players name it (describeDice) with its total: pips "5 4 (9)", "5 (5)";
- * one symbol whose name already says its value is just its name, "Star (5)"; several symbols,
- * "Star (5), Circle (1): 6".
+ * A roll-off throw as players name it (describeDice) with its total: pips "5 4 (9)", "Star (5),
+ * Circle (1): 6". One die's total is its own value, which its name says already ("5",
+ * "Star (5)"): the die alone; a symbol named without its value keeps it, "Skull: 3".
  */
 export function describeRollOffThrow(kit: DiceKit, dice: readonly DieToken[], total: number): string {
   const named = describeDice(kit, dice);
-  if (kitLabelsAreValues(kit)) return `${named} (${total})`;
-  return dice.length === 1 && named.endsWith(`(${total})`) ? named : `${named}: ${total}`;
+  if (dice.length === 1 && (named === String(total) || named.endsWith(`(${total})`))) return named;
+  return kitLabelsAreValues(kit) ? `${named} (${total})` : `${named}: ${total}`;
 }
 
 /** "Round 1: Ann threw 5 4 (9)" lines, for the history and the table. */
