@@ -45,12 +45,12 @@ export function payoutSentence(view: MatchView): string | null {
 }
 
 /**
- * Whether the table shows the pot: in a game played for one, with an ante paid in or on a sheet
- * that plays for a pot (`defaultAnte`; Point Five's six symbols win the pot even at ante 0).
- * Otherwise the pot is 0 from the first roll to the last, and "Pot 0" says nothing.
+ * Whether the table shows the pot: only in a game played with an ante. Antes are all a pot ever
+ * holds, so without one it is 0 from the first roll to the last (Point Five's too, whose sheet
+ * plays for it), and "Pot 0" says nothing.
  */
 export function showsPot(view: MatchView): boolean {
-  return view.ante > 0 || gameById(view.game).defaultAnte > 0;
+  return view.ante > 0;
 }
 
 /** What a game record holds that the rules need: the transcript header. */

@@ -104,9 +104,10 @@ describe('the pot on the table', () => {
     const won = view('big-roll-5000', { ante: 5 }, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]);
     expect(won.pot).toBe(0);
     expect(showsPot(won)).toBe(true);
-    // Point Five's sheet plays for a pot ("six symbols win the pot"), with an ante of 0 too
+    // Point Five's sheet plays for a pot ("six symbols win the pot"): its default ante shows it,
+    // but played without one its pot can only ever be 0
     expect(showsPot(view('point-five', {}))).toBe(true);
-    expect(showsPot(view('point-five', { ante: 0 }))).toBe(true);
+    expect(showsPot(view('point-five', { ante: 0 }))).toBe(false);
   });
 });
 
