@@ -168,7 +168,7 @@ describe('the slate on a small phone', () => {
 });
 
 describe('the table on a small phone', () => {
-  it('five dice on the table share one line at 360 px', async () => {
+  it('five dice on the table, and four kept, share one line at 360 px', async () => {
     const { page } = app.session;
     // many Android phones: 360 px wide, 328 of them inside the page's margins
     await page.setViewportSize({ width: 360, height: 740 });
@@ -178,6 +178,14 @@ describe('the table on a small phone', () => {
     expect(await dice.count()).toBe(5);
     const tops = await dice.evaluateAll((boxes) => boxes.map((b) => Math.round(b.getBoundingClientRect().top)));
     expect(new Set(tops).size, `tops ${tops.join(', ')}`).toBe(1);
+    expect(await layoutProblems(page)).toEqual([]);
+    // 1 1 5 5 score and stay on the table, the 3 is thrown again: "Stay on the table:", their longer label
+    await page.getByTestId('undo').click();
+    await padRoll(page, ['1', '1', '3', '5', '5']);
+    const kept = page.locator('.kept .die');
+    expect(await kept.count()).toBe(4);
+    const keptTops = await kept.evaluateAll((boxes) => boxes.map((b) => Math.round(b.getBoundingClientRect().top)));
+    expect(new Set(keptTops).size, `kept tops ${keptTops.join(', ')}`).toBe(1);
     expect(await layoutProblems(page)).toEqual([]);
     await home(page);
   });
