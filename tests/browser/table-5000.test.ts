@@ -177,3 +177,28 @@ describe('5000 at the table', () => {
     expect(await pot(page)).toBe(6);
   });
 });
+
+describe('a game played without stakes', () => {
+  it('ends with no pot, no Paid/Won/Net of zeros, and no balances to settle on Home', async () => {
+    // a store of its own: no evening with money in it
+    const context = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(app.server.url);
+      await startGame(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
+      expect(await page.getByTestId('pot').count()).toBe(0);
+      await padRoll(page, ['6']); // the roll-off: Ann starts
+      await padRoll(page, ['2']);
+      await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
+      await page.getByTestId('game-over').waitFor();
+      expect(await page.getByRole('heading', { name: 'Ann wins!' }).count()).toBe(1);
+      expect(await page.getByTestId('session-ledger').count()).toBe(0);
+      expect(await page.getByTestId('payout').count()).toBe(0);
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByRole('heading', { name: 'Recently finished' }).waitFor();
+      expect(await page.getByTestId('ledger').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
