@@ -286,6 +286,31 @@ describe('a kit of your own', () => {
     expect(await spikeSets()).toEqual([...before, 'My Corellian Spike dice']);
   });
 
+  it('asks for a name on a submit without one, and stops asking once a name is typed', async () => {
+    const { page } = session;
+    await openKits(page);
+    await page.getByTestId('new-kit').click();
+    const nameField = page.getByTestId('kit-name');
+    const problem = page.getByTestId('new-kit-problem');
+    await page.getByTestId('create-kit').click();
+    expect(await problem.textContent()).toBe('Give the kit a name.');
+    // typing a name takes the problem away at once, not at the next submit
+    await nameField.pressSequentially('Ru');
+    expect(await problem.count()).toBe(0);
+    // emptied again (spaces are no name), it is said again; the field itself says it is wrong,
+    // and what is wrong (a screen reader on the field hears it), only while it is
+    await nameField.fill('  ');
+    expect(await problem.textContent()).toBe('Give the kit a name.');
+    expect(await nameField.getAttribute('aria-invalid')).toBe('true');
+    expect(await nameField.getAttribute('aria-describedby')).toBe(await problem.getAttribute('id'));
+    await nameField.fill('Runes');
+    expect(await problem.count()).toBe(0);
+    expect(await nameField.getAttribute('aria-invalid')).toBe('false');
+    expect(await nameField.getAttribute('aria-describedby')).toBeNull();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('own-kits').waitFor();
+  });
+
   it('is made from a form checked by the kit validator, then taught', async () => {
     const { page } = session;
     await openKits(page);
