@@ -231,8 +231,8 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
         const set = now.sets[row.id];
         if (!set) fail(step, `Dice kits lists set ${row.id}, which is not in the store`);
         const n = total(set!.faces);
-        const said = n === 0 ? 'nothing taught yet' : `${n} taught ${n === 1 ? 'picture' : 'pictures'}`;
-        if (!row.text.includes(said)) fail(step, `Dice kits says "${row.text}" for ${set!.name}, the store holds ${n} pictures`);
+        const said = n === 0 ? 'nothing taught yet' : `${n} taught ${n === 1 ? 'view' : 'views'}`;
+        if (!row.text.includes(said)) fail(step, `Dice kits says "${row.text}" for ${set!.name}, the store holds ${n} views`);
       }
       for (const id of Object.keys(now.sets)) if (!rows.some((r) => r.id === id)) fail(step, `set ${id} is in the store but not on Dice kits`);
     }

@@ -415,7 +415,7 @@ describe('Star Wars Face Off read by the camera', () => {
     await page.getByRole('button', { name: 'Dice kits' }).click();
     await page.getByTestId('import-kit').setInputFiles([{ name: 'ours.rollcall-kit.json', mimeType: 'application/json', buffer: Buffer.from(taughtKitFile) }]);
     await page.getByTestId('kits-message').waitFor({ timeout: 90_000 });
-    expect(await page.getByTestId('kits-message').textContent()).toBe('Imported Our Face Off dice with 18 taught pictures.');
+    expect(await page.getByTestId('kits-message').textContent()).toBe('Imported Our Face Off dice with 18 taught views.');
     await page.getByRole('button', { name: 'Back' }).click();
 
     await page.getByTestId('new-game').click();

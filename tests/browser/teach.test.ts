@@ -211,8 +211,11 @@ describe('teaching Face Off dice from photos', () => {
     expect(await page.getByTestId('announcer').textContent()).toBe('Importing face-off.rollcall-kit.json…');
     await page.getByTestId('kits-message').waitFor({ timeout: 60_000 });
     // the set it came from is still here under that name: the import is numbered, so New game can tell them apart
-    expect(await page.getByTestId('kits-message').textContent()).toBe('Imported My Star Wars Face Off dice 2 with 17 taught pictures.');
+    // "views", as Teach calls them ("Take this view", "3 views"), here too
+    expect(await page.getByTestId('kits-message').textContent()).toBe('Imported My Star Wars Face Off dice 2 with 17 taught views.');
     expect(await page.locator('[data-kit-id="face-off"] [data-testid="taught-set"]').count()).toBe(2);
+    const imported = page.getByTestId('taught-set').filter({ has: page.getByRole('button', { name: 'Teach My Star Wars Face Off dice 2', exact: true }) });
+    expect(await imported.locator('p .muted').textContent()).toMatch(/^· 17 taught views · /);
     // each set's buttons say which set they act on
     for (const name of ['My Star Wars Face Off dice', 'My Star Wars Face Off dice 2']) {
       expect(await page.getByRole('button', { name: `Teach ${name}`, exact: true }).count()).toBe(1);
@@ -252,7 +255,7 @@ describe('teaching Face Off dice from photos', () => {
     const row = page.getByTestId('taught-set').filter({ has: page.getByRole('button', { name: `Teach ${name}`, exact: true }) });
     // the second tap lands where "Delete…" was: the question stands there, the answer below it
     await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).dblclick();
-    expect(await row.getByRole('alert').textContent()).toBe(`Delete ${name}? Its 17 taught pictures go for good.`);
+    expect(await row.getByRole('alert').textContent()).toBe(`Delete ${name}? Its 17 taught views go for good.`);
     expect(await page.getByTestId('taught-set').count()).toBe(2);
     await page.getByRole('button', { name: `Keep it: ${name}`, exact: true }).click();
     expect(await row.getByRole('alert').count()).toBe(0);
