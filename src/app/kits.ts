@@ -106,7 +106,7 @@ export function readableKits(
         photos.length === 0
           ? `not taught yet: its faces ${untaught}`
           : every
-            ? `taught: ${plural(photos.length, 'photo')}, every face`
+            ? `taught: ${plural(photos.length, 'view')}, every face`
             : `taught: ${taught.size} of ${kit.faces.length} faces (the others ${untaught})`,
     });
   }
@@ -139,7 +139,7 @@ export function separationVerdict(kit: DiceKit, separation: KitSeparation): Sepa
     const pair = separation.closestPair;
     return {
       tone: 'good',
-      headline: `Ready: every taught photo reads as its own face${separation.score !== null ? ` (${Math.round(separation.score * 100)}%)` : ''}.`,
+      headline: `Ready: every taught view reads as its own face${separation.score !== null ? ` (${Math.round(separation.score * 100)}%)` : ''}.`,
       advice: pair && pair.similarity > 0.85 ? `${label(pair.faceIds[0])} and ${label(pair.faceIds[1])} look most alike: a few more views of them make reads surer.` : null,
     };
   }
@@ -149,7 +149,7 @@ export function separationVerdict(kit: DiceKit, separation: KitSeparation): Sepa
     return {
       tone: 'warn',
       headline: `${label(f.faceId)} is taken for ${other}${confused.length > 1 ? `, and ${plural(confused.length - 1, 'more face')} too` : ''}.`,
-      advice: `Add views of ${label(f.faceId)} and ${other} in good light, or delete a blurred photo.`,
+      advice: `Add views of ${label(f.faceId)} and ${other} in good light, or delete a blurred view.`,
     };
   }
   if (missing.length === kit.faces.length) {
@@ -159,8 +159,8 @@ export function separationVerdict(kit: DiceKit, separation: KitSeparation): Sepa
   const started = separation.faces.filter((f) => f.examples > 0).length;
   return {
     tone: 'todo',
-    headline: `${started} of ${kit.faces.length} faces have photos; ${
-      separation.score === null || separation.score === 1 ? 'each photo so far reads as its own face' : `${Math.round(separation.score * 100)}% of the photos so far read as their own face`
+    headline: `${started} of ${kit.faces.length} faces have views; ${
+      separation.score === null || separation.score === 1 ? 'each view so far reads as its own face' : `${Math.round(separation.score * 100)}% of the views so far read as their own face`
     }.`,
     advice: `Still to teach: ${todo.map((f) => `${label(f.faceId)} (${f.examples}/${MIN_TEACH_EXAMPLES})`).join(', ')}.`,
   };

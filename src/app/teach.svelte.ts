@@ -122,7 +122,7 @@ export class TeachSession {
     }
   }
 
-  /** Deletes one taught picture. */
+  /** Deletes one taught view. */
   async remove(example: TeachExample): Promise<void> {
     await this.store.deleteTaughtFace(example.record.id);
     URL.revokeObjectURL(example.url);

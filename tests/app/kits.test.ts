@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, STANDARD_KIT, parseKit } from '../../src/lib/dice/index.ts';
 import type { TaughtSetRecord } from '../../src/lib/store/types.ts';
-import { defaultSetName, kitFromForm, kitReadsPips, readableKits, standsInFor, type FaceDraft } from '../../src/app/kits.ts';
+import { defaultSetName, faceStatusText, kitFromForm, kitReadsPips, readableKits, separationVerdict, standsInFor, type FaceDraft } from '../../src/app/kits.ts';
+import type { FaceSeparation, KitSeparation } from '../../src/lib/vision/face-reader.ts';
 
 const drafts = (labels: string[], values: Array<string> = labels.map(() => '')): FaceDraft[] => labels.map((label, i) => ({ label, value: values[i]!, group: '' }));
 
@@ -61,7 +62,7 @@ describe('dice that stand in for a game’s kit', () => {
       ['Standard dice', 'pips', 'standard'],
       ['Logo dice', 'taught', 's1'],
     ]);
-    expect(kits[1]!.note).toBe('taught: 18 photos, every face');
+    expect(kits[1]!.note).toBe('taught: 18 views, every face');
     expect(kitReadsPips(kits[1]!.kit)).toBe(false);
   });
 });
@@ -84,5 +85,35 @@ describe('kit and dice set names', () => {
   it("a new set's default name is cut between symbols", () => {
     const kit = kitFromForm(FAMILY.repeat(40), drafts(['Sun', 'Moon']));
     expect(defaultSetName(kit, [])).toBe(`My ${FAMILY.repeat(37)}`);
+  });
+});
+
+describe('what is taught is a "view", on every screen', () => {
+  // Teach takes views ("Take this view", "2 of 3 views") and Dice kits counts them ("3 taught
+  // views"): its verdicts, and New game's note, call them so too, not photos or pictures.
+  const face = (faceId: string, examples: number, status: FaceSeparation['status'], closestFaceId: string | null = null): FaceSeparation => ({
+    faceId,
+    examples,
+    separated: null,
+    closestFaceId,
+    closestSimilarity: null,
+    status,
+  });
+  const ids = FACE_OFF_KIT.faces.map((f) => f.id);
+  const separation = (faces: FaceSeparation[], score: number | null, ready = false): KitSeparation => ({ faces, score, ready, closestPair: ready ? { faceIds: [ids[0]!, ids[1]!], similarity: 0.9 } : null });
+  const cases: KitSeparation[] = [
+    separation(ids.map((id) => face(id, 3, 'good')), 1, true),
+    separation(ids.map((id, i) => face(id, 3, i === 0 ? 'confusable' : 'good', ids[1]!)), 0.9),
+    separation(ids.map((id, i) => face(id, i < 2 ? 2 : 0, i < 2 ? 'needs-more' : 'missing')), 0.75),
+    separation(ids.map((id, i) => face(id, i < 2 ? 2 : 0, i < 2 ? 'needs-more' : 'missing')), 1),
+  ];
+
+  it('in the teach screen\'s verdicts and face lines', () => {
+    const said = cases.flatMap((c) => {
+      const verdict = separationVerdict(FACE_OFF_KIT, c);
+      return [verdict.headline, verdict.advice ?? '', ...c.faces.map((f) => faceStatusText(FACE_OFF_KIT, f))];
+    });
+    expect(said.filter((text) => /photo|picture/i.test(text))).toEqual([]);
+    expect(said.filter((text) => /\bviews?\b/.test(text)).length).toBeGreaterThan(4);
   });
 });

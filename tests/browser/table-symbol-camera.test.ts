@@ -424,7 +424,7 @@ describe('Star Wars Face Off read by the camera', () => {
     expect(await choice.locator('option').allTextContents()).toEqual(['Printed faces (built in)', 'Our Face Off dice']);
     expect(await page.getByTestId('dice-note').textContent()).toBe('reads dice that look like the printed art');
     await choice.selectOption({ label: 'Our Face Off dice' });
-    expect(await page.getByTestId('dice-note').textContent()).toBe('taught: 18 photos, every face');
+    expect(await page.getByTestId('dice-note').textContent()).toBe('taught: 18 views, every face');
     // a pip game has nothing to choose
     await page.getByTestId('game-select').selectOption('war');
     expect(await page.getByTestId('dice-select').count()).toBe(0);
