@@ -19,3 +19,30 @@ export const IDLE_READ_FPS = 4;
 export function readFps(update: Pick<SettleUpdate<unknown>, 'phase' | 'quiet'>, idleFps = IDLE_READ_FPS): number {
   return update.quiet && (update.phase === 'settled' || update.phase === 'empty') ? Math.min(idleFps, READ_FPS) : READ_FPS;
 }
+
+/** The window the Camera check counts frames reaching the dice reader over: "N frames a second". */
+export const PACE_WINDOW_MS = 1000;
+
+/** When frames reached the dice reader (ms, one clock): the first of all, and those of the last window. */
+export interface ReaderPace {
+  first: number | null;
+  recent: readonly number[];
+}
+
+export const NO_PACE: ReaderPace = { first: null, recent: [] };
+
+/** The pace after a frame reached the reader at `t` (times older than a window are dropped). */
+export function paceWithFrame(pace: ReaderPace, t: number): ReaderPace {
+  return { first: pace.first ?? t, recent: [...pace.recent.filter((r) => r > t - PACE_WINDOW_MS), t] };
+}
+
+/**
+ * Frames a second reaching the reader at `now`: those of the last window. Null until a whole
+ * window has passed since the first frame reached it: a count over part of a second (the reader
+ * just started, the camera just began sending) is no rate, and would disagree with the read time
+ * shown beside it.
+ */
+export function paceFps(pace: ReaderPace, now: number): number | null {
+  if (pace.first === null || now - pace.first < PACE_WINDOW_MS) return null;
+  return pace.recent.filter((r) => r > now - PACE_WINDOW_MS && r <= now).length;
+}

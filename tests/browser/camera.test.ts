@@ -36,8 +36,8 @@ describe('camera', () => {
       await openCameraCheck(session.page);
       await session.page.getByText('The camera gives 640 × 480 pixels.').waitFor();
       expect(await session.page.getByTestId('camera-view').getAttribute('data-state')).toBe('live');
-      // frames flow from the camera through the frame pump
-      await session.page.waitForFunction(() => Number.parseInt(document.querySelector('[data-testid="camera-fps"]')?.textContent ?? '0', 10) > 0);
+      // frames flow from the camera through the frame pump to the dice reader, once it has started
+      await session.page.waitForFunction(() => Number.parseInt(document.querySelector('[data-testid="camera-fps"]')?.textContent ?? '0', 10) > 0, null, { timeout: 45_000 });
     } finally {
       await session.close();
     }
@@ -50,6 +50,19 @@ describe('camera', () => {
     const session = await launch({ camera: dice.path });
     try {
       const { page } = session;
+      // every (read line, pace line) the screen shows, as it changes
+      await page.addInitScript(() => {
+        const shown: Array<{ read: string; pace: string | null }> = [];
+        (window as unknown as { paceShown: typeof shown }).paceShown = shown;
+        const note = (): void => {
+          const read = document.querySelector('[data-testid="check-read"]');
+          if (!read) return;
+          const now = { read: read.textContent?.trim() ?? '', pace: document.querySelector('[data-testid="camera-fps"]')?.textContent?.trim() ?? null };
+          const last = shown.at(-1);
+          if (!last || last.read !== now.read || last.pace !== now.pace) shown.push(now);
+        };
+        new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+      });
       await openCameraCheck(page);
       const read = page.getByTestId('check-read');
       await page.waitForFunction(() => /^I see/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 45_000 });
@@ -60,6 +73,13 @@ describe('camera', () => {
 
       await page.getByTestId('check-kit').selectOption({ label: 'Corellian Spike dice (symbols valued 1–6)' });
       await page.waitForFunction(() => /^(I see|No dice)/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 45_000 });
+      // No frames reach a reader that is starting, so no pace is shown then: not the last
+      // reader's, kept while this one starts and then shown beside its first read time, nor
+      // the frames the camera sends before the first reader is ready
+      const shown = await page.evaluate(() => (window as unknown as { paceShown: Array<{ read: string; pace: string | null }> }).paceShown);
+      const starting = shown.filter((s) => s.read === 'Starting the dice reader…');
+      expect(starting.length).toBeGreaterThanOrEqual(2); // the first reader, and the one asked for
+      expect(starting.filter((s) => s.pace !== null)).toEqual([]);
       expect(session.errors).toEqual([]);
     } finally {
       await session.close();
