@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession, layoutProblems } from './harness.ts';
-import { move, padRoll, startGame } from './table-helpers.ts';
+import { move, padEnter, padRoll, startGame } from './table-helpers.ts';
 
 const app = appSession();
 
@@ -168,12 +168,20 @@ describe('the slate on a small phone', () => {
 });
 
 describe('the table on a small phone', () => {
-  it('five dice on the table, and four kept, share one line at 360 px', async () => {
+  it('five dice read, five on the table and four kept each share one line at 360 px', async () => {
     const { page } = app.session;
     // many Android phones: 360 px wide, 328 of them inside the page's margins
     await page.setViewportSize({ width: 360, height: 740 });
     await startGame(page, 'five-thousand', ['Ann', 'Bob']);
-    await padRoll(page, ['1', '1', '2', '3', '5']);
+    // the proposal's dice, each a button to correct it, inside the card's own margins
+    await padEnter(page, ['1', '1', '2', '3', '5']);
+    const read = page.locator('.proposal .die-button');
+    expect(await read.count()).toBe(5);
+    const readTops = await read.evaluateAll((boxes) => boxes.map((b) => Math.round(b.getBoundingClientRect().top)));
+    expect(new Set(readTops).size, `read tops ${readTops.join(', ')}`).toBe(1);
+    expect(Math.min(...(await read.evaluateAll((boxes) => boxes.map((b) => b.getBoundingClientRect().width))))).toBeGreaterThanOrEqual(44);
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('camera-read').waitFor({ state: 'detached' });
     const dice = page.locator('.on-table .die');
     expect(await dice.count()).toBe(5);
     const tops = await dice.evaluateAll((boxes) => boxes.map((b) => Math.round(b.getBoundingClientRect().top)));
