@@ -10,9 +10,11 @@ import {
   formatDice,
   expectRoll,
   gameById,
+  isGameId,
   parseTranscript,
   replay,
   ReplayError,
+  resolveOptions,
   RuleError,
   SetupError,
   thrownDiceFromTable,
@@ -22,6 +24,7 @@ import {
   type DieToken,
   type MatchState,
   type MatchView,
+  type Options,
   type PlayerIndex,
   type Transcript,
 } from '../lib/rules/index.ts';
@@ -51,6 +54,26 @@ export function payoutSentence(view: MatchView): string | null {
  */
 export function showsPot(view: MatchView): boolean {
   return view.ante > 0;
+}
+
+/** The game New game offers a first-time player: the best known of the nine, and the README's quick start. */
+export const FIRST_GAME = 'five-thousand';
+
+/**
+ * What New game opens on: the game last played, with the ante and variations it was played with
+ * (a table mostly plays its game again), else FIRST_GAME at its sheet's defaults. Options stored
+ * that no longer fit the game (an older version's) give way to the sheet's defaults.
+ */
+export function openingSetup(last: { game: string; options: Record<string, unknown> } | undefined): { game: string; options: Options } {
+  const game = gameById(last && isGameId(last.game) ? last.game : FIRST_GAME);
+  if (last?.game === game.id) {
+    try {
+      return { game: game.id, options: resolveOptions(game, last.options) };
+    } catch (err) {
+      if (!(err instanceof SetupError)) throw err;
+    }
+  }
+  return { game: game.id, options: resolveOptions(game) };
 }
 
 /** What a game record holds that the rules need: the transcript header. */

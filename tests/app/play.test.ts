@@ -14,6 +14,7 @@ import {
   resolvedHeader,
   secretRoller,
   seatsWithSecrets,
+  openingSetup,
   showsPot,
   TranscriptImportError,
   transcriptOf,
@@ -248,5 +249,25 @@ describe('transcripts', () => {
     expect(refusal(JSON.stringify({ game: 'five-thousand', players: ['A', 'B'], actions: [{ type: 'roll', dice: [1, 1, 4, 5, 6] }, { type: 'roll', dice: [1, 2, 3] }] }))).toMatch(
       /^Action 2 of this transcript is not allowed: 3 dice thrown, 2 expected\. Nothing was imported\.$/,
     );
+  });
+});
+
+describe('openingSetup: what New game opens on', () => {
+  it('5000 at its defaults on a first visit', () => {
+    const setup = openingSetup(undefined);
+    expect(setup.game).toBe('five-thousand');
+    expect(setup.options.ante).toBe(0);
+  });
+
+  it('the game last played, with its ante and variations', () => {
+    const setup = openingSetup({ game: 'big-roll-5000', options: { ante: 3, fiveOnes: 'points' } });
+    expect(setup).toEqual({ game: 'big-roll-5000', options: expect.objectContaining({ ante: 3, fiveOnes: 'points' }) });
+  });
+
+  it("the sheet's defaults where the stored options no longer fit, and 5000 for a game it does not know", () => {
+    const defaults = openingSetup({ game: 'big-roll-5000', options: {} }).options;
+    expect(openingSetup({ game: 'big-roll-5000', options: { ante: 3, gone: true } })).toEqual({ game: 'big-roll-5000', options: defaults });
+    expect(openingSetup({ game: 'big-roll-5000', options: { ante: -4 } })).toEqual({ game: 'big-roll-5000', options: defaults });
+    expect(openingSetup({ game: 'yahtzee', options: { ante: 3 } }).game).toBe('five-thousand');
   });
 });

@@ -179,12 +179,16 @@ describe('5000 at the table', () => {
 });
 
 describe('a game played without stakes', () => {
-  it('ends with no pot, no Paid/Won/Net of zeros, and no balances to settle on Home', async () => {
+  it('ends with no pot, no Paid/Won/Net of zeros, and no balances to settle on Home; New game then opens on it', async () => {
     // a store of its own: no evening with money in it
     const context = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     try {
       await page.goto(app.server.url);
+      // a first visit: New game offers 5000
+      await page.getByTestId('new-game').click();
+      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('[data-testid="game-select"]')?.value === 'five-thousand');
+      await page.getByRole('button', { name: 'Back' }).click();
       await startGame(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
       expect(await page.getByTestId('pot').count()).toBe(0);
       await padRoll(page, ['6']); // the roll-off: Ann starts
@@ -197,6 +201,10 @@ describe('a game played without stakes', () => {
       await page.getByRole('button', { name: 'Back' }).click();
       await page.getByRole('heading', { name: 'Recently finished' }).waitFor();
       expect(await page.getByTestId('ledger').count()).toBe(0);
+      // the next game: New game opens on the game last played, as it was played (no ante)
+      await page.getByTestId('new-game').click();
+      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('[data-testid="game-select"]')?.value === 'big-roll-5000');
+      expect(await page.getByTestId('ante').inputValue()).toBe('0');
     } finally {
       await context.close();
     }
