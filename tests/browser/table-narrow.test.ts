@@ -168,7 +168,7 @@ describe('the slate on a small phone', () => {
 });
 
 describe('the table on a small phone', () => {
-  it('five dice read, five on the table and four kept each share one line at 360 px', async () => {
+  it('five dice read, five on the table and four kept each share one line at 360 px; the camera toggle, off, lines up at the left', async () => {
     const { page } = app.session;
     // many Android phones: 360 px wide, 328 of them inside the page's margins
     await page.setViewportSize({ width: 360, height: 740 });
@@ -195,6 +195,9 @@ describe('the table on a small phone', () => {
     const keptTops = await kept.evaluateAll((boxes) => boxes.map((b) => Math.round(b.getBoundingClientRect().top)));
     expect(new Set(keptTops).size, `kept tops ${keptTops.join(', ')}`).toBe(1);
     expect(await layoutProblems(page)).toEqual([]);
+    // the camera off, the way back to it lines up with the buttons around it, at the left
+    const lefts = await Promise.all([page.getByTestId('camera-toggle'), page.getByRole('button', { name: 'Photo of the dice' })].map(async (b) => Math.round((await b.boundingBox())!.x)));
+    expect(lefts[0], `camera toggle at ${lefts[0]}, the photo button at ${lefts[1]}`).toBe(lefts[1]);
     await home(page);
   });
 });
