@@ -22,7 +22,9 @@ function transcripts(): { file: string; header: { game: string; players: string[
 describe('the slate row beside a name', () => {
   it('badges whose turn it is and who won', () => {
     expect(rowMarks({ current: 1, winners: null }, { player: 1, note: null })).toEqual({ badges: ['to play'], note: null });
-    expect(rowMarks({ current: null, winners: [0] }, { player: 0, note: 'winner: five 1s' })).toEqual({ badges: ['winner'], note: 'winner: five 1s' });
+    // the badge says "winner"; the note, how
+    expect(rowMarks({ current: null, winners: [0] }, { player: 0, note: 'winner: five 1s' })).toEqual({ badges: ['winner'], note: 'five 1s' });
+    expect(rowMarks({ current: null, winners: [0] }, { player: 0, note: 'Winner' })).toEqual({ badges: ['winner'], note: null });
     expect(rowMarks({ current: 0, winners: null }, { player: 2, note: 'bumped: needs 500 to get back on' })).toEqual({ badges: [], note: 'bumped: needs 500 to get back on' });
   });
 
