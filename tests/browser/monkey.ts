@@ -4,7 +4,7 @@
  * numbers, the discovery of what a player could tap or type into now, the wait for the page to
  * settle, the checks after every step, and a failure that says how to replay it.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { random } from '../../scripts/lib/random.ts';
 import { layoutProblems } from './harness.ts';
 
@@ -244,4 +244,11 @@ export function commonUse(walk: Walk, picked: Control, random: () => number, tex
     };
   }
   return null;
+}
+
+/** A tap on `target`, or a double tap (the second lands on whatever the first put under the finger). */
+export async function tap(target: Locator, double: boolean, say: (did: string) => void): Promise<void> {
+  say(double ? 'double-tap' : 'tap');
+  if (double) await target.dblclick({ timeout: 5000 });
+  else await target.click({ timeout: 5000 });
 }

@@ -6,7 +6,7 @@ import type { Browser, FileChooser, Page } from 'playwright-core';
 import { appSession, watchErrors } from './harness.ts';
 import { bigHistory } from '../../scripts/lib/big-history.ts';
 import { MAX_FACES, MIN_FACES } from '../../src/lib/dice/index.ts';
-import { commonUse, controls, monkeyFailure, mulberry32, offered, pageProblem, PHONE_BACK, pick, reloadStep, settle, storedRecords, useControl, type Control, type Walk } from './monkey.ts';
+import { commonUse, controls, monkeyFailure, mulberry32, offered, pageProblem, PHONE_BACK, pick, reloadStep, settle, storedRecords, tap, useControl, type Control, type Walk } from './monkey.ts';
 
 const app = appSession({ open: false });
 
@@ -252,13 +252,7 @@ async function walk(page: Page, errors: string[], seed: number, files: string[])
             const value = (0.3 + Math.floor(random() * 18) / 10).toFixed(1);
             say(`slide to ${value}`);
             await target.fill(value, { timeout: 5000 });
-          } else if (random() < 0.1) {
-            say('double-tap');
-            await target.dblclick({ timeout: 5000 });
-          } else {
-            say('tap');
-            await target.click({ timeout: 5000 });
-          }
+          } else await tap(target, random() < 0.1, say);
         }),
     );
     if (!used) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { appSession, fakeCameraFile, launch, ROOT, watchErrors, type BrowserSession } from './harness.ts';
 import { startGame } from './table-helpers.ts';
-import { controls, monkeyFailure, mulberry32, offered, pageProblem, PHONE_BACK, settle, useControl, type Control, type Walk } from './monkey.ts';
+import { commonUse, controls, monkeyFailure, mulberry32, offered, pageProblem, PHONE_BACK, settle, tap, useControl, type Control, type Walk } from './monkey.ts';
 
 const app = appSession({ open: false });
 
@@ -183,18 +183,8 @@ async function walk(page: Page, errors: string[], seed: number, game: number, ca
     // now and then a double tap: the second lands on whatever the first put under the finger
     const double = random() < 0.1;
     const target = page.locator(`[data-monkey="${picked.index}"]`);
-    const used = await useControl(run, step, '', picked, async (say) => {
-      if (picked === PHONE_BACK) {
-        say('phone back');
-        await page.goBack();
-      } else if (double) {
-        say('double-tap');
-        await target.dblclick({ timeout: 5000 });
-      } else {
-        say('tap');
-        await target.click({ timeout: 5000 });
-      }
-    });
+    // the table offers buttons and checkboxes: the phone's Back is the one use shared with the screens
+    const used = await useControl(run, step, '', picked, commonUse(run, picked, random, [], 0) ?? ((say) => tap(target, double, say)));
     if (!used) {
       step--;
       continue;
