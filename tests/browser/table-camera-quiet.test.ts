@@ -164,6 +164,20 @@ describe('a camera that goes quiet at the table', () => {
     await quiet.waitFor({ timeout: QUIET_CAMERA_MS - 1000 });
     expect(await quiet.getAttribute('data-reason')).toBe('muted');
     expect(await quiet.textContent()).toMatch(/^The camera is sending no picture: another app may be using it/);
+    // a phone held sideways, its browser's bars showing: the picture (under half the screen's
+    // height) is shorter than the message, which starts at the box's inner edge (not above it,
+    // out of scrolling's reach) and scrolls down to its button
+    await page.setViewportSize({ width: 844, height: 320 });
+    await quiet.scrollIntoViewIfNeeded();
+    const sideways = await quiet.evaluate((box) => {
+      const inner = box.getBoundingClientRect().top + parseFloat(getComputedStyle(box).paddingTop);
+      const start = box.querySelector('p')!.getBoundingClientRect().top;
+      box.scrollTop = box.scrollHeight;
+      const button = box.querySelector('button')!.getBoundingClientRect();
+      return { overflows: box.scrollHeight > box.clientHeight, startInView: start >= inner - 0.5, buttonInView: button.bottom <= box.getBoundingClientRect().bottom };
+    });
+    expect(sideways).toEqual({ overflows: true, startInView: true, buttonInView: true });
+    await page.setViewportSize({ width: 412, height: 860 });
     // unmuted, frames again (Bob threw again): gone, and the new throw read
     await run('c.picture = 2; c.feeding = true; c.mute(false);');
     await quiet.waitFor({ state: 'detached', timeout: 3000 });
