@@ -201,3 +201,24 @@ describe('the table on a small phone', () => {
     await home(page);
   });
 });
+
+/** The table on a phone held sideways: short and wide, the slate beside the dice, not screens below them. */
+describe('the table on a phone held sideways', () => {
+  it('at 740 × 360 the slate sits beside the dice pad, starting on the first screen', async () => {
+    const { page } = app.session;
+    await page.setViewportSize({ width: 740, height: 360 });
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    await padRoll(page, ['1', '1', '1', '2', '3']);
+    await padRoll(page, ['1', '3']);
+    await move(page, 'Bank 1200 (0 → 1200)');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const pad = (await page.getByTestId('dice-pad').boundingBox())!;
+    const slate = (await page.getByTestId('slate').boundingBox())!;
+    const firstRow = (await page.getByTestId('slate-row').first().boundingBox())!;
+    expect(slate.x, 'the slate is right of the pad').toBeGreaterThanOrEqual(pad.x + pad.width);
+    expect(firstRow.y + firstRow.height, "the slate's first row is on the first screen").toBeLessThanOrEqual(360);
+    expect(await slateOverflow(page)).toBe(0);
+    expect(await layoutProblems(page)).toEqual([]);
+    await home(page);
+  });
+});
