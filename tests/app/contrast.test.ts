@@ -37,6 +37,7 @@ describe.each([
     ['text', 'surface-2'],
     ['muted', 'bg'],
     ['muted', 'surface'],
+    ['placeholder', 'surface'],
     ['danger', 'surface'],
     ['danger', 'bg'],
     ['ok', 'surface'],

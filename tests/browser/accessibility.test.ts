@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   addTestStyles,
   browserOffersInstall,
@@ -81,6 +81,20 @@ async function audit(page: Page, screen: string): Promise<void> {
   }
 }
 
+/**
+ * The contrast of a field's placeholder on the field, which axe leaves unchecked. Ratio of the
+ * computed colours (both opaque here), as WCAG defines it.
+ */
+async function placeholderContrast(field: Locator): Promise<number> {
+  const [text, background] = await field.evaluate((el) => [getComputedStyle(el, '::placeholder').color, getComputedStyle(el).backgroundColor]);
+  const luminance = (rgb: string): number => {
+    const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((c) => Number(c) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [hi, lo] = [luminance(text!), luminance(background!)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
 /** Back to Home, its lists loaded. */
 async function home(page: Page): Promise<void> {
   while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
@@ -137,6 +151,12 @@ describe('axe at a phone size, without a camera', () => {
     await page.getByRole('alert').waitFor();
     await audit(page, 'new game (a name refused)');
     await page.getByTestId('player-name').fill('');
+    // "Name", the new player's field's only visible label, is read in either scheme
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect.soft(await placeholderContrast(page.getByTestId('player-name')), `the placeholder "Name", ${scheme}`).toBeGreaterThanOrEqual(4.5);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('the table of 5000: the dice pad, the slate, a proposed roll, a roll refused; its log', async () => {
