@@ -15,6 +15,7 @@ import type { Locator, Page } from 'playwright-core';
 import {
   addTestStyles,
   browserOffersInstall,
+  contrastRatio,
   fakeCameraFile,
   launch,
   openAppWithCamera,
@@ -81,18 +82,10 @@ async function audit(page: Page, screen: string): Promise<void> {
   }
 }
 
-/**
- * The contrast of a field's placeholder on the field, which axe leaves unchecked. Ratio of the
- * computed colours (both opaque here), as WCAG defines it.
- */
+/** The contrast of a field's placeholder on the field, which axe leaves unchecked. */
 async function placeholderContrast(field: Locator): Promise<number> {
   const [text, background] = await field.evaluate((el) => [getComputedStyle(el, '::placeholder').color, getComputedStyle(el).backgroundColor]);
-  const luminance = (rgb: string): number => {
-    const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((c) => Number(c) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-  };
-  const [hi, lo] = [luminance(text!), luminance(background!)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
+  return contrastRatio(text!, background!);
 }
 
 /** Back to Home, its lists loaded. */

@@ -286,6 +286,19 @@ export async function openAppWithCamera(distDir: string, picture: Buffer, width 
 }
 
 /**
+ * WCAG's contrast ratio of two colours as getComputedStyle gives them ('rgb(r, g, b)', opaque),
+ * for what axe leaves unchecked.
+ */
+export function contrastRatio(a: string, b: string): number {
+  const luminance = (rgb: string): number => {
+    const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((c) => Number(c) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/**
  * What a phone user would trip over on the current screen: controls smaller than 44 × 44 px
  * and content wider than the screen (sideways scrolling).
  */

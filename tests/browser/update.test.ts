@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+import { contrastRatio, launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
 
 let server: StaticServer;
 let session: BrowserSession;
@@ -49,6 +49,15 @@ describe('app updates', () => {
       return document.querySelector('[data-testid="update-ready"]')!.getBoundingClientRect().top - last.bottom;
     });
     expect(clearance).toBeGreaterThanOrEqual(0);
+    // It floats over the page's cards, in the dark theme the same colour as it: its edge stands out
+    // (3:1) from its own face and the page's, in either scheme.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const [edge, face, ground] = await prompt.evaluate((el) => [getComputedStyle(el).borderTopColor, getComputedStyle(el).backgroundColor, getComputedStyle(document.documentElement).backgroundColor]);
+      expect.soft(contrastRatio(edge!, face!), `its edge on its face, ${scheme}`).toBeGreaterThanOrEqual(3);
+      expect.soft(contrastRatio(edge!, ground!), `its edge on the page, ${scheme}`).toBeGreaterThanOrEqual(3);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload now' }).click()]);
     await page.getByTestId('new-game').waitFor();
