@@ -167,6 +167,22 @@ describe('with the text at 200%', () => {
     await page.close();
   });
 
+  it("the dice set aside, in the table's details, stay on the screen of a 360 px phone, upright and sideways", async () => {
+    const page = await freshPage();
+    await page.setViewportSize({ width: 360, height: 740 });
+    await addTestStyles(page, 'html { font-size: 200% !important; }');
+    const wide = async () => page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth);
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    await padRoll(page, ['1', '1', '4', '5', '6']);
+    // "Last roll scored" and the rest beside three dice, the text twice as big
+    expect(await page.getByText('Set aside', { exact: true }).count()).toBe(1);
+    expect(await wide(), 'upright').toBeLessThanOrEqual(360);
+    // sideways, the details share the screen with the dice pad: half as wide again
+    await page.setViewportSize({ width: 740, height: 360 });
+    expect(await wide(), 'sideways').toBeLessThanOrEqual(740);
+    await page.close();
+  });
+
   it('the log\'s Players, Status and Dice break between words, never inside one', async () => {
     const page = await freshPage();
     await page.setViewportSize({ width: 390, height: 844 });
