@@ -168,11 +168,15 @@ describe('the slate on a small phone', () => {
 });
 
 describe('the table on a small phone', () => {
-  it('five dice read, five on the table and four kept each share one line at 360 px; the camera toggle, off, lines up at the left', async () => {
+  it('the pad in rows of three; five dice read, five on the table and four kept each share one line at 360 px; the camera toggle, off, lines up at the left', async () => {
     const { page } = app.session;
     // many Android phones: 360 px wide, 328 of them inside the page's margins
     await page.setViewportSize({ width: 360, height: 740 });
     await startGame(page, 'five-thousand', ['Ann', 'Bob']);
+    // the pad's six faces in two rows of three, 1 2 3 over 4 5 6 (not four and a lonely two)
+    await page.getByTestId('dice-pad').locator('button[data-face]').first().waitFor();
+    const faceTops = await page.getByTestId('dice-pad').locator('button[data-face]').evaluateAll((faces) => faces.map((f) => Math.round(f.getBoundingClientRect().top)));
+    expect(faceTops.map((t) => t - faceTops[0]!).map(Math.sign)).toEqual([0, 0, 0, 1, 1, 1]);
     // the proposal's dice, each a button to correct it, inside the card's own margins
     await padEnter(page, ['1', '1', '2', '3', '5']);
     const read = page.locator('.proposal .die-button');
@@ -219,6 +223,10 @@ describe('the table on a phone held sideways', () => {
     expect(firstRow.y + firstRow.height, "the slate's first row is on the first screen").toBeLessThanOrEqual(360);
     expect(await slateOverflow(page)).toBe(0);
     expect(await layoutProblems(page)).toEqual([]);
+    // a tablet held sideways: the pad has room for its six faces in one row
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const faceTops = await page.getByTestId('dice-pad').locator('button[data-face]').evaluateAll((faces) => faces.map((f) => Math.round(f.getBoundingClientRect().top)));
+    expect(new Set(faceTops).size, `face tops ${faceTops.join(', ')}`).toBe(1);
     await home(page);
   });
 });
