@@ -1,6 +1,7 @@
 /** What a player does at the table, for the browser tests: start a game, enter rolls, read the slate. */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
+import { ECHO_TAP_MS } from '../../src/app/echoTap.ts';
 
 export async function startGame(page: Page, game: string, players: string[], ante?: number): Promise<void> {
   await page.getByTestId('new-game').click();
@@ -18,10 +19,23 @@ export async function headline(page: Page): Promise<string> {
   return (await page.getByTestId('headline').textContent()) ?? '';
 }
 
-/** Taps the faces on the dice pad (by face id) and submits them as the proposed roll. */
+/**
+ * Taps the faces on the dice pad (by face id) and submits them as the proposed roll. A tap that
+ * lands where the last one did, within ECHO_TAP_MS of it and after the game changed (a face under
+ * the move just tapped), is dropped as a double tap's echo (echoTap.ts), faster than a player
+ * taps: then it is tapped again, as a player would.
+ */
 export async function padEnter(page: Page, faces: string[]): Promise<void> {
   const pad = page.getByTestId('dice-pad');
-  for (const face of faces) await pad.locator(`button[data-face="${face}"]`).click();
+  for (const [i, face] of faces.entries()) {
+    const button = pad.locator(`button[data-face="${face}"]`);
+    await button.click();
+    const filled = () => page.waitForFunction((n) => document.querySelectorAll('[data-testid="dice-pad"] .slot.filled').length > n, i, { timeout: ECHO_TAP_MS });
+    if (!(await filled().then(() => true, () => false))) {
+      await button.click();
+      await filled();
+    }
+  }
   await page.getByTestId('dice-pad-done').click();
   await page.getByTestId('camera-read').waitFor();
 }
