@@ -210,6 +210,29 @@ describe('mistakes at the table', () => {
     await page.close();
   });
 
+  it('dice tapped in for the next throw go when Undo takes the table back: the pad waits empty for the throw undone', async () => {
+    const page = await openPage({ width: 390, height: 844 });
+    await startGame(page, 'war', ['Ann', 'Bob']);
+    await padRoll(page, ['2']); // the centre die
+    await padRoll(page, ['3', '6']);
+    const before = await headline(page);
+    await padRoll(page, ['2', '2']); // Bob's throw, entered wrong
+    // Ann starts on her next throw, then sees Bob's was wrong: the same two dice are asked for
+    await page.waitForTimeout(ECHO_TAP_MS);
+    await page.getByTestId('dice-pad').locator('button[data-face="4"]').click();
+    await page.locator('[data-testid="dice-pad"] .slot.filled').waitFor();
+    await page.waitForTimeout(ECHO_TAP_MS);
+    await page.getByTestId('undo').click();
+    await page.waitForFunction((h) => document.querySelector('[data-testid="headline"]')?.textContent === h, before);
+    // Ann's 4 is no die of Bob's throw
+    expect(await page.locator('[data-testid="dice-pad"] .slot').count()).toBe(2);
+    expect(await page.locator('[data-testid="dice-pad"] .slot.filled').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('headline');
+    await padRoll(page, ['2', '3']);
+    expect(await headline(page)).toMatch(/^Ann \(3 6\) takes nothing; Bob \(2 3\)/);
+    await page.close();
+  });
+
   it('by keyboard: a corrected die says what the roll now does and focus goes on to Confirm; undo leaves focus on the headline', async () => {
     const page = await openPage();
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
