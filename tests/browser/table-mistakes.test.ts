@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto'; // the store runs in Node too: it makes the record
 import { openStore } from '../../src/lib/store/index.ts';
 import { appSession } from './harness.ts';
 import type { Page } from 'playwright-core';
-import { headline, padEnter, padRoll, scores, startGame } from './table-helpers.ts';
+import { headline, move, padEnter, padRoll, scores, startGame } from './table-helpers.ts';
 import { ECHO_TAP_MS } from '../../src/app/echoTap.ts';
 
 const app = appSession();
@@ -230,6 +230,25 @@ describe('mistakes at the table', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('headline');
     await padRoll(page, ['2', '3']);
     expect(await headline(page)).toMatch(/^Ann \(3 6\) takes nothing; Bob \(2 3\)/);
+    await page.close();
+  });
+
+  it('Cancel on picking dice puts them back: opened again, none is picked', async () => {
+    const page = await openPage({ width: 390, height: 844 });
+    await startGame(page, 'face-off', ['Ann', 'Bob']);
+    await padRoll(page, ['vader', 'vader', 'luke', 'han', 'han'], 'Darth Vader, Darth Vader, Luke Skywalker, Han Solo, Han Solo');
+    await move(page, 'Go Hero');
+    await page.waitForTimeout(ECHO_TAP_MS); // a player's pause: what Go Hero brought lies under the finger
+    const pick = page.getByTestId('choose-dice-open');
+    await pick.click();
+    const dice = page.getByTestId('choose-dice').locator('button.pick');
+    await dice.nth(0).click();
+    await dice.nth(1).click();
+    expect(await page.getByTestId('choose-dice-confirm').textContent()).toMatch(/Confirm 2 dice/);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await pick.click();
+    expect(await dice.evaluateAll((buttons) => buttons.filter((b) => b.getAttribute('aria-pressed') === 'true').length)).toBe(0);
+    expect(await page.getByTestId('choose-dice-confirm').textContent()).toMatch(/Choose the dice/);
     await page.close();
   });
 
