@@ -233,6 +233,26 @@ export function describeAction(before: MatchView, action: Action, kitId: string 
   return rest.length === 0 ? action.type : `${action.type} ${rest.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ')}`;
 }
 
+/** A roll the table never saw (a secret re-roll): the table's view after it holds dice hidden. */
+function isSecretRoll(action: Action, after: MatchView): boolean {
+  return action.type === 'roll' && typeof after.details.hiddenDice === 'number' && after.details.hiddenDice > 0;
+}
+
+/**
+ * What Undo took back, for the table to say: "Bob rolled 2 2", "Ann's move, Bank 600 (0 → 600)".
+ * `before`: the game as it stands again, the undone action's state before it. A roll the table
+ * never saw (a secret re-roll) keeps its dice hidden: "Bob re-rolled 2 dice in secret".
+ */
+export function undoneText(before: MatchState, action: Action): string {
+  const view = viewMatch(before, null);
+  const player = view.current === null ? null : (before.players[view.current] ?? null);
+  const next = tryAction(before, action);
+  const dice = diceOf(action).length;
+  const text = next.ok && isSecretRoll(action, viewMatch(next.state, null)) ? `re-rolled ${dice} ${dice === 1 ? 'die' : 'dice'} in secret` : describeAction(view, action, view.expect?.kit ?? gameById(before.game).kit);
+  // a roll reads on from the name ("Bob rolled 2 2"); a move's label stands after it
+  return player === null ? text : action.type === 'roll' ? `${isolated(player)} ${text}` : `${isolated(player)}'s move, ${text}`;
+}
+
 /**
  * Replays a log step by step: each action with who made it, its words, and the headline and
  * scores after it. Stops at the first action the rules refuse (the steps before it are kept).
@@ -250,7 +270,7 @@ export function logSteps(header: GameHeader, actions: readonly Action[]): { step
     state = next.state;
     const after = viewMatch(state, null);
     const player = before.current === null ? null : (state.players[before.current] ?? null);
-    const secret = action.type === 'roll' && typeof after.details.hiddenDice === 'number' && after.details.hiddenDice > 0;
+    const secret = isSecretRoll(action, after);
     steps.push({
       index,
       player,

@@ -7,7 +7,7 @@ import { resultOfGame, StoreError, withLogChange, type GameRecord, type LogExpec
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { announce } from './announce.svelte.ts';
-import { brokenLog, payoutSentence, replayLog, type GameHeader, type Replayed } from './play.ts';
+import { brokenLog, payoutSentence, replayLog, undoneText, type GameHeader, type Replayed } from './play.ts';
 
 export function headerOf(record: GameRecord): GameHeader {
   return { game: record.game, players: record.players.map((p) => p.name), options: record.options };
@@ -32,6 +32,8 @@ export class TableGame {
   stoppedAt = $state.raw<Replayed['stoppedAt']>(null);
   /** The last refusal (a rule or the store), shown until the next action. */
   problem = $state<string | null>(null);
+  /** What the last Undo took back ("Bob rolled 2 2"), said on the table until the next change. */
+  undone = $state<string | null>(null);
   /** The game could not be opened at all. */
   loadError = $state<string | null>(null);
   /** The game is not on this device (deleted here or in another tab). */
@@ -55,6 +57,7 @@ export class TableGame {
       this.state = replayed.state;
       this.stoppedAt = replayed.stoppedAt;
       this.loadError = null;
+      this.undone = null;
       this.changedAt = performance.now();
     } catch (err) {
       this.loadError = err instanceof Error ? err.message : String(err);
@@ -109,6 +112,7 @@ export class TableGame {
       this.actions = [...this.actions, action];
       this.state = next.state;
       this.problem = null;
+      this.undone = null;
       const after = viewMatch(next.state, null);
       const changes = scoreChanges(before, after);
       // A confirmed roll's headline was said aloud with its proposal: say only what is new.
@@ -142,14 +146,17 @@ export class TableGame {
       await store.undoLastAction(record.id, this.expectation(record));
       const actions = this.actions.slice(0, -1);
       const replayed = replayLog(headerOf(record), actions);
+      const undone = this.actions[this.actions.length - 1];
       this.actions = actions;
       this.state = replayed.state;
       this.stoppedAt = replayed.stoppedAt;
       this.record = (await store.getGame(record.id)) ?? record;
       this.problem = null;
       this.changedAt = performance.now();
-      // Not the undone action's dice: it may have been a secret re-roll.
-      announce(`Last action undone. ${viewMatch(replayed.state, null).headline}`, { screenReader: options.headlineFocused ? 'Last action undone.' : undefined });
+      // a secret re-roll undone keeps its dice hidden (undoneText)
+      this.undone = undone && !replayed.stoppedAt ? undoneText(replayed.state, undone) : null;
+      const said = this.undone ? `Undone: ${this.undone}.` : 'Last action undone.';
+      announce(`${said} ${viewMatch(replayed.state, null).headline}`, { screenReader: options.headlineFocused ? said : undefined });
       return true;
     } catch (err) {
       await this.storeProblem(err);

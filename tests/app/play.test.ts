@@ -15,6 +15,7 @@ import {
   secretRoller,
   seatsWithSecrets,
   openingSetup,
+  undoneText,
   showsPot,
   TranscriptImportError,
   transcriptOf,
@@ -269,5 +270,22 @@ describe('openingSetup: what New game opens on', () => {
     expect(openingSetup({ game: 'big-roll-5000', options: { ante: 3, gone: true } })).toEqual({ game: 'big-roll-5000', options: defaults });
     expect(openingSetup({ game: 'big-roll-5000', options: { ante: -4 } })).toEqual({ game: 'big-roll-5000', options: defaults });
     expect(openingSetup({ game: 'yahtzee', options: { ante: 3 } }).game).toBe('five-thousand');
+  });
+});
+
+describe('undoneText: what Undo took back, said on the table', () => {
+  it('a roll with its dice, a move by its label, each with who made it', () => {
+    const start = played(fiveThousand, []);
+    expect(undoneText(start, { type: 'roll', dice: [1, 1, 4, 5, 6] })).toBe('Ann rolled 1 1 4 5 6');
+    const rolled = played(fiveThousand, [{ type: 'roll', dice: [1, 1, 1, 5, 5] }]);
+    const bank = viewMatch(rolled, null).legal.find((m) => m.kind === 'action' && m.action.type === 'bank');
+    expect(bank?.kind).toBe('action');
+    if (bank?.kind !== 'action') return;
+    expect(undoneText(rolled, bank.action)).toBe(`Ann's move, ${bank.label}`);
+  });
+
+  it('a secret re-roll keeps its dice hidden', () => {
+    const before = played(faceOff, villainBluff.slice(0, 3));
+    expect(undoneText(before, villainBluff[3]!)).toBe('Ann re-rolled 3 dice in secret');
   });
 });

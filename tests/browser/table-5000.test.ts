@@ -94,8 +94,11 @@ describe('5000 at the table', () => {
     await page.getByTestId('undo').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="headline"]')?.textContent?.startsWith('Ann banks 600'));
     expect(await page.getByTestId('current-player').textContent()).toBe('Bob to play');
+    // what was taken back is said on the table, until the game moves on
+    expect(await page.getByTestId('undone').textContent()).toBe('Undone: Bob rolled 2 3 4 6 6.');
     await padRoll(page, ['2', '3', '4', '6', '6']);
     expect(await page.getByTestId('current-player').textContent()).toBe('Cy to play');
+    expect(await page.getByTestId('undone').count()).toBe(0);
   });
 
   it('an illegal roll shows its message and changes nothing', async () => {
