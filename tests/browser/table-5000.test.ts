@@ -208,6 +208,33 @@ describe('a game played without stakes', () => {
       await page.getByTestId('new-game').click();
       await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('[data-testid="game-select"]')?.value === 'big-roll-5000');
       expect(await page.getByTestId('ante').inputValue()).toBe('0');
+      // a game and ante chosen before the store answers stay chosen: another tab holds the games
+      // store in a write for a while, so New game learns the last game played only after the picks
+      await page.getByRole('button', { name: 'Back' }).click();
+      const other = await context.newPage();
+      await other.goto(`${app.server.url}/favicon.svg`);
+      await other.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            const open = indexedDB.open('rollcall');
+            open.onsuccess = () => {
+              const store = open.result.transaction('games', 'readwrite').objectStore('games');
+              const until = Date.now() + 2_500;
+              const hold = (): void => {
+                if (Date.now() < until) store.count().onsuccess = hold;
+              };
+              hold();
+              resolve();
+            };
+          }),
+      );
+      await page.getByTestId('new-game').click();
+      await page.getByTestId('game-select').selectOption('five-thousand');
+      await page.getByTestId('ante').fill('3');
+      await page.waitForTimeout(3_000);
+      expect(await page.getByTestId('game-select').inputValue()).toBe('five-thousand');
+      expect(await page.getByTestId('ante').inputValue()).toBe('3');
+      await other.close();
     } finally {
       await context.close();
     }
