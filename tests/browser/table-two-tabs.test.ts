@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession } from './harness.ts';
+import { DB_VERSION } from '../../src/lib/store/index.ts';
 import { headline, padRoll, scores, startGame } from './table-helpers.ts';
 
 const app = appSession();
@@ -52,5 +53,37 @@ describe('one game in two tabs', () => {
     await tabB.waitForFunction(() => document.querySelector('[data-testid="slate-row"][data-player="Ann"] [data-testid="score"]')?.textContent === '2000');
     expect(await headline(tabB)).toBe(await headline(tabA));
     await tabB.close();
+  });
+
+  it('a newer Rollcall opened in another tab stops this one saving, and its banner leaves the last control in reach', async () => {
+    const page = await app.session.context.newPage();
+    await page.setViewportSize({ width: 390, height: 480 });
+    await page.goto(app.server.url);
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
+    await padRoll(page, ['1', '1', '4', '5', '6']);
+    const newer = await app.session.context.newPage();
+    await newer.goto(`${app.server.url}/favicon.svg`);
+    await newer.evaluate(
+      (version) =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('rollcall', version);
+          open.onsuccess = () => resolve();
+          open.onerror = () => reject(open.error);
+        }),
+      DB_VERSION + 1,
+    );
+    const banner = page.getByTestId('outdated');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('Rollcall was updated in another tab.');
+    // scrolled to the page's foot, Undo (the last control) lies clear above the banner
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const clearance = await page.evaluate(() => {
+      const buttons = [...document.querySelectorAll('main button')];
+      const last = buttons[buttons.length - 1]!.getBoundingClientRect();
+      return document.querySelector('[data-testid="outdated"]')!.getBoundingClientRect().top - last.bottom;
+    });
+    expect(clearance).toBeGreaterThanOrEqual(0);
+    await newer.close();
+    await page.close();
   });
 });
