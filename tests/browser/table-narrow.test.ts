@@ -230,3 +230,30 @@ describe('the table on a phone held sideways', () => {
     await home(page);
   });
 });
+
+describe('Teach on a small phone', () => {
+  it("Face Off's face names break only between words at 360 px (Stormtrooper went to a second line as 'er')", async () => {
+    const { page } = app.session;
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('about:blank');
+    await page.goto(app.server.url);
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
+    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    // each word of each face's name lies on one line
+    const split = await page.locator('.face .label').evaluateAll((labels) =>
+      labels.flatMap((label) => {
+        const text = label.firstChild!;
+        const words = [...text.textContent!.matchAll(/\S+/g)];
+        return words.flatMap((word) => {
+          const range = document.createRange();
+          range.setStart(text, word.index);
+          range.setEnd(text, word.index + word[0].length);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1 ? [word[0]] : [];
+        });
+      }),
+    );
+    expect(split).toEqual([]);
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+});
