@@ -7,7 +7,7 @@
  * die missing, a new box, one moving or turned) brings back the full pace, before the tracker has
  * confirmed the change. A throw is noticed at most one slow frame late, while its dice still roll.
  */
-import type { SettleUpdate } from '../lib/vision/settle.ts';
+import { median, type SettleUpdate } from '../lib/vision/settle.ts';
 
 /** Frames a second while the dice change (the frame pump's cap; a slow device reads fewer). */
 export const READ_FPS = 15;
@@ -23,17 +23,38 @@ export function readFps(update: Pick<SettleUpdate<unknown>, 'phase' | 'quiet'>, 
 /** The window the Camera check counts frames reaching the dice reader over: "N frames a second". */
 export const PACE_WINDOW_MS = 1000;
 
-/** When frames reached the dice reader (ms, one clock): the first of all, and those of the last window. */
+/**
+ * When frames reached the dice reader (ms, one clock): the first of all, and those of the last
+ * window; and the reads that finished: the last window's, or the latest one.
+ */
 export interface ReaderPace {
   first: number | null;
   recent: readonly number[];
+  reads: readonly { at: number; ms: number }[];
 }
 
-export const NO_PACE: ReaderPace = { first: null, recent: [] };
+export const NO_PACE: ReaderPace = { first: null, recent: [], reads: [] };
 
 /** The pace after a frame reached the reader at `t` (times older than a window are dropped). */
 export function paceWithFrame(pace: ReaderPace, t: number): ReaderPace {
-  return { first: pace.first ?? t, recent: [...pace.recent.filter((r) => r > t - PACE_WINDOW_MS), t] };
+  return { ...pace, first: pace.first ?? t, recent: [...pace.recent.filter((r) => r > t - PACE_WINDOW_MS), t] };
+}
+
+/** The pace after a read that took `ms` finished at `at` (reads older than a window are dropped). */
+export function paceWithRead(pace: ReaderPace, at: number, ms: number): ReaderPace {
+  return { ...pace, reads: [...pace.reads.filter((r) => r.at > at - PACE_WINDOW_MS), { at, ms }] };
+}
+
+/**
+ * How long a read takes at `now`: the median of the reads that finished in the last window, the
+ * window the frame rate is counted over, so the two agree as the reader warms up (a median of the
+ * last 20 reads kept its first slow ones beside a rate that had left them behind); the latest
+ * read's time when none finished in it (a device taking over a second a read). Null before any.
+ */
+export function paceReadMs(pace: ReaderPace, now: number): number | null {
+  const inWindow = pace.reads.filter((r) => r.at > now - PACE_WINDOW_MS && r.at <= now).map((r) => r.ms);
+  if (inWindow.length > 0) return median(inWindow);
+  return pace.reads.at(-1)?.ms ?? null;
 }
 
 /**

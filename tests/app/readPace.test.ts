@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IDLE_READ_FPS, NO_PACE, PACE_WINDOW_MS, paceFps, paceWithFrame, READ_FPS, readFps, type ReaderPace } from '../../src/app/readPace.ts';
+import { IDLE_READ_FPS, NO_PACE, PACE_WINDOW_MS, paceFps, paceReadMs, paceWithFrame, paceWithRead, READ_FPS, readFps, type ReaderPace } from '../../src/app/readPace.ts';
 
 describe('read pace', () => {
   it('reads slowly only while the table is settled or empty and the last frame was quiet', () => {
@@ -58,5 +58,41 @@ describe('the Camera check\'s frames a second reaching the reader', () => {
     expect(paceFps(pace, 2000)).toBe(20);
     expect(paceFps(pace, 2500)).toBe(10);
     expect(paceFps(pace, 3000)).toBe(0);
+  });
+});
+
+describe("the Camera check's read time", () => {
+  /** Reads finishing at these times (ms), each taking `ms`. */
+  const finished = (reads: Array<[at: number, ms: number]>): ReaderPace => reads.reduce((pace, [at, ms]) => paceWithRead(pace, at, ms), NO_PACE);
+
+  it('is nothing before a read, then the median of the last second, the window the frame rate counts', () => {
+    expect(paceReadMs(NO_PACE, 1000)).toBeNull();
+    // a reader warming up: three slow reads, then fast ones; a second later only the fast ones count
+    // (the median of the last 20 reads said 472 ms beside "10 frames a second")
+    const warming = finished([
+      [500, 480],
+      [980, 472],
+      [1450, 470],
+      ...Array.from({ length: 20 }, (_, i): [number, number] => [1550 + i * 100, 95]),
+    ]);
+    expect(paceReadMs(warming, 3500)).toBe(95);
+    const fps = paceFps(Array.from({ length: 20 }, (_, i) => 1550 + i * 100).reduce(paceWithFrame, NO_PACE), 3500)!;
+    expect(fps * paceReadMs(warming, 3500)!).toBeLessThanOrEqual(1000);
+    expect(finished([[100, 120], [200, 80], [300, 100]]).reads).toHaveLength(3);
+    expect(paceReadMs(finished([[100, 120], [200, 80], [300, 100]]), 400)).toBe(100);
+  });
+
+  it("is the latest read's time on a device taking over a second a read, and keeps one window of reads", () => {
+    const slow = finished([
+      [1500, 1500],
+      [3100, 1600],
+    ]);
+    expect(paceReadMs(slow, 4500)).toBe(1600);
+    const pace = finished(Array.from({ length: 40 }, (_, i): [number, number] => [i * 50, 40]));
+    expect(pace.reads.length).toBeLessThanOrEqual(PACE_WINDOW_MS / 50);
+    // frames and reads are kept side by side, neither dropping the other
+    const both = paceWithFrame(paceWithRead(paceWithFrame(NO_PACE, 0), 60, 60), 70);
+    expect(both.recent).toEqual([0, 70]);
+    expect(both.reads).toEqual([{ at: 60, ms: 60 }]);
   });
 });
