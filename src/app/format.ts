@@ -109,3 +109,11 @@ export function isolated(name: string): string {
 export function nameList(names: readonly string[]): string {
   return names.map(isolated).join(', ');
 }
+
+/**
+ * "12 moves": how long a game's log is, as History and an import say it. Each is a roll or a
+ * choice at the table (a log step); "actions" is the store's word, not the players'.
+ */
+export function movesText(count: number): string {
+  return `${count} ${count === 1 ? 'move' : 'moves'}`;
+}

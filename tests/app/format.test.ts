@@ -8,7 +8,7 @@ afterAll(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
 });
-import { asSentence, backupFileName, fileNamePart, formatDateTime, formatTime, localDay, nameList } from '../../src/app/format.ts';
+import { asSentence, backupFileName, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList } from '../../src/app/format.ts';
 
 describe('dates on screen', () => {
   it("a time reads as the phone's own toLocaleString says it, in the phone's zone", () => {
@@ -81,5 +81,13 @@ describe('an error said before another sentence', () => {
     expect(asSentence('It said "stop."')).toBe('It said "stop."');
     expect(asSentence('(no reply in 60 s)')).toBe('(no reply in 60 s).');
     expect(asSentence('  spaced out  ')).toBe('spaced out.');
+  });
+});
+
+describe('movesText', () => {
+  it("says a game's length in moves, the players' word, one move alone", () => {
+    expect(movesText(1)).toBe('1 move');
+    expect(movesText(0)).toBe('0 moves');
+    expect(movesText(23)).toBe('23 moves');
   });
 });

@@ -195,7 +195,7 @@ describe('app shell', () => {
       await ledger.waitFor();
       expect((await ledger.innerText()).replace(/\s+/g, ' ').trim()).toBe('Ann +4 Ben -4');
       expect(await page.getByRole('heading', { name: 'Recently finished' }).count()).toBe(1);
-      expect(await page.getByTestId('game-summary').first().textContent()).toMatch(/^Finished · .+ · 1 action · Won by Ann$/);
+      expect(await page.getByTestId('game-summary').first().textContent()).toMatch(/^Finished · .+ · 1 move · Won by Ann$/);
       // settled up at the table: the evening ends in two taps, and Home's balances go with it
       await page.getByTestId('end-evening').click();
       expect(await page.getByRole('alert').textContent()).toMatch(/^Settled up\? Ending the evening clears these balances/);

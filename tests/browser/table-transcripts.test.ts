@@ -88,8 +88,8 @@ describe('transcripts', () => {
       await page.goto(server.url);
       await page.getByRole('button', { name: 'History' }).click();
       await page.getByTestId('import-transcript').setInputFiles({ name: 't.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
-      expect(await page.getByTestId('import-message').textContent()).toBe('Imported 5000 (bumps and gifts) with Ann, Bob (6 actions).');
-      expect(await page.getByTestId('announcer').textContent()).toBe('Imported 5000 (bumps and gifts) with Ann, Bob (6 actions).');
+      expect(await page.getByTestId('import-message').textContent()).toBe('Imported 5000 (bumps and gifts) with Ann, Bob (6 moves).');
+      expect(await page.getByTestId('announcer').textContent()).toBe('Imported 5000 (bumps and gifts) with Ann, Bob (6 moves).');
       // the same file again: refused, and the game is listed once
       await page.getByTestId('import-transcript').setInputFiles({ name: 't.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
       await page.getByTestId('import-message').getByText(/^This game is already on this device/).waitFor();
