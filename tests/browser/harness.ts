@@ -299,6 +299,19 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /**
+ * Scrolled to the page's foot, how far the screen's last control lies above what floats over the
+ * foot (`selector`: the update prompt, the "updated in another tab" banner): negative when under it.
+ */
+export async function lastControlClearance(page: Page, selector: string): Promise<number> {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  return page.evaluate((floating) => {
+    const buttons = [...document.querySelectorAll('main button')];
+    const last = buttons[buttons.length - 1]!.getBoundingClientRect();
+    return document.querySelector(floating)!.getBoundingClientRect().top - last.bottom;
+  }, selector);
+}
+
+/**
  * What a phone user would trip over on the current screen: controls smaller than 44 × 44 px
  * and content wider than the screen (sideways scrolling).
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { appSession } from './harness.ts';
+import { appSession, lastControlClearance } from './harness.ts';
 import { DB_VERSION } from '../../src/lib/store/index.ts';
 import { headline, padRoll, scores, startGame } from './table-helpers.ts';
 
@@ -76,13 +76,7 @@ describe('one game in two tabs', () => {
     await banner.waitFor();
     expect(await banner.textContent()).toContain('Rollcall was updated in another tab.');
     // scrolled to the page's foot, Undo (the last control) lies clear above the banner
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    const clearance = await page.evaluate(() => {
-      const buttons = [...document.querySelectorAll('main button')];
-      const last = buttons[buttons.length - 1]!.getBoundingClientRect();
-      return document.querySelector('[data-testid="outdated"]')!.getBoundingClientRect().top - last.bottom;
-    });
-    expect(clearance).toBeGreaterThanOrEqual(0);
+    expect(await lastControlClearance(page, '[data-testid="outdated"]')).toBeGreaterThanOrEqual(0);
     await newer.close();
     await page.close();
   });

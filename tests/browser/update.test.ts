@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contrastRatio, launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
+import { contrastRatio, lastControlClearance, launch, serve, waitForServiceWorker, type BrowserSession, type StaticServer } from './harness.ts';
 
 let server: StaticServer;
 let session: BrowserSession;
@@ -42,13 +42,7 @@ describe('app updates', () => {
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
     // While it waits, the page makes room for it: scrolled to its foot, the last control lies clear above it.
     await page.setViewportSize({ width: 390, height: 480 });
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    const clearance = await page.evaluate(() => {
-      const buttons = [...document.querySelectorAll('main button')];
-      const last = buttons[buttons.length - 1]!.getBoundingClientRect();
-      return document.querySelector('[data-testid="update-ready"]')!.getBoundingClientRect().top - last.bottom;
-    });
-    expect(clearance).toBeGreaterThanOrEqual(0);
+    expect(await lastControlClearance(page, '[data-testid="update-ready"]')).toBeGreaterThanOrEqual(0);
     // It floats over the page's cards, in the dark theme the same colour as it: its edge stands out
     // (3:1) from its own face and the page's, in either scheme.
     for (const scheme of ['light', 'dark'] as const) {
