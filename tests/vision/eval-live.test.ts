@@ -7,7 +7,8 @@ import { REPO, runCli } from './cli-helpers.ts';
 
 const webcam = path.join(REPO, 'tests/fixtures/dice-photos/matteop65-val-sample');
 
-describe('npm run eval:live', () => {
+// each case runs the CLI over videos of the fixture photos: 20–30 s alone on two cores, more beside other work
+describe('npm run eval:live', { timeout: 90_000 }, () => {
   it('reads a shaken video of each photo and replays it through the settle tracker; the reads replay alike', () => {
     const reads = path.join(mkdtempSync(path.join(tmpdir(), 'rollcall-live-')), 'reads.json');
     const r = runCli('scripts/eval-live.ts', ['--json', '--frames', '10', '--save-reads', reads, webcam]);
