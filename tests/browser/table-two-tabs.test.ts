@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession, lastControlClearance } from './harness.ts';
 import { DB_VERSION } from '../../src/lib/store/index.ts';
-import { headline, padRoll, scores, startGame } from './table-helpers.ts';
+import { headline, padEnter, padRoll, scores, startGame } from './table-helpers.ts';
 
 const app = appSession();
 
@@ -77,6 +77,16 @@ describe('one game in two tabs', () => {
     expect(await banner.textContent()).toContain('Rollcall was updated in another tab.');
     // scrolled to the page's foot, Undo (the last control) lies clear above the banner
     expect(await lastControlClearance(page, '[data-testid="outdated"]')).toBeGreaterThanOrEqual(0);
+    // a roll confirmed now is refused in words a player can act on (it was the browser's
+    // "InvalidStateError: Failed to execute 'transaction' on 'IDBDatabase'…"), and the table stays as it was
+    const before = await headline(page);
+    await padEnter(page, ['1', '5']);
+    await page.getByTestId('confirm-roll').click();
+    await page.getByTestId('rule-error').waitFor();
+    expect(await page.getByTestId('rule-error').textContent()).toBe(
+      'Not saved: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page to play on; everything saved before is safe.',
+    );
+    expect(await headline(page)).toBe(before);
     await newer.close();
     await page.close();
   });

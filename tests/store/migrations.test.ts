@@ -209,4 +209,21 @@ describe('schema migrations', () => {
     newer.close();
     old.close();
   });
+
+  it('refuses a write after stepping aside in words a player can act on, not the browser\'s, and writes nothing', async () => {
+    const name = freshName();
+    const old = await openStore({ name, onVersionChange: () => undefined });
+    const game = await old.createGame({ game: 'five-thousand', players: [{ id: 'p-ann', name: 'Ann' }], ante: 0, dice: { kitId: 'standard', taughtSetId: null } });
+    const newer = await openDB(name, DB_VERSION + 1);
+    const err = await old.createGame({ game: 'five-thousand', players: [{ id: 'p-bob', name: 'Bob' }], ante: 0, dice: { kitId: 'standard', taughtSetId: null } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).code).toBe('unavailable');
+    // it was "InvalidStateError: Failed to execute 'transaction' on 'IDBDatabase': The database connection is closing."
+    expect((err as StoreError).message).toBe(
+      'Not saved: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page to play on; everything saved before is safe.',
+    );
+    expect((await newer.getAll('games')).map((g: { id: string }) => g.id)).toEqual([game.id]);
+    newer.close();
+    old.close();
+  });
 });

@@ -275,7 +275,12 @@ export async function inTx<S extends StoreName[], M extends IDBTransactionMode, 
   mode: M,
   body: (tx: Tx<S, M>) => Promise<T>,
 ): Promise<T> {
-  const tx = db.transaction(stores, mode, { durability: mode === 'readwrite' ? 'strict' : 'default' }) as Tx<S, M>;
+  let tx: Tx<S, M>;
+  try {
+    tx = db.transaction(stores, mode, { durability: mode === 'readwrite' ? 'strict' : 'default' }) as Tx<S, M>;
+  } catch (err) {
+    throw closedConnectionError(err) ?? storeErrorFrom(err);
+  }
   const done = tx.done;
   try {
     const result = await body(tx);
@@ -307,6 +312,20 @@ export async function writeAll<T>(records: Iterable<T>, write: (record: T) => Pr
     requests.push(request);
   }
   await Promise.all(requests);
+}
+
+/**
+ * A transaction refused because the connection closed under the page (InvalidStateError): a newer
+ * Rollcall opened in another tab asked for it (the shell's banner says so), or the browser closed
+ * it. Said as a player can act on it, not in the browser's words; null for any other error.
+ */
+function closedConnectionError(err: unknown): StoreError | null {
+  const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
+  if (name !== 'InvalidStateError') return null;
+  return new StoreError(
+    'unavailable',
+    'Not saved: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page to play on; everything saved before is safe.',
+  );
 }
 
 /** Our own refusals pass through; a full disk becomes a message a player can act on. */
