@@ -74,7 +74,8 @@ describe('one game in two tabs', () => {
     );
     const banner = page.getByTestId('outdated');
     await banner.waitFor();
-    expect(await banner.textContent()).toContain('Rollcall was updated in another tab.');
+    // Home and History can no longer read the games, and show none: the banner says why, and that they are safe
+    expect(await banner.locator('p').textContent()).toBe('Rollcall was updated in another tab. Reload to go on: this page can no longer show or save your games, which are safe.');
     // scrolled to the page's foot, Undo (the last control) lies clear above the banner
     expect(await lastControlClearance(page, '[data-testid="outdated"]')).toBeGreaterThanOrEqual(0);
     // a roll confirmed now is refused in words a player can act on (it was the browser's
