@@ -20,7 +20,6 @@ export const BUILT_IN_KITS: Readonly<Record<string, DiceKit>> = Object.freeze(
   }),
 );
 
-export type BuiltInKitId = 'standard' | 'corellian-spike' | 'face-off';
 export * from './validate.ts';
 export * from './bundle.ts';
 export * from './data-url.ts';

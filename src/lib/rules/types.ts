@@ -28,12 +28,6 @@ export interface Action {
   [field: string]: Json | undefined;
 }
 
-/** The physical throw of dice: the faces of the dice just thrown, written as kit tokens. */
-export interface RollAction extends Action {
-  type: 'roll';
-  dice: DieToken[];
-}
-
 // ---------------------------------------------------------------------------------------------
 // Options
 
@@ -144,12 +138,6 @@ export interface PlayView {
 // ---------------------------------------------------------------------------------------------
 // Game definitions
 
-/** How the first player is decided when the match starts. */
-export interface StartRule {
-  /** Dice each player throws in the roll-off (the sheets use 1 or 2); 0: no roll-off. */
-  rollOffDice: number;
-}
-
 /** What a game module receives when play begins. */
 export interface SetupContext {
   players: readonly string[];
@@ -177,7 +165,11 @@ export interface GameDefinition<G = unknown> {
    * adds `ante` (per player) and `startingPlayer` ('roll-off' | 'first-listed') to every game.
    */
   options: readonly OptionSpec[];
-  /** The sheet's way to pick the first player (roll-off dice count), and the default. */
+  /**
+   * The sheet's way to pick the first player, the default of the `startingPlayer` option.
+   * `rollOffDice`: dice each player throws in a roll-off (the sheets use 1 or 2); 0 where the
+   * sheet has none, and a roll-off the table chooses anyway throws one die.
+   */
   start: { rollOffDice: number; defaultRule: 'roll-off' | 'first-listed' };
   /** Default ante per player (0 unless the sheet plays for a pot). */
   defaultAnte: number;
