@@ -13,7 +13,7 @@ import { actionRange, findSameGame, inTx, resultOfGame, sessionLastActivity, unu
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { isObjectsOwnName, KitError, parseKit } from '../dice/validate.ts';
-import { DEFAULT_SETTINGS, type GameRecord, type Settings, type TaughtFaceRecord } from './types.ts';
+import { DEFAULT_SETTINGS, type GameRecord, type JsonObject, type Settings, type TaughtFaceRecord } from './types.ts';
 import { blobToDataUrl, dataUrlBytes, imageDataUrl, looksLikePicture } from '../dice/data-url.ts';
 import { MAX_NAME_LENGTH, nameKey, nameLength } from '../dice/names.ts';
 import { gameById, MAX_LOG_ACTIONS, matchResult, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
@@ -43,7 +43,7 @@ const name = v.pipe(
   v.check((s) => nameLength(s) <= MAX_NAME_LENGTH, `is longer than ${MAX_NAME_LENGTH} characters`),
 );
 // The whole file was found plain JSON first (`jsonProblem`, in parseBackup), so these check shape only.
-const jsonObject = v.custom<{ [key: string]: import('./types.ts').Json }>(
+const jsonObject = v.custom<JsonObject>(
   (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
   'must be a plain JSON object',
 );
@@ -328,10 +328,10 @@ function* checkBackup(text: string): Generator<ImportProgress, ParsedBackup, voi
   if (typeof version === 'number' && version > BACKUP_VERSION) {
     throw new BackupError('too-new', 'This backup was made by a newer version of Rollcall. Update the app, then import it. Nothing was changed.');
   }
-  // Plain JSON throughout, nested as Rollcall nests it, and none of the keys a plain object treats
-  // specially (valibot's records would drop "__proto__", "constructor" and "prototype" unsaid).
   const games = Array.isArray((data as { games?: unknown }).games) ? (data as { games: unknown[] }).games.length : 0;
   yield { stage: 'checking', games: 0, of: games };
+  // Plain JSON throughout, nested as Rollcall nests it, and none of the keys a plain object treats
+  // specially (valibot's records would drop "__proto__", "constructor" and "prototype" unsaid).
   const notJson = jsonProblem(data);
   if (notJson) throw corrupt(notJson);
   yield { stage: 'checking', games: 0, of: games };

@@ -1,5 +1,3 @@
-import type { Json } from './types.ts';
-
 /** Deeper than this, a record is not one Rollcall writes: refused, rather than walked until the stack runs out. */
 export const MAX_JSON_DEPTH = 64;
 
@@ -54,8 +52,4 @@ export function jsonProblem(value: unknown, path = '$'): string | null {
     }
   }
   return null;
-}
-
-export function isJson(value: unknown): value is Json {
-  return jsonProblem(value) === null;
 }
