@@ -4,7 +4,7 @@
  * version of the face model and are recomputed from the photos on import.
  */
 import type { DiceKit } from './kit.ts';
-import { KitError, parseKit } from './validate.ts';
+import { KitError, kitFace, parseKit } from './validate.ts';
 import { dataUrlType, imageDataUrl } from './data-url.ts';
 
 export const KIT_BUNDLE_FORMAT = 'rollcall-kit';
@@ -41,9 +41,7 @@ function checkImage(url: unknown, allowed: readonly string[], at: string): strin
 
 function checkFaceKeys(record: Record<string, unknown>, kit: DiceKit, at: string): void {
   for (const faceId of Object.keys(record)) {
-    if (!kit.faces.some((f) => f.id === faceId)) {
-      throw new KitError(`${at}: no face "${faceId}" in kit "${kit.id}" (faces: ${kit.faces.map((f) => f.id).join(', ')})`);
-    }
+    kitFace(kit, faceId, at); // throws, naming the kit's faces, when it has no such face
   }
 }
 
