@@ -428,6 +428,16 @@ function checkTaughtFace(
   };
 }
 
+/** A new game's ante (0 when not given) and options (none when not given), checked. */
+function checkAnteAndOptions(input: Pick<NewGame, 'ante' | 'options'>): { ante: number; options: JsonObject } {
+  const ante = input.ante ?? 0;
+  if (!Number.isFinite(ante) || ante < 0) throw new StoreError('invalid-input', 'The ante must be zero or more.');
+  const options = input.options ?? {};
+  const problem = jsonProblem(options, 'options');
+  if (problem) throw new StoreError('invalid-input', `Game options must be plain JSON: ${problem}.`);
+  return { ante, options };
+}
+
 function checkAction(action: unknown): void {
   if (typeof action !== 'object' || action === null || Array.isArray(action)) {
     throw new StoreError('invalid-input', 'An action must be a JSON object.');
@@ -487,11 +497,7 @@ export class RollcallStore {
     const names = new Set(input.players.map((p) => nameKey(p.name)));
     if (names.size !== input.players.length) throw new StoreError('invalid-input', 'Two players have the same name.');
     const players = input.players.map((p) => ({ id: p.id, name: checkName(p.name, 'Every player') }));
-    const ante = input.ante ?? 0;
-    if (!Number.isFinite(ante) || ante < 0) throw new StoreError('invalid-input', 'The ante must be zero or more.');
-    const options = input.options ?? {};
-    const problem = jsonProblem(options, 'options');
-    if (problem) throw new StoreError('invalid-input', `Game options must be plain JSON: ${problem}.`);
+    const { ante, options } = checkAnteAndOptions(input);
     const t = this.now();
     const game: GameRecord = {
       id: this.newId(),
@@ -533,11 +539,7 @@ export class RollcallStore {
     if (input.playerNames.length === 0) throw new StoreError('invalid-input', 'A game needs players.');
     const names = input.playerNames.map((n) => checkName(n, 'Every player'));
     if (new Set(names.map(nameKey)).size !== names.length) throw new StoreError('invalid-input', 'Two players have the same name.');
-    const ante = input.ante ?? 0;
-    if (!Number.isFinite(ante) || ante < 0) throw new StoreError('invalid-input', 'The ante must be zero or more.');
-    const options = input.options ?? {};
-    const problem = jsonProblem(options, 'options');
-    if (problem) throw new StoreError('invalid-input', `Game options must be plain JSON: ${problem}.`);
+    const { ante, options } = checkAnteAndOptions(input);
     input.actions.forEach(checkAction);
     const result = input.result;
     if (result) {
