@@ -147,8 +147,8 @@ export function previewRoll(state: MatchState, seen: readonly DieToken[], viewer
   return { ok: true, thrown, action, headline: viewMatch(next.state, viewer).headline };
 }
 
-/** Two views differ (what one player sees that the table does not). */
-function sameView(a: MatchView, b: MatchView): boolean {
+/** The same plain JSON: two views (what one player sees that the table does not), a move's action and a logged one. */
+function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
@@ -165,14 +165,14 @@ export function secretRoller(state: MatchState): PlayerIndex | null {
   if (!kit || !face) return null;
   const probe = tryAction(state, { type: 'roll', dice: new Array<DieToken>(expect.count).fill(tokenForFace(kit, face)) });
   if (!probe.ok) return null;
-  return sameView(viewMatch(probe.state, null), viewMatch(probe.state, expect.player)) ? null : expect.player;
+  return sameJson(viewMatch(probe.state, null), viewMatch(probe.state, expect.player)) ? null : expect.player;
 }
 
 /** The seats who may look at something hidden from the table now (a villain's secret dice). */
 export function seatsWithSecrets(state: MatchState): PlayerIndex[] {
   if (state.phase === 'over') return [];
   const table = viewMatch(state, null);
-  return state.players.map((_, seat) => seat).filter((seat) => !sameView(table, viewMatch(state, seat)));
+  return state.players.map((_, seat) => seat).filter((seat) => !sameJson(table, viewMatch(state, seat)));
 }
 
 // ── the log, step by step ─────────────────────────────────────────────────────────────────
@@ -197,10 +197,6 @@ export interface LogStep {
   scores: number[];
   /** A roll the table never saw (a secret re-roll): its dice are hidden unless asked for. */
   secret: boolean;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The dice an action carries (its `dice`, or its one `die`), as tokens. */
@@ -349,7 +345,7 @@ export function readTranscript(text: string): { transcript: Transcript; state: M
 }
 
 /** The options a new game records: every option resolved, so the log replays the same later. */
-export function resolvedHeader(header: GameHeader): GameHeader & { options: Record<string, unknown> } {
+export function resolvedHeader(header: GameHeader): GameHeader {
   const state = createMatch(header);
   return { game: state.game, players: state.players, options: { ...state.options } };
 }
