@@ -19,7 +19,6 @@ export {
   MAX_LOG_ACTIONS,
   replay,
   summarize,
-  withoutLastAction,
   ReplayError,
   type MatchSummary,
   type Transcript,

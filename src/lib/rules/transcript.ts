@@ -78,11 +78,6 @@ export function replay(transcript: Transcript, options: { namesAsPlayed?: boolea
   return state;
 }
 
-/** The transcript without its last action (undo). */
-export function withoutLastAction(transcript: Transcript): Transcript {
-  return { ...transcript, actions: transcript.actions.slice(0, -1) };
-}
-
 /** The final state in brief: what the replay CLI prints and transcript tests check. */
 export interface MatchSummary {
   game: string;
