@@ -20,10 +20,9 @@ export function formatDice(dice: readonly DieToken[]): string {
   return dice.map(String).join(' ');
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
+export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
-export { plural };
 
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy": names (or phrases) as a sentence lists them. */
 export function andList(items: readonly string[]): string {
