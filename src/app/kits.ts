@@ -6,13 +6,13 @@
  */
 import { BUILT_IN_KITS, KIT_ID_PATTERN, KitError, isObjectsOwnName, STANDARD_KIT, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
 import type { GameDice, TaughtSetRecord } from '../lib/store/types.ts';
-import { unusedName } from '../lib/store/index.ts';
+import { kitOfTaughtSet, unusedName } from '../lib/store/index.ts';
 import { MAX_NAME_LENGTH, clipName, nameKey, nameLengthProblem } from '../lib/rules/index.ts';
 import { MIN_TEACH_EXAMPLES, type KitSeparation } from '../lib/vision/face-reader.ts';
 
 /** The kit a taught set's dice have: its own, or the built-in kit it copies. */
 export function kitOfSet(set: Pick<TaughtSetRecord, 'kitId' | 'kit'>): DiceKit {
-  const kit = set.kit ?? BUILT_IN_KITS[set.kitId];
+  const kit = kitOfTaughtSet(set);
   if (!kit) throw new Error(`dice set of an unknown kit "${set.kitId}"`);
   return kit;
 }

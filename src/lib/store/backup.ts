@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
 import { jsonProblem } from './json.ts';
-import { actionRange, findSameGame, inTx, resultOfGame, sessionLastActivity, unusedName, writeAll, type RollcallStore } from './store.ts';
+import { actionRange, findSameGame, inTx, kitOfTaughtSet, resultOfGame, sessionLastActivity, unusedName, writeAll, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { isObjectsOwnName, KitError, parseKit } from '../dice/validate.ts';
@@ -387,7 +387,7 @@ function* checkBackup(text: string): Generator<ImportProgress, ParsedBackup, voi
   for (const s of file.taughtSets) {
     if (s.kit === null && !BUILT_IN_KITS[s.kitId]) throw corrupt(`dice set "${s.id}" is of an unknown kit "${s.kitId}"`);
     if (s.kit !== null && (s.kit.id !== s.kitId || BUILT_IN_KITS[s.kitId])) throw corrupt(`dice set "${s.id}" has a kit that does not match its kit id`);
-    const faces = (s.kit ?? BUILT_IN_KITS[s.kitId])!.faces;
+    const faces = kitOfTaughtSet(s)!.faces;
     for (const faceId of Object.keys(s.art)) {
       if (!faces.some((f) => f.id === faceId)) throw corrupt(`dice set "${s.id}" has art for a face its kit does not have`);
     }
@@ -396,7 +396,7 @@ function* checkBackup(text: string): Generator<ImportProgress, ParsedBackup, voi
   for (const f of file.taughtFaces) {
     if (!setIds.has(f.setId)) throw corrupt(`taught face "${f.id}" belongs to a missing dice set`);
     const set = setsById.get(f.setId)!;
-    if (!(set.kit ?? BUILT_IN_KITS[set.kitId])!.faces.some((face) => face.id === f.faceId)) throw corrupt(`taught face "${f.id}" is of a face its dice set does not have`);
+    if (!kitOfTaughtSet(set)!.faces.some((face) => face.id === f.faceId)) throw corrupt(`taught face "${f.id}" is of a face its dice set does not have`);
     const picture = dataUrlBytes(f.image);
     if (!picture || !looksLikePicture(picture.bytes)) throw corrupt(`the picture of taught face "${f.id}" cannot be read`);
     images.set(f.id, new Blob([picture.bytes], { type: picture.type }));

@@ -5,6 +5,6 @@
  */
 export * from './types.ts';
 export * from './errors.ts';
-export { openStore, resultOfGame, unusedName, withLogChange, RollcallStore, SAME_EVENING_MS, type NewGame, type ImportedGame, type LogExpectation, type OpenStoreOptions } from './store.ts';
+export { openStore, kitOfTaughtSet, resultOfGame, unusedName, withLogChange, RollcallStore, SAME_EVENING_MS, type NewGame, type ImportedGame, type LogExpectation, type OpenStoreOptions } from './store.ts';
 export { DB_NAME, DB_VERSION } from './schema.ts';
 export { jsonProblem } from './json.ts';

@@ -392,8 +392,13 @@ function checkSetKit(kitId: string, own?: { kit: DiceKit; art?: Record<string, s
 }
 
 /** The faces of a set's kit: its own, or the built-in kit's. */
+/** A taught set's kit: its own, or the built-in kit its dice copy (undefined for a built-in id this app does not know). */
+export function kitOfTaughtSet(set: Pick<TaughtSetRecord, 'kitId' | 'kit'>): DiceKit | undefined {
+  return set.kit ?? BUILT_IN_KITS[set.kitId];
+}
+
 function setFaces(set: TaughtSetRecord): readonly { id: string }[] {
-  return (set.kit ?? BUILT_IN_KITS[set.kitId])?.faces ?? [];
+  return kitOfTaughtSet(set)?.faces ?? [];
 }
 
 function checkFaceOfSet(set: TaughtSetRecord, faceId: string): void {
