@@ -216,9 +216,9 @@ export function kitFromForm(name: string, faces: readonly FaceDraft[]): DiceKit 
     let faceId = base;
     for (let n = 2; used.has(faceId); n++) faceId = `${base}-${n}`;
     used.add(faceId);
+    // every value was found a number or empty above
     const valueText = f.value.trim();
-    const value: unknown = valueText === '' ? null : Number(valueText);
-    return { id: faceId, label: f.label.trim(), value: typeof value === 'number' && Number.isNaN(value) ? valueText : value, group: f.group.trim() || null };
+    return { id: faceId, label: f.label.trim(), value: valueText === '' ? null : Number(valueText), group: f.group.trim() || null };
   });
   return parseKit({ id, name: name.trim(), faces: drafts }, 'your kit');
 }
