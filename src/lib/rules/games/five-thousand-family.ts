@@ -146,10 +146,9 @@ export function diceKept(turn: TurnState): number[] {
 
 /** The turn after a roll that scores: its scoring dice are set aside, its points added. */
 export function turnAfterScoringRoll(turn: TurnState, dice: readonly number[], score: RollScore, rule: SetAsideRule): TurnState {
-  const before = allDiceScored(turn) ? [] : turn.setAside;
   return {
     total: turn.total + score.points,
-    setAside: sortNumbers([...before, ...score.scoring]),
+    setAside: sortNumbers([...diceKept(turn), ...score.scoring]),
     lastRoll: {
       dice: sortNumbers(dice),
       points: score.points,
