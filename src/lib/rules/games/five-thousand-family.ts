@@ -314,7 +314,7 @@ export function bustEvent(name: string, dice: readonly number[], lost: number): 
   return `${name} rolled ${diceText(dice)}: nothing scores — bust${lost > 0 ? `, ${lost} lost` : ''}.`;
 }
 
-/** "Roll 2 dice", "Roll all 5 again". */
+/** "roll 2 dice", "roll all 5 again" (capitalized where it starts a sentence). */
 export function rollText(turn: TurnState): string {
   const n = diceToRoll(turn);
   return allDiceScored(turn) ? `roll all ${DICE} again` : `roll ${plural(n, 'die', 'dice')}`;
@@ -438,7 +438,7 @@ export function rolledDice(action: Action): number[] {
   return checkDiceTokens(STANDARD_KIT.id, action.dice) as number[];
 }
 
-/** "Bob's turn: roll 5 dice (needs 500 to get on the slate)." / "Bob's last turn: …". */
+/** "Bob's turn: roll 5 dice (needs 500 in one turn to get on the slate)." / "Bob's last turn: …". */
 export function turnStartText(g: FamilyState, entryScore: number): string {
   const name = nameOf(g, g.current);
   const notes: string[] = [];
