@@ -14,8 +14,10 @@ import { gameName } from './games.ts';
 import { wrongFileIn } from './file-kinds.ts';
 import { BackupError } from '../lib/store/index.ts';
 import { andList, type Action } from '../lib/rules/index.ts';
+// a type only: the backup module itself is loaded when a save or an import starts
+import type { ImportMode } from '../lib/store/backup.ts';
 
-export type ImportMode = 'merge' | 'replace';
+export type { ImportMode };
 
 /** How the last save or import went, for the player. */
 export interface BackupOutcome {
