@@ -231,6 +231,9 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
   })();
   ready.catch(() => undefined); // read() rejects with the same error
 
+  /** The kit a roll of `kitId` is read as: the game's own rolls with the dice read for it, others (a roll-off's pips) as built in. */
+  const rollKitOf = (kitId: string): DiceKit | undefined => (kitId === dice.kitId ? readKit : BUILT_IN_KITS[kitId]);
+
   /**
    * Waits for the reader and switches it to the roll's kit. A frame that cannot be read then is
    * closed here, as the worker would have (else a camera's frames wait for the collector).
@@ -238,7 +241,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
   async function kitForRoll(frame: ImageBitmap | ImageData, kitId: string): Promise<DiceKit> {
     try {
       await ready;
-      const rollKit = kitId === dice.kitId ? readKit : BUILT_IN_KITS[kitId];
+      const rollKit = rollKitOf(kitId);
       if (!rollKit || (rollKit !== readKit && !kitReadsPips(rollKit))) {
         throw new DiceReaderError(`These dice (${readKit.name}) cannot be read as ${rollKit?.name ?? kitId}.`);
       }
@@ -285,7 +288,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
 
   async function learnNow(roll: readonly { faceId: string; embedding: Float32Array }[], kitId: string): Promise<number> {
     await ready;
-    const rollKit = kitId === dice.kitId ? readKit : BUILT_IN_KITS[kitId];
+    const rollKit = rollKitOf(kitId);
     if (rollKit && kitReadsPips(rollKit)) {
       const known = new Set(rollKit.faces.map((f) => f.id));
       pipsLearnt = learnConfirmed(pipsLearnt, roll.filter((d) => known.has(d.faceId)));
