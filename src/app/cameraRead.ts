@@ -7,7 +7,7 @@
 import type { DieToken } from '../lib/dice/index.ts';
 import type { ExpectedRoll } from '../lib/rules/index.ts';
 import { proposedValue } from '../lib/vision/die-face-reader.ts';
-import { median, readingOrder, turnedFrame, type Box, type BoxMap, type DetectionFrame, type FrameSize, type TrackedDie } from '../lib/vision/settle.ts';
+import { centre, median, readingOrder, turnedFrame, type Box, type BoxMap, type DetectionFrame, type FrameSize, type TrackedDie } from '../lib/vision/settle.ts';
 
 /**
  * The performance mark made when the settle tracker settles a read (`npm run bench` times the
@@ -45,8 +45,6 @@ export function settleFrame(t: number, dice: readonly ReadDie[], size?: FrameSiz
   const frame = { t, dice: dice.map((d) => ({ box: d.box, face: d.token, score: d.score })) };
   return size ? { ...frame, size } : frame;
 }
-
-const centre = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 
 /**
  * How much larger one box may be than another and still be the same die read again (chosen on the

@@ -192,7 +192,8 @@ interface Candidate<F> {
   frames: number;
 }
 
-const centre = (b: Box): Point => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
+/** The middle of a box. */
+export const centre = (b: Box): Point => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 const size = (b: Box): number => Math.max(b.w, b.h, 1e-9);
 const distance = (a: Point, b: Point): number => Math.hypot(a.x - b.x, a.y - b.y);
 
