@@ -148,7 +148,7 @@ interface TorchCapabilities extends MediaTrackCapabilities {
 }
 
 /** Whether the track's camera has a torch (phones' rear cameras in Chrome on Android). */
-export function torchSupported(track: MediaStreamTrack): boolean {
+function torchSupported(track: MediaStreamTrack): boolean {
   const caps = typeof track.getCapabilities === 'function' ? (track.getCapabilities() as TorchCapabilities) : {};
   return caps.torch === true;
 }

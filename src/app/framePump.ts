@@ -54,7 +54,7 @@ type VideoWithFrameCallback = HTMLVideoElement & {
  * and say "No dice in view." for ever.
  */
 export const FRAME_FAILURE_MS = 3000;
-export const FRAME_FAILURES = 10;
+const FRAME_FAILURES = 10;
 
 export function startFramePump(
   video: HTMLVideoElement,

@@ -12,7 +12,7 @@ import { cutDiceHint, smallDiceHint } from './cameraRead.ts';
  * reads 512 of them and the die-face reader 48 a die, both averaging areas down (letterbox.ts),
  * so more only costs memory (a 12-megapixel picture is 48 MB of pixels) and time.
  */
-export const PHOTO_LONG_SIDE = 1920;
+const PHOTO_LONG_SIDE = 1920;
 
 /** A photo that cannot be read as a roll; its message is for the player. */
 export class PhotoError extends Error {

@@ -57,7 +57,7 @@ export function showsPot(view: MatchView): boolean {
 }
 
 /** The game New game offers a first-time player: the best known of the nine, and the README's quick start. */
-export const FIRST_GAME = 'five-thousand';
+const FIRST_GAME = 'five-thousand';
 
 /**
  * What New game opens on: the game last played, with the ante and variations it was played with
@@ -218,7 +218,7 @@ function diceWords(action: Action, kit: DiceKit | undefined): string {
  * Words for one action, taken from what the table offered before it. `kitId`: the dice the
  * action names (the roll awaited, else the game's own).
  */
-export function describeAction(before: MatchView, action: Action, kitId: string | null): string {
+function describeAction(before: MatchView, action: Action, kitId: string | null): string {
   const kit = kitId ? BUILT_IN_KITS[kitId] : undefined;
   if (action.type === 'roll' && Array.isArray(action.dice)) return `rolled ${diceWords(action, kit)}`;
   for (const move of before.legal) {

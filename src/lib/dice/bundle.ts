@@ -8,14 +8,14 @@ import { KitError, kitFace, parseKit } from './validate.ts';
 import { dataUrlType, imageDataUrl } from './data-url.ts';
 
 export const KIT_BUNDLE_FORMAT = 'rollcall-kit';
-export const KIT_BUNDLE_VERSION = 1;
+const KIT_BUNDLE_VERSION = 1;
 /** At most this many taught photos per face (the teach screen asks for 3–5). */
 export const MAX_EXAMPLES_PER_FACE = 40;
 /** At most this many bytes of data URLs per image (a phone photo cropped around a die is far less). */
-export const MAX_IMAGE_DATA_URL_LENGTH = 8_000_000;
+const MAX_IMAGE_DATA_URL_LENGTH = 8_000_000;
 
-export const ART_TYPES = ['image/svg+xml', 'image/png', 'image/jpeg', 'image/webp'] as const;
-export const EXAMPLE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+const ART_TYPES = ['image/svg+xml', 'image/png', 'image/jpeg', 'image/webp'] as const;
+const EXAMPLE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 export interface KitBundle {
   format: typeof KIT_BUNDLE_FORMAT;

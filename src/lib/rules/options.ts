@@ -2,7 +2,7 @@ import { SetupError } from './errors.ts';
 import type { GameDefinition, OptionSpec, Options, OptionValue } from './types.ts';
 
 /** The options every game has, in front of its own. */
-export function coreOptionSpecs(game: GameDefinition): OptionSpec[] {
+function coreOptionSpecs(game: GameDefinition): OptionSpec[] {
   const startChoices =
     game.start.rollOffDice > 0
       ? [

@@ -20,7 +20,7 @@ import { gameById, MAX_LOG_ACTIONS, matchResult, replay, ReplayError, SetupError
 
 export const BACKUP_FORMAT = 'rollcall-backup';
 /** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
-export const BACKUP_VERSION = 2;
+const BACKUP_VERSION = 2;
 
 // ── the file's schema ────────────────────────────────────────────────────────────────────
 

@@ -5,7 +5,7 @@
  */
 import type { RgbaImage } from './types.ts';
 
-export const ART_IMAGE_SIZE = 128;
+const ART_IMAGE_SIZE = 128;
 
 export async function loadArtImage(url: string, size = ART_IMAGE_SIZE): Promise<RgbaImage> {
   const img = new Image();

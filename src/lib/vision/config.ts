@@ -83,7 +83,7 @@ export interface ReadFusion {
   votes: number;
 }
 
-export const DEFAULT_MAX_DETECTIONS = 100;
+const DEFAULT_MAX_DETECTIONS = 100;
 
 export class DetectorConfigError extends Error {
   override name = 'DetectorConfigError';

@@ -17,8 +17,8 @@ import { cropForEmbedder, mirrorCrop } from './face-embedder.ts';
 import { FALSE_DICE_FEATURE_COUNT, FALSE_DICE_FEATURES, keptDice, type FalseDiceModel } from './false-dice.ts';
 import type { Box, Detection, Die, RgbaImage } from './types.ts';
 
-export const DIE_FACE_INPUT_NAME = 'crops';
-export const DIE_FACE_OUTPUT_NAME = 'probs';
+const DIE_FACE_INPUT_NAME = 'crops';
+const DIE_FACE_OUTPUT_NAME = 'probs';
 
 /** What a class of the reader means for a die. */
 export type DieFaceClass = { kind: 'value'; value: number } | { kind: 'other' } | { kind: 'none' };
@@ -153,7 +153,7 @@ export class DieFaceConfigError extends Error {
 }
 
 /** The meaning of a class name; throws for a name the reader does not know. */
-export function dieFaceClass(name: string): DieFaceClass {
+function dieFaceClass(name: string): DieFaceClass {
   if (/^[1-6]$/.test(name)) return { kind: 'value', value: Number(name) };
   if (name === 'other' || name === 'none') return { kind: name };
   throw new DieFaceConfigError(`die-face sidecar: unknown class ${JSON.stringify(name)} (expected "1"…"6", "other", "none")`);
@@ -325,7 +325,7 @@ export function averagedLooks(probs: Float32Array, classes: number, looked: read
 }
 
 /** The detector's options for a read with the reader behind it (`DieFaceConfig.firstPass`). */
-export function firstPassOptions(config: DieFaceConfig): DetectOptions {
+function firstPassOptions(config: DieFaceConfig): DetectOptions {
   return config.firstPass ? { ...config.firstPass } : {};
 }
 

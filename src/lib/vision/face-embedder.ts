@@ -8,8 +8,8 @@
 import { createCheckedSession, MAX_CROP_BATCH, type OrtModule, type SessionOptions } from './detector.ts';
 import type { Box, RgbaImage } from './types.ts';
 
-export const FACE_INPUT_NAME = 'crops';
-export const FACE_OUTPUT_NAME = 'embeddings';
+const FACE_INPUT_NAME = 'crops';
+const FACE_OUTPUT_NAME = 'embeddings';
 
 export interface FaceEmbedderConfig {
   /** K: the crop side the model takes. */

@@ -106,7 +106,7 @@ export function learnConfirmed(
  * held-out synthetic sets with 5 taught photos per face the centroid reads 94.9% of dice right
  * against 94.0% for the single nearest prototype (models/record/symbol-dice.md, "Face embedder").
  */
-export function faceSimilarities(prototypes: readonly FacePrototype[], embedding: Float32Array, skip?: FacePrototype): Map<string, number> {
+function faceSimilarities(prototypes: readonly FacePrototype[], embedding: Float32Array, skip?: FacePrototype): Map<string, number> {
   const sums = new Map<string, Float32Array>();
   for (const p of prototypes) {
     if (p === skip) continue;
@@ -169,7 +169,7 @@ export function teachDie(dice: readonly Die[]): Die {
  * largest die found at any of these scales is the whole die in 87% of them, against 28% at full
  * size (docs/symbol-dice.md).
  */
-export const TEACH_SCALES: readonly number[] = [1, 0.5, 0.3];
+const TEACH_SCALES: readonly number[] = [1, 0.5, 0.3];
 
 /**
  * The one die of a teach photo: searched at each of TEACH_SCALES, the largest die found alone
@@ -456,7 +456,7 @@ export function findMissedSymbolDice(
  * top face found alone: chosen on the dicegen kit-art scenes (models/record/symbol-dice.md), among 0.6,
  * 0.7 and 0.8.
  */
-export const SMALL_BOX_RATIO = 0.7;
+const SMALL_BOX_RATIO = 0.7;
 
 /**
  * The boxes to read the faces from: with three dice or more in the frame, a box whose side is

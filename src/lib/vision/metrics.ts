@@ -42,7 +42,7 @@ export interface Match {
 
 const centre = (b: Box): [number, number] => [b.x + b.w / 2, b.y + b.h / 2];
 
-export function containsPoint(b: Box, x: number, y: number): boolean {
+function containsPoint(b: Box, x: number, y: number): boolean {
   return x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;
 }
 
@@ -131,7 +131,7 @@ export function prf(c: DieCounts): PrfScores {
 }
 
 /** The standard dice's classes: top-face values 1–6. */
-export const STANDARD_CLASSES = ['1', '2', '3', '4', '5', '6'] as const;
+const STANDARD_CLASSES = ['1', '2', '3', '4', '5', '6'] as const;
 
 /** The multiset of values (or faces) read equals the truth's (an unread die never equals one). */
 export function exactRoll(truth: readonly TruthDie[], predictions: readonly PredictedDie[]): boolean {

@@ -14,7 +14,7 @@ export class DamagedFileError extends Error {
 }
 
 /** Workbox's precache caches: `workbox-precache-v2-<scope>` (workbox-core `cacheNames.precache`). */
-export const PRECACHE_CACHE = /^workbox-precache-v2-/;
+const PRECACHE_CACHE = /^workbox-precache-v2-/;
 
 /**
  * The key `url` is precached under among `keys`: the URL itself for an unrevisioned entry (the

@@ -97,7 +97,7 @@ export interface SettleOptions {
   returnMs: number;
 }
 
-export const DEFAULT_SETTLE_OPTIONS: Readonly<SettleOptions> = {
+const DEFAULT_SETTLE_OPTIONS: Readonly<SettleOptions> = {
   settleMs: 600,
   confirmFrames: 2,
   turnFrames: 6,

@@ -51,7 +51,7 @@ import {
 } from './five-thousand-family.ts';
 
 /** Reaching this total starts the final round. */
-export const BIG_ROLL_TARGET = 5000;
+const BIG_ROLL_TARGET = 5000;
 
 export type BigRollRules = {
   /** Points needed in one turn to begin scoring (the sheet: 500). */
@@ -79,7 +79,7 @@ export type BigRollState = FamilyState & {
 // Scoring table
 
 /** True when the roll is five 1s (which wins the game, option `fiveOnes`). */
-export function isFiveOnes(dice: readonly number[]): boolean {
+function isFiveOnes(dice: readonly number[]): boolean {
   return dice.length === DICE && dice.every((d) => d === 1);
 }
 

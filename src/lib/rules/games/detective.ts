@@ -22,7 +22,7 @@ export type Evidence = 'means' | 'motive' | 'opportunity';
 /** The sheet's order: the means section at the top, then the motive, then the opportunity. */
 export const EVIDENCE: readonly Evidence[] = ['means', 'motive', 'opportunity'];
 /** How many dice of one number each piece of evidence takes. */
-export const EVIDENCE_DICE: Readonly<Record<Evidence, number>> = { means: 2, motive: 3, opportunity: 4 };
+const EVIDENCE_DICE: Readonly<Record<Evidence, number>> = { means: 2, motive: 3, opportunity: 4 };
 const COUNT_WORD = ['no', 'one', 'two', 'three', 'four', 'five'];
 
 export type DetectiveEnding = 'last-round' | 'first-solver';
@@ -185,7 +185,7 @@ function tableDice(g: DetectiveState): number[] {
 }
 
 /** Variation 2: how many circles each player has. */
-export function circleCounts(g: DetectiveState): number[] {
+function circleCounts(g: DetectiveState): number[] {
   return g.players.map((_, i) => g.circles.filter((c) => c.player === i).length);
 }
 

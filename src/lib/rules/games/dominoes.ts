@@ -40,9 +40,9 @@ export type SeriesTie = 'share' | 'play-off';
 export type Placement = { kind: 'add' | 'substitute'; die: number; end: StringEnd };
 
 /** A string ends when it reaches this many dice (the set has five). */
-export const FULL_STRING = 5;
+const FULL_STRING = 5;
 /** Head to head: throws of one die allowed per turn. */
-export const THROWS_PER_TURN = 3;
+const THROWS_PER_TURN = 3;
 
 export type DominoesState = {
   players: string[];
@@ -107,7 +107,7 @@ function canSubstituteAt(string: readonly number[], die: number, end: StringEnd)
   return inner !== undefined && diceMatch(die, inner);
 }
 
-export function placeOnString(string: readonly number[], p: Placement): number[] {
+function placeOnString(string: readonly number[], p: Placement): number[] {
   if (p.kind === 'add') return p.end === 'left' ? [p.die, ...string] : [...string, p.die];
   return p.end === 'left' ? [p.die, ...string.slice(1)] : [...string.slice(0, -1), p.die];
 }
@@ -146,7 +146,7 @@ export function stringCanGrow(string: readonly number[], allowSubstitute: boolea
 }
 
 /** Variation 1: a throw that fits only by substitution may be declined (substituting is optional). */
-export function onlySubstitutions(ways: readonly Placement[]): boolean {
+function onlySubstitutions(ways: readonly Placement[]): boolean {
   return ways.length > 0 && ways.every((w) => w.kind === 'substitute');
 }
 

@@ -29,8 +29,8 @@ import type {
 // Faces and combos
 
 /** Hero and villain face ids, from the kit's groups. */
-export const HEROES: readonly string[] = FACE_OFF_KIT.faces.filter((f) => f.group === 'hero').map((f) => f.id);
-export const VILLAINS: readonly string[] = FACE_OFF_KIT.faces.filter((f) => f.group === 'villain').map((f) => f.id);
+const HEROES: readonly string[] = FACE_OFF_KIT.faces.filter((f) => f.group === 'hero').map((f) => f.id);
+const VILLAINS: readonly string[] = FACE_OFF_KIT.faces.filter((f) => f.group === 'villain').map((f) => f.id);
 
 /** Dice thrown at the start of a turn, and the most a player may re-roll at once. */
 const DICE = 5;
@@ -53,7 +53,7 @@ export interface Combo<Id extends string> {
 }
 
 /** The Go Hero scoring combos, best first (the sheet's back page). */
-export const HERO_COMBOS: ReadonlyArray<Combo<HeroComboId>> = [
+const HERO_COMBOS: ReadonlyArray<Combo<HeroComboId>> = [
   { id: 'five-of-a-hero', name: '5 of Any Hero', points: 50, rule: 'five of the same hero' },
   { id: 'house-of-heroes', name: 'House of Heroes', points: 25, rule: 'three of one hero + two of another hero' },
   { id: 'four-of-a-hero', name: '4 of Any Hero', points: 15, rule: 'four of the same hero' },
@@ -61,7 +61,7 @@ export const HERO_COMBOS: ReadonlyArray<Combo<HeroComboId>> = [
 ];
 
 /** The Go Villain scoring combos, best first (the sheet's back page). */
-export const VILLAIN_COMBOS: ReadonlyArray<Combo<VillainComboId>> = [
+const VILLAIN_COMBOS: ReadonlyArray<Combo<VillainComboId>> = [
   { id: 'five-of-a-villain', name: '5 of Any Villain', points: 100, rule: 'five of the same villain' },
   { id: 'four-of-a-villain', name: '4 of Any Villain', points: 75, rule: 'four of the same villain' },
   { id: 'five-villain-mix', name: '5 Villain Mix', points: 50, rule: 'any five villains' },
@@ -75,7 +75,7 @@ function heroComboById(id: HeroComboId): Combo<HeroComboId> {
   return combo;
 }
 
-export function villainComboById(id: string): Combo<VillainComboId> | undefined {
+function villainComboById(id: string): Combo<VillainComboId> | undefined {
   return VILLAIN_COMBOS.find((c) => c.id === id);
 }
 

@@ -60,7 +60,7 @@ export function rollScoreOf(parts: ScorePart[]): RollScore {
 }
 
 /** "1 1 4 5 6": dice as the table reads them, lowest first. */
-export function diceText(dice: readonly number[]): string {
+function diceText(dice: readonly number[]): string {
   return formatDice(sortNumbers(dice));
 }
 
@@ -135,12 +135,12 @@ export function allDiceScored(turn: TurnState): boolean {
 }
 
 /** How many dice the next roll throws: the ones not set aside, or all five once all have scored. */
-export function diceToRoll(turn: TurnState): number {
+function diceToRoll(turn: TurnState): number {
   return allDiceScored(turn) ? DICE : DICE - turn.setAside.length;
 }
 
 /** The dice that stay on the table during the next roll. */
-export function diceKept(turn: TurnState): number[] {
+function diceKept(turn: TurnState): number[] {
   return allDiceScored(turn) ? [] : turn.setAside;
 }
 
@@ -283,7 +283,7 @@ export function finalRoundAfterTurn(finalRound: FinalRound | null, current: Play
 }
 
 /** Highest score(s): the winners when the game ends on the final round. */
-export function highestScorers(scores: readonly number[]): PlayerIndex[] {
+function highestScorers(scores: readonly number[]): PlayerIndex[] {
   const high = Math.max(...scores);
   return scores.flatMap((s, i) => (s === high ? [i] : []));
 }
@@ -315,17 +315,17 @@ export function bustEvent(name: string, dice: readonly number[], lost: number): 
 }
 
 /** "roll 2 dice", "roll all 5 again" (capitalized where it starts a sentence). */
-export function rollText(turn: TurnState): string {
+function rollText(turn: TurnState): string {
   const n = diceToRoll(turn);
   return allDiceScored(turn) ? `roll all ${DICE} again` : `roll ${plural(n, 'die', 'dice')}`;
 }
 
-export function capitalize(text: string): string {
+function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The prompt of the awaited roll: "Ann: roll 2 dice (1 1 5 set aside)." */
-export function rollPrompt(name: string, turn: TurnState): string {
+function rollPrompt(name: string, turn: TurnState): string {
   const kept = diceKept(turn);
   return `${name}: ${rollText(turn)}${kept.length > 0 ? ` (${diceText(kept)} set aside)` : ''}.`;
 }
@@ -439,7 +439,7 @@ export function rolledDice(action: Action): number[] {
 }
 
 /** "Bob's turn: roll 5 dice (needs 500 in one turn to get on the slate)." / "Bob's last turn: …". */
-export function turnStartText(g: FamilyState, entryScore: number): string {
+function turnStartText(g: FamilyState, entryScore: number): string {
   const name = nameOf(g, g.current);
   const notes: string[] = [];
   if (g.finalRound) {
@@ -453,7 +453,7 @@ export function turnStartText(g: FamilyState, entryScore: number): string {
 }
 
 /** "Game over: Ann wins with 5000." / "Game over: Ann and Bob tie for the win with 5200." */
-export function gameOverText(g: FamilyState, winners: readonly PlayerIndex[]): string {
+function gameOverText(g: FamilyState, winners: readonly PlayerIndex[]): string {
   const high = g.scores[winners[0] ?? 0] ?? 0;
   return winners.length === 1
     ? `Game over: ${namesText(g, winners)} wins with ${high}.`

@@ -14,9 +14,9 @@ import { choiceOption, numberOption } from '../options.ts';
 import type { Action, ExpectedRoll, GameDefinition, Json, LegalMove, PlayerIndex, PlayView } from '../types.ts';
 
 /** The sum the low and high totals are measured against. */
-export const TARGET_SUM = 35;
+const TARGET_SUM = 35;
 /** Sheet rules: the re-rolls of a turn, in order, each optional. */
-export const REROLL_STEPS = [4, 3, 2, 1] as const;
+const REROLL_STEPS = [4, 3, 2, 1] as const;
 
 export type Side = 'high' | 'low';
 /** Sheet game, or variation 2 (aim for 35 with the previous total). */
@@ -29,7 +29,7 @@ export type TeamTotals = 'side-best' | 'table-extremes';
 export type TargetTurns = 'set-then-match' | 'chain';
 
 /** Team of a seat: seats alternate Team 1, Team 2 (with two players each is their own team). */
-export const teamOf = (p: PlayerIndex): 0 | 1 => (p % 2 === 0 ? 0 : 1);
+const teamOf = (p: PlayerIndex): 0 | 1 => (p % 2 === 0 ? 0 : 1);
 
 export type HiLowRound = {
   /** Each seat's total this round. */

@@ -38,7 +38,7 @@ export function pointFivePoints(position: number, value: number): number {
 }
 
 /** What a call at each board position scores, as the board shows it (`pointFivePoints`; the sixth wins). */
-export const BOARD_RULES = ['½ value', '× 1', '× 2', '× 3', '× 4', 'wins'] as const;
+const BOARD_RULES = ['½ value', '× 1', '× 2', '× 3', '× 4', 'wins'] as const;
 
 /** "Star (5)": the symbol as the table and the log name it. */
 function symbolName(value: number): string {

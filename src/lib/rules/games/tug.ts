@@ -19,7 +19,7 @@ export type TugRerolls = 'one-or-two' | 'increasing' | 'exactly-two';
 /** When a re-roll forms the opponent's combination (the sheet is silent). */
 export type OpponentCombination = 'opponent-scores' | 'no-score';
 
-export const COMBINATION_LABELS: Readonly<Record<Combination, string>> = {
+const COMBINATION_LABELS: Readonly<Record<Combination, string>> = {
   'all-different': 'five different numbers',
   'three-of-a-kind': 'three of a kind',
 };
@@ -66,7 +66,7 @@ function notThreeOfAKindClause(dice: readonly number[], fullHouseCounts: boolean
   return ' (not three of a kind: both a 1 and a 6)';
 }
 
-export function showsCombination(dice: readonly number[], combination: Combination, fullHouseCounts: boolean): boolean {
+function showsCombination(dice: readonly number[], combination: Combination, fullHouseCounts: boolean): boolean {
   return combination === 'all-different' ? isAllDifferent(dice) : isThreeOfAKind(dice, fullHouseCounts);
 }
 

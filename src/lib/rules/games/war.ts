@@ -63,7 +63,7 @@ export type WarState = {
 };
 
 /** Dice each player takes at the start of a game (the fifth is the centre die). */
-export const STARTING_DICE = 2;
+const STARTING_DICE = 2;
 
 /** The table's words for each phase, beside whose turn it is (null: the headline says it all). */
 const PHASES = {
