@@ -129,7 +129,7 @@ export class TableGame {
       this.changedAt = performance.now();
       return true;
     } catch (err) {
-      await this.storeProblem(err);
+      await this.storeProblem(err, 'Nothing was added here.');
       return false;
     } finally {
       this.busy = false;
@@ -159,7 +159,7 @@ export class TableGame {
       announce(`${said} ${viewMatch(replayed.state, null).headline}`, { screenReader: options.headlineFocused ? said : undefined });
       return true;
     } catch (err) {
-      await this.storeProblem(err);
+      await this.storeProblem(err, 'Nothing was undone here.');
       return false;
     } finally {
       this.busy = false;
@@ -199,11 +199,12 @@ export class TableGame {
     announce(message, { politeness: 'assertive' });
   }
 
-  private async storeProblem(err: unknown): Promise<void> {
+  /** A write the store refused; `unchanged`: what did not happen ("Nothing was added here."). */
+  private async storeProblem(err: unknown, unchanged: string): Promise<void> {
     if (err instanceof StoreError && (err.code === 'stale-log' || err.code === 'game-closed')) {
       // Another tab moved the game on, or ended or abandoned it: show the log as it is now.
       await this.load();
-      this.refuse('This game changed in another tab; the table now shows the latest state. Nothing was added here.');
+      this.refuse(`This game changed in another tab; the table now shows the latest state. ${unchanged}`);
       return;
     }
     this.refuse(err instanceof StoreError ? err.message : `Not saved: ${String(err)}`);
