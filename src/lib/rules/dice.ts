@@ -63,13 +63,6 @@ export function sameDice(a: readonly DieToken[], b: readonly DieToken[]): boolea
   return a.length === b.length && containsAll(a, b);
 }
 
-/** Sorted copy: numbers ascending, then face ids in kit order. */
-export function sortDice(dice: readonly DieToken[], kit?: DiceKit): DieToken[] {
-  const order = (d: DieToken): number =>
-    typeof d === 'number' ? d : kit ? kit.faces.findIndex((f) => f.id === d) + 100 : 100;
-  return [...dice].sort((a, b) => order(a) - order(b) || String(a).localeCompare(String(b)));
-}
-
 /**
  * Checks that `dice` is a valid list of `count` tokens of the kit. Throws a RuleError naming
  * the problem ("3 dice thrown, 2 expected"; "7 is not a face of Standard dice").
