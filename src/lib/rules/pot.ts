@@ -35,7 +35,7 @@ export interface GameMoney {
 }
 
 /** A player's balance in a session: antes paid, winnings, and the net. */
-export interface LedgerEntry {
+export interface PlayerBalance {
   player: string;
   paid: number;
   won: number;
@@ -47,8 +47,8 @@ export interface LedgerEntry {
  * The session ledger: each player's balance across the games of a session, by name (the same
  * person may sit in different seats in different games). Players in first-seen order.
  */
-export function sessionLedger(games: readonly GameMoney[]): LedgerEntry[] {
-  const entries = new Map<string, LedgerEntry>();
+export function sessionLedger(games: readonly GameMoney[]): PlayerBalance[] {
+  const entries = new Map<string, PlayerBalance>();
   for (const game of games) {
     game.players.forEach((player, seat) => {
       const entry = entries.get(player) ?? { player, paid: 0, won: 0, net: 0, games: 0 };
