@@ -68,7 +68,6 @@ export function startFramePump(
   const v = video as VideoWithFrameCallback;
   let minInterval = options.maxFps ? 1000 / options.maxFps : 0;
   const stats: FramePumpStats = { delivered: 0, skipped: 0 };
-  let busy = false;
   let stopped = false;
   let handle = 0;
   /** The wait for the pace to allow the next frame (`schedule`). */
@@ -83,18 +82,17 @@ export function startFramePump(
   let failureSaid = false;
 
   async function grab(t: number): Promise<void> {
-    // (never busy here: the next frame is asked for once this one is done)
-    if (busy || t - lastDelivered < minInterval || v.videoWidth === 0 || v.readyState < 2) {
+    // one frame at a time without a flag: the next is asked for only once this one is done (`schedule`)
+    if (t - lastDelivered < minInterval || v.videoWidth === 0 || v.readyState < 2) {
       stats.skipped++;
       return;
     }
-    busy = true;
     try {
       let bitmap: ImageBitmap;
       try {
         bitmap = await createImageBitmap(v);
       } catch (error) {
-        // A frame that could not be taken (the stream just stopped) is skipped like a busy one;
+        // A frame that could not be taken (the stream just stopped) is skipped like one too soon;
         // only frames failing for FRAME_FAILURE_MS on end are said.
         stats.skipped++;
         failingSince ??= t;
@@ -123,8 +121,6 @@ export function startFramePump(
       // the consumer's own failure: the camera must not go quiet without a word
       if (options.onError) options.onError(error);
       else console.error(error);
-    } finally {
-      busy = false;
     }
   }
 
