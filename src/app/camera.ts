@@ -153,7 +153,8 @@ function torchSupported(track: MediaStreamTrack): boolean {
   return caps.torch === true;
 }
 
-export async function setTorch(track: MediaStreamTrack, on: boolean): Promise<void> {
+/** Asks the track's camera to turn its torch on or off. */
+async function applyTorch(track: MediaStreamTrack, on: boolean): Promise<void> {
   await track.applyConstraints({ advanced: [{ torch: on } as MediaTrackConstraintSet] });
 }
 
@@ -218,7 +219,7 @@ export class CameraSession {
   async setTorch(on: boolean): Promise<boolean> {
     const track = this.stream?.getVideoTracks()[0];
     if (!track || !torchSupported(track)) return false;
-    await setTorch(track, on);
+    await applyTorch(track, on);
     this.torchOn = on;
     this.publishLive(track);
     return true;
@@ -264,7 +265,7 @@ export class CameraSession {
       track.removeEventListener('mute', mutedOrNot);
       track.removeEventListener('unmute', mutedOrNot);
     };
-    if (this.torchOn && torchSupported(track)) await setTorch(track, true).catch(() => undefined);
+    if (this.torchOn && torchSupported(track)) await applyTorch(track, true).catch(() => undefined);
     this.publishLive(track);
   }
 
