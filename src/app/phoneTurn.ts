@@ -68,7 +68,7 @@ export class PhoneTurnWatch {
   }
 }
 
-/** Listens to `target`'s `deviceorientation` events for `watch`; returns the function that stops listening. */
+/** Listens to `target`'s `deviceorientation` events and calls `onTurn` when the phone turned (`PhoneTurnWatch`); returns the function that stops listening. */
 export function watchPhoneTurns(target: Pick<Window, 'addEventListener' | 'removeEventListener'>, onTurn: (t: number) => void): () => void {
   const watch = new PhoneTurnWatch(onTurn);
   const listener = (e: Event): void => {
