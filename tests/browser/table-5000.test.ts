@@ -179,6 +179,30 @@ describe('5000 at the table', () => {
     expect(await scores(page)).toEqual({ Ann: 0, Bob: 0, Cy: 0 });
     expect(await pot(page)).toBe(6);
   });
+
+  it('a game still in play when the evening is settled pays into the new balances, not the settled ones', async () => {
+    const { page } = app.session;
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('ledger').waitFor();
+    await page.getByTestId('end-evening').click();
+    expect(await page.getByRole('alert').textContent()).toBe('Settled up? Ending the evening clears these balances from Home; the game still in play counts in the new balances.');
+    await page.getByTestId('end-evening-confirm').click();
+    await page.getByTestId('ledger').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('announcer').textContent()).toMatch(/ ended: Ann \+4, Bob -2, Cy -2\. The game still in play counts in the new balances\.$/);
+    await page.getByRole('button', { name: /^Resume: 5000/ }).click();
+    await page.getByTestId('dice-pad').locator('.slot').first().waitFor();
+    await padRoll(page, ['1', '1', '1', '1', '1']);
+    await padRoll(page, ['6', '6', '6', '2', '3']);
+    await move(page, 'Bank 5000 (0 → 5000: reaches 5000)');
+    await page.getByTestId('game-over').waitFor();
+    // the settled game is not counted again: this game alone
+    expect(await page.getByTestId('session-ledger').locator('caption').textContent()).toMatch(/: 1 game$/);
+    const net = await page.getByTestId('session-ledger').getByTestId('net').allTextContents();
+    expect(net).toEqual(['+4', '-2', '-2']);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('ledger').waitFor();
+    expect((await page.getByTestId('ledger').innerText()).replace(/\s+/g, ' ').trim()).toBe('Ann +4 Bob -2 Cy -2');
+  });
 });
 
 describe('a game played without stakes', () => {

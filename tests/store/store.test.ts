@@ -271,6 +271,36 @@ describe('games and the action log', () => {
     expect((await s.sessionForNewGame('later')).id).toBe(next.id);
   });
 
+  it('a game still in play when its evening ends counts in the next balances, not the settled ones', async () => {
+    const HOUR = 60 * 60 * 1000;
+    let clock = Date.UTC(2026, 2, 7, 20);
+    const s = await freshStore({ now: () => clock });
+    open.push(s);
+    // the players settle up with a game left open at the table, and finish it afterwards
+    const friday = await s.sessionForNewGame('Friday');
+    const done = await s.createGame({ ...newGame, sessionId: friday.id });
+    await s.finishGame(done.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 5, [BOB.id]: -5 } });
+    const left = await s.createGame({ ...newGame, players: [BOB, CARA], sessionId: friday.id });
+    clock += HOUR;
+    await s.endSession(friday.id, 'Friday, later');
+    const after = await s.currentSession();
+    expect(after).toMatchObject({ name: 'Friday, later', endedAt: null });
+    expect((await s.getGame(left.id))?.sessionId).toBe(after?.id);
+    await s.finishGame(left.id, { winners: [CARA.id], payouts: { [BOB.id]: -5, [CARA.id]: 5 } });
+    expect(await s.sessionBalances(friday.id)).toEqual({ [ALICE.id]: 5, [BOB.id]: -5 });
+    expect(await s.sessionBalances(after!.id)).toEqual({ [BOB.id]: -5, [CARA.id]: 5 });
+    // the next game joins the balances that game opened
+    expect((await s.sessionForNewGame('Saturday')).id).toBe(after!.id);
+    // an evening ended with nothing left in play opens nothing
+    await s.endSession(after!.id);
+    expect(await s.currentSession()).toBeUndefined();
+    // a table that broke up for a week with a game left open: that game goes on in the new evening
+    const stale = await s.createGame({ ...newGame, sessionId: (await s.sessionForNewGame('Sunday')).id });
+    clock += 7 * 24 * HOUR;
+    const next = await s.sessionForNewGame('Next Friday');
+    expect((await s.getGame(stale.id))?.sessionId).toBe(next.id);
+  });
+
   it('abandons and deletes games', async () => {
     const s = await store();
     const g = await s.createGame(newGame);

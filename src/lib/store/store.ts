@@ -854,14 +854,41 @@ export class RollcallStore {
     return session;
   }
 
-  async endSession(id: string): Promise<SessionRecord> {
-    return inTx(this.db, ['sessions'], 'readwrite', async (tx) => {
+  /**
+   * Ends a session (the players settled up). A game still in play at its table has paid nothing
+   * yet (its ledger line is written when it ends), so it is not part of what was settled: it goes
+   * on in a new session named `nextName` (by default the ended one's name), whose balances its
+   * result then opens.
+   */
+  async endSession(id: string, nextName?: string): Promise<SessionRecord> {
+    return inTx(this.db, ['sessions', 'games'], 'readwrite', async (tx) => {
       const session = await tx.objectStore('sessions').get(id);
       if (!session) throw new StoreError('not-found', 'That session is not on this device.');
-      const ended = { ...session, endedAt: session.endedAt ?? this.now() };
-      await tx.objectStore('sessions').put(ended);
-      return ended;
+      if (session.endedAt !== null) return session;
+      return (await this.closeSessionInTx(tx, session, this.now(), nextName ?? session.name)).ended;
     });
+  }
+
+  /**
+   * Ends `session` at `endedAt`, inside the caller's transaction; its games still in play move to
+   * a new open session named `nextName` (returned as `next`), created only when there are any.
+   */
+  private async closeSessionInTx(
+    tx: Tx<['sessions', 'games'] | ['sessions', 'games', 'ledger'], 'readwrite'>,
+    session: SessionRecord,
+    endedAt: number,
+    nextName: string,
+  ): Promise<{ ended: SessionRecord; next: SessionRecord | null }> {
+    const sessions = tx.objectStore('sessions');
+    const ended = { ...session, endedAt };
+    await sessions.put(ended);
+    const games = tx.objectStore('games');
+    const inPlay = (await games.index('by-session').getAll(session.id)).filter((g) => g.status === 'active');
+    if (inPlay.length === 0) return { ended, next: null };
+    const next: SessionRecord = { id: this.newId(), name: checkName(nextName, 'A session'), startedAt: this.now(), endedAt: null };
+    await sessions.add(next);
+    for (const game of inPlay) await games.put({ ...game, sessionId: next.id });
+    return { ended, next };
   }
 
   /**
@@ -880,7 +907,9 @@ export class RollcallStore {
         const lines = await tx.objectStore('ledger').index('by-session').getAll(open.id);
         const lastActivity = sessionLastActivity(open, games, lines);
         if (t - lastActivity <= SAME_EVENING_MS) return open;
-        await sessions.put({ ...open, endedAt: lastActivity });
+        // a game left in play goes on in the new evening, which the new game joins
+        const { next } = await this.closeSessionInTx(tx, open, lastActivity, name);
+        if (next) return next;
       }
       const session: SessionRecord = { id: this.newId(), name: checkName(name, 'A session'), startedAt: t, endedAt: null };
       await sessions.add(session);
