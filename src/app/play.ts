@@ -12,6 +12,7 @@ import {
   gameById,
   isGameId,
   parseTranscript,
+  potAfterAntes,
   replay,
   ReplayError,
   resolveOptions,
@@ -45,6 +46,17 @@ export function payoutSentence(view: MatchView): string | null {
     .filter((p) => p.amount > 0)
     .map((p) => `${isolated(p.name)} takes ${p.amount}`);
   return `${takers.join(', ')} from the pot of ${paid}.`;
+}
+
+/**
+ * The question before a game is abandoned. Abandoning writes no ledger line, so every ante goes
+ * back to who put it in: with a pot, say so, or the players are left asking who has the money.
+ */
+export function abandonQuestion(game: { ante: number; players: number }): string {
+  const closed = 'can never be played on or undone.';
+  if (game.ante <= 0) return `Abandon this game? It stays in the history, but it ${closed}`;
+  const pot = potAfterAntes(game.players, game.ante);
+  return `Abandon this game? Nobody wins the pot of ${pot}: each player takes back their ${game.ante}, and the balances stay as they are. The game stays in the history, but it ${closed}`;
 }
 
 /**

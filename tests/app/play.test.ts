@@ -8,6 +8,7 @@ import {
   holdsSecretDice,
   logSteps,
   payoutSentence,
+  abandonQuestion,
   previewRoll,
   readTranscript,
   replayLog,
@@ -91,6 +92,15 @@ describe('the payout at the end', () => {
     expect(payoutSentence(bigRoll(5, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBe('Ann takes 15 from the pot of 15.');
     expect(payoutSentence(bigRoll(0, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBeNull();
     expect(payoutSentence(bigRoll(5, []))).toBeNull();
+  });
+});
+
+describe('abandoning a game', () => {
+  it('says what becomes of the pot: nobody wins it, each player takes their ante back, the balances stay', () => {
+    expect(abandonQuestion({ ante: 5, players: 2 })).toBe(
+      'Abandon this game? Nobody wins the pot of 10: each player takes back their 5, and the balances stay as they are. The game stays in the history, but it can never be played on or undone.',
+    );
+    expect(abandonQuestion({ ante: 0, players: 4 })).toBe('Abandon this game? It stays in the history, but it can never be played on or undone.');
   });
 });
 

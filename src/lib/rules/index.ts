@@ -25,4 +25,4 @@ export {
 } from './transcript.ts';
 export { MAX_NAME_LENGTH, NAME_INPUT_MAXLENGTH, clipName, nameKey, nameLength, nameLengthProblem } from '../dice/names.ts';
 export { thrownDiceFromTable, formatDice, sameDice, andList } from './dice.ts';
-export { sessionLedger, splitPot, type GameMoney, type PlayerBalance } from './pot.ts';
+export { potAfterAntes, sessionLedger, splitPot, type GameMoney, type PlayerBalance } from './pot.ts';
