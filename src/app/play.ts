@@ -17,12 +17,14 @@ import {
   ReplayError,
   resolveOptions,
   RuleError,
+  sessionLedger,
   SetupError,
   thrownDiceFromTable,
   tryAction,
   viewMatch,
   type Action,
   type DieToken,
+  type PlayerBalance,
   type MatchState,
   type MatchView,
   type Options,
@@ -46,6 +48,27 @@ export function payoutSentence(view: MatchView): string | null {
     .filter((p) => p.amount > 0)
     .map((p) => `${isolated(p.name)} takes ${p.amount}`);
   return `${takers.join(', ')} from the pot of ${paid}.`;
+}
+
+/**
+ * The Paid/Won/Net of an evening's finished games, one row per player: counted by the player's
+ * id, not the name a game was played under (a name set right between two games, "ann" then "Ann",
+ * is one player, as on Home's balances), and shown under their name now (`names`), else the name
+ * of their last game here.
+ */
+export function eveningLedger(
+  games: readonly { ante: number; players: readonly { id: string; name: string }[]; result: { payouts: Readonly<Record<string, number>> } | null }[],
+  names: ReadonlyMap<string, string>,
+): PlayerBalance[] {
+  const lastName = new Map<string, string>();
+  for (const game of games) for (const p of game.players) lastName.set(p.id, p.name);
+  // A finished game's result keeps each player's gain or loss; what they won is that plus the ante.
+  const money = games.map((g) => ({
+    players: g.players.map((p) => p.id),
+    ante: g.ante,
+    payouts: g.players.map((p) => (g.result?.payouts[p.id] ?? 0) + g.ante),
+  }));
+  return sessionLedger(money).map((entry) => ({ ...entry, player: names.get(entry.player) ?? lastName.get(entry.player) ?? entry.player }));
 }
 
 /**

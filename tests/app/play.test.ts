@@ -9,6 +9,7 @@ import {
   logSteps,
   payoutSentence,
   abandonQuestion,
+  eveningLedger,
   previewRoll,
   readTranscript,
   replayLog,
@@ -92,6 +93,25 @@ describe('the payout at the end', () => {
     expect(payoutSentence(bigRoll(5, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBe('Ann takes 15 from the pot of 15.');
     expect(payoutSentence(bigRoll(0, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBeNull();
     expect(payoutSentence(bigRoll(5, []))).toBeNull();
+  });
+});
+
+describe("the evening's ledger at the end of a game", () => {
+  it('counts each player once by who they are, under their name now, though a game was played under another spelling', () => {
+    const ann = { id: 'p-ann', name: 'ann' };
+    const bob = { id: 'p-bob', name: 'Bob' };
+    const games = [
+      // the first game with Ann's name typed in lower case; she set it right for the second
+      { ante: 5, players: [ann, bob], result: { payouts: { 'p-ann': 5, 'p-bob': -5 } } },
+      { ante: 5, players: [{ ...ann, name: 'Ann' }, bob], result: { payouts: { 'p-ann': -5, 'p-bob': 5 } } },
+      { ante: 2, players: [{ ...ann, name: 'Ann' }, bob], result: { payouts: { 'p-ann': 2, 'p-bob': -2 } } },
+    ];
+    expect(eveningLedger(games, new Map([['p-ann', 'Ann'], ['p-bob', 'Bob']]))).toEqual([
+      { player: 'Ann', paid: 12, won: 14, net: 2, games: 3 },
+      { player: 'Bob', paid: 12, won: 10, net: -2, games: 3 },
+    ]);
+    // a player no longer on this device keeps the name of their last game
+    expect(eveningLedger(games, new Map([['p-bob', 'Bob']])).map((e) => e.player)).toEqual(['Ann', 'Bob']);
   });
 });
 

@@ -263,4 +263,41 @@ describe('a game played without stakes', () => {
       await context.close();
     }
   });
+
+  it("counts a player once in the evening's ledger after their name was set right between games", async () => {
+    const context = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const winAsFirst = async () => {
+      await page.getByTestId('dice-pad').locator('.slot').first().waitFor();
+      await padRoll(page, ['1', '1', '1', '1', '1']);
+      await padRoll(page, ['6', '6', '6', '2', '3']);
+      await move(page, 'Bank 5000 (0 → 5000: reaches 5000)');
+      await page.getByTestId('game-over').waitFor();
+    };
+    try {
+      await page.goto(app.server.url);
+      await startGame(page, 'five-thousand', ['ann', 'Bob'], 1);
+      await winAsFirst();
+      await page.getByRole('button', { name: 'Back' }).click();
+      // the next game: Ann's name set right on her seat (the same player, renamed)
+      await page.getByTestId('new-game').click();
+      await page.getByRole('button', { name: '+ ann' }).click();
+      await page.getByRole('button', { name: '+ Bob' }).click();
+      await page.getByLabel('Player 1 name').fill('Ann');
+      await page.getByLabel('Player 1 name').blur();
+      await page.getByTestId('start-game').click();
+      await page.getByTestId('headline').waitFor();
+      await winAsFirst();
+      const rows = await page.getByTestId('session-ledger').locator('tbody tr').evaluateAll((trs) => trs.map((r) => [r.getAttribute('data-player'), r.querySelector('[data-testid="net"]')?.textContent]));
+      expect(rows).toEqual([
+        ['Ann', '+2'],
+        ['Bob', '-2'],
+      ]);
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByTestId('ledger').waitFor();
+      expect((await page.getByTestId('ledger').innerText()).replace(/\s+/g, ' ').trim()).toBe('Ann +2 Bob -2');
+    } finally {
+      await context.close();
+    }
+  });
 });
