@@ -296,6 +296,13 @@ describe('a game played without stakes', () => {
       await page.getByRole('button', { name: 'Back' }).click();
       await page.getByTestId('ledger').waitFor();
       expect((await page.getByTestId('ledger').innerText()).replace(/\s+/g, ' ').trim()).toBe('Ann +2 Bob -2');
+      // the first game, played again: under the name set right, not the one it was played under
+      await page.getByRole('button', { name: /^View: 5000 .* with ann, Bob/ }).click();
+      await page.getByTestId('game-over').waitFor();
+      expect(await page.getByTestId('play-again').textContent()).toBe('Play again with Ann, Bob');
+      await page.getByTestId('play-again').click();
+      await page.getByTestId('game-over').waitFor({ state: 'detached' });
+      expect(Object.keys(await scores(page))).toEqual(['Ann', 'Bob']);
     } finally {
       await context.close();
     }
