@@ -100,4 +100,38 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       await second.close();
     }
   }, 150_000);
+
+  it('says it is looking for the dice until its first read is done, not that none are in view', async () => {
+    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    await context.grantPermissions(['camera']);
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      // the frames sent to the reader are held while `holdReads` (a slow phone's first read takes seconds)
+      await page.addInitScript(() => {
+        const w = window as unknown as { holdReads: boolean; heldReads: (() => void)[] };
+        w.holdReads = true;
+        w.heldReads = [];
+        const post = Worker.prototype.postMessage as (this: Worker, message: unknown, transfer?: Transferable[]) => void;
+        Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: Transferable[]) {
+          if (w.holdReads && (message as { type?: string } | null)?.type === 'read') w.heldReads.push(() => post.call(this, message, transfer));
+          else post.call(this, message, transfer);
+        } as Worker['postMessage'];
+      });
+      await page.goto(server.url);
+      await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
+      // the reader ready, its first frame sent and not read yet: five dice lie in view
+      await page.locator('[data-testid="table-camera"][data-reader="ready"]').waitFor({ timeout: 90_000 });
+      await page.waitForFunction(() => (window as unknown as { heldReads: unknown[] }).heldReads.length > 0);
+      expect(await page.getByTestId('camera-status').textContent()).toBe('Looking for the dice…');
+      await page.evaluate(() => {
+        const w = window as unknown as { holdReads: boolean; heldReads: (() => void)[] };
+        w.holdReads = false;
+        for (const send of w.heldReads.splice(0)) send();
+      });
+      await page.getByTestId('camera-status').getByText('I see 5 dice.').waitFor({ timeout: 60_000 });
+    } finally {
+      await context.close();
+    }
+  }, 150_000);
 });
