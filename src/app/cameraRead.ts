@@ -80,6 +80,25 @@ export function onlyDiceTakenAway(next: readonly TrackedDie<DieToken>[], previou
 }
 
 /**
+ * True when the dice the camera settled on are the dice of a roll entered by hand (the dice pad,
+ * a photo) and confirmed before the camera proposed them: the same number of dice, each face read
+ * being one of the roll's (a `?` may be any). On a slow phone the reader can come ready, or the
+ * dice settle, only after the player entered the roll they lie in; proposed then, they would be
+ * taken for the next throw (in 5000, the two dice left of "2 3 3 3 6" read as a bust).
+ */
+export function diceEnteredByHand(seen: readonly { face: DieToken | null }[], entered: readonly DieToken[] | null): boolean {
+  if (entered === null || seen.length === 0 || seen.length !== entered.length) return false;
+  const left = [...entered];
+  for (const { face } of seen) {
+    if (face === null) continue;
+    const at = left.indexOf(face);
+    if (at < 0) return false;
+    left.splice(at, 1);
+  }
+  return true;
+}
+
+/**
  * True when `next` reads the face of more dice than `previous` (a `?` of it read now): proposed
  * while `previous` still waits to be confirmed, it completes that read (a die cut by the frame's
  * edge brought in view, a doubted die read surely at last), though `onlyDiceTakenAway` calls it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, readLearning, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, layoutInFrame, settleFrame, markDiceSettled, DICE_SETTLED_MARK, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, readPaceText, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, readLearning, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, diceEnteredByHand, layoutInFrame, settleFrame, markDiceSettled, DICE_SETTLED_MARK, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, readPaceText, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -376,5 +376,22 @@ describe('readPaceText: the Camera check\'s line on the reading pace', () => {
     expect(readPaceText(1, 454.2)).toBe('1 frame a second reaches the dice reader; each read takes about 454 ms on this device.');
     expect(readPaceText(3, 407)).toBe('3 frames a second reach the dice reader; each read takes about 407 ms on this device.');
     expect(readPaceText(0, null)).toBe('0 frames a second reach the dice reader.');
+  });
+});
+
+describe('diceEnteredByHand', () => {
+  const dice = (...faces: (DieToken | null)[]) => faces.map((face) => ({ face }));
+
+  it('knows the dice of a roll entered by hand, whatever their order, a ? being any face', () => {
+    expect(diceEnteredByHand(dice(6, 3, 3, 3, 2), [2, 3, 3, 3, 6])).toBe(true);
+    expect(diceEnteredByHand(dice(6, null, 3, 3, 2), [2, 3, 3, 3, 6])).toBe(true);
+  });
+
+  it('takes other faces, another count, or no roll entered for a throw', () => {
+    expect(diceEnteredByHand(dice(6, 3, 3, 3, 1), [2, 3, 3, 3, 6])).toBe(false);
+    expect(diceEnteredByHand(dice(6, 3, 3, 3), [2, 3, 3, 3, 6])).toBe(false);
+    expect(diceEnteredByHand(dice(6, 6, 3, 3, 2), [2, 3, 3, 3, 6])).toBe(false);
+    expect(diceEnteredByHand(dice(2, 3, 3, 3, 6), null)).toBe(false);
+    expect(diceEnteredByHand(dice(), [])).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A first visit on a slow line: the dice reader is still downloading when the player enters the
  * first roll with the dice pad. When the reader comes ready, its first read of the dice on the
- * table must not take the place of the roll entered by hand and waiting to be confirmed.
+ * table must not take the place of the roll entered by hand and waiting to be confirmed, nor, once
+ * that roll is confirmed, be proposed as the next throw.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -98,6 +99,41 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
     } finally {
       await context.close();
       await second.close();
+    }
+  }, 150_000);
+  it('does not propose the roll entered by hand, when the slow reader first sees its dice after it was confirmed', async () => {
+    // a fresh profile, its reader held back until the roll in view is entered and confirmed by hand
+    let confirmedByHand!: () => void;
+    const confirmed = new Promise<void>((resolve) => (confirmedByHand = resolve));
+    const third = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? confirmed : null) });
+    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    await context.grantPermissions(['camera']);
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      await page.goto(third.url);
+      await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
+      // the dice lying in the camera's picture, entered by hand and confirmed
+      await page.getByTestId('dice-pad-toggle').click();
+      await padEnter(page, ['2', '3', '3', '3', '6']);
+      await page.getByTestId('confirm-roll').click();
+      await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+      expect(await page.getByTestId('headline').textContent()).toMatch(/^Ann rolled 2 3 3 3 6 = 300 \(3 3 3 set aside\)\. Roll 2 dice/);
+      confirmedByHand();
+      // the dice settle: they are the roll just entered, not Ann's next throw of 2 (2 and 6, a bust)
+      const readAlready = page.getByTestId('camera-status').getByText('These dice were read already: waiting for the throw.');
+      await Promise.race([readAlready.waitFor({ timeout: 60_000 }), page.getByTestId('camera-read').waitFor({ timeout: 60_000 })]);
+      await page.waitForTimeout(2000);
+      // (before, the camera proposed them: "Ann rolled 2 6: nothing scores — bust, 300 lost.")
+      expect(await page.getByTestId('camera-read').count()).toBe(0);
+      expect(await readAlready.count()).toBe(1);
+      // read again on the player's word, they are proposed
+      await page.getByTestId('read-again').click();
+      await page.getByTestId('camera-read').waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('camera-read').getAttribute('data-source')).toBe('camera');
+    } finally {
+      await context.close();
+      await third.close();
     }
   }, 150_000);
 
