@@ -80,6 +80,9 @@ describe('camera', () => {
       const starting = shown.filter((s) => s.read === 'Starting the dice reader…');
       expect(starting.length).toBeGreaterThanOrEqual(2); // the first reader, and the one asked for
       expect(starting.filter((s) => s.pace !== null)).toEqual([]);
+      // between a reader ready and its first read (seconds on a slow phone) the line says so, never goes blank
+      expect(shown.filter((s) => s.read === '')).toEqual([]);
+      expect(shown.some((s) => s.read === 'Looking for the dice…')).toBe(true);
       expect(session.errors).toEqual([]);
     } finally {
       await session.close();
