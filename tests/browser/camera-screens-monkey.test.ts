@@ -167,7 +167,7 @@ async function busy(page: Page): Promise<string[]> {
       const capture = document.querySelector<HTMLButtonElement>('[data-testid="capture"]');
       if (capture?.disabled && !document.querySelector('[data-testid="camera-quiet"]')) found.push('Teach: "Take this view" disabled');
     }
-    if (/^Starting the dice reader/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? '')) found.push('Camera check: "Starting the dice reader…"');
+    if (/^(Still s|S)tarting the dice reader/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? '')) found.push('Camera check: "Starting the dice reader…"');
     if (document.querySelector<HTMLInputElement>('[data-testid="import-kit"]')?.disabled) found.push('Dice kits: a kit file importing');
     for (const id of ['new-kit', 'create-kit', 'camera-check']) {
       if (document.querySelector<HTMLButtonElement>(`[data-testid="${id}"]`)?.disabled) found.push(`${id} disabled`);

@@ -4,6 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeCameraFile, launch, ROOT, serve, type StaticServer } from './harness.ts';
 import { padRoll, startGame } from './table-helpers.ts';
+import { slowLine } from '../../scripts/lib/slow-line.ts';
+
+/** onnxruntime's wasm, held back on a slow line to keep the dice reader starting. */
+const WASM = /\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/;
 
 let server: StaticServer;
 let camera: { path: string; cleanup: () => Promise<void> };
@@ -89,6 +93,31 @@ describe('camera', () => {
       await dice.cleanup();
     }
   });
+
+  it('says the dice reader is still starting when it takes long, as the table does', async () => {
+    // the reader's wasm held back until the test has looked: a slow phone's reader, seconds starting
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const line = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? released : null) });
+    const session = await launch({ camera: camera.path });
+    try {
+      const { page } = session;
+      await page.goto(line.url);
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByTestId('camera-check').click();
+      const read = page.getByTestId('check-read');
+      expect((await read.textContent())?.trim()).toBe('Starting the dice reader…');
+      // (before, "Starting the dice reader…" stayed unchanged however long it took)
+      await page.waitForFunction(() => document.querySelector('[data-testid="check-read"]')?.textContent?.trim() === 'Still starting the dice reader…', null, { timeout: 15_000 });
+      release();
+      await page.waitForFunction(() => /^(Looking for the dice|I see|No dice)/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 60_000 });
+      expect(session.errors).toEqual([]);
+    } finally {
+      release();
+      await session.close();
+      await line.close();
+    }
+  }, 120_000);
 
   it('a denied camera shows a clear screen that offers the dice pad, and the pad works', async () => {
     const session = await launch({ camera: camera.path, cameraPermission: 'deny' });
