@@ -180,3 +180,46 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
     }
   }, 150_000);
 });
+
+describe('a read arriving while the dice pad is open, no die tapped in yet', () => {
+  it('shows above the pad without moving the pad from under the finger about to tap it', async () => {
+    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 }, isMobile: true, hasTouch: true });
+    await context.grantPermissions(['camera']);
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      await page.goto(server.url);
+      await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+      await page.getByTestId('dice-pad-toggle').click();
+      // the player scrolled the pad into view to tap it
+      const pad = page.getByTestId('dice-pad');
+      await pad.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+      // where the pad is at every frame, and whether a read was shown then
+      await pad.evaluate((element) => {
+        const frames: { top: number; read: boolean }[] = [];
+        const sample = (): void => {
+          frames.push({ top: Math.round(element.getBoundingClientRect().top), read: document.querySelector('[data-testid="camera-read"]') !== null });
+          requestAnimationFrame(sample);
+        };
+        sample();
+        (window as unknown as { padFrames: typeof frames }).padFrames = frames;
+      });
+      const read = page.getByTestId('camera-read');
+      await read.waitFor({ timeout: 90_000 });
+      await page.waitForTimeout(500);
+      // the camera read the dice: it is proposed, its Confirm in view and focused
+      expect(await read.getAttribute('data-source')).toBe('camera');
+      const confirm = await page.getByTestId('confirm-roll').boundingBox();
+      expect(confirm!.y).toBeGreaterThanOrEqual(0);
+      expect(confirm!.y + confirm!.height).toBeLessThanOrEqual(860);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('confirm-roll');
+      // and the pad stayed where it was the frame before (before, it went ~300 px down, off the screen)
+      const frames = await page.evaluate(() => (window as unknown as { padFrames: { top: number; read: boolean }[] }).padFrames);
+      const first = frames.findIndex((f) => f.read);
+      expect(first).toBeGreaterThan(0);
+      expect([...new Set(frames.slice(first - 1).map((f) => f.top))]).toEqual([frames[first - 1]!.top]);
+    } finally {
+      await context.close();
+    }
+  }, 150_000);
+});
