@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { slowLine, type SlowLine } from '../../scripts/lib/slow-line.ts';
+import type { Page } from 'playwright-core';
 import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { padEnter, startGame } from './table-helpers.ts';
 
@@ -36,6 +37,30 @@ afterAll(async () => {
   await camera?.cleanup();
 });
 
+/**
+ * A first visit in a fresh profile on a slow line of its own, its reader's wasm held back until
+ * `release` is called; `page` is at the table of a new game of 5000 for Ann, Bob and Cy.
+ */
+async function heldReaderTable(ante: number): Promise<{ page: Page; release: () => void; close: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? released : null) });
+  const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+  await context.grantPermissions(['camera']);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  await page.goto(held.url);
+  await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], ante);
+  return {
+    page,
+    release,
+    close: async () => {
+      await context.close();
+      await held.close();
+    },
+  };
+}
+
 describe('the dice reader comes ready while a roll entered by hand waits', () => {
   it('leaves the entered roll in place; the camera reads again after it is confirmed', async () => {
     const { page } = session;
@@ -59,16 +84,8 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
 
   it('leaves the pad be while dice are being tapped into it: no read pushes it from under the finger', async () => {
     // a fresh profile (a first visit again), its reader held back until a die is tapped in
-    let tappedIn!: () => void;
-    const tapped = new Promise<void>((resolve) => (tappedIn = resolve));
-    const second = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? tapped : null) });
-    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
-    await context.grantPermissions(['camera']);
+    const { page, release: tappedIn, close } = await heldReaderTable(2);
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(30_000);
-      await page.goto(second.url);
-      await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
       await page.getByTestId('dice-pad-toggle').click();
       const pad = page.getByTestId('dice-pad');
       await pad.locator('button[data-face="1"]').click();
@@ -97,22 +114,13 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       expect(await read.getAttribute('data-source')).toBe('pad');
       expect(await read.textContent()).toBe('1 1 4 5 6');
     } finally {
-      await context.close();
-      await second.close();
+      await close();
     }
   }, 150_000);
   it('does not propose the roll entered by hand, when the slow reader first sees its dice after it was confirmed', async () => {
     // a fresh profile, its reader held back until the roll in view is entered and confirmed by hand
-    let confirmedByHand!: () => void;
-    const confirmed = new Promise<void>((resolve) => (confirmedByHand = resolve));
-    const third = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? confirmed : null) });
-    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
-    await context.grantPermissions(['camera']);
+    const { page, release: confirmedByHand, close } = await heldReaderTable(5);
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(30_000);
-      await page.goto(third.url);
-      await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
       // the dice lying in the camera's picture, entered by hand and confirmed
       await page.getByTestId('dice-pad-toggle').click();
       await padEnter(page, ['2', '3', '3', '3', '6']);
@@ -136,8 +144,7 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       await page.getByTestId('camera-read').waitFor({ timeout: 60_000 });
       expect(await page.getByTestId('camera-read').getAttribute('data-source')).toBe('camera');
     } finally {
-      await context.close();
-      await third.close();
+      await close();
     }
   }, 150_000);
 
