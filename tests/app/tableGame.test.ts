@@ -3,16 +3,23 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { data } from '../../src/app/db.svelte.ts';
 import { TableGame } from '../../src/app/table.svelte.ts';
+import type { GameRecord } from '../../src/lib/store/index.ts';
+
+/** A game of 5000 in the app's store, the first player listed starting (no roll-off). */
+async function fiveThousandFor(...names: string[]): Promise<GameRecord> {
+  const store = await data.store();
+  return store.createGame({
+    game: 'five-thousand',
+    players: names.map((name) => ({ id: `p-${name.toLowerCase()}`, name })),
+    options: { startingPlayer: 'first-listed' },
+    dice: { kitId: 'standard', taughtSetId: null },
+  });
+}
 
 describe('TableGame', () => {
   it('says Undo took nothing back when another tab changed the log first', async () => {
     const store = await data.store();
-    const game = await store.createGame({
-      game: 'five-thousand',
-      players: [{ id: 'p-ann', name: 'Ann' }, { id: 'p-bob', name: 'Bob' }],
-      options: { startingPlayer: 'first-listed' },
-      dice: { kitId: 'standard', taughtSetId: null },
-    });
+    const game = await fiveThousandFor('Ann', 'Bob');
     await store.appendAction(game.id, { type: 'roll', dice: [1, 1, 1, 5, 5] });
     const table = new TableGame(game.id);
     await table.load();
@@ -26,12 +33,7 @@ describe('TableGame', () => {
 
   it('says nothing was added when an action meets a log another tab changed', async () => {
     const store = await data.store();
-    const game = await store.createGame({
-      game: 'five-thousand',
-      players: [{ id: 'p-cy', name: 'Cy' }, { id: 'p-di', name: 'Di' }],
-      options: { startingPlayer: 'first-listed' },
-      dice: { kitId: 'standard', taughtSetId: null },
-    });
+    const game = await fiveThousandFor('Cy', 'Di');
     const table = new TableGame(game.id);
     await table.load();
     await store.appendAction(game.id, { type: 'roll', dice: [2, 3, 4, 6, 6] });
