@@ -117,6 +117,31 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       await close();
     }
   }, 150_000);
+  it('keeps an open pad still when the reader comes ready before a die is tapped in: the status does not shrink from over it', async () => {
+    const { page, release, close } = await heldReaderTable(2);
+    try {
+      await page.getByTestId('dice-pad-toggle').click();
+      const pad = page.getByTestId('dice-pad');
+      // the player's finger is on its way to the pad: where the pad is, every frame from now
+      await pad.evaluate((element) => {
+        const tops = new Set<number>();
+        const sample = (): void => {
+          tops.add(Math.round(element.getBoundingClientRect().top));
+          requestAnimationFrame(sample);
+        };
+        sample();
+        (window as unknown as { padTops: Set<number> }).padTops = tops;
+      });
+      release();
+      // the reader ready and reading (a read shown above the pad keeps the pad in place: RollEntry)
+      await page.getByTestId('camera-read').waitFor({ timeout: 90_000 });
+      await page.waitForTimeout(500);
+      // the two-line "still starting" sentence gave way to a one-line one: it pulled the pad up 26 px
+      expect(await page.evaluate(() => [...(window as unknown as { padTops: Set<number> }).padTops])).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  }, 150_000);
   it('does not propose the roll entered by hand, when the slow reader first sees its dice after it was confirmed', async () => {
     // a fresh profile, its reader held back until the roll in view is entered and confirmed by hand
     const { page, release: confirmedByHand, close } = await heldReaderTable(5);
