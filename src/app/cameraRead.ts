@@ -99,6 +99,17 @@ export function diceEnteredByHand(seen: readonly { face: DieToken | null }[], en
 }
 
 /**
+ * The roll entered by hand still to compare with the dice the camera settles on
+ * (`diceEnteredByHand`), after a frame that read `diceRead` dice: let go once a frame showed none,
+ * the dice picked up to be thrown. What settles after that is a new throw, though it may show the
+ * faces entered (one time in six in a game of one die). Dice seen moving do not let it go: the
+ * phone shaken by the taps that entered the roll can look like that.
+ */
+export function handEntryAfterFrame<T>(entered: T | null, diceRead: number): T | null {
+  return diceRead === 0 ? null : entered;
+}
+
+/**
  * True when `next` reads the face of more dice than `previous` (a `?` of it read now): proposed
  * while `previous` still waits to be confirmed, it completes that read (a die cut by the frame's
  * edge brought in view, a doubted die read surely at last), though `onlyDiceTakenAway` calls it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DieToken } from '../../src/lib/dice/index.ts';
 import { SettleTracker, type ProposedRoll } from '../../src/lib/vision/settle.ts';
-import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, readLearning, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, diceEnteredByHand, layoutInFrame, settleFrame, markDiceSettled, DICE_SETTLED_MARK, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, readPaceText, type ReadDie } from '../../src/app/cameraRead.ts';
+import { BLUR_FRAMES, BLURRED_EDGE_WIDTH, blurredDiceHint, CUT_DIE_GAP, CUT_DIE_SHOWN, cutByFrameEdge, cutDiceHint, cutDieAskedFor, shareInView, withLatestEdgeWidth, cameraProposal, countsInView, diceLookBlurred, diceLookSmall, diceToLearn, filledAllAs, readLearning, unreadToLearn, onlyDiceTakenAway, readsMoreFaces, diceEnteredByHand, handEntryAfterFrame, layoutInFrame, settleFrame, markDiceSettled, DICE_SETTLED_MARK, SMALL_DIE_SHARE, smallDiceHint, unreadDiceCounted, readPaceText, type ReadDie } from '../../src/app/cameraRead.ts';
 
 const die = (x: number, y: number, token: DieToken | null): ReadDie => ({ box: { x, y, w: 40, h: 40 }, token, score: 0.9 });
 
@@ -393,5 +393,14 @@ describe('diceEnteredByHand', () => {
     expect(diceEnteredByHand(dice(6, 6, 3, 3, 2), [2, 3, 3, 3, 6])).toBe(false);
     expect(diceEnteredByHand(dice(2, 3, 3, 3, 6), null)).toBe(false);
     expect(diceEnteredByHand(dice(), [])).toBe(false);
+  });
+
+  it('is let go once a frame shows no dice (picked up to be thrown): a War die thrown again showing the face entered is a new throw', () => {
+    const entered: DieToken[] = [4];
+    // the die entered still lying there (seen, tracked or not yet): kept for the settle to compare
+    expect(handEntryAfterFrame(entered, 1)).toBe(entered);
+    // picked up: gone, so the 4 thrown next is proposed
+    expect(handEntryAfterFrame(entered, 0)).toBeNull();
+    expect(handEntryAfterFrame(null, 1)).toBeNull();
   });
 });
