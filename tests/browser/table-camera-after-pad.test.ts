@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { slowLine, type SlowLine } from '../../scripts/lib/slow-line.ts';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { padEnter, startGame } from './table-helpers.ts';
 
@@ -61,6 +61,24 @@ async function heldReaderTable(ante: number): Promise<{ page: Page; release: () 
   };
 }
 
+/** Notes where the dice pad is at every frame from now (`padTops`): whether anything moved it under the finger. */
+async function watchPadTops(pad: Locator): Promise<void> {
+  await pad.evaluate((element) => {
+    const tops = new Set<number>();
+    const sample = (): void => {
+      tops.add(Math.round(element.getBoundingClientRect().top));
+      requestAnimationFrame(sample);
+    };
+    sample();
+    (window as unknown as { padTops: Set<number> }).padTops = tops;
+  });
+}
+
+/** The pad's tops seen since `watchPadTops`, each once. */
+async function padTops(page: Page): Promise<number[]> {
+  return page.evaluate(() => [...(window as unknown as { padTops: Set<number> }).padTops]);
+}
+
 describe('the dice reader comes ready while a roll entered by hand waits', () => {
   it('leaves the entered roll in place; the camera reads again after it is confirmed', async () => {
     const { page } = session;
@@ -90,15 +108,7 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       const pad = page.getByTestId('dice-pad');
       await pad.locator('button[data-face="1"]').click();
       // where the pad is, every frame from the first die tapped in until the test looks again
-      await pad.evaluate((element) => {
-        const tops = new Set<number>();
-        const sample = (): void => {
-          tops.add(Math.round(element.getBoundingClientRect().top));
-          requestAnimationFrame(sample);
-        };
-        sample();
-        (window as unknown as { padTops: Set<number> }).padTops = tops;
-      });
+      await watchPadTops(pad);
       tappedIn();
       await page.getByTestId('camera-status').getByText('I see 5 dice.').waitFor({ timeout: 90_000 });
       await page.waitForTimeout(3000);
@@ -106,7 +116,7 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       expect(await page.getByTestId('camera-read').count()).toBe(0);
       // nor did the status above it move it: the download's sentence shows from the table's
       // opening, and keeps its height while the pad holds a die (one line once ready, else)
-      expect(await page.evaluate(() => [...(window as unknown as { padTops: Set<number> }).padTops])).toHaveLength(1);
+      expect(await padTops(page)).toHaveLength(1);
       // the die tapped in stays, and the roll finished by hand is the one proposed
       for (const face of ['1', '4', '5', '6']) await pad.locator(`button[data-face="${face}"]`).click();
       await page.getByTestId('dice-pad-done').click();
@@ -123,21 +133,13 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       await page.getByTestId('dice-pad-toggle').click();
       const pad = page.getByTestId('dice-pad');
       // the player's finger is on its way to the pad: where the pad is, every frame from now
-      await pad.evaluate((element) => {
-        const tops = new Set<number>();
-        const sample = (): void => {
-          tops.add(Math.round(element.getBoundingClientRect().top));
-          requestAnimationFrame(sample);
-        };
-        sample();
-        (window as unknown as { padTops: Set<number> }).padTops = tops;
-      });
+      await watchPadTops(pad);
       release();
       // the reader ready and reading (a read shown above the pad keeps the pad in place: RollEntry)
       await page.getByTestId('camera-read').waitFor({ timeout: 90_000 });
       await page.waitForTimeout(500);
       // the two-line "still starting" sentence gave way to a one-line one: it pulled the pad up 26 px
-      expect(await page.evaluate(() => [...(window as unknown as { padTops: Set<number> }).padTops])).toHaveLength(1);
+      expect(await padTops(page)).toHaveLength(1);
     } finally {
       await close();
     }
