@@ -6,6 +6,7 @@
  * The app never scores anything itself: every figure here comes from the engine's views.
  */
 import {
+  applyAction,
   createMatch,
   formatDice,
   expectRoll,
@@ -232,6 +233,8 @@ export interface LogStep {
   scores: number[];
   /** A roll the table never saw (a secret re-roll): its dice are hidden unless asked for. */
   secret: boolean;
+  /** The kit of the dice the action names: the roll awaited (a roll-off may throw standard dice), else the game's. */
+  kitId: string;
 }
 
 /** The dice an action carries (its `dice`, or its one `die`), as tokens. */
@@ -310,11 +313,122 @@ export function logSteps(header: GameHeader, actions: readonly Action[]): { step
       dice: formatDice(diceOf(action)),
       diceCount: diceOf(action).length,
       headline: after.headline,
-      scores: state.players.map((_, seat) => after.slate.rows.find((r) => r.player === seat)?.score ?? 0),
+      scores: slateScores(state, after),
       secret,
+      kitId,
     });
   }
   return { steps, stoppedAt: null };
+}
+
+/** Each seat's main slate figure in a view of `state`. */
+function slateScores(state: MatchState, view: MatchView): number[] {
+  return state.players.map((_, seat) => view.slate.rows.find((r) => r.player === seat)?.score ?? 0);
+}
+
+/** A roll of the log entered with other dice (`fixRoll`): the log it makes, and what changes. */
+export interface RollFix {
+  /** The log with the roll fixed, then the moves after it that still stand. */
+  actions: Action[];
+  /** How many moves after the fixed roll stand. */
+  kept: number;
+  /** How many moves, the last ones, the fix takes back: from the first that no longer fits on. */
+  dropped: number;
+  /** Why the first move taken back no longer fits, for players ("after the fix it is Ann's turn, not Bob's"). */
+  droppedBecause: string | null;
+  /** Each seat's main slate figure with the log as it is, and with the fix. */
+  scores: { before: number[]; after: number[] };
+  /** The game after the fixed log: its headline, and its result when the fix ends it. */
+  state: MatchState;
+}
+
+/**
+ * A roll misread or mistapped and noticed moves later ("that 6 was a 5"): the log with roll
+ * `index` thrown as `dice`, and the moves after it replayed on top. A later move stands only if
+ * the rules take it *and* the same player makes it: a fix that hands the turn to someone else
+ * must not give them the next player's dice. From the first move that fails, the rest is taken
+ * back, as that many Undos would. Throws a RuleError, and changes nothing, when step `index` is
+ * not a roll the table saw, the dice do not fit it, or they are the dice already written.
+ */
+export function fixRoll(header: GameHeader, actions: readonly Action[], index: number, dice: readonly DieToken[]): RollFix {
+  let state = createMatch(header, { namesAsPlayed: true });
+  // who made each move as the log stands, and the state before the roll
+  const actors: (PlayerIndex | null)[] = [];
+  let beforeRoll: MatchState | null = null;
+  let afterRoll: MatchState | null = null;
+  for (const [i, action] of actions.entries()) {
+    if (i === index) beforeRoll = state;
+    actors.push(viewMatch(state, null).current);
+    const next = tryAction(state, action);
+    if (!next.ok) throw new RuleError('bad-fix', `This game's log stops making sense at action ${i + 1}: undo back to there first.`);
+    state = next.state;
+    if (i === index) afterRoll = state;
+  }
+  const roll = actions[index];
+  if (!beforeRoll || !afterRoll || roll?.type !== 'roll' || !Array.isArray(roll.dice)) throw new RuleError('bad-fix', 'Only a roll of the dice can be fixed.');
+  if (isSecretRoll(roll, viewMatch(afterRoll, null))) throw new RuleError('bad-fix', 'A secret re-roll cannot be fixed: the table never saw its dice.');
+  const fixedRoll: Action = { ...roll, dice: [...dice] };
+  const sorted = (tokens: readonly unknown[]): string[] => tokens.map((t) => JSON.stringify(t)).sort();
+  if (sameJson(sorted(dice), sorted(roll.dice))) throw new RuleError('bad-fix', 'These are the dice already written: nothing to fix.');
+  const before = slateScores(state, viewMatch(state, null));
+  let fixed = applyAction(beforeRoll, fixedRoll);
+  const kept: Action[] = [];
+  let droppedBecause: string | null = null;
+  for (let i = index + 1; i < actions.length; i++) {
+    const action = actions[i]!;
+    const actor = actors[i] ?? null;
+    const now = viewMatch(fixed, null).current;
+    if (fixed.phase === 'over') {
+      droppedBecause = 'the fixed roll ends the game';
+      break;
+    }
+    if (now !== actor) {
+      droppedBecause = `after the fix it is ${playerText(fixed, now)}'s move, not ${playerText(fixed, actor)}'s`;
+      break;
+    }
+    const next = tryAction(fixed, action);
+    if (!next.ok) {
+      droppedBecause = next.error.message.trim().replace(/[.!]+$/, '');
+      break;
+    }
+    fixed = next.state;
+    kept.push(action);
+  }
+  return {
+    actions: [...actions.slice(0, index), fixedRoll, ...kept],
+    kept: kept.length,
+    dropped: actions.length - index - 1 - kept.length,
+    droppedBecause,
+    scores: { before, after: slateScores(fixed, viewMatch(fixed, null)) },
+    state: fixed,
+  };
+}
+
+/**
+ * What a fix would do, said before it is saved: the scores it changes ("Ann 1100 → 1200"), what
+ * becomes of the moves after the roll, and where the table then stands.
+ */
+export function fixSummary(fix: RollFix): { scores: string; moves: string; headline: string } {
+  const changed = fix.state.players
+    .map((name, seat) => ({ name, was: fix.scores.before[seat] ?? 0, now: fix.scores.after[seat] ?? 0 }))
+    .filter((p) => p.was !== p.now)
+    .map((p) => `${isolated(p.name)} ${p.was} → ${p.now}`);
+  const kept = fix.kept === 0 ? '' : fix.kept === 1 ? 'The move after it stands. ' : `The ${fix.kept} moves after it stand. `;
+  const dropped =
+    fix.dropped === 0
+      ? fix.kept === 0
+        ? 'It was the last move.'
+        : ''
+      : `${fix.dropped === 1 ? 'The last move is' : `The last ${fix.dropped} moves are`} taken back, as Undo would: ${fix.droppedBecause ?? 'they no longer fit'}.`;
+  return {
+    scores: changed.length === 0 ? 'No score changes.' : `Scores: ${changed.join(', ')}.`,
+    moves: `${kept}${dropped}`.trim(),
+    headline: viewMatch(fix.state, null).headline,
+  };
+}
+
+function playerText(state: MatchState, seat: PlayerIndex | null): string {
+  return seat === null ? 'nobody' : isolated(state.players[seat] ?? '?');
 }
 
 /**

@@ -18,6 +18,8 @@ import {
   seatsWithSecrets,
   openingSetup,
   undoneText,
+  fixRoll,
+  fixSummary,
   showsPot,
   TranscriptImportError,
   transcriptOf,
@@ -317,5 +319,71 @@ describe('undoneText: what Undo took back, said on the table', () => {
   it('a secret re-roll keeps its dice hidden', () => {
     const before = played(faceOff, villainBluff.slice(0, 3));
     expect(undoneText(before, villainBluff[3]!)).toBe('Ann re-rolled 3 dice in secret');
+  });
+});
+
+describe('fixRoll: a roll entered again with the dice it really showed', () => {
+  const log: Action[] = [
+    { type: 'roll', dice: [1, 1, 1, 2, 3] },
+    { type: 'bank' },
+    { type: 'roll', dice: [2, 2, 3, 4, 6] },
+    { type: 'roll', dice: [5, 5, 5, 2, 3] },
+    { type: 'bank' },
+  ];
+
+  it('keeps every later move that the same player still makes, and says how the scores change', () => {
+    const fix = fixRoll(fiveThousand, log, 0, [1, 1, 1, 5, 5]);
+    expect(fix.actions).toEqual([{ type: 'roll', dice: [1, 1, 1, 5, 5] }, ...log.slice(1)]);
+    expect(fix).toMatchObject({ kept: 4, dropped: 0, droppedBecause: null });
+    expect(fix.scores).toEqual({ before: [1100, 0, 500], after: [1200, 0, 500] });
+    expect(replayLog(fiveThousand, fix.actions).state).toEqual(fix.state);
+    expect(fixSummary(fix)).toEqual({ scores: 'Scores: Ann 1100 → 1200.', moves: 'The 4 moves after it stand.', headline: viewMatch(fix.state, null).headline });
+    // a bust that stays a bust
+    expect(fixSummary(fixRoll(fiveThousand, log, 2, [2, 2, 3, 4, 4]))).toMatchObject({ scores: 'No score changes.', moves: 'The 2 moves after it stand.' });
+  });
+
+  it('takes back the moves from the first one another player would now make', () => {
+    // Bob's bust becomes 200 with two dice to throw: the next roll of five was Cy's, and must not become Bob's
+    const fix = fixRoll(fiveThousand, log, 2, [2, 2, 2, 4, 6]);
+    expect(fix.actions).toEqual([...log.slice(0, 2), { type: 'roll', dice: [2, 2, 2, 4, 6] }]);
+    expect(fix).toMatchObject({ kept: 0, dropped: 2 });
+    expect(fix.droppedBecause).toBe("after the fix it is Bob's move, not Cy's");
+    expect(fix.scores.after).toEqual([1100, 0, 0]);
+    expect(viewMatch(fix.state, null).current).toBe(1);
+    expect(fixSummary(fix)).toMatchObject({
+      scores: 'Scores: Cy 500 → 0.',
+      moves: "The last 2 moves are taken back, as Undo would: after the fix it is Bob's move, not Cy's.",
+    });
+    expect(fixSummary(fixRoll(fiveThousand, log.slice(0, 4), 3, [5, 5, 5, 2, 2])).moves).toBe('It was the last move.');
+  });
+
+  it('refuses, changing nothing, dice that do not fit the roll, the dice already written, and a move that is not a roll', () => {
+    const fails = (index: number, dice: number[]): string => {
+      try {
+        fixRoll(fiveThousand, log, index, dice);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'no error';
+    };
+    expect(fails(0, [1, 1, 1, 2])).toBe('4 dice thrown, 5 expected.');
+    expect(fails(0, [3, 2, 1, 1, 1])).toBe('These are the dice already written: nothing to fix.');
+    expect(fails(1, [1, 1, 1, 2, 3])).toBe('Only a roll of the dice can be fixed.');
+    expect(fails(9, [1, 1, 1, 2, 3])).toBe('Only a roll of the dice can be fixed.');
+    expect(log[0]).toEqual({ type: 'roll', dice: [1, 1, 1, 2, 3] });
+  });
+
+  it('takes back every later move when the fixed roll ends the game', () => {
+    const bigRoll = { game: 'big-roll-5000', players: ['Ann', 'Bob', 'Cy'], options: { startingPlayer: 'first-listed', ante: 2 } };
+    const played: Action[] = [{ type: 'roll', dice: [1, 1, 1, 1, 3] }, { type: 'bank' }, { type: 'roll', dice: [1, 1, 1, 5, 5] }];
+    const fix = fixRoll(bigRoll, played, 0, [1, 1, 1, 1, 1]);
+    expect(fix).toMatchObject({ kept: 0, dropped: 2, droppedBecause: 'the fixed roll ends the game' });
+    expect(matchResult(fix.state)?.winners).toEqual([0]);
+  });
+
+  it('refuses a secret re-roll, whose dice the table never saw', () => {
+    const secret = logSteps(faceOff, villainBluff).steps.findIndex((s) => s.secret);
+    expect(secret).toBeGreaterThan(0);
+    expect(() => fixRoll(faceOff, villainBluff, secret, ['luke', 'luke'])).toThrow('A secret re-roll cannot be fixed');
   });
 });

@@ -252,6 +252,53 @@ describe('mistakes at the table', () => {
     await page.close();
   });
 
+  it('a roll entered wrong and noticed moves later is fixed from the log: the moves after it stand, or those no longer fitting are taken back, said first', async () => {
+    const page = await openPage({ width: 390, height: 844 });
+    await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+    await padRoll(page, ['1', '1', '1', '2', '3']);
+    await move(page, /^Bank/);
+    await padRoll(page, ['2', '2', '3', '4', '6']);
+    await padRoll(page, ['5', '5', '5', '2', '3']);
+    await move(page, /^Bank/);
+    expect(await scores(page)).toEqual({ Ann: 1100, Bob: 0, Cy: 500 });
+    const fixRollAt = async (step: number, faces: string[]) => {
+      await page.getByTestId('fix-roll').nth(step).click();
+      const panel = page.getByTestId('fix-panel');
+      for (const face of faces) await panel.locator(`button[data-face="${face}"]`).click();
+      await panel.getByTestId('dice-pad-done').click();
+      return ((await panel.getByTestId('fix-check').textContent()) ?? '').replace(/\s+/g, ' ');
+    };
+
+    // Ann's first throw was 1 1 1 5 5: her score follows, and every move after it stands
+    await page.getByTestId('fix-a-roll').click();
+    expect(await page.getByTestId('fix-roll').count()).toBe(3);
+    const first = await fixRollAt(0, ['1', '1', '1', '5', '5']);
+    expect(first).toContain('Ann rolled 1 1 1 5 5, not 1 1 1 2 3.');
+    expect(first).toContain('Scores: Ann 1100 → 1200.');
+    expect(first).toContain('The 4 moves after it stand.');
+    // nothing is written until asked
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByTestId('log-action').first().textContent()).toBe('rolled 1 1 1 2 3');
+    await fixRollAt(0, ['1', '1', '1', '5', '5']);
+    await page.getByTestId('fix-save').click();
+    await page.getByTestId('fix-panel').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('log-action').allTextContents()).toEqual(['rolled 1 1 1 5 5', expect.stringMatching(/^Bank/), 'rolled 2 2 3 4 6', 'rolled 5 5 5 2 3', expect.stringMatching(/^Bank/)]);
+    expect(await page.getByTestId('announcer').textContent()).toBe('Fixed: Ann rolled 1 1 1 5 5.');
+
+    // Bob's bust was 2 2 2 4 6: he plays on, so Cy's turn after it is taken back — said before it is
+    const second = await fixRollAt(1, ['2', '2', '2', '4', '6']);
+    expect(second).toContain("The last 2 moves are taken back, as Undo would: after the fix it is Bob's move, not Cy's.");
+    expect(second).toContain('Scores: Cy 500 → 0.');
+    await page.getByTestId('fix-panel').screenshot({ path: '/tmp/fix-panel.png' });
+    await page.getByTestId('fix-save').click();
+    await page.getByTestId('fix-panel').waitFor({ state: 'detached' });
+    await page.getByTestId('open-table').click();
+    expect(await scores(page)).toEqual({ Ann: 1200, Bob: 0, Cy: 0 });
+    expect(await headline(page)).toMatch(/Bob/);
+    await padRoll(page, ['5', '3']);
+    await page.close();
+  });
+
   it('by keyboard: a corrected die says what the roll now does and focus goes on to Confirm; undo leaves focus on the headline', async () => {
     const page = await openPage();
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);

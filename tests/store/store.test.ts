@@ -161,6 +161,43 @@ describe('games and the action log', () => {
     expect((await s.getGame(g.id))?.logRevision).toBe(1);
   });
 
+  it('writes the log again from a fixed roll: the tail in place, keeping each action\'s time, the rest dropped, all in one transaction', async () => {
+    const s = await store();
+    const g = await s.createGame(newGame);
+    for (const action of [{ type: 'roll', dice: [1, 1, 1, 2, 3] }, { type: 'bank' }, { type: 'roll', dice: [2, 2, 3, 4, 6] }, { type: 'roll', dice: [5, 5, 5, 2, 3] }, { type: 'bank' }]) {
+      await s.appendAction(g.id, action);
+    }
+    const before = await s.actionRecords(g.id);
+    const seen = (await s.getGame(g.id))!;
+    const expect5 = { expectedCount: 5, expectedRevision: seen.logRevision };
+    const fixed = await s.rewriteLog(g.id, 2, [{ type: 'roll', dice: [2, 2, 2, 4, 6] }], expect5);
+    expect(fixed).toMatchObject({ actionCount: 3, logRevision: seen.logRevision! + 1, status: 'active' });
+    const after = await s.actionRecords(g.id);
+    expect(after.map((r) => r.action)).toEqual([{ type: 'roll', dice: [1, 1, 1, 2, 3] }, { type: 'bank' }, { type: 'roll', dice: [2, 2, 2, 4, 6] }]);
+    expect(after.map((r) => r.at)).toEqual(before.slice(0, 3).map((r) => r.at));
+    // the screen that loaded the log before the fix can no longer write onto it
+    await expectStoreError(s.appendAction(g.id, { type: 'bank' }, expect5), 'stale-log');
+    await expectStoreError(s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [1] }], expect5), 'stale-log');
+    expect((await s.appendAction(g.id, { type: 'bank' })).seq).toBe(3);
+  });
+
+  it('a rewrite refuses a tail longer than the log, an ended game, and an action that is not JSON, writing nothing', async () => {
+    const s = await store();
+    const session = await s.startSession('Friday');
+    const g = await s.createGame({ ...newGame, sessionId: session.id });
+    await s.appendAction(g.id, { type: 'roll', dice: [1, 1, 1, 2, 3] });
+    await expectStoreError(s.rewriteLog(g.id, 1, [{ type: 'bank' }]), 'invalid-input');
+    await expectStoreError(s.rewriteLog(g.id, 0, []), 'invalid-input');
+    await expectStoreError(s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [Number.NaN] }]), 'invalid-input');
+    expect((await s.loadGame(g.id)).actions).toEqual([{ type: 'roll', dice: [1, 1, 1, 2, 3] }]);
+    // a fix that ends the game writes its result and ledger line with it
+    const result = { winners: [ALICE.id], payouts: { [ALICE.id]: 5, [BOB.id]: -5 } };
+    const done = await s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }], undefined, result);
+    expect(done).toMatchObject({ status: 'finished', result, actionCount: 1 });
+    expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: 5, [BOB.id]: -5 });
+    await expectStoreError(s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [2, 2, 3, 4, 6] }]), 'game-closed');
+  });
+
   it('undo refuses a stale expectation', async () => {
     const s = await store();
     const g = await s.createGame(newGame);

@@ -732,6 +732,36 @@ export class RollcallStore {
     });
   }
 
+  /**
+   * Writes the log from action `from` on again as `tail` (a roll fixed, and the moves after it
+   * that still stand: `fixRoll`), in one transaction. Each action keeps the time of the one it
+   * replaces; the actions past the tail are dropped, as as many Undos would. `finish`: the new log
+   * ends the game, written with it. Only a game in play: an ended game's result stands (undo
+   * its end first). Throws, and writes nothing, on the checks of `appendAction`.
+   */
+  async rewriteLog<A extends ActionLike>(gameId: string, from: number, tail: readonly A[], expect?: LogExpectation, finish?: GameResult): Promise<GameRecord> {
+    for (const action of tail) checkAction(action);
+    return inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
+      const games = tx.objectStore('games');
+      const game = await games.get(gameId);
+      if (!game) throw new StoreError('not-found', 'That game is not on this device.');
+      if (game.status !== 'active') throw new StoreError('game-closed', 'This game is over; its log can no longer change.');
+      checkExpectation(game, expect);
+      if (!Number.isInteger(from) || from < 0 || from + tail.length > game.actionCount || tail.length === 0) {
+        throw new StoreError('invalid-input', `The log has ${game.actionCount} actions: it cannot be written again from action ${from + 1} with ${tail.length}.`);
+      }
+      const actions = tx.objectStore('actions');
+      const replaced = await actions.getAll(IDBKeyRange.bound([gameId, from], [gameId, SEQ_MAX]));
+      await actions.delete(IDBKeyRange.bound([gameId, from], [gameId, SEQ_MAX]));
+      const t = this.now();
+      await writeAll(tail.entries(), ([i, action]) => actions.add({ gameId, seq: from + i, action, at: replaced[i]?.at ?? t }));
+      const rewritten: GameRecord = { ...game, actionCount: from + tail.length, logRevision: (game.logRevision ?? 0) + 1, updatedAt: t };
+      if (finish) return this.finishInTx(tx, rewritten, finish, t);
+      await games.put(rewritten);
+      return rewritten;
+    });
+  }
+
   /** Marks a game finished with its result and writes its ledger line, in one transaction. */
   async finishGame(gameId: string, result: GameResult): Promise<GameRecord> {
     return inTx(this.db, ['games', 'ledger'], 'readwrite', async (tx) => {
