@@ -9,6 +9,13 @@ import { slowLine } from '../../scripts/lib/slow-line.ts';
 /** onnxruntime's wasm, held back on a slow line to keep the dice reader starting. */
 const WASM = /\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/;
 
+/** The table's sentence while a first visit downloads the reader (first-visit.test), without the table's "Enter the dice with the dice pad meanwhile." */
+const DOWNLOAD_FIGURE = /^\s*Downloading the dice reader: \d+\.\d of 5\.4\u00a0MB \(on a first visit only\)…\s*$/;
+/** The same before the first count comes. */
+const DOWNLOAD_UNCOUNTED = /^\s*Downloading the dice reader \(5\.4\u00a0MB, on a first visit only\)…\s*$/;
+/** What the read line says while a reader starts. */
+const READER_STARTING = [/^Starting the dice reader…$/, DOWNLOAD_FIGURE, DOWNLOAD_UNCOUNTED, /^Still starting the dice reader…$/];
+
 let server: StaticServer;
 let camera: { path: string; cleanup: () => Promise<void> };
 
@@ -81,7 +88,8 @@ describe('camera', () => {
       // reader's, kept while this one starts and then shown beside its first read time, nor
       // the frames the camera sends before the first reader is ready
       const shown = await page.evaluate(() => (window as unknown as { paceShown: Array<{ read: string; pace: string | null }> }).paceShown);
-      const starting = shown.filter((s) => s.read === 'Starting the dice reader…');
+      // (a first visit: the first reader says how far its download has got)
+      const starting = shown.filter((s) => READER_STARTING.some((sentence) => sentence.test(s.read)));
       expect(starting.length).toBeGreaterThanOrEqual(2); // the first reader, and the one asked for
       expect(starting.filter((s) => s.pace !== null)).toEqual([]);
       // between a reader ready and its first read (seconds on a slow phone) the line says so, never goes blank
@@ -94,23 +102,36 @@ describe('camera', () => {
     }
   });
 
-  it('says the dice reader is still starting when it takes long, as the table does', async () => {
-    // the reader's wasm held back until the test has looked: a slow phone's reader, seconds starting
+  it('says how far the dice reader has downloaded on a first visit, in the table’s words, then that it is still starting', async () => {
+    // a first visit (a fresh profile), the reader's wasm held back until the test has looked: the
+    // first install downloads it into the precache, and says how far it has got (src/sw.ts)
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const line = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? released : null) });
     const session = await launch({ camera: camera.path });
     try {
       const { page } = session;
+      // every sentence the read line shows, as it changes
+      await page.addInitScript(() => {
+        const shown: string[] = [];
+        (window as unknown as { readShown: string[] }).readShown = shown;
+        new MutationObserver(() => {
+          const read = document.querySelector('[data-testid="check-read"]')?.textContent?.trim();
+          if (read !== undefined && shown.at(-1) !== read) shown.push(read);
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      });
       await page.goto(line.url);
       await page.getByRole('button', { name: 'Settings' }).click();
       await page.getByTestId('camera-check').click();
-      const read = page.getByTestId('check-read');
-      expect((await read.textContent())?.trim()).toBe('Starting the dice reader…');
-      // (before, "Starting the dice reader…" stayed unchanged however long it took)
-      await page.waitForFunction(() => document.querySelector('[data-testid="check-read"]')?.textContent?.trim() === 'Still starting the dice reader…', null, { timeout: 15_000 });
+      // (before, "Starting the dice reader…", then "Still starting the dice reader…", with no figure)
+      await page.getByTestId('check-read').filter({ hasText: DOWNLOAD_FIGURE }).waitFor({ timeout: 15_000 });
       release();
       await page.waitForFunction(() => /^(Looking for the dice|I see|No dice)/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 60_000 });
+      const shown = await page.evaluate(() => (window as unknown as { readShown: string[] }).readShown);
+      const starting = shown.slice(0, shown.findIndex((s) => /^(Looking for the dice|I see|No dice)/.test(s)));
+      // the figure (uncounted until the service worker first answers), then still starting once all of it has come
+      expect(starting.filter((s) => !DOWNLOAD_FIGURE.test(s) && !DOWNLOAD_UNCOUNTED.test(s))).toEqual(['Still starting the dice reader…']);
+      expect(starting.at(-1)).toBe('Still starting the dice reader…');
       expect(session.errors).toEqual([]);
     } finally {
       release();

@@ -1,8 +1,8 @@
 /**
  * How far a first visit's download of the dice reader's files has got: the first service worker
  * counts each of them as its precache downloads it (src/sw.ts) and tells the pages, and the table
- * says how much of what its first read needs has come (dice-reader.ts `watchReaderDownload`,
- * TableCamera.svelte). Shared by the service worker and the page: no DOM, no worker.
+ * and the Camera check say how much of what their first read needs has come (dice-reader.ts
+ * `watchReaderDownload`, app/readerSlow.ts). Shared by the service worker and the page: no DOM, no worker.
  */
 import { isWasm, ORT_WASM_GZ_PATH } from './ort-wasm.ts';
 
