@@ -406,9 +406,11 @@ export function fixRoll(header: GameHeader, actions: readonly Action[], index: n
 
 /**
  * What a fix would do, said before it is saved: the scores it changes ("Ann 1100 → 1200"), what
- * becomes of the moves after the roll, and where the table then stands.
+ * becomes of the moves after the roll, where the table then stands, and, for a game that had
+ * ended (`ended`), what becomes of its end.
  */
-export function fixSummary(fix: RollFix): { scores: string; moves: string; headline: string } {
+export function fixSummary(fix: RollFix, ended = false): { scores: string; moves: string; headline: string; end: string | null } {
+  const view = viewMatch(fix.state, null);
   const changed = fix.state.players
     .map((name, seat) => ({ name, was: fix.scores.before[seat] ?? 0, now: fix.scores.after[seat] ?? 0 }))
     .filter((p) => p.was !== p.now)
@@ -423,7 +425,8 @@ export function fixSummary(fix: RollFix): { scores: string; moves: string; headl
   return {
     scores: changed.length === 0 ? 'No score changes.' : `Scores: ${changed.join(', ')}.`,
     moves: `${kept}${dropped}`.trim(),
-    headline: viewMatch(fix.state, null).headline,
+    headline: view.headline,
+    end: !ended ? null : fix.state.phase === 'over' ? `The game still ends${view.ante > 0 ? ', and its payout is worked out again' : ''}.` : `The game is reopened${view.ante > 0 ? ', and its payout taken back' : ''}, as Undo of its end would.`,
   };
 }
 

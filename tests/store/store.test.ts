@@ -181,7 +181,7 @@ describe('games and the action log', () => {
     expect((await s.appendAction(g.id, { type: 'bank' })).seq).toBe(3);
   });
 
-  it('a rewrite refuses a tail longer than the log, an ended game, and an action that is not JSON, writing nothing', async () => {
+  it('a rewrite refuses a tail longer than the log, an abandoned game, and an action that is not JSON, writing nothing; it finishes, refinishes and reopens a game with its ledger line', async () => {
     const s = await store();
     const session = await s.startSession('Friday');
     const g = await s.createGame({ ...newGame, sessionId: session.id });
@@ -195,7 +195,17 @@ describe('games and the action log', () => {
     const done = await s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }], undefined, result);
     expect(done).toMatchObject({ status: 'finished', result, actionCount: 1 });
     expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: 5, [BOB.id]: -5 });
-    await expectStoreError(s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [2, 2, 3, 4, 6] }]), 'game-closed');
+    // fixed again after it ended, still ending: the new result replaces the old, at the time it ended
+    const other = { winners: [BOB.id], payouts: { [ALICE.id]: -5, [BOB.id]: 5 } };
+    const again = await s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [6, 6, 6, 6, 6] }], undefined, other);
+    expect(again).toMatchObject({ status: 'finished', result: other, finishedAt: done.finishedAt, updatedAt: done.finishedAt });
+    expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: -5, [BOB.id]: 5 });
+    // fixed so that it no longer ends: reopened, its payout taken back
+    const reopened = await s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [2, 2, 3, 4, 6] }]);
+    expect(reopened).toMatchObject({ status: 'active', result: null, finishedAt: null });
+    expect(await s.sessionBalances(session.id)).toEqual({});
+    await s.abandonGame(g.id);
+    await expectStoreError(s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]), 'game-closed');
   });
 
   it('undo refuses a stale expectation', async () => {

@@ -736,8 +736,9 @@ export class RollcallStore {
    * Writes the log from action `from` on again as `tail` (a roll fixed, and the moves after it
    * that still stand: `fixRoll`), in one transaction. Each action keeps the time of the one it
    * replaces; the actions past the tail are dropped, as as many Undos would. `finish`: the new log
-   * ends the game, written with it. Only a game in play: an ended game's result stands (undo
-   * its end first). Throws, and writes nothing, on the checks of `appendAction`.
+   * ends the game, written with it. A finished game's result and ledger line go first, as Undo
+   * of its end does; written again with `finish` (at the time it ended), else it is reopened.
+   * Throws, and writes nothing, on the checks of `appendAction`, and for an abandoned game.
    */
   async rewriteLog<A extends ActionLike>(gameId: string, from: number, tail: readonly A[], expect?: LogExpectation, finish?: GameResult): Promise<GameRecord> {
     for (const action of tail) checkAction(action);
@@ -745,7 +746,7 @@ export class RollcallStore {
       const games = tx.objectStore('games');
       const game = await games.get(gameId);
       if (!game) throw new StoreError('not-found', 'That game is not on this device.');
-      if (game.status !== 'active') throw new StoreError('game-closed', 'This game is over; its log can no longer change.');
+      if (game.status === 'abandoned') throw new StoreError('game-closed', 'This game was abandoned; its log can no longer change.');
       checkExpectation(game, expect);
       if (!Number.isInteger(from) || from < 0 || from + tail.length > game.actionCount || tail.length === 0) {
         throw new StoreError('invalid-input', `The log has ${game.actionCount} actions: it cannot be written again from action ${from + 1} with ${tail.length}.`);
@@ -755,8 +756,13 @@ export class RollcallStore {
       await actions.delete(IDBKeyRange.bound([gameId, from], [gameId, SEQ_MAX]));
       const t = this.now();
       await writeAll(tail.entries(), ([i, action]) => actions.add({ gameId, seq: from + i, action, at: replaced[i]?.at ?? t }));
-      const rewritten: GameRecord = { ...game, actionCount: from + tail.length, logRevision: (game.logRevision ?? 0) + 1, updatedAt: t };
-      if (finish) return this.finishInTx(tx, rewritten, finish, t);
+      if (game.status === 'finished') {
+        const ledger = tx.objectStore('ledger');
+        for (const id of await ledger.index('by-game').getAllKeys(gameId)) await ledger.delete(id);
+      }
+      const rewritten: GameRecord = { ...game, actionCount: from + tail.length, logRevision: (game.logRevision ?? 0) + 1, updatedAt: t, status: 'active', finishedAt: null, result: null };
+      // a game that ended still ends when it did: fixed later, it does not become the latest played
+      if (finish) return this.finishInTx(tx, rewritten, finish, game.finishedAt ?? t);
       await games.put(rewritten);
       return rewritten;
     });
