@@ -276,20 +276,33 @@ describe('mistakes at the table', () => {
     expect(first).toContain('Ann rolled 1 1 1 5 5, not 1 1 1 2 3.');
     expect(first).toContain('Scores: Ann 1100 → 1200.');
     expect(first).toContain('The 4 moves after it stand.');
-    // nothing is written until asked
+    // nothing is written until asked; focus goes back to the roll's Fix, as after a save
+    const focusedStep = () => page.evaluate(() => (document.activeElement?.getAttribute('data-testid') === 'fix-roll' ? document.activeElement.closest('li')?.getAttribute('data-step') : null));
     await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await focusedStep()).toBe('0');
     expect(await page.getByTestId('log-action').first().textContent()).toBe('rolled 1 1 1 2 3');
     await fixRollAt(0, ['1', '1', '1', '5', '5']);
     await page.getByTestId('fix-save').click();
     await page.getByTestId('fix-panel').waitFor({ state: 'detached' });
     expect(await page.getByTestId('log-action').allTextContents()).toEqual(['rolled 1 1 1 5 5', expect.stringMatching(/^Bank/), 'rolled 2 2 3 4 6', 'rolled 5 5 5 2 3', expect.stringMatching(/^Bank/)]);
     expect(await page.getByTestId('announcer').textContent()).toBe('Fixed: Ann rolled 1 1 1 5 5.');
+    expect(await focusedStep()).toBe('0');
 
     // Bob's bust was 2 2 2 4 6: he plays on, so Cy's turn after it is taken back — said before it is
     const second = await fixRollAt(1, ['2', '2', '2', '4', '6']);
     expect(second).toContain("The last 2 moves are taken back, as Undo would: after the fix it is Bob's move, not Cy's.");
     expect(second).toContain('Scores: Cy 500 → 0.');
-    await page.getByTestId('fix-panel').screenshot({ path: '/tmp/fix-panel.png' });
+    // meanwhile the table in another tab takes back Cy's bank: the fix, worked out on the log before, is not saved
+    const other = await openPage();
+    await other.locator('li', { hasText: 'Ann, Bob, Cy' }).getByRole('button').first().click();
+    await other.getByTestId('undo').click();
+    await other.waitForFunction(() => /^Undone: /.test(document.querySelector('[data-testid="announcer"]')?.textContent ?? ''));
+    await other.close();
+    await page.getByTestId('fix-save').click();
+    await page.locator('p.error', { hasText: 'This game changed in another tab, so nothing was fixed' }).waitFor();
+    expect(await page.getByTestId('log-action').allTextContents()).toEqual(['rolled 1 1 1 5 5', expect.stringMatching(/^Bank/), 'rolled 2 2 3 4 6', 'rolled 5 5 5 2 3']);
+    expect(await page.getByTestId('fix-panel').count()).toBe(0);
+    await fixRollAt(1, ['2', '2', '2', '4', '6']);
     await page.getByTestId('fix-save').click();
     await page.getByTestId('fix-panel').waitFor({ state: 'detached' });
     await page.getByTestId('open-table').click();
