@@ -6,7 +6,8 @@ export type Screen =
   | { name: 'home' }
   | { name: 'new-game' }
   | { name: 'game'; gameId: string }
-  | { name: 'log'; gameId: string }
+  /** `fixing`: opened from the table to fix an earlier roll (the latest rolls in view; a saved fix goes back to the table). */
+  | { name: 'log'; gameId: string; fixing?: boolean }
   | { name: 'history' }
   | { name: 'kits' }
   | { name: 'teach'; setId: string }

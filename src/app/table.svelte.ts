@@ -22,6 +22,16 @@ function scoreChanges(before: MatchView, after: MatchView): string {
     .join(', ');
 }
 
+/**
+ * A fix saved on the log opened from the table ("Fixed: Ann rolled 1 1 1 5 5."), for the table to
+ * show once it is back, as it shows what Undo took back. By game; taken when the table loads.
+ */
+const fixesToShow = new Map<string, string>();
+
+export function showFixAtTable(gameId: string, text: string): void {
+  fixesToShow.set(gameId, text);
+}
+
 export class TableGame {
   record = $state.raw<GameRecord | null>(null);
   actions = $state.raw<Action[]>([]);
@@ -34,6 +44,8 @@ export class TableGame {
   problem = $state<string | null>(null);
   /** What the last Undo took back ("Bob rolled 2 2"), said on the table until the next change. */
   undone = $state<string | null>(null);
+  /** The roll just fixed on the log ("Fixed: Ann rolled 1 1 1 5 5."), said on the table until the next change. */
+  fixed = $state<string | null>(null);
   /** The game could not be opened at all. */
   loadError = $state<string | null>(null);
   /** The game is not on this device (deleted here or in another tab). */
@@ -58,6 +70,8 @@ export class TableGame {
       this.stoppedAt = replayed.stoppedAt;
       this.loadError = null;
       this.undone = null;
+      this.fixed = fixesToShow.get(this.gameId) ?? null;
+      fixesToShow.delete(this.gameId);
       this.changedAt = performance.now();
     } catch (err) {
       this.loadError = err instanceof Error ? err.message : String(err);
@@ -113,6 +127,7 @@ export class TableGame {
       this.state = next.state;
       this.problem = null;
       this.undone = null;
+      this.fixed = null;
       const after = viewMatch(next.state, null);
       const changes = scoreChanges(before, after);
       // A confirmed roll's headline was said aloud with its proposal: say only what is new.
@@ -155,6 +170,7 @@ export class TableGame {
       this.changedAt = performance.now();
       // a secret re-roll undone keeps its dice hidden (undoneText)
       this.undone = undone && !replayed.stoppedAt ? undoneText(replayed.state, undone) : null;
+      this.fixed = null;
       const said = this.undone ? `Undone: ${this.undone}.` : 'Last action undone.';
       announce(`${said} ${viewMatch(replayed.state, null).headline}`, { screenReader: options.headlineFocused ? said : undefined });
       return true;

@@ -270,23 +270,28 @@ describe('mistakes at the table', () => {
     };
 
     // Ann's first throw was 1 1 1 5 5: her score follows, and every move after it stands
+    const focusedStep = () => page.evaluate(() => (document.activeElement?.getAttribute('data-testid') === 'fix-roll' ? document.activeElement.closest('li')?.getAttribute('data-step') : null));
     await page.getByTestId('fix-a-roll').click();
     expect(await page.getByTestId('fix-roll').count()).toBe(3);
+    // from the table, the latest roll's Fix is where focus starts (Cy's, the fourth move)
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'fix-roll');
+    expect(await focusedStep()).toBe('3');
     const first = await fixRollAt(0, ['1', '1', '1', '5', '5']);
     expect(first).toContain('Ann rolled 1 1 1 5 5, not 1 1 1 2 3.');
     expect(first).toContain('Scores: Ann 1100 → 1200.');
     expect(first).toContain('The 4 moves after it stand.');
-    // nothing is written until asked; focus goes back to the roll's Fix, as after a save
-    const focusedStep = () => page.evaluate(() => (document.activeElement?.getAttribute('data-testid') === 'fix-roll' ? document.activeElement.closest('li')?.getAttribute('data-step') : null));
+    // nothing is written until asked; focus goes back to the roll's Fix
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await focusedStep()).toBe('0');
     expect(await page.getByTestId('log-action').first().textContent()).toBe('rolled 1 1 1 2 3');
     await fixRollAt(0, ['1', '1', '1', '5', '5']);
+    // saved, back at the table it was opened from, the slate fixed
     await page.getByTestId('fix-save').click();
-    await page.getByTestId('fix-panel').waitFor({ state: 'detached' });
+    await page.getByTestId('headline').waitFor();
+    expect(await scores(page)).toEqual({ Ann: 1200, Bob: 0, Cy: 500 });
+    expect(await page.getByTestId('fixed').textContent()).toBe('Fixed: Ann rolled 1 1 1 5 5.');
+    await page.getByTestId('open-log').click();
     expect(await page.getByTestId('log-action').allTextContents()).toEqual(['rolled 1 1 1 5 5', expect.stringMatching(/^Bank/), 'rolled 2 2 3 4 6', 'rolled 5 5 5 2 3', expect.stringMatching(/^Bank/)]);
-    expect(await page.getByTestId('announcer').textContent()).toBe('Fixed: Ann rolled 1 1 1 5 5.');
-    expect(await focusedStep()).toBe('0');
 
     // Bob's bust was 2 2 2 4 6: he plays on, so Cy's turn after it is taken back — said before it is
     const second = await fixRollAt(1, ['2', '2', '2', '4', '6']);
@@ -303,10 +308,14 @@ describe('mistakes at the table', () => {
     expect(await page.getByTestId('log-action').allTextContents()).toEqual(['rolled 1 1 1 5 5', expect.stringMatching(/^Bank/), 'rolled 2 2 3 4 6', 'rolled 5 5 5 2 3']);
     expect(await page.getByTestId('fix-panel').count()).toBe(0);
     await fixRollAt(1, ['2', '2', '2', '4', '6']);
+    // the log opened on its own stays open after a save, focus back on the roll's Fix
     await page.getByTestId('fix-save').click();
     await page.getByTestId('fix-panel').waitFor({ state: 'detached' });
+    expect(await focusedStep()).toBe('2');
     await page.getByTestId('open-table').click();
+    await page.getByTestId('headline').waitFor();
     expect(await scores(page)).toEqual({ Ann: 1200, Bob: 0, Cy: 0 });
+    expect(await page.getByTestId('fixed').count()).toBe(0);
     expect(await headline(page)).toMatch(/Bob/);
     await padRoll(page, ['5', '3']);
     await page.close();
