@@ -321,6 +321,30 @@ describe('mistakes at the table', () => {
     await page.close();
   });
 
+  it('a roll fixed after the game was won reopens it when the win no longer stands, its payout taken back, said first', async () => {
+    const page = await openPage({ width: 390, height: 844 });
+    await startGame(page, 'big-roll-5000', ['Ann', 'Bob'], 2);
+    await padRoll(page, ['6']); // the roll-off: Ann starts
+    await padRoll(page, ['2']);
+    await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
+    await page.getByTestId('game-over').waitFor();
+    // Ann's throw for the start was a 1: Bob starts, and the five 1s were never Ann's to throw
+    await page.getByTestId('fix-a-roll').click();
+    await page.getByTestId('fix-roll').first().click();
+    const panel = page.getByTestId('fix-panel');
+    await panel.locator('button[data-face="1"]').click();
+    await panel.getByTestId('dice-pad-done').click();
+    const check = ((await panel.getByTestId('fix-check').textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(check).toContain("The last move is taken back, as Undo would: after the fix it is Bob's move, not Ann's.");
+    expect(check).toContain('The game is reopened, and its payout taken back, as Undo of its end would.');
+    await page.getByTestId('fix-save').click();
+    await page.getByTestId('headline').waitFor();
+    expect(await page.getByTestId('game-over').count()).toBe(0);
+    expect(await headline(page)).toMatch(/^Bob/);
+    expect(await page.getByTestId('fixed').textContent()).toBe('Fixed: Ann rolled 1.');
+    await page.close();
+  });
+
   it('by keyboard: a corrected die says what the roll now does and focus goes on to Confirm; undo leaves focus on the headline', async () => {
     const page = await openPage();
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
