@@ -467,6 +467,26 @@ function checkExpectation(game: GameRecord, expect: LogExpectation | undefined):
   }
 }
 
+type LogChangeTx = Tx<['games', 'actions', 'ledger'], 'readwrite'>;
+
+/** A game whose log may change (Undo, a fix): on this device, not abandoned, the log the screen expects. */
+async function changeableGame(tx: LogChangeTx, gameId: string, expect: LogExpectation | undefined): Promise<GameRecord> {
+  const game = await tx.objectStore('games').get(gameId);
+  if (!game) throw new StoreError('not-found', 'That game is not on this device.');
+  if (game.status === 'abandoned') throw new StoreError('game-closed', 'This game was abandoned; its log can no longer change.');
+  checkExpectation(game, expect);
+  return game;
+}
+
+/** A game whose log changed is in play again: a finished one's ledger line goes with its end. */
+async function reopenedInTx(tx: LogChangeTx, game: GameRecord): Promise<Pick<GameRecord, 'status' | 'finishedAt' | 'result'>> {
+  if (game.status === 'finished') {
+    const ledger = tx.objectStore('ledger');
+    for (const id of await ledger.index('by-game').getAllKeys(game.id)) await ledger.delete(id);
+  }
+  return { status: 'active', finishedAt: null, result: null };
+}
+
 /** A game's actions, in the order played (the store is keyed `[gameId, seq]`). */
 export function actionRange(gameId: string): IDBKeyRange {
   return IDBKeyRange.bound([gameId, 0], [gameId, SEQ_MAX]);
@@ -706,28 +726,14 @@ export class RollcallStore {
    */
   async undoLastAction(gameId: string, expect?: LogExpectation): Promise<ActionRecord> {
     return inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
-      const games = tx.objectStore('games');
-      const game = await games.get(gameId);
-      if (!game) throw new StoreError('not-found', 'That game is not on this device.');
-      if (game.status === 'abandoned') throw new StoreError('game-closed', 'This game was abandoned; its log can no longer change.');
-      checkExpectation(game, expect);
+      const game = await changeableGame(tx, gameId, expect);
       if (game.actionCount === 0) throw new StoreError('nothing-to-undo', 'Nothing to undo yet.');
       const actions = tx.objectStore('actions');
       const key: [string, number] = [gameId, game.actionCount - 1];
       const last = await actions.get(key);
       if (!last) throw new StoreError('not-found', 'The last action of this game is missing.');
       await actions.delete(key);
-      if (game.status === 'finished') {
-        const ledger = tx.objectStore('ledger');
-        for (const id of await ledger.index('by-game').getAllKeys(gameId)) await ledger.delete(id);
-      }
-      await games.put({
-        ...withLogChange(game, -1),
-        updatedAt: this.now(),
-        status: 'active',
-        finishedAt: null,
-        result: null,
-      });
+      await tx.objectStore('games').put({ ...withLogChange(game, -1), updatedAt: this.now(), ...(await reopenedInTx(tx, game)) });
       return last;
     });
   }
@@ -743,11 +749,7 @@ export class RollcallStore {
   async rewriteLog<A extends ActionLike>(gameId: string, from: number, tail: readonly A[], expect?: LogExpectation, finish?: GameResult): Promise<GameRecord> {
     for (const action of tail) checkAction(action);
     return inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
-      const games = tx.objectStore('games');
-      const game = await games.get(gameId);
-      if (!game) throw new StoreError('not-found', 'That game is not on this device.');
-      if (game.status === 'abandoned') throw new StoreError('game-closed', 'This game was abandoned; its log can no longer change.');
-      checkExpectation(game, expect);
+      const game = await changeableGame(tx, gameId, expect);
       if (!Number.isInteger(from) || from < 0 || from + tail.length > game.actionCount || tail.length === 0) {
         throw new StoreError('invalid-input', `The log has ${game.actionCount} actions: it cannot be written again from action ${from + 1} with ${tail.length}.`);
       }
@@ -756,14 +758,10 @@ export class RollcallStore {
       await actions.delete(IDBKeyRange.bound([gameId, from], [gameId, SEQ_MAX]));
       const t = this.now();
       await writeAll(tail.entries(), ([i, action]) => actions.add({ gameId, seq: from + i, action, at: replaced[i]?.at ?? t }));
-      if (game.status === 'finished') {
-        const ledger = tx.objectStore('ledger');
-        for (const id of await ledger.index('by-game').getAllKeys(gameId)) await ledger.delete(id);
-      }
-      const rewritten: GameRecord = { ...game, actionCount: from + tail.length, logRevision: (game.logRevision ?? 0) + 1, updatedAt: t, status: 'active', finishedAt: null, result: null };
+      const rewritten: GameRecord = { ...game, actionCount: from + tail.length, logRevision: (game.logRevision ?? 0) + 1, updatedAt: t, ...(await reopenedInTx(tx, game)) };
       // a game that ended still ends when it did: fixed later, it does not become the latest played
       if (finish) return this.finishInTx(tx, rewritten, finish, game.finishedAt ?? t);
-      await games.put(rewritten);
+      await tx.objectStore('games').put(rewritten);
       return rewritten;
     });
   }
