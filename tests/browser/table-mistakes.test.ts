@@ -289,7 +289,7 @@ describe('mistakes at the table', () => {
     await page.getByTestId('fix-save').click();
     await page.getByTestId('headline').waitFor();
     expect(await scores(page)).toEqual({ Ann: 1200, Bob: 0, Cy: 500 });
-    expect(await page.getByTestId('fixed').textContent()).toBe('Fixed: Ann rolled 1 1 1 5 5.');
+    expect(await page.getByTestId('fixed').textContent()).toBe('Fixed: Ann rolled 1 1 1 5 5. Scores: Ann 1100 → 1200.');
     await page.getByTestId('open-log').click();
     expect(await page.getByTestId('log-action').allTextContents()).toEqual(['rolled 1 1 1 5 5', expect.stringMatching(/^Bank/), 'rolled 2 2 3 4 6', 'rolled 5 5 5 2 3', expect.stringMatching(/^Bank/)]);
 
@@ -341,7 +341,7 @@ describe('mistakes at the table', () => {
     await page.getByTestId('headline').waitFor();
     expect(await page.getByTestId('game-over').count()).toBe(0);
     expect(await headline(page)).toMatch(/^Bob/);
-    expect(await page.getByTestId('fixed').textContent()).toBe('Fixed: Ann rolled 1.');
+    expect(await page.getByTestId('fixed').textContent()).toBe("Fixed: Ann rolled 1. Scores: Ann 5000 → 0. The move after it stands. The last move is taken back, as Undo would: after the fix it is Bob's move, not Ann's.");
     await page.close();
   });
 
