@@ -409,7 +409,7 @@ export function fixRoll(header: GameHeader, actions: readonly Action[], index: n
  * becomes of the moves after the roll, where the table then stands, and, for a game that had
  * ended (`ended`), what becomes of its end.
  */
-export function fixSummary(fix: RollFix, ended = false): { scores: string; moves: string; headline: string; end: string | null } {
+export function fixSummary(fix: RollFix, ended = false): { scores: string; moves: string; headline: string; end: string | null; saved: string } {
   const view = viewMatch(fix.state, null);
   const changed = fix.state.players
     .map((name, seat) => ({ name, was: fix.scores.before[seat] ?? 0, now: fix.scores.after[seat] ?? 0 }))
@@ -422,9 +422,13 @@ export function fixSummary(fix: RollFix, ended = false): { scores: string; moves
         ? 'It was the last move.'
         : ''
       : `${fix.dropped === 1 ? 'The last move is' : `The last ${fix.dropped} moves are`} taken back, as Undo would: ${fix.droppedBecause ?? 'they no longer fit'}.`;
+  const scores = changed.length === 0 ? 'No score changes.' : `Scores: ${changed.join(', ')}.`;
+  const moves = `${kept}${dropped}`.trim();
   return {
-    scores: changed.length === 0 ? 'No score changes.' : `Scores: ${changed.join(', ')}.`,
-    moves: `${kept}${dropped}`.trim(),
+    scores,
+    moves,
+    /** Once saved, only what changed: the scores, the moves taken back. */
+    saved: [changed.length > 0 ? scores : '', fix.dropped > 0 ? moves : ''].filter(Boolean).join(' '),
     headline: view.headline,
     end: !ended ? null : fix.state.phase === 'over' ? `The game still ends${view.ante > 0 ? ', and its payout is worked out again' : ''}.` : `The game is reopened${view.ante > 0 ? ', and its payout taken back' : ''}, as Undo of its end would.`,
   };

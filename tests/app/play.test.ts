@@ -337,7 +337,7 @@ describe('fixRoll: a roll entered again with the dice it really showed', () => {
     expect(fix).toMatchObject({ kept: 4, dropped: 0, droppedBecause: null });
     expect(fix.scores).toEqual({ before: [1100, 0, 500], after: [1200, 0, 500] });
     expect(replayLog(fiveThousand, fix.actions).state).toEqual(fix.state);
-    expect(fixSummary(fix)).toEqual({ scores: 'Scores: Ann 1100 → 1200.', moves: 'The 4 moves after it stand.', headline: viewMatch(fix.state, null).headline, end: null });
+    expect(fixSummary(fix)).toEqual({ scores: 'Scores: Ann 1100 → 1200.', moves: 'The 4 moves after it stand.', headline: viewMatch(fix.state, null).headline, end: null, saved: 'Scores: Ann 1100 → 1200.' });
     expect(fixSummary(fix, true).end).toBe('The game is reopened, and its payout taken back, as Undo of its end would.');
     // a bust that stays a bust
     expect(fixSummary(fixRoll(fiveThousand, log, 2, [2, 2, 3, 4, 4]))).toMatchObject({ scores: 'No score changes.', moves: 'The 2 moves after it stand.' });
