@@ -82,7 +82,24 @@ describe('camera', () => {
       // how long a read takes on this device, beside the frames that reach the reader
       await page.waitForFunction(() => /each read takes about \d+ ms/.test(document.querySelector('[data-testid="camera-fps"]')?.textContent ?? ''));
 
-      await page.getByTestId('check-kit').selectOption({ label: 'Corellian Spike dice (symbols valued 1–6)' });
+      // asked for while the standard reader's read is in flight (sent to its worker, unanswered):
+      // that read fails as its reader is closed, and a reader closed on purpose says nothing
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            const original = Worker.prototype.postMessage;
+            const post = original as (this: Worker, message: unknown, transfer?: Transferable[]) => void;
+            Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: Transferable[]) {
+              post.call(this, message, transfer);
+              if ((message as { type?: string } | null)?.type !== 'read') return;
+              Worker.prototype.postMessage = original;
+              const select = document.querySelector<HTMLSelectElement>('[data-testid="check-kit"]')!;
+              select.value = [...select.options].find((o) => o.text === 'Corellian Spike dice (symbols valued 1–6)')!.value;
+              select.dispatchEvent(new Event('change'));
+              resolve();
+            } as Worker['postMessage'];
+          }),
+      );
       await page.waitForFunction(() => /^(I see|No dice)/.test(document.querySelector('[data-testid="check-read"]')?.textContent?.trim() ?? ''), null, { timeout: 45_000 });
       // No frames reach a reader that is starting, so no pace is shown then: not the last
       // reader's, kept while this one starts and then shown beside its first read time, nor
@@ -95,6 +112,8 @@ describe('camera', () => {
       // between a reader ready and its first read (seconds on a slow phone) the line says so, never goes blank
       expect(shown.filter((s) => s.read === '')).toEqual([]);
       expect(shown.some((s) => s.read === 'Looking for the dice…')).toBe(true);
+      // (before, the closed reader's read was said once the new reader was ready: "The dice reader stopped reading (dice reader closed).")
+      expect(shown.filter((s) => /stopped reading/.test(s.read))).toEqual([]);
       expect(session.errors).toEqual([]);
     } finally {
       await session.close();
