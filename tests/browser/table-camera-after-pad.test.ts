@@ -10,14 +10,19 @@ import { join } from 'node:path';
 import { slowLine, type SlowLine } from '../../scripts/lib/slow-line.ts';
 import type { Locator, Page } from 'playwright-core';
 import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
-import { padEnter, startGame } from './table-helpers.ts';
+import { move, padEnter, startGame } from './table-helpers.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
+/** A rendered roll of five Face Off dice (table-symbol-camera.test). */
+const FACE_OFF_PHOTO = join(ROOT, 'tests/fixtures/symbol-photos/rolls/face-off-roll-002.jpg');
 const WASM = /\/ort-wasm-simd-threaded-[\w-]+\.wasm\.gz$/;
 
 let server: StaticServer;
 let session: BrowserSession;
 let camera: { path: string; cleanup: () => Promise<void> };
+/** A browser whose camera shows Face Off dice. */
+let symbolSession: BrowserSession;
+let symbolCamera: { path: string; cleanup: () => Promise<void> };
 let line: SlowLine;
 let padEntered!: () => void;
 
@@ -25,6 +30,8 @@ beforeAll(async () => {
   server = await serve(inject('distDir'));
   camera = await fakeCameraFile(readFileSync(PHOTO), 640, 480);
   session = await launch({ camera: camera.path });
+  symbolCamera = await fakeCameraFile(readFileSync(FACE_OFF_PHOTO), 480, 640);
+  symbolSession = await launch({ camera: symbolCamera.path });
   const entered = new Promise<void>((resolve) => (padEntered = resolve));
   // the reader's wasm is held back until the roll is entered by hand: the reader is still loading then
   line = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? entered : null) });
@@ -32,25 +39,28 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await session?.close();
+  await symbolSession?.close();
   await line?.close();
   await server?.stop();
   await camera?.cleanup();
+  await symbolCamera?.cleanup();
 });
 
 /**
  * A first visit in a fresh profile on a slow line of its own, its reader's wasm held back until
- * `release` is called; `page` is at the table of a new game of 5000 for Ann, Bob and Cy.
+ * `release` is called; `page` is at the table of a new game (of 5000, unless `game` says) for
+ * Ann, Bob and Cy, in `on`'s browser (the pip dice's camera, unless it says).
  */
-async function heldReaderTable(ante: number): Promise<{ page: Page; release: () => void; close: () => Promise<void> }> {
+async function heldReaderTable(ante: number, { game = 'five-thousand', on = session }: { game?: string; on?: BrowserSession } = {}): Promise<{ page: Page; release: () => void; close: () => Promise<void> }> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const held = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? released : null) });
-  const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+  const context = await on.browser.newContext({ viewport: { width: 412, height: 860 } });
   await context.grantPermissions(['camera']);
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
   await page.goto(held.url);
-  await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], ante);
+  await startGame(page, game, ['Ann', 'Bob', 'Cy'], ante);
   return {
     page,
     release,
@@ -144,6 +154,55 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       await close();
     }
   }, 150_000);
+  it('keeps an open pad still as a symbol-dice reader comes ready: how it reads is said from the start', async () => {
+    const { page, release, close } = await heldReaderTable(2, { game: 'face-off', on: symbolSession });
+    try {
+      await page.getByTestId('dice-pad-toggle').click();
+      await watchPadTops(page.getByTestId('dice-pad'));
+      release();
+      await page.getByTestId('camera-read').waitFor({ timeout: 90_000 });
+      await page.waitForTimeout(500);
+      expect(await page.getByTestId('camera-reads').textContent()).toBe('Reading Star Wars Face Off dice by the printed faces.');
+      // (before, that line appeared as the reader came ready: the pad went 26 px down)
+      expect(await padTops(page)).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  }, 150_000);
+
+  it('keeps an open pad still on a Face Off villain\'s private screen as the reader comes ready there', async () => {
+    const { page, release, close } = await heldReaderTable(2, { game: 'face-off', on: symbolSession });
+    try {
+      // the opening roll entered by hand while the reader downloads; Ann goes villain and re-rolls one die in secret
+      await page.getByTestId('dice-pad-toggle').click();
+      await padEnter(page, ['luke', 'r2d2', 'han', 'vader', 'stormtrooper']);
+      await page.getByTestId('confirm-roll').click();
+      await page.getByTestId('camera-read').waitFor({ state: 'detached' });
+      await move(page, 'Go Villain');
+      await page.getByTestId('choose-dice-open').click();
+      await page.getByTestId('choose-dice').locator('button[data-token]').first().click();
+      await page.getByTestId('choose-dice-confirm').click();
+      await page.getByTestId('pass-phone').click();
+      await page.getByTestId('private-unlock').click();
+      // the pad open there as it was at the table, scrolled into view for the finger
+      const privateScreen = page.getByTestId('private-screen');
+      await privateScreen.getByTestId('table-camera').waitFor();
+      const pad = privateScreen.getByTestId('dice-pad');
+      await pad.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+      await watchPadTops(pad);
+      release();
+      await privateScreen.getByTestId('camera-read').waitFor({ timeout: 90_000 });
+      await page.waitForTimeout(500);
+      // (before, 444 → 465 → 488 px: the status let go of its height as the reads line came, then
+      // "I see 5 dice: 1 thrown and 4 kept." took two lines). The read shown above the pad is made
+      // up for by a scroll of whole pixels (RollEntry): the pad may end a fraction of one away.
+      const tops = await padTops(page);
+      expect(Math.max(...tops) - Math.min(...tops)).toBeLessThanOrEqual(1);
+    } finally {
+      await close();
+    }
+  }, 150_000);
+
   it('does not propose the roll entered by hand, when the slow reader first sees its dice after it was confirmed', async () => {
     // a fresh profile, its reader held back until the roll in view is entered and confirmed by hand
     const { page, release: confirmedByHand, close } = await heldReaderTable(5);
