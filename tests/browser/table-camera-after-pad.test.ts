@@ -154,6 +154,56 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       await close();
     }
   }, 150_000);
+  it('keeps an open pad still when a reader downloaded before comes ready: the room of Read again is kept from the start', async () => {
+    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    await context.grantPermissions(['camera']);
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      // a first visit downloads the reader; the table is opened again (where a reload lands) with its worker's "ready" held
+      await page.goto(server.url);
+      await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
+      await page.locator('[data-testid="table-camera"][data-reader="ready"]').waitFor({ timeout: 90_000 });
+      await context.addInitScript(() => {
+        const w = window as unknown as { releaseReady: () => void };
+        let held: (() => void)[] | null = [];
+        w.releaseReady = () => {
+          for (const answer of held!.splice(0)) answer();
+          held = null;
+        };
+        const onmessage = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage')!;
+        Object.defineProperty(Worker.prototype, 'onmessage', {
+          configurable: true,
+          get(this: Worker) {
+            return onmessage.get!.call(this);
+          },
+          set(this: Worker, handler: ((event: MessageEvent) => void) | null) {
+            const worker = this;
+            onmessage.set!.call(
+              this,
+              handler &&
+                ((event: MessageEvent) => {
+                  if (held && (event.data as { type?: string } | null)?.type === 'ready') held.push(() => handler.call(worker, event));
+                  else handler.call(worker, event);
+                }),
+            );
+          },
+        });
+      });
+      await page.goto(server.url);
+      await page.getByTestId('camera-status').getByText('Starting the dice reader…').waitFor();
+      await page.getByTestId('dice-pad-toggle').click();
+      await watchPadTops(page.getByTestId('dice-pad'));
+      await page.evaluate(() => (window as unknown as { releaseReady: () => void }).releaseReady());
+      await page.getByTestId('camera-read').waitFor({ timeout: 60_000 });
+      await page.waitForTimeout(500);
+      // (before, the status row grew from one line, 23 px, to the button's 44 as the reader came ready: the pad went 21 px down)
+      expect(await padTops(page)).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  }, 150_000);
+
   it('keeps an open pad still as a symbol-dice reader comes ready: how it reads is said from the start', async () => {
     const { page, release, close } = await heldReaderTable(2, { game: 'face-off', on: symbolSession });
     try {
