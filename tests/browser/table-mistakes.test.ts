@@ -345,6 +345,46 @@ describe('mistakes at the table', () => {
     await page.close();
   });
 
+  it('by keyboard: a fix keeps focus in its panel when dice are refused or other dice are asked for, not on the page', async () => {
+    const page = await openPage({ width: 360, height: 640 });
+    await startGame(page, 'war', ['Ann', 'Bob']);
+    await padRoll(page, ['2']); // the centre die
+    await padRoll(page, ['3', '6']);
+    /** What has focus once `id` has it, or after a moment (a fix's check awaits a tick or two). */
+    const focused = async (id: string) => {
+      await page.waitForFunction((id) => document.activeElement?.getAttribute('data-testid') === id, id, { timeout: 2000 }).catch(() => undefined);
+      return page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+    };
+    await page.getByTestId('fix-a-roll').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'fix-roll');
+    await page.keyboard.press('Enter');
+    expect(await focused('fix-panel')).toBe('fix-panel');
+    // the dice already written: refused, said, and the empty pad is a Tab away again
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('36');
+    expect(await focused('dice-pad-done')).toBe('dice-pad-done');
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('fix-problem').textContent()).toBe('These are the dice already written: nothing to fix.');
+    expect(await focused('fix-panel')).toBe('fix-panel');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('46');
+    await page.keyboard.press('Enter');
+    expect(await focused('fix-save')).toBe('fix-save');
+    // other dice after all: the check goes, and focus with it back to the panel
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('fix-check').count()).toBe(0);
+    expect(await focused('fix-panel')).toBe('fix-panel');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('56');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('headline').waitFor();
+    expect(await page.getByTestId('fixed').textContent()).toBe('Fixed: Ann rolled 5 6.');
+    await page.close();
+  });
+
   it('by keyboard: a corrected die says what the roll now does and focus goes on to Confirm; undo leaves focus on the headline', async () => {
     const page = await openPage();
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
