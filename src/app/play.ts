@@ -346,19 +346,22 @@ export interface RollFix {
  * A roll misread or mistapped and noticed moves later ("that 6 was a 5"): the log with roll
  * `index` thrown as `dice`, and the moves after it replayed on top. A later move stands only if
  * the rules take it *and* the same player makes it: a fix that hands the turn to someone else
- * must not give them the next player's dice. From the first move that fails, the rest is taken
+ * must not give them the next player's dice, nor in another phase: a throw for who starts must not
+ * become a throw of the game, nor the other way round. From the first move that fails, the rest is taken
  * back, as that many Undos would. Throws a RuleError, and changes nothing, when step `index` is
  * not a roll the table saw, the dice do not fit it, or they are the dice already written.
  */
 export function fixRoll(header: GameHeader, actions: readonly Action[], index: number, dice: readonly DieToken[]): RollFix {
   let state = createMatch(header, { namesAsPlayed: true });
-  // who made each move as the log stands, and the state before the roll
+  // who made each move as the log stands, and in which phase (a throw for who starts, or play)
   const actors: (PlayerIndex | null)[] = [];
+  const phases: MatchState['phase'][] = [];
   let beforeRoll: MatchState | null = null;
   let afterRoll: MatchState | null = null;
   for (const [i, action] of actions.entries()) {
     if (i === index) beforeRoll = state;
     actors.push(viewMatch(state, null).current);
+    phases.push(state.phase);
     const next = tryAction(state, action);
     if (!next.ok) throw new RuleError('bad-fix', `This game's log stops making sense at action ${i + 1}: undo back to there first.`);
     state = next.state;
@@ -380,6 +383,11 @@ export function fixRoll(header: GameHeader, actions: readonly Action[], index: n
     const now = viewMatch(fixed, null).current;
     if (fixed.phase === 'over') {
       droppedBecause = 'the fixed roll ends the game';
+      break;
+    }
+    // a throw for who starts is no throw of the game, nor the other way round, by the same player or not
+    if (phases[i] !== fixed.phase) {
+      droppedBecause = fixed.phase === 'roll-off' ? 'after the fix who starts is still being thrown for, and that was a throw of the game' : 'after the fix who starts is settled, and that was a throw for who starts';
       break;
     }
     if (now !== actor) {

@@ -2,7 +2,7 @@
  * Fixing an earlier roll (`fixRoll`), over every game: each committed transcript's rolls entered
  * again with random dice. A fix either is refused, changing nothing, or makes a log that replays
  * to the state it says, keeps the moves before the roll, and keeps after it only moves the same
- * player makes, in order, up to the first that no longer fits.
+ * player makes in the same phase, in order, up to the first that no longer fits.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -28,9 +28,12 @@ const games = readdirSync(DIR).flatMap((game) =>
     .filter((g) => g.whole && g.rolls.length > 0),
 );
 
-/** Who made each move of a log (the seat whose move it was), replayed. */
-function actors(header: GameHeader, actions: readonly Action[]): (number | null)[] {
-  return actions.map((_, i) => viewMatch(replayLog(header, actions.slice(0, i)).state, null).current);
+/** Who made each move of a log (the seat whose move it was), and in which phase (a throw for who starts, or play), replayed. */
+function actors(header: GameHeader, actions: readonly Action[]): string[] {
+  return actions.map((_, i) => {
+    const { state } = replayLog(header, actions.slice(0, i));
+    return `${viewMatch(state, null).current} ${state.phase}`;
+  });
 }
 
 /** How the fixes went, over every game: the property must not hold only because every fix was refused. */

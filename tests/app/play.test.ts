@@ -358,6 +358,19 @@ describe('fixRoll: a roll entered again with the dice it really showed', () => {
     expect(fixSummary(fixRoll(fiveThousand, log.slice(0, 4), 3, [5, 5, 5, 2, 2])).moves).toBe('It was the last move.');
   });
 
+  it('keeps a throw for who starts out of play, and a throw of play out of the roll-off', () => {
+    const pointFive = { game: 'point-five', players: ['Ann', 'Bob'], options: { startingPlayer: 'roll-off' } };
+    // a tie, thrown again: Ann 5, Bob 2, and Ann starts with a Triangle
+    const played: Action[] = [{ type: 'roll', dice: [3] }, { type: 'roll', dice: [3] }, { type: 'roll', dice: [5] }, { type: 'roll', dice: [2] }, { type: 'roll', dice: [2] }];
+    // Ann's first throw was a 6: she starts at once, and her throw again (5) was never one of the game
+    const settled = fixRoll(pointFive, played, 0, [6]);
+    expect(settled).toMatchObject({ kept: 1, dropped: 3, droppedBecause: 'after the fix who starts is settled, and that was a throw for who starts' });
+    expect(viewMatch(settled.state, null).headline).toMatch(/^Ann throws highest, Burst \(6\)/);
+    // Bob's throw again was a 5, not a 2: still a tie, and Ann's Triangle was never thrown for who starts
+    const tied = fixRoll(pointFive, played, 3, [5]);
+    expect(tied).toMatchObject({ kept: 0, dropped: 1, droppedBecause: 'after the fix who starts is still being thrown for, and that was a throw of the game' });
+  });
+
   it('refuses, changing nothing, dice that do not fit the roll, the dice already written, and a move that is not a roll', () => {
     const fails = (index: number, dice: number[]): string => {
       try {
