@@ -414,8 +414,9 @@ export function fixRoll(header: GameHeader, actions: readonly Action[], index: n
 
 /**
  * What a fix would do, said before it is saved: the scores it changes ("Ann 1100 → 1200"), what
- * becomes of the moves after the roll, where the table then stands, and, for a game that had
- * ended (`ended`), what becomes of its end.
+ * becomes of the moves after the roll, where the table then stands, and what becomes of the
+ * game's end: reopened, for a game that had ended (`ended`), or, whether it had or not, the end
+ * the fix makes and its payout (money changes hands: it is said before, not found after).
  */
 export function fixSummary(fix: RollFix, ended = false): { scores: string; moves: string; headline: string; end: string | null; saved: string } {
   const view = viewMatch(fix.state, null);
@@ -438,7 +439,7 @@ export function fixSummary(fix: RollFix, ended = false): { scores: string; moves
     /** Once saved, only what changed: the scores, the moves taken back. */
     saved: [changed.length > 0 ? scores : '', fix.dropped > 0 ? moves : ''].filter(Boolean).join(' '),
     headline: view.headline,
-    end: !ended ? null : fix.state.phase === 'over' ? `The game still ends${view.ante > 0 ? ', and its payout is worked out again' : ''}.` : `The game is reopened${view.ante > 0 ? ', and its payout taken back' : ''}, as Undo of its end would.`,
+    end: fix.state.phase === 'over' ? [ended ? `The game still ends${view.ante > 0 ? ', and its payout is worked out again' : ''}.` : 'The fix ends the game.', payoutSentence(view)].filter(Boolean).join(' ') : ended ? `The game is reopened${view.ante > 0 ? ', and its payout taken back' : ''}, as Undo of its end would.` : null,
   };
 }
 

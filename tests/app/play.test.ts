@@ -393,7 +393,11 @@ describe('fixRoll: a roll entered again with the dice it really showed', () => {
     const fix = fixRoll(bigRoll, played, 0, [1, 1, 1, 1, 1]);
     expect(fix).toMatchObject({ kept: 0, dropped: 2, droppedBecause: 'the fixed roll ends the game' });
     expect(matchResult(fix.state)?.winners).toEqual([0]);
-    expect(fixSummary(fix, true).end).toBe('The game still ends, and its payout is worked out again.');
+    // a game in play that the fix ends: said, with who takes the pot, before it is saved
+    expect(fixSummary(fix).end).toBe('The fix ends the game. Ann takes 6 from the pot of 6.');
+    expect(fixSummary(fixRoll({ ...bigRoll, options: { startingPlayer: 'first-listed' } }, played, 0, [1, 1, 1, 1, 1])).end).toBe('The fix ends the game.');
+    // a game that had ended: its new payout said too (the winner may change)
+    expect(fixSummary(fix, true).end).toBe('The game still ends, and its payout is worked out again. Ann takes 6 from the pot of 6.');
   });
 
   it('refuses a secret re-roll, whose dice the table never saw', () => {
