@@ -291,6 +291,8 @@ describe('mistakes at the table', () => {
     expect(await scores(page)).toEqual({ Ann: 1200, Bob: 0, Cy: 500 });
     expect(await page.getByTestId('fixed').textContent()).toBe('Fixed: Ann rolled 1 1 1 5 5. Scores: Ann 1100 → 1200.');
     await page.getByTestId('open-log').click();
+    // the log loads after the screen shows: its steps are waited for (read at once, a loaded machine gave [])
+    await page.getByTestId('log-action').nth(4).waitFor();
     expect(await page.getByTestId('log-action').allTextContents()).toEqual(['rolled 1 1 1 5 5', expect.stringMatching(/^Bank/), 'rolled 2 2 3 4 6', 'rolled 5 5 5 2 3', expect.stringMatching(/^Bank/)]);
 
     // Bob's bust was 2 2 2 4 6: he plays on, so Cy's turn after it is taken back — said before it is
