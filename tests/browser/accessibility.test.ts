@@ -188,6 +188,21 @@ describe('axe at a phone size, without a camera', () => {
     await page.getByRole('alert').waitFor();
     await audit(page, 'log (delete asked)');
     await page.getByRole('button', { name: 'Keep it' }).click();
+    // fixing the first roll: the pad, the dice already written refused, other dice checked
+    await page.getByTestId('fix-roll').first().click();
+    const fix = page.getByTestId('fix-panel');
+    await audit(page, 'log (a roll being fixed)');
+    const enter = async (faces: string[]) => {
+      for (const face of faces) await fix.locator(`button[data-face="${face}"]`).click();
+      await fix.getByTestId('dice-pad-done').click();
+    };
+    await enter(['1', '1', '4', '5', '6']);
+    await fix.getByTestId('fix-problem').waitFor();
+    await audit(page, 'log (a fix refused)');
+    await enter(['1', '1', '1', '5', '6']);
+    await fix.getByTestId('fix-check').waitFor();
+    await audit(page, 'log (a fix checked)');
+    await fix.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it("Point Five, and Face Off to a villain's private screen", async () => {
