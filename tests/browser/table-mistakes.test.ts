@@ -387,6 +387,29 @@ describe('mistakes at the table', () => {
     await page.close();
   });
 
+  it('a game of an evening settled up keeps its result: none of its rolls is offered to fix', async () => {
+    const page = await openPage({ width: 390, height: 844 });
+    await startGame(page, 'big-roll-5000', ['Dee', 'Eve'], 2);
+    await padRoll(page, ['6']); // the roll-off: Dee starts
+    await padRoll(page, ['2']);
+    await padRoll(page, ['1', '1', '1', '1', '1']);
+    await page.getByTestId('game-over').waitFor();
+    expect(await page.getByTestId('fix-a-roll').count()).toBe(1);
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('end-evening').click();
+    await page.getByTestId('end-evening-confirm').click();
+    await page.getByTestId('end-evening').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.locator('li', { hasText: 'Dee, Eve' }).getByRole('button', { name: /^Log: / }).first().click();
+    await page.getByTestId('settled').waitFor();
+    expect(await page.getByTestId('log-step').count()).toBe(3);
+    expect(await page.getByTestId('fix-roll').count()).toBe(0);
+    await page.getByRole('button', { name: 'Final slate' }).click();
+    await page.getByTestId('game-over').waitFor();
+    expect(await page.getByTestId('fix-a-roll').count()).toBe(0);
+    await page.close();
+  });
+
   it('by keyboard: a corrected die says what the roll now does and focus goes on to Confirm; undo leaves focus on the headline', async () => {
     const page = await openPage();
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);

@@ -200,6 +200,12 @@ describe('games and the action log', () => {
     const again = await s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [6, 6, 6, 6, 6] }], undefined, other);
     expect(again).toMatchObject({ status: 'finished', result: other, finishedAt: done.finishedAt, updatedAt: done.finishedAt });
     expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: -5, [BOB.id]: 5 });
+    // once its evening is settled up, its result stands
+    const sameEvening = await s.db.get('sessions', session.id);
+    await s.db.put('sessions', { ...sameEvening!, endedAt: 1 });
+    await expectStoreError(s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [2, 2, 3, 4, 6] }]), 'game-closed');
+    expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: -5, [BOB.id]: 5 });
+    await s.db.put('sessions', sameEvening!);
     // fixed so that it no longer ends: reopened, its payout taken back
     const reopened = await s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [2, 2, 3, 4, 6] }]);
     expect(reopened).toMatchObject({ status: 'active', result: null, finishedAt: null });

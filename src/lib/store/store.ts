@@ -467,7 +467,10 @@ function checkExpectation(game: GameRecord, expect: LogExpectation | undefined):
   }
 }
 
-type LogChangeTx = Tx<['games', 'actions', 'ledger'], 'readwrite'>;
+/** Why a roll of a game whose evening was settled up cannot be fixed. */
+export const SETTLED_GAME_FIXED = "This game's evening was settled up, so its result stands: its rolls can no longer be fixed.";
+
+type LogChangeTx = Tx<['games', 'actions', 'ledger'] | ['games', 'actions', 'ledger', 'sessions'], 'readwrite'>;
 
 /** A game whose log may change (Undo, a fix): on this device, not abandoned, the log the screen expects. */
 async function changeableGame(tx: LogChangeTx, gameId: string, expect: LogExpectation | undefined): Promise<GameRecord> {
@@ -744,12 +747,18 @@ export class RollcallStore {
    * replaces; the actions past the tail are dropped, as as many Undos would. `finish`: the new log
    * ends the game, written with it. A finished game's result and ledger line go first, as Undo
    * of its end does; written again with `finish` (at the time it ended), else it is reopened.
-   * Throws, and writes nothing, on the checks of `appendAction`, and for an abandoned game.
+   * Throws, and writes nothing, on the checks of `appendAction`, for an abandoned game, and for
+   * a finished one whose evening was settled up (`SETTLED_GAME_FIXED`).
    */
   async rewriteLog<A extends ActionLike>(gameId: string, from: number, tail: readonly A[], expect?: LogExpectation, finish?: GameResult): Promise<GameRecord> {
     for (const action of tail) checkAction(action);
-    return inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
+    return inTx(this.db, ['games', 'actions', 'ledger', 'sessions'], 'readwrite', async (tx) => {
       const game = await changeableGame(tx, gameId, expect);
+      // settled up, an evening's totals stand: a fix would change them behind the players' backs,
+      // or reopen a game whose next end pays into an evening nobody looks at any more
+      if (game.status === 'finished' && game.sessionId !== null && (await tx.objectStore('sessions').get(game.sessionId))?.endedAt != null) {
+        throw new StoreError('game-closed', SETTLED_GAME_FIXED);
+      }
       if (!Number.isInteger(from) || from < 0 || from + tail.length > game.actionCount || tail.length === 0) {
         throw new StoreError('invalid-input', `The log has ${game.actionCount} actions: it cannot be written again from action ${from + 1} with ${tail.length}.`);
       }
@@ -777,7 +786,7 @@ export class RollcallStore {
   }
 
   /** Writes `game` finished with `result`, and its ledger line, inside the caller's transaction. */
-  private async finishInTx(tx: Tx<['games', 'ledger'] | ['games', 'actions', 'ledger'], 'readwrite'>, game: GameRecord, result: GameResult, t: number): Promise<GameRecord> {
+  private async finishInTx(tx: Tx<['games', 'ledger'] | ['games', 'actions', 'ledger'] | ['games', 'actions', 'ledger', 'sessions'], 'readwrite'>, game: GameRecord, result: GameResult, t: number): Promise<GameRecord> {
     const playerIds = new Set(game.players.map((p) => p.id));
     for (const w of result.winners) {
       if (!playerIds.has(w)) throw new StoreError('invalid-input', 'A winner is not a player of this game.');
