@@ -345,11 +345,11 @@ export interface RollFix {
 /**
  * A roll misread or mistapped and noticed moves later ("that 6 was a 5"): the log with roll
  * `index` thrown as `dice`, and the moves after it replayed on top. A later move stands only if
- * the rules take it *and* the same player makes it: a fix that hands the turn to someone else
- * must not give them the next player's dice, nor in another phase: a throw for who starts must not
- * become a throw of the game, nor the other way round. From the first move that fails, the rest is taken
- * back, as that many Undos would. Throws a RuleError, and changes nothing, when step `index` is
- * not a roll the table saw, the dice do not fit it, or they are the dice already written.
+ * the rules take it, the same player makes it and in the same phase: a fix that hands the turn to
+ * someone else must not give them the next player's dice, and a throw for who starts must not
+ * become a throw of the game, nor the other way round. From the first move that fails, the rest
+ * is taken back, as that many Undos would. Throws a RuleError, and changes nothing, when step
+ * `index` is not a roll the table saw, the dice do not fit it, or they are the dice already written.
  */
 export function fixRoll(header: GameHeader, actions: readonly Action[], index: number, dice: readonly DieToken[]): RollFix {
   let state = createMatch(header, { namesAsPlayed: true });
@@ -439,8 +439,18 @@ export function fixSummary(fix: RollFix, ended = false): { scores: string; moves
     /** Once saved, only what changed: the scores, the moves taken back. */
     saved: [changed.length > 0 ? scores : '', fix.dropped > 0 ? moves : ''].filter(Boolean).join(' '),
     headline: view.headline,
-    end: fix.state.phase === 'over' ? [ended ? `The game still ends${view.ante > 0 ? ', and its payout is worked out again' : ''}.` : 'The fix ends the game.', payoutSentence(view)].filter(Boolean).join(' ') : ended ? `The game is reopened${view.ante > 0 ? ', and its payout taken back' : ''}, as Undo of its end would.` : null,
+    end: fixEndText(view, fix.state.phase === 'over', ended),
   };
+}
+
+/** What a fix makes of the game's end (`view`, `over`: after the fix; `ended`: before it), or null when it had none and has none. */
+function fixEndText(view: MatchView, over: boolean, ended: boolean): string | null {
+  const stakes = view.ante > 0;
+  if (over) {
+    const end = ended ? `The game still ends${stakes ? ', and its payout is worked out again' : ''}.` : 'The fix ends the game.';
+    return [end, payoutSentence(view)].filter(Boolean).join(' ');
+  }
+  return ended ? `The game is reopened${stakes ? ', and its payout taken back' : ''}, as Undo of its end would.` : null;
 }
 
 function playerText(state: MatchState, seat: PlayerIndex | null): string {
