@@ -396,7 +396,8 @@ export function fixRoll(header: GameHeader, actions: readonly Action[], index: n
     }
     const next = tryAction(fixed, action);
     if (!next.ok) {
-      droppedBecause = next.error.message.trim().replace(/[.!]+$/, '');
+      // the rule's own words, set apart: they may be sentences of their own ("No roll is expected now. …")
+      droppedBecause = `the rules no longer take the move after (${next.error.message.trim().replace(/[.!]+$/, '')})`;
       break;
     }
     fixed = next.state;

@@ -387,6 +387,12 @@ describe('fixRoll: a roll entered again with the dice it really showed', () => {
     expect(log[0]).toEqual({ type: 'roll', dice: [1, 1, 1, 2, 3] });
   });
 
+  it('takes back the moves from the first one the rules no longer take, saying the rule', () => {
+    // Ann's first throw scored two dice, not one: three are left to throw, not four
+    const fix = fixRoll(fiveThousand, [{ type: 'roll', dice: [5, 2, 3, 3, 6] }, { type: 'roll', dice: [5, 2, 3, 4] }], 0, [5, 5, 3, 3, 6]);
+    expect(fix).toMatchObject({ kept: 0, dropped: 1, droppedBecause: 'the rules no longer take the move after (4 dice thrown, 3 expected)' });
+  });
+
   it('takes back every later move when the fixed roll ends the game', () => {
     const bigRoll = { game: 'big-roll-5000', players: ['Ann', 'Bob', 'Cy'], options: { startingPlayer: 'first-listed', ante: 2 } };
     const played: Action[] = [{ type: 'roll', dice: [1, 1, 1, 1, 3] }, { type: 'bank' }, { type: 'roll', dice: [1, 1, 1, 5, 5] }];
