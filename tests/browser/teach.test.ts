@@ -226,18 +226,20 @@ describe('teaching Face Off dice from photos', () => {
   it('refuses a corrupt or foreign kit file with a message, and changes nothing', async () => {
     const { page } = session;
     const bad = JSON.parse(exported.text) as { examples: Record<string, string[]>; kit: { faces: Array<{ id: string }> } };
-    const cases: Array<[string, string, RegExp]> = [
-      ['broken.rollcall-kit.json', exported.text.slice(0, 200), /^This kit file was not imported: broken\.rollcall-kit\.json: not valid JSON .*Nothing was changed\.$/],
+    const cases: Array<[string, string | Buffer, RegExp]> = [
+      // the reason ends as a sentence; the parser's own words (the file's first bytes quoted) are left out
+      ['broken.rollcall-kit.json', exported.text.slice(0, 200), /^This kit file was not imported: broken\.rollcall-kit\.json: not valid JSON \(cut short, or another kind of file\)\. Nothing was changed\.$/],
+      ['photo.jpg', readFileSync(path.join(PHOTOS, 'face-off-teach', 'luke-1.jpg')), /^This kit file was not imported: photo\.jpg: not valid JSON \(cut short, or another kind of file\)\. Nothing was changed\.$/],
       ['other.json', JSON.stringify({ format: 'another-app', version: 1 }), /not a Rollcall kit/],
       // a backup picked here by mistake is named for what it is, and where it goes
       ['backup.json', JSON.stringify({ format: 'rollcall-backup', version: 1 }), /^This file is a Rollcall backup, not a kit file: import it in Settings, under Backup\. Nothing was changed\.$/],
-      ['face.rollcall-kit.json', JSON.stringify({ ...bad, examples: { ...bad.examples, yoda: bad.examples.luke } }), /no face "yoda" in kit "face-off"/],
+      ['face.rollcall-kit.json', JSON.stringify({ ...bad, examples: { ...bad.examples, yoda: bad.examples.luke } }), /no face "yoda" in kit "face-off" \(faces: .+\)\. Nothing was changed\.$/],
       ['picture.rollcall-kit.json', JSON.stringify({ ...bad, examples: { ...bad.examples, luke: ['data:image/png;base64,AAAA'] } }), /examples\.luke\[0\] is not a picture Rollcall can read/],
       ['faces.rollcall-kit.json', JSON.stringify({ ...bad, kit: { ...bad.kit, faces: bad.kit.faces.slice(0, 5) }, examples: {} }), /uses the id of the built-in kit "face-off" but not its faces/],
     ];
     for (const [name, text, expected] of cases) {
       const before = await page.getByTestId('kits-message').textContent();
-      await page.getByTestId('import-kit').setInputFiles([{ name, mimeType: 'application/json', buffer: Buffer.from(text) }]);
+      await page.getByTestId('import-kit').setInputFiles([{ name, mimeType: 'application/json', buffer: typeof text === 'string' ? Buffer.from(text) : text }]);
       await page.waitForFunction((b) => document.querySelector('[data-testid="kits-message"]')?.textContent !== b, before, { timeout: 60_000 });
       const shown = page.getByTestId('kits-message');
       expect(await shown.textContent(), name).toMatch(expected);

@@ -40,6 +40,13 @@ describe('kit bundles (export / import)', () => {
     expect(() => parseKitBundleText(text)).toThrow(message);
   });
 
+  it('says a file that is not JSON is cut short or of another kind, quoting none of its bytes (a photo picked by mistake showed as mojibake)', () => {
+    const photo = String.fromCharCode(0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46);
+    for (const text of [photo, '{"format":"rollcall-kit","kit":{"id":"x']) {
+      expect(() => parseKitBundleText(text, 'photo.jpg')).toThrow(new KitError('photo.jpg: not valid JSON (cut short, or another kind of file)'));
+    }
+  });
+
   it('reads data URL types', () => {
     expect(dataUrlType(png)).toBe('image/png');
     expect(dataUrlType('data:image/jpeg;name=a.jpg;base64,/9j/')).toBe('image/jpeg');

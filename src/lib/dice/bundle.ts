@@ -80,8 +80,9 @@ export function parseKitBundleText(text: string, source = 'kit bundle'): KitBund
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (e) {
-    throw new KitError(`${source}: not valid JSON (${(e as Error).message})`);
+  } catch {
+    // not the parser's words: they quote the file's first bytes, a picture's as mojibake
+    throw new KitError(`${source}: not valid JSON (cut short, or another kind of file)`);
   }
   return parseKitBundle(json, source);
 }
