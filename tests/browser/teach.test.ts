@@ -185,6 +185,46 @@ describe('teaching Face Off dice from photos', () => {
     expect((await faceStatus(page)).luke).toBe(lukeAfterDelete);
   });
 
+  it('renames the set: focus goes into the name and back to Rename, and a refused name is said under the form, in view', async () => {
+    const { page } = session;
+    const name = 'My Star Wars Face Off dice';
+    const focused = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', text: document.activeElement?.textContent ?? '' }));
+    await page.setViewportSize({ width: 360, height: 640 });
+    try {
+      // the tap on Rename puts the keyboard on the name, all of it selected: typing replaces it
+      await page.getByRole('button', { name: 'Rename', exact: true }).click();
+      expect((await focused()).id).toBe('set-name');
+      expect(await page.locator('#set-name').evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual([0, name.length]);
+      await page.locator('#set-name').fill('  ');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      // said under the field, where the finger is (the face's message line is a screen above)
+      const problem = page.getByTestId('rename-problem');
+      expect(await problem.textContent()).toBe('A dice set needs a name.');
+      expect(await page.locator('#set-name').getAttribute('aria-describedby')).toBe('rename-problem');
+      const box = (await problem.boundingBox())!;
+      expect(box.y >= 0 && box.y + box.height <= 640, `the problem at y ${box.y}, in a 640 px window`).toBe(true);
+      expect(await page.locator('[aria-live="assertive"]').textContent()).toBe('A dice set needs a name.');
+      // Cancel: focus back on Rename, not the top of the page
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      expect((await focused()).text).toBe('Rename');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Teach: ${name}`);
+      await page.getByRole('button', { name: 'Rename', exact: true }).click();
+      expect(await problem.count()).toBe(0);
+      await page.keyboard.type('Kitchen dice');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Teach: Kitchen dice' }).waitFor();
+      expect((await focused()).text).toBe('Rename');
+      // and back, for the cases that follow
+      await page.getByRole('button', { name: 'Rename', exact: true }).click();
+      await page.keyboard.type(name);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: `Teach: ${name}` }).waitFor();
+      expect((await focused()).text).toBe('Rename');
+    } finally {
+      await page.setViewportSize({ width: 412, height: 860 });
+    }
+  });
+
   it('exports the set as a kit file', async () => {
     const { page } = session;
     const download = page.waitForEvent('download');
