@@ -483,6 +483,21 @@ describe('teaching from the camera', () => {
     expect(seen.filter((disabled) => !disabled)).toHaveLength(1);
   });
 
+  it('a file of a batch that is no picture is said once the batch is done, not lost under the next photo\'s "Added a view"', async () => {
+    const { page } = camera;
+    const face = (await page.locator('.faces button[aria-checked="true"]').getAttribute('data-face'))!;
+    const label = (await page.locator(`.faces button[data-face="${face}"] .label`).evaluate((el) => el.firstChild?.textContent ?? ''));
+    const views = await page.getByTestId('example').count();
+    const before = await currentMessage(page);
+    await page.getByTestId('photo-files').setInputFiles([{ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') }, await png(path.join(PHOTOS, 'face-off-teach', `${face}-3.jpg`))]);
+    await message(page, before);
+    // the batch's end: its last word is said then (the first photo's change may be read before)
+    await page.locator('[data-testid="photo-files"]:not([disabled])').waitFor({ state: 'attached' });
+    expect(await page.getByTestId('teach-message').textContent()).toBe(`Added a view of ${label}. ${views + 1 >= 3 ? `${views + 1} views` : `${views + 1} of 3`}. notes.png is not a picture Rollcall can read.`);
+    expect(await page.getByTestId('teach-message').getAttribute('class')).toMatch(/\berror\b/);
+    expect(await page.locator('[aria-live="assertive"]').textContent()).toBe(await page.getByTestId('teach-message').textContent());
+  });
+
   it('the camera check reads with the set just taught', async () => {
     const { page, errors } = camera;
     await page.goto('about:blank');
