@@ -130,8 +130,12 @@ export interface SeparationVerdict {
   advice: string | null;
 }
 
-/** The teach screen's figure in plain words: is the kit ready, and if not, what to do. */
-export function separationVerdict(kit: DiceKit, separation: KitSeparation): SeparationVerdict {
+/**
+ * The teach screen's figure in plain words: is the kit ready, and if not, what to do.
+ * `printedFaces`: the set's dice have art to read by before any are taught (a built-in kit's, an
+ * own kit's imported with some; `readableKits` tells them apart the same way).
+ */
+export function separationVerdict(kit: DiceKit, separation: KitSeparation, printedFaces: boolean): SeparationVerdict {
   const label = (id: string): string => kit.faces.find((f) => f.id === id)?.label ?? id;
   const missing = separation.faces.filter((f) => f.status === 'missing');
   const confused = separation.faces.filter((f) => f.status === 'confusable');
@@ -153,7 +157,9 @@ export function separationVerdict(kit: DiceKit, separation: KitSeparation): Sepa
     };
   }
   if (missing.length === kit.faces.length) {
-    return { tone: 'todo', headline: 'Nothing taught yet: dice are read by the printed faces.', advice: `Show each face at least ${MIN_TEACH_EXAMPLES} times.` };
+    // an own kit made on this phone has no printed faces to fall back on (New game: "cannot be read until taught")
+    const meanwhile = printedFaces ? 'dice are read by the printed faces' : 'these dice cannot be read until taught';
+    return { tone: 'todo', headline: `Nothing taught yet: ${meanwhile}.`, advice: `Show each face at least ${MIN_TEACH_EXAMPLES} times.` };
   }
   const todo = separation.faces.filter((f) => f.status === 'missing' || f.status === 'needs-more');
   const started = separation.faces.filter((f) => f.examples > 0).length;

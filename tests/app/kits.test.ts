@@ -110,10 +110,17 @@ describe('what is taught is a "view", on every screen', () => {
 
   it('in the teach screen\'s verdicts and face lines', () => {
     const said = cases.flatMap((c) => {
-      const verdict = separationVerdict(FACE_OFF_KIT, c);
+      const verdict = separationVerdict(FACE_OFF_KIT, c, true);
       return [verdict.headline, verdict.advice ?? '', ...c.faces.map((f) => faceStatusText(FACE_OFF_KIT, f))];
     });
     expect(said.filter((text) => /photo|picture/i.test(text))).toEqual([]);
     expect(said.filter((text) => /\bviews?\b/.test(text)).length).toBeGreaterThan(4);
+  });
+
+  it('says before anything is taught what reads the dice meanwhile: the printed faces, or nothing for a kit without art', () => {
+    const untaught = separation(ids.map((id) => face(id, 0, 'missing')), null);
+    expect(separationVerdict(FACE_OFF_KIT, untaught, true).headline).toBe('Nothing taught yet: dice are read by the printed faces.');
+    // a kit made on this phone has no printed faces; New game says "cannot be read until taught" of it too
+    expect(separationVerdict(FACE_OFF_KIT, untaught, false).headline).toBe('Nothing taught yet: these dice cannot be read until taught.');
   });
 });

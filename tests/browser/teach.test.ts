@@ -51,7 +51,7 @@ beforeAll(async () => {
   expected = {
     statuses: Object.fromEntries(separation.faces.map((f) => [f.faceId, f.status])),
     score: separation.score!,
-    headline: separationVerdict(FACE_OFF_KIT, separation).headline,
+    headline: separationVerdict(FACE_OFF_KIT, separation, true).headline,
   };
   await detector.release();
   await embedder.release();
@@ -374,6 +374,8 @@ describe('a kit of your own', () => {
     await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Teach: Rune dice');
     expect(await page.getByTestId('instruction').textContent()).toBe('Show the Sun face up, 3 more views at least.');
+    // no printed faces to read by: not "dice are read by the printed faces", as a built-in kit's set says
+    expect(await page.getByTestId('verdict').textContent()).toBe('Nothing taught yet: these dice cannot be read until taught.');
     await openKits(page);
     expect(await page.getByTestId('own-kits').getByTestId('taught-set').locator('strong').allTextContents()).toEqual(['Rune dice']);
   });
