@@ -67,6 +67,8 @@ export interface KitReaderInfo {
   setName: string | null;
   /** Taught photos read with, and those that could not be used (no die found again for a new face model). */
   examples: number;
+  /** Faces with printed art to read by: none for an own kit made on this phone (0 for pips too). */
+  artFaces: number;
   unusable: number;
   /** The face model's identity (null for pips). */
   faceModel: string | null;
@@ -209,12 +211,13 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
     const note = dice.taughtSetId && !set ? 'The taught dice of this game are no longer on this device: the printed faces are read instead.' : null;
     readKit = set ? kitOfSet(set) : gameKit;
     if (kitReadsPips(readKit)) {
-      return { reader: readerInfo, kit: readKit, reads: 'pips', setName: set?.name ?? null, examples: 0, unusable: 0, faceModel: null, kitLoadMs: performance.now() - t0, note };
+      return { reader: readerInfo, kit: readKit, reads: 'pips', setName: set?.name ?? null, examples: 0, artFaces: 0, unusable: 0, faceModel: null, kitLoadMs: performance.now() - t0, note };
     }
     const model = await reader.faceModel();
     const { usable, unusable } = set ? await refreshEmbeddings(store, reader, await store.listTaughtFaces(set.id), model.embeddingModel) : { usable: [], unusable: 0 };
     const examples = examplePrototypes(usable);
-    const info = await reader.useKit({ kit: readKit, art: await drawArt(artUrls(readKit, set)), examples });
+    const art = await drawArt(artUrls(readKit, set));
+    const info = await reader.useKit({ kit: readKit, art, examples });
     symbolSpec = { kit: readKit, art: [], examples, artPrototypes: info.artPrototypes };
     current = 'symbol';
     return {
@@ -223,6 +226,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
       reads: examples.length > 0 ? 'taught' : 'art',
       setName: set?.name ?? null,
       examples: examples.length,
+      artFaces: art.length,
       unusable,
       faceModel: model.embeddingModel,
       kitLoadMs: performance.now() - t0,

@@ -1,0 +1,72 @@
+/**
+ * A kit of the players' own, made on this phone and not taught yet, chosen for a game of pip dice
+ * (faces 1 to 6, valued so: dice with a logo on the 1). New game says it "cannot be read until
+ * taught"; the table's camera line must say the same, from the start: it said "Reading Standard
+ * dice as taught." while loading, then "Reading Logo dice by the printed faces." (it has none).
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+
+let server: StaticServer;
+let session: BrowserSession;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  server = await serve(inject('distDir'));
+  const camera = await fakeCameraFile(readFileSync(path.join(ROOT, 'tests/fixtures/symbol-photos/face-off-teach/luke-1.jpg')));
+  cleanup = camera.cleanup;
+  session = await launch({ camera: camera.path });
+  await session.page.setViewportSize({ width: 390, height: 844 });
+}, 60_000);
+
+afterAll(async () => {
+  await session?.close();
+  await cleanup?.();
+  await server?.stop();
+});
+
+describe('an own kit not taught yet, at the table', () => {
+  it('the camera line never says it reads the dice as taught or by printed faces', async () => {
+    const { page, errors } = session;
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.getByTestId('new-kit').click();
+    await page.getByTestId('kit-name').fill('Logo dice');
+    for (let i = 0; i < 6; i++) {
+      await page.getByTestId('face-label').nth(i).fill(String(i + 1));
+      await page.getByTestId('face-value').nth(i).fill(String(i + 1));
+    }
+    await page.getByTestId('create-kit').click();
+    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('game-select').selectOption('five-thousand');
+    await page.getByTestId('dice-select').selectOption({ label: 'Logo dice' });
+    expect(await page.getByTestId('dice-note').textContent()).toBe('not taught yet: its faces cannot be read until taught');
+    // every text the camera line shows, from the table's first frame
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { readsSeen: string[] }).readsSeen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="camera-reads"]')?.textContent ?? null;
+        if (text !== null && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    for (const name of ['Ann', 'Bob']) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    await page.getByTestId('start-game').click();
+    await page.locator('[data-testid="table-camera"][data-reader="ready"]').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('camera-reads').textContent()).toBe('Logo dice: not taught yet, and no printed faces to read by.');
+    expect(await page.evaluate(() => (window as unknown as { readsSeen: string[] }).readsSeen)).toEqual([
+      'Loading your dice set…',
+      'Logo dice: not taught yet, and no printed faces to read by.',
+    ]);
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
