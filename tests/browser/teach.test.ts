@@ -245,6 +245,9 @@ describe('teaching Face Off dice from photos', () => {
     const { page } = session;
     await openKits(page);
     expect(await page.getByTestId('taught-set').count()).toBe(1);
+    // a phone's window, scrolled down to the import button at the foot of the page, as a finger would
+    await page.setViewportSize({ width: 360, height: 640 });
+    await page.locator('label.button', { hasText: 'Import a kit file' }).scrollIntoViewIfNeeded();
     await page.getByTestId('import-kit').setInputFiles([{ name: exported.name, mimeType: 'application/json', buffer: Buffer.from(exported.text) }]);
     // heard once as it starts; the figures of the progress line are for the eye
     await page.getByTestId('import-progress').waitFor();
@@ -253,6 +256,10 @@ describe('teaching Face Off dice from photos', () => {
     // the set it came from is still here under that name: the import is numbered, so New game can tell them apart
     // "views", as Teach calls them ("Take this view", "3 views"), here too
     expect(await page.getByTestId('kits-message').textContent()).toBe('Imported My Star Wars Face Off dice 2 with 17 taught views.');
+    // said where it was asked for, in view (at the top of the page it was a screen away)
+    const said = (await page.getByTestId('kits-message').boundingBox())!;
+    expect(said.y >= 0 && said.y + said.height <= 640, `the outcome at y ${said.y}, in a 640 px window`).toBe(true);
+    await page.setViewportSize({ width: 412, height: 860 });
     expect(await page.locator('[data-kit-id="face-off"] [data-testid="taught-set"]').count()).toBe(2);
     const imported = page.getByTestId('taught-set').filter({ has: page.getByRole('button', { name: 'Teach My Star Wars Face Off dice 2', exact: true }) });
     expect(await imported.locator('p .muted').textContent()).toMatch(/^· 17 taught views · /);
