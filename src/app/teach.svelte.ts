@@ -122,7 +122,7 @@ export class TeachSession {
     }
   }
 
-  /** Deletes one taught view. */
+  /** Deletes one taught view; a failed delete throws (a StoreError) and keeps it. */
   async remove(example: TeachExample): Promise<void> {
     await this.store.deleteTaughtFace(example.record.id);
     URL.revokeObjectURL(example.url);

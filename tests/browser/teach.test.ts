@@ -82,6 +82,29 @@ async function currentMessage(page: Page): Promise<string | null> {
   return page.getByTestId('teach-message').count().then((n) => (n ? page.getByTestId('teach-message').textContent() : null));
 }
 
+/**
+ * Until the returned function is called, a delete from the page's IndexedDB `store` fails as on
+ * a full disk (the store says so to the player, a StoreError); every other store works on.
+ */
+async function failDeletes(page: Page, store: string): Promise<() => Promise<void>> {
+  await page.evaluate((name) => {
+    const proto = IDBObjectStore.prototype as { delete: IDBObjectStore['delete'] };
+    const realDelete = proto.delete;
+    proto.delete = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['delete']>) {
+      if (this.name === name) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return realDelete.apply(this, args);
+    };
+    (globalThis as { restoreDelete?: () => void }).restoreDelete = () => {
+      proto.delete = realDelete;
+    };
+  }, store);
+  return async () => {
+    await page.evaluate(() => (globalThis as { restoreDelete?: () => void }).restoreDelete?.());
+  };
+}
+
+const OUT_OF_SPACE = 'The device is out of storage space, so this was not saved. Free some space and try again.';
+
 async function faceStatus(page: Page): Promise<Record<string, string>> {
   return page.locator('[data-testid="separation"] li[data-face]').evaluateAll((items) => Object.fromEntries(items.map((li) => [li.getAttribute('data-face'), li.getAttribute('data-status')])));
 }
@@ -167,6 +190,17 @@ describe('teaching Face Off dice from photos', () => {
     const { page } = session;
     await page.locator('.faces button[data-face="luke"]').click();
     expect(await page.getByTestId('example').count()).toBe(3);
+    // a delete the store refuses (a full disk) is said, and the view stays, as it does on the device
+    const restore = await failDeletes(page, 'taughtFaces');
+    try {
+      await page.getByRole('button', { name: 'Delete view 2 of Luke Skywalker' }).click();
+      await page.getByTestId('teach-message').filter({ hasText: OUT_OF_SPACE }).waitFor();
+    } finally {
+      await restore();
+    }
+    expect(await page.locator('[aria-live="assertive"]').textContent()).toBe(OUT_OF_SPACE);
+    expect(await page.getByTestId('example').count()).toBe(3);
+    expect(await page.locator('.faces button[data-face="luke"] .count').textContent()).toBe('3/3');
     await page.getByRole('button', { name: 'Delete view 2 of Luke Skywalker' }).click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="example"]').length === 2);
     // below three views the face is not good; it may also be confusable, which the figure shows first
@@ -312,6 +346,20 @@ describe('teaching Face Off dice from photos', () => {
     await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).click();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(`Delete ${name}`);
     await page.getByRole('button', { name: `Keep it: ${name}`, exact: true }).click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Delete… ${name}`);
+    // a delete the store refuses (a full disk) is said; the set stays, the question goes and focus is back on "Delete…"
+    const restore = await failDeletes(page, 'taughtSets');
+    try {
+      await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).click();
+      await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
+      await page.getByTestId('kits-message').filter({ hasText: OUT_OF_SPACE }).waitFor();
+    } finally {
+      await restore();
+    }
+    expect(await page.locator('[aria-live="assertive"]').textContent()).toBe(OUT_OF_SPACE);
+    expect(await page.getByTestId('taught-set').count()).toBe(2);
+    expect(await row.locator('p .muted').textContent()).toMatch(/^· 17 taught views · /);
+    expect(await row.getByRole('alert').count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Delete… ${name}`);
     await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).click();
     await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
