@@ -27,7 +27,7 @@ import {
 } from '../lib/vision/dice-reader.ts';
 import type { Box } from '../lib/vision/types.ts';
 import { data } from './db.svelte.ts';
-import { kitOfSet, kitReadsPips, readableKits, type ReadableKit } from './kits.ts';
+import { kitOfSet, kitReadsPips, lostSetNote, readableKits, type ReadableKit } from './kits.ts';
 import { cutDieAskedFor } from './cameraRead.ts';
 
 export type { ReadableKit } from './kits.ts';
@@ -208,7 +208,7 @@ export function loadKitReader(dice: GameDice, options: { reader?: ReaderInitOpti
     const t0 = performance.now();
     const store = options.store ?? (await data.store());
     const set = dice.taughtSetId ? ((await store.getTaughtSet(dice.taughtSetId)) ?? null) : null;
-    const note = dice.taughtSetId && !set ? 'The taught dice of this game are no longer on this device: the printed faces are read instead.' : null;
+    const note = dice.taughtSetId && !set ? lostSetNote(gameKit) : null;
     readKit = set ? kitOfSet(set) : gameKit;
     if (kitReadsPips(readKit)) {
       return { reader: readerInfo, kit: readKit, reads: 'pips', setName: set?.name ?? null, examples: 0, artFaces: 0, unusable: 0, faceModel: null, kitLoadMs: performance.now() - t0, note };

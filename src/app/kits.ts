@@ -5,7 +5,9 @@
  * no store, no worker (those are in `kit-reader.ts`), so it is tested in Node.
  */
 import { BUILT_IN_KITS, KIT_ID_PATTERN, KitError, isObjectsOwnName, STANDARD_KIT, kitUsesValues, parseKit, tokenForFace, type DiceKit, type DieFace, type DieToken } from '../lib/dice/index.ts';
-import type { GameDice, TaughtSetRecord } from '../lib/store/types.ts';
+import type { GameDice, GameRecord, TaughtSetRecord } from '../lib/store/types.ts';
+import { gameName } from './games.ts';
+import { nameList } from './format.ts';
 import { kitOfTaughtSet, unusedName } from '../lib/store/index.ts';
 import { MAX_NAME_LENGTH, clipName, nameKey, nameLengthProblem } from '../lib/rules/index.ts';
 import { MIN_TEACH_EXAMPLES, type KitSeparation } from '../lib/vision/face-reader.ts';
@@ -114,6 +116,42 @@ export function readableKits(
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "3 taught views": the word Teach uses for what is taught ("Take this view", "2 of 3 views"). */
+export const taughtViews = (n: number): string => plural(n, 'taught view');
+
+/**
+ * What a game reads once the taught set it was started with is gone: its own built-in kit
+ * (`loadKitReader`), pips for a pip game (an own kit stood in for standard dice: they have no
+ * printed faces), else the kit's printed faces. Said by the delete question and the table's note.
+ */
+export function readInsteadOfSet(gameKit: DiceKit | undefined): string {
+  return gameKit !== undefined && kitReadsPips(gameKit) ? 'plain pips' : 'the printed faces';
+}
+
+/** The table's note for a game whose taught set was deleted since it started. */
+export function lostSetNote(gameKit: DiceKit | undefined): string {
+  return `The taught dice of this game are no longer on this device: ${readInsteadOfSet(gameKit)} are read instead.`;
+}
+
+/** A game in play that reads with a taught set, as the delete question names it. */
+export type GameInPlay = Pick<GameRecord, 'game' | 'players' | 'dice'>;
+
+/**
+ * The question before a taught set is deleted: what goes with it, and what the games in play
+ * that read with it read once it is gone (`readInsteadOfSet`). Said before, so that the table's
+ * note after is no surprise.
+ */
+export function deleteSetQuestion(setName: string, views: number, inPlay: readonly GameInPlay[]): string {
+  const question = `Delete ${setName}? ${views === 0 ? 'Nothing is taught to it yet.' : `Its ${taughtViews(views)} ${views === 1 ? 'goes' : 'go'} for good.`}`;
+  if (inPlay.length === 0) return question;
+  const games = inPlay.map((g) => `${gameName(g.game)} with ${nameList(g.players.map((p) => p.name))}`);
+  const read = new Set(inPlay.map((g) => readInsteadOfSet(BUILT_IN_KITS[g.dice.kitId])));
+  const instead = read.size === 1 ? [...read][0]! : "their games' own dice (pips, or the printed faces)";
+  return inPlay.length === 1
+    ? `${question} The game of ${games[0]!} in play reads with it: it will read ${instead} instead.`
+    : `${question} ${inPlay.length} games in play read with it (${games.join('; ')}): they will read ${instead} instead.`;
+}
 
 /** "Show the Star (5) face up": what the teach screen asks for one face. */
 export function faceInstruction(face: DieFace, have: number, want = MIN_TEACH_EXAMPLES): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, STANDARD_KIT, parseKit } from '../../src/lib/dice/index.ts';
 import type { TaughtSetRecord } from '../../src/lib/store/types.ts';
-import { defaultSetName, faceStatusText, kitFromForm, kitReadsPips, readableKits, separationVerdict, standsInFor, type FaceDraft } from '../../src/app/kits.ts';
+import { defaultSetName, deleteSetQuestion, faceStatusText, lostSetNote, kitFromForm, kitReadsPips, readableKits, separationVerdict, standsInFor, type FaceDraft } from '../../src/app/kits.ts';
 import type { FaceSeparation, KitSeparation } from '../../src/lib/vision/face-reader.ts';
 
 const drafts = (labels: string[], values: Array<string> = labels.map(() => '')): FaceDraft[] => labels.map((label, i) => ({ label, value: values[i]!, group: '' }));
@@ -122,5 +122,38 @@ describe('what is taught is a "view", on every screen', () => {
     expect(separationVerdict(FACE_OFF_KIT, untaught, true).headline).toBe('Nothing taught yet: dice are read by the printed faces.');
     // a kit made on this phone has no printed faces; New game says "cannot be read until taught" of it too
     expect(separationVerdict(FACE_OFF_KIT, untaught, false).headline).toBe('Nothing taught yet: these dice cannot be read until taught.');
+  });
+});
+
+describe('the question before a taught set is deleted', () => {
+  const players = (...names: string[]) => names.map((name, i) => ({ id: `p${i}`, name }));
+  const faceOff = { game: 'face-off', players: players('Ann', 'Bob'), dice: { kitId: FACE_OFF_KIT.id, taughtSetId: 's1' } };
+  const farkle = { game: 'five-thousand', players: players('Cy', 'Di'), dice: { kitId: STANDARD_KIT.id, taughtSetId: 's1' } };
+
+  it('says what goes with it', () => {
+    expect(deleteSetQuestion('Our dice', 18, [])).toBe('Delete Our dice? Its 18 taught views go for good.');
+    expect(deleteSetQuestion('Our dice', 1, [])).toBe('Delete Our dice? Its 1 taught view goes for good.');
+    expect(deleteSetQuestion('Our dice', 0, [])).toBe('Delete Our dice? Nothing is taught to it yet.');
+  });
+
+  it('names a game in play read with it, and what its table reads instead (loadKitReader falls back to the game\'s own kit)', () => {
+    expect(deleteSetQuestion('Our dice', 18, [faceOff])).toBe(
+      'Delete Our dice? Its 18 taught views go for good. The game of Star Wars Face Off with Ann, Bob in play reads with it: it will read the printed faces instead.',
+    );
+    // an own kit standing in for pips: standard dice have no printed faces, the game reads pips again
+    expect(deleteSetQuestion('Logo dice', 18, [farkle])).toBe(
+      'Delete Logo dice? Its 18 taught views go for good. The game of 5000 (bumps and gifts) with Cy, Di in play reads with it: it will read plain pips instead.',
+    );
+    expect(deleteSetQuestion('Our dice', 18, [faceOff, farkle])).toMatch(/: they will read their games' own dice \(pips, or the printed faces\) instead\.$/);
+    expect(deleteSetQuestion('Our dice', 0, [faceOff, { ...faceOff, players: players('Eve') }])).toBe(
+      'Delete Our dice? Nothing is taught to it yet. 2 games in play read with it (Star Wars Face Off with Ann, Bob; Star Wars Face Off with Eve): they will read the printed faces instead.',
+    );
+  });
+});
+
+describe("the table's note once a game's taught set is gone", () => {
+  it('says what is read instead, as the delete question said: the printed faces, or pips (standard dice have no printed faces)', () => {
+    expect(lostSetNote(FACE_OFF_KIT)).toBe('The taught dice of this game are no longer on this device: the printed faces are read instead.');
+    expect(lostSetNote(STANDARD_KIT)).toBe('The taught dice of this game are no longer on this device: plain pips are read instead.');
   });
 });

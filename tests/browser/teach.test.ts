@@ -333,12 +333,26 @@ describe('teaching Face Off dice from photos', () => {
 
   it('asks before deleting a set: a double tap on "Delete…" deletes nothing, the answer does', async () => {
     const { page } = session;
-    await openKits(page);
     const name = 'My Star Wars Face Off dice 2';
+    // a game in play read with the set: the question says so, and what its table reads once it is gone
+    await page.goto('about:blank');
+    await page.goto(server.url);
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('game-select').selectOption('face-off');
+    await page.getByTestId('dice-select').selectOption({ label: name });
+    for (const player of ['Ann', 'Bob']) {
+      await page.getByTestId('player-name').fill(player);
+      await page.getByTestId('add-player').click();
+    }
+    await page.getByTestId('start-game').click();
+    await page.getByTestId('headline').waitFor();
+    await openKits(page);
     const row = page.getByTestId('taught-set').filter({ has: page.getByRole('button', { name: `Teach ${name}`, exact: true }) });
     // the second tap lands where "Delete…" was: the question stands there, the answer below it
     await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).dblclick();
-    expect(await row.getByRole('alert').textContent()).toBe(`Delete ${name}? Its 17 taught views go for good.`);
+    expect(await row.getByRole('alert').textContent()).toBe(
+      `Delete ${name}? Its 17 taught views go for good. The game of Star Wars Face Off with Ann, Bob in play reads with it: it will read the printed faces instead.`,
+    );
     expect(await page.getByTestId('taught-set').count()).toBe(2);
     await page.getByRole('button', { name: `Keep it: ${name}`, exact: true }).click();
     expect(await row.getByRole('alert').count()).toBe(0);
