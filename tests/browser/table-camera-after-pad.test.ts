@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { slowLine, type SlowLine } from '../../scripts/lib/slow-line.ts';
-import type { Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { move, padEnter, startGame } from './table-helpers.ts';
 
@@ -46,6 +46,15 @@ afterAll(async () => {
   await symbolCamera?.cleanup();
 });
 
+/** A phone's browser context (412×860, the camera allowed) in `on`'s browser, and a page in it. */
+async function phonePage(on: BrowserSession = session, options: { isMobile?: boolean; hasTouch?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await on.browser.newContext({ viewport: { width: 412, height: 860 }, ...options });
+  await context.grantPermissions(['camera']);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  return { context, page };
+}
+
 /**
  * A first visit in a fresh profile on a slow line of its own, its reader's wasm held back until
  * `release` is called; `page` is at the table of a new game (of 5000, unless `game` says) for
@@ -55,10 +64,7 @@ async function heldReaderTable(ante: number, { game = 'five-thousand', on = sess
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const held = await slowLine(server.url, { bytesPerSecond: 4 * 1024 * 1024, roundTripMs: 20, hold: (path) => (WASM.test(path) ? released : null) });
-  const context = await on.browser.newContext({ viewport: { width: 412, height: 860 } });
-  await context.grantPermissions(['camera']);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
+  const { context, page } = await phonePage(on);
   await page.goto(held.url);
   await startGame(page, game, ['Ann', 'Bob', 'Cy'], ante);
   return {
@@ -155,11 +161,8 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
     }
   }, 150_000);
   it('keeps an open pad still when a reader downloaded before comes ready: the room of Read again is kept from the start', async () => {
-    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
-    await context.grantPermissions(['camera']);
+    const { context, page } = await phonePage();
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(30_000);
       // a first visit downloads the reader; the table is opened again (where a reload lands) with its worker's "ready" held
       await page.goto(server.url);
       await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
@@ -285,11 +288,8 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
   }, 150_000);
 
   it('says it is looking for the dice until it has read them, not that none are in view', async () => {
-    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 } });
-    await context.grantPermissions(['camera']);
+    const { context, page } = await phonePage();
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(30_000);
       // the frames sent to the reader are held while `holdReads` (a slow phone's first read takes seconds)
       await page.addInitScript(() => {
         const w = window as unknown as { holdReads: boolean; heldReads: (() => void)[] };
@@ -326,11 +326,8 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
 
 describe('a read arriving while the dice pad is open, no die tapped in yet', () => {
   it('shows above the pad without moving the pad from under the finger about to tap it', async () => {
-    const context = await session.browser.newContext({ viewport: { width: 412, height: 860 }, isMobile: true, hasTouch: true });
-    await context.grantPermissions(['camera']);
+    const { context, page } = await phonePage(session, { isMobile: true, hasTouch: true });
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(30_000);
       await page.goto(server.url);
       await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
       await page.getByTestId('dice-pad-toggle').click();
