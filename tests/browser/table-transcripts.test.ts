@@ -28,9 +28,19 @@ async function download(page: Page, testId: string): Promise<{ name: string; tex
   return { name: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
 }
 
+/** Each step of the log as read: what was done and the headline after it (not its Fix button). */
 async function logLines(page: Page): Promise<string[]> {
   await page.getByTestId('game-log').waitFor();
-  return page.getByTestId('log-step').evaluateAll((steps) => steps.map((s) => (s as HTMLElement).innerText.replace(/\d{1,2}:\d{2}(:\d{2})?(\s?[AP]M)?/, '').replace(/\s+/g, ' ').trim()));
+  return page.getByTestId('log-step').evaluateAll((steps) =>
+    steps.map((s) =>
+      [...s.querySelectorAll<HTMLElement>(':scope > p')]
+        .map((p) => p.innerText)
+        .join(' ')
+        .replace(/\d{1,2}:\d{2}(:\d{2})?(\s?[AP]M)?/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ),
+  );
 }
 
 describe('transcripts', () => {
