@@ -387,7 +387,7 @@ describe('mistakes at the table', () => {
     await page.close();
   });
 
-  it('a game of an evening settled up keeps its result: none of its rolls is offered to fix', async () => {
+  it('a game of an evening settled up keeps its result: none of its rolls is offered to fix, nor its end to undo', async () => {
     const page = await openPage({ width: 390, height: 844 });
     await startGame(page, 'big-roll-5000', ['Dee', 'Eve'], 2);
     await padRoll(page, ['6']); // the roll-off: Dee starts
@@ -395,6 +395,7 @@ describe('mistakes at the table', () => {
     await padRoll(page, ['1', '1', '1', '1', '1']);
     await page.getByTestId('game-over').waitFor();
     expect(await page.getByTestId('fix-a-roll').count()).toBe(1);
+    expect(await page.getByTestId('undo').count()).toBe(1);
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.getByTestId('end-evening').click();
     await page.getByTestId('end-evening-confirm').click();
@@ -404,9 +405,15 @@ describe('mistakes at the table', () => {
     await page.getByTestId('settled').waitFor();
     expect(await page.getByTestId('log-step').count()).toBe(3);
     expect(await page.getByTestId('fix-roll').count()).toBe(0);
+    expect(await page.getByTestId('settled').textContent()).toBe("This game's evening was settled up, so its result stands: it can no longer be undone or fixed.");
+    await page.getByRole('button', { name: 'Delete game…' }).click();
+    expect(await page.getByRole('alert').filter({ hasText: 'Delete this game?' }).textContent()).toMatch(/from its settled evening’s totals too/);
+    await page.getByRole('button', { name: 'Keep it' }).click();
     await page.getByRole('button', { name: 'Final slate' }).click();
     await page.getByTestId('game-over').waitFor();
     expect(await page.getByTestId('fix-a-roll').count()).toBe(0);
+    expect(await page.getByTestId('undo').count()).toBe(0);
+    expect(await page.getByTestId('settled').textContent()).toMatch(/can no longer be undone or fixed/);
     await page.close();
   });
 

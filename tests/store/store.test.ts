@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, SAME_EVENING_MS, StoreError, unusedName, withLogChange, type RollcallStore } from '../../src/lib/store/index.ts';
+import { openStore, SAME_EVENING_MS, SETTLED_GAME_CLOSED, StoreError, unusedName, withLogChange, type RollcallStore } from '../../src/lib/store/index.ts';
 import { ALICE, BOB, CARA, freshStore } from './helpers.ts';
 
 let open: RollcallStore[] = [];
@@ -200,11 +200,14 @@ describe('games and the action log', () => {
     const again = await s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [6, 6, 6, 6, 6] }], undefined, other);
     expect(again).toMatchObject({ status: 'finished', result: other, finishedAt: done.finishedAt, updatedAt: done.finishedAt });
     expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: -5, [BOB.id]: 5 });
-    // once its evening is settled up, its result stands
+    // once its evening is settled up, its result stands: neither a fix nor Undo changes it
     const sameEvening = await s.db.get('sessions', session.id);
     await s.db.put('sessions', { ...sameEvening!, endedAt: 1 });
-    await expectStoreError(s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [2, 2, 3, 4, 6] }]), 'game-closed');
+    await expect(s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [2, 2, 3, 4, 6] }])).rejects.toThrow(SETTLED_GAME_CLOSED);
+    await expect(s.undoLastAction(g.id)).rejects.toThrow(SETTLED_GAME_CLOSED);
+    await expectStoreError(s.undoLastAction(g.id), 'game-closed');
     expect(await s.sessionBalances(session.id)).toEqual({ [ALICE.id]: -5, [BOB.id]: 5 });
+    expect(await s.loadGame(g.id)).toMatchObject({ game: { status: 'finished', actionCount: 1, result: other } });
     await s.db.put('sessions', sameEvening!);
     // fixed so that it no longer ends: reopened, its payout taken back
     const reopened = await s.rewriteLog(g.id, 0, [{ type: 'roll', dice: [2, 2, 3, 4, 6] }]);

@@ -467,17 +467,25 @@ function checkExpectation(game: GameRecord, expect: LogExpectation | undefined):
   }
 }
 
-/** Why a roll of a game whose evening was settled up cannot be fixed. */
-export const SETTLED_GAME_FIXED = "This game's evening was settled up, so its result stands: its rolls can no longer be fixed.";
+/** Why a finished game of an evening settled up can be neither undone nor fixed. */
+export const SETTLED_GAME_CLOSED = "This game's evening was settled up, so its result stands: it can no longer be undone or fixed.";
 
-type LogChangeTx = Tx<['games', 'actions', 'ledger'] | ['games', 'actions', 'ledger', 'sessions'], 'readwrite'>;
+type LogChangeTx = Tx<['games', 'actions', 'ledger', 'sessions'], 'readwrite'>;
 
-/** A game whose log may change (Undo, a fix): on this device, not abandoned, the log the screen expects. */
+/**
+ * A game whose log may change (Undo, a fix): on this device, not abandoned, the log the screen
+ * expects, and not a finished game of an evening settled up (`SETTLED_GAME_CLOSED`): there a
+ * change would alter totals the players already paid, behind their backs, or reopen a game
+ * whose next end pays into an evening nobody looks at any more.
+ */
 async function changeableGame(tx: LogChangeTx, gameId: string, expect: LogExpectation | undefined): Promise<GameRecord> {
   const game = await tx.objectStore('games').get(gameId);
   if (!game) throw new StoreError('not-found', 'That game is not on this device.');
   if (game.status === 'abandoned') throw new StoreError('game-closed', 'This game was abandoned; its log can no longer change.');
   checkExpectation(game, expect);
+  if (game.status === 'finished' && game.sessionId !== null && (await tx.objectStore('sessions').get(game.sessionId))?.endedAt != null) {
+    throw new StoreError('game-closed', SETTLED_GAME_CLOSED);
+  }
   return game;
 }
 
@@ -725,10 +733,11 @@ export class RollcallStore {
 
   /**
    * Drops the last action of a game's log and returns it. Undoing the action that ended a
-   * game reopens it and removes its line from the ledger, in the same transaction.
+   * game reopens it and removes its line from the ledger, in the same transaction; refused for
+   * a finished game whose evening was settled up (`SETTLED_GAME_CLOSED`).
    */
   async undoLastAction(gameId: string, expect?: LogExpectation): Promise<ActionRecord> {
-    return inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
+    return inTx(this.db, ['games', 'actions', 'ledger', 'sessions'], 'readwrite', async (tx) => {
       const game = await changeableGame(tx, gameId, expect);
       if (game.actionCount === 0) throw new StoreError('nothing-to-undo', 'Nothing to undo yet.');
       const actions = tx.objectStore('actions');
@@ -748,17 +757,12 @@ export class RollcallStore {
    * ends the game, written with it. A finished game's result and ledger line go first, as Undo
    * of its end does; written again with `finish` (at the time it ended), else it is reopened.
    * Throws, and writes nothing, on the checks of `appendAction`, for an abandoned game, and for
-   * a finished one whose evening was settled up (`SETTLED_GAME_FIXED`).
+   * a finished one whose evening was settled up (`SETTLED_GAME_CLOSED`).
    */
   async rewriteLog<A extends ActionLike>(gameId: string, from: number, tail: readonly A[], expect?: LogExpectation, finish?: GameResult): Promise<GameRecord> {
     for (const action of tail) checkAction(action);
     return inTx(this.db, ['games', 'actions', 'ledger', 'sessions'], 'readwrite', async (tx) => {
       const game = await changeableGame(tx, gameId, expect);
-      // settled up, an evening's totals stand: a fix would change them behind the players' backs,
-      // or reopen a game whose next end pays into an evening nobody looks at any more
-      if (game.status === 'finished' && game.sessionId !== null && (await tx.objectStore('sessions').get(game.sessionId))?.endedAt != null) {
-        throw new StoreError('game-closed', SETTLED_GAME_FIXED);
-      }
       if (!Number.isInteger(from) || from < 0 || from + tail.length > game.actionCount || tail.length === 0) {
         throw new StoreError('invalid-input', `The log has ${game.actionCount} actions: it cannot be written again from action ${from + 1} with ${tail.length}.`);
       }
