@@ -290,6 +290,9 @@ describe('mistakes at the table', () => {
     await page.getByTestId('headline').waitFor();
     expect(await scores(page)).toEqual({ Ann: 1200, Bob: 0, Cy: 500 });
     expect(await page.getByTestId('fixed').textContent()).toBe('Fixed: Ann rolled 1 1 1 5 5. Scores: Ann 1100 → 1200.');
+    // a screen reader hears the fix: this device's lack of a camera, heard at the first table, is not said over it
+    await page.getByTestId('camera-note').waitFor();
+    expect(await page.getByTestId('announcer').textContent()).toBe('Fixed: Ann rolled 1 1 1 5 5. Scores: Ann 1100 → 1200.');
     await page.getByTestId('open-log').click();
     // the log loads after the screen shows: its steps are waited for (read at once, a loaded machine gave [])
     await page.getByTestId('log-action').nth(4).waitFor();
