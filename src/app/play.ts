@@ -336,6 +336,8 @@ export interface RollFix {
   dropped: number;
   /** Why the first move taken back no longer fits, for players ("after the fix it is Ann's turn, not Bob's"). */
   droppedBecause: string | null;
+  /** When the rules refused that move: their own words, one or more sentences ("4 dice thrown, 3 expected."). */
+  rulesSaid: string | null;
   /** Each seat's main slate figure with the log as it is, and with the fix. */
   scores: { before: number[]; after: number[] };
   /** The game after the fixed log: its headline, and its result when the fix ends it. */
@@ -377,6 +379,7 @@ export function fixRoll(header: GameHeader, actions: readonly Action[], index: n
   let fixed = applyAction(beforeRoll, fixedRoll);
   const kept: Action[] = [];
   let droppedBecause: string | null = null;
+  let rulesSaid: string | null = null;
   for (let i = index + 1; i < actions.length; i++) {
     const action = actions[i]!;
     const actor = actors[i] ?? null;
@@ -396,8 +399,9 @@ export function fixRoll(header: GameHeader, actions: readonly Action[], index: n
     }
     const next = tryAction(fixed, action);
     if (!next.ok) {
-      // the rule's own words, set apart: they may be sentences of their own ("No roll is expected now. …")
-      droppedBecause = `the rules no longer take the move after (${next.error.message.trim().replace(/[.!]+$/, '')})`;
+      droppedBecause = 'the rules no longer take the next one';
+      // the rule's own words are sentences of their own ("No roll is expected now. …"), quoted whole
+      rulesSaid = /[.!?]$/.test(next.error.message.trim()) ? next.error.message.trim() : `${next.error.message.trim()}.`;
       break;
     }
     fixed = next.state;
@@ -408,6 +412,7 @@ export function fixRoll(header: GameHeader, actions: readonly Action[], index: n
     kept: kept.length,
     dropped: actions.length - index - 1 - kept.length,
     droppedBecause,
+    rulesSaid,
     scores: { before, after: slateScores(fixed, viewMatch(fixed, null)) },
     state: fixed,
   };
@@ -431,7 +436,7 @@ export function fixSummary(fix: RollFix, ended = false): { scores: string; moves
       ? fix.kept === 0
         ? 'It was the last move.'
         : ''
-      : `${fix.dropped === 1 ? 'The last move is' : `The last ${fix.dropped} moves are`} taken back, as Undo would: ${fix.droppedBecause ?? 'they no longer fit'}.`;
+      : `${fix.dropped === 1 ? 'The last move is' : `The last ${fix.dropped} moves are`} taken back, as Undo would: ${fix.droppedBecause ?? 'they no longer fit'}.${fix.rulesSaid ? ` The rules say: “${fix.rulesSaid}”` : ''}`;
   const scores = changed.length === 0 ? 'No score changes.' : `Scores: ${changed.join(', ')}.`;
   const moves = `${kept}${dropped}`.trim();
   return {

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BUILT_IN_KITS, tokenForFace, type DieToken } from '../../src/lib/dice/index.ts';
 import { RuleError, viewMatch, type Action } from '../../src/lib/rules/index.ts';
-import { fixRoll, logSteps, replayLog, type GameHeader } from '../../src/app/play.ts';
+import { fixRoll, fixSummary, logSteps, replayLog, type GameHeader } from '../../src/app/play.ts';
 
 const DIR = resolve(import.meta.dirname, '..', 'transcripts');
 
@@ -67,6 +67,9 @@ describe('fixRoll over every game', () => {
           expect(fix.actions.slice(step.index + 1)).toEqual(game.actions.slice(step.index + 1, step.index + 1 + fix.kept));
           expect(fix.kept + fix.dropped).toBe(game.actions.length - step.index - 1);
           expect(fix.droppedBecause === null).toBe(fix.dropped === 0);
+          // what becomes of the later moves is said in whole sentences, a rule's words quoted whole
+          expect(fixSummary(fix).moves).toMatch(/^[A-Z].*[.!?]”?$/);
+          expect(fixSummary(fix).moves).not.toMatch(/[.!?][.!?]/);
           const replayed = replayLog(game.header, fix.actions);
           expect(replayed.stoppedAt).toBeNull();
           expect(replayed.state).toEqual(fix.state);

@@ -390,7 +390,9 @@ describe('fixRoll: a roll entered again with the dice it really showed', () => {
   it('takes back the moves from the first one the rules no longer take, saying the rule', () => {
     // Ann's first throw scored two dice, not one: three are left to throw, not four
     const fix = fixRoll(fiveThousand, [{ type: 'roll', dice: [5, 2, 3, 3, 6] }, { type: 'roll', dice: [5, 2, 3, 4] }], 0, [5, 5, 3, 3, 6]);
-    expect(fix).toMatchObject({ kept: 0, dropped: 1, droppedBecause: 'the rules no longer take the move after (4 dice thrown, 3 expected)' });
+    expect(fix).toMatchObject({ kept: 0, dropped: 1, droppedBecause: 'the rules no longer take the next one', rulesSaid: '4 dice thrown, 3 expected.' });
+    // their words quoted whole, after the sentence that says what is taken back
+    expect(fixSummary(fix).moves).toBe('The last move is taken back, as Undo would: the rules no longer take the next one. The rules say: “4 dice thrown, 3 expected.”');
   });
 
   it('takes back every later move when the fixed roll ends the game', () => {

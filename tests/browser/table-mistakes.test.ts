@@ -376,6 +376,8 @@ describe('mistakes at the table', () => {
     await page.keyboard.type('46');
     await page.keyboard.press('Enter');
     expect(await focused('fix-save')).toBe('fix-save');
+    // the check is heard as it is shown: the scores, then the moves
+    expect(await page.getByTestId('announcer').textContent()).toBe(((await page.getByTestId('fix-check').locator('p').allTextContents()).slice(1, -1)).join(' '));
     // other dice after all: the check goes, and focus with it back to the panel
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
