@@ -474,9 +474,10 @@ export function holdsSecretDice(status: 'active' | 'finished' | 'abandoned', ste
 
 // ── transcripts ───────────────────────────────────────────────────────────────────────────
 
-/** The game as a transcript: what `npm run replay` and the app's import read. */
-export function transcriptOf(header: GameHeader, actions: readonly Action[]): Transcript {
-  return { game: header.game, players: [...header.players], options: { ...header.options }, actions: actions.map((a) => ({ ...a })) };
+/** The game as a transcript: what `npm run replay` and the app's import read; `times` (ms), when each action was written. */
+export function transcriptOf(header: GameHeader, actions: readonly Action[], times?: readonly number[]): Transcript {
+  const transcript: Transcript = { game: header.game, players: [...header.players], options: { ...header.options }, actions: actions.map((a) => ({ ...a })) };
+  return times ? { ...transcript, times: times.map((t) => new Date(t).toISOString()) } : transcript;
 }
 
 /** One CSV field: quoted when needed; text that a spreadsheet would run as a formula is defused. */

@@ -18,6 +18,7 @@ export async function importTranscriptText(store: RollcallStore, text: string): 
     // Not part of tonight's session: someone else's game must not move our balances.
     sessionId: null,
     actions: transcript.actions,
+    times: transcript.times?.map((t) => Date.parse(t)),
     result: matchResult(state),
   });
   return { game, transcript };

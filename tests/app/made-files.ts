@@ -133,7 +133,7 @@ export async function madeTranscripts(seed = 1): Promise<string[]> {
   const texts: string[] = [];
   for (const game of await store.listGames()) {
     const { records } = await store.loadGameRecords(game.id);
-    texts.push(`${JSON.stringify(transcriptOf(headerOfRecord(game), records.map((r) => r.action as Action)), null, 2)}\n`);
+    texts.push(`${JSON.stringify(transcriptOf(headerOfRecord(game), records.map((r) => r.action as Action), records.map((r) => r.at)), null, 2)}\n`);
   }
   store.close();
   return texts;

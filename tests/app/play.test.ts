@@ -263,6 +263,16 @@ describe('transcripts', () => {
     const { transcript, state } = readTranscript(text);
     expect(transcript.players).toEqual(['Ann', 'Bob', 'Cy']);
     expect(summarize(state)).toEqual(summarize(played(fiveThousand, log)));
+    expect(transcript.times).toBeUndefined();
+  });
+
+  it("carries the log's times when given, so an import keeps when each move was made", () => {
+    const log: Action[] = [{ type: 'roll', dice: [1, 1, 1, 2, 6] }, { type: 'bank' }];
+    const exported = transcriptOf(resolvedHeader(fiveThousand), log, [Date.UTC(2026, 11, 5, 20, 15), Date.UTC(2026, 11, 5, 20, 16, 3, 250)]);
+    expect(exported.times).toEqual(['2026-12-05T20:15:00.000Z', '2026-12-05T20:16:03.250Z']);
+    expect(readTranscript(JSON.stringify(exported)).transcript.times).toEqual(['2026-12-05T20:15:00.000Z', '2026-12-05T20:16:03.250Z']);
+    // written by hand with a zone, or without seconds: still a time
+    expect(readTranscript(JSON.stringify({ ...exported, times: ['2026-12-05T21:15+01:00', '2026-12-05T21:16:03+01:00'] })).transcript.times).toHaveLength(2);
   });
 
   it('refuses a bad file with a message naming the problem', () => {
@@ -279,6 +289,12 @@ describe('transcripts', () => {
     expect(refusal('[]')).toMatch(/must be a JSON object/);
     expect(refusal('{"game":"yahtzee","players":["A","B"]}')).toMatch(/Unknown game "yahtzee"/);
     expect(refusal('{"game":"war","players":["A"]}')).toMatch(/for 2 players; 1 given/);
+    const oneRoll = { game: 'five-thousand', players: ['A', 'B'], actions: [{ type: 'roll', dice: [1, 1, 4, 5, 6] }] };
+    const timesRefused = 'Transcript: "times" must give one time per action (1), each an ISO 8601 date and time such as "2026-12-07T20:15:00.000Z". Nothing was imported.';
+    expect(refusal(JSON.stringify({ ...oneRoll, times: [] }))).toBe(timesRefused);
+    expect(refusal(JSON.stringify({ ...oneRoll, times: ['yesterday'] }))).toBe(timesRefused);
+    expect(refusal(JSON.stringify({ ...oneRoll, times: ['2026-13-45T25:00:00Z'] }))).toBe(timesRefused);
+    expect(refusal(JSON.stringify({ ...oneRoll, times: [1765000000000] }))).toBe(timesRefused);
     expect(refusal(JSON.stringify({ game: 'five-thousand', players: ['A', 'B'], actions: [{ type: 'roll', dice: [1, 1, 4, 5, 6] }, { type: 'roll', dice: [1, 2, 3] }] }))).toMatch(
       /^Action 2 of this transcript is not allowed: 3 dice thrown, 2 expected\. Nothing was imported\.$/,
     );

@@ -66,7 +66,10 @@ describe('transcripts', () => {
 
     const json = await download(page, 'export-json');
     expect(json.name).toMatch(/^rollcall-five-thousand-\d{4}-\d{2}-\d{2}-Ann-Bob\.json$/);
-    const transcript = JSON.parse(json.text) as { game: string; players: string[]; options: Record<string, unknown>; actions: unknown[] };
+    const transcript = JSON.parse(json.text) as { game: string; players: string[]; options: Record<string, unknown>; actions: unknown[]; times: string[] };
+    // when each move was made, so that an import keeps the log's times
+    expect(transcript.times).toHaveLength(6);
+    expect(transcript.times.every((t) => Math.abs(Date.parse(t) - Date.now()) < 10 * 60_000)).toBe(true);
     expect(transcript).toMatchObject({ game: 'five-thousand', players: ['Ann', 'Bob'], options: { ante: 3, entryScore: 500 } });
     expect(transcript.actions).toEqual([
       { type: 'roll', dice: [1, 1, 4, 5, 6] },
@@ -106,6 +109,7 @@ describe('transcripts', () => {
       expect(await page.getByRole('button', { name: /^Log: 5000 \(bumps and gifts\) with Ann, Bob, / }).count()).toBe(1);
       await page.getByRole('button', { name: /^Log: 5000 \(bumps and gifts\) with Ann, Bob, / }).click();
       expect(await logLines(page)).toEqual(lines);
+      // the same file, times to the millisecond included: each move at the time it was made on the first device, not when it arrived here
       expect((await download(page, 'export-json')).text).toBe(exported);
       // and play goes on from where the transcript ends
       await page.getByTestId('open-table').click();

@@ -466,6 +466,20 @@ describe('importing a whole game', () => {
     expect(await s.sessionBalances(session.id)).toEqual({});
   });
 
+  it("keeps the log's times when the file gives them: each move's, and when the game began and ended", async () => {
+    const s = await store();
+    const times = [Date.UTC(2023, 0, 5, 20, 15), Date.UTC(2023, 0, 5, 20, 16)];
+    const input = { game: 'war', playerNames: ['Ann', 'Ben'], options: { ante: 1 }, ante: 1, dice: { kitId: 'standard', taughtSetId: null }, actions: [{ type: 'roll', dice: [5] }, { type: 'roll', dice: [2] }], result: { winners: [0], payouts: [1, -1] } };
+    await expectStoreError(s.importGame({ ...input, times: times.slice(1) }), 'invalid-input');
+    await expectStoreError(s.importGame({ ...input, times: [times[0]!, Number.NaN] }), 'invalid-input');
+    expect(await s.listGames()).toEqual([]);
+    const g = await s.importGame({ ...input, times });
+    expect(g).toMatchObject({ createdAt: times[0], finishedAt: times[1], status: 'finished' });
+    expect((await s.actionRecords(g.id)).map((r) => r.at)).toEqual(times);
+    // arrived now: the latest change on this device, listed first
+    expect(g.updatedAt).toBeGreaterThan(times[1]!);
+  });
+
   it('an unfinished game is active; a refused import writes nothing, players included', async () => {
     const s = await store();
     const g = await s.importGame({ game: 'war', playerNames: ['Ann', 'Ben'], dice: { kitId: 'standard', taughtSetId: null }, actions: [], result: null });

@@ -12,6 +12,11 @@ export interface Transcript {
   players: string[];
   options: Record<string, unknown>;
   actions: Action[];
+  /**
+   * When each action was written (ISO 8601, one per action), as the app exports them: an import
+   * keeps the log's times. Optional; the rules never read them.
+   */
+  times?: string[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -28,7 +33,7 @@ export const MAX_LOG_ACTIONS = 20_000;
 /** Checks the shape of a parsed transcript; SetupError says what is wrong. */
 export function parseTranscript(value: unknown): Transcript {
   if (!isRecord(value)) throw new SetupError('A transcript must be a JSON object.');
-  const { game, players, options = {}, actions = [] } = value;
+  const { game, players, options = {}, actions = [], times } = value;
   if (typeof game !== 'string') throw new SetupError('Transcript: "game" must be a game id.');
   if (!Array.isArray(players) || !players.every((p) => typeof p === 'string')) {
     throw new SetupError('Transcript: "players" must be a list of names.');
@@ -43,7 +48,16 @@ export function parseTranscript(value: unknown): Transcript {
       throw new SetupError(`Transcript: action ${index} must be an object with a "type".`);
     }
   });
-  return { game, players: players as string[], options, actions: actions as Action[] };
+  if (times === undefined) return { game, players: players as string[], options, actions: actions as Action[] };
+  if (!Array.isArray(times) || times.length !== actions.length || !times.every(isIsoTime)) {
+    throw new SetupError(`Transcript: "times" must give one time per action (${actions.length}), each an ISO 8601 date and time such as "2026-12-07T20:15:00.000Z".`);
+  }
+  return { game, players: players as string[], options, actions: actions as Action[], times: times as string[] };
+}
+
+/** A date and time as `Date.prototype.toISOString` writes it (a zone may be given instead of Z). */
+function isIsoTime(value: unknown): boolean {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && Number.isFinite(Date.parse(value));
 }
 
 /** Replay stopped at an illegal action. */

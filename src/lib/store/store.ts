@@ -73,6 +73,8 @@ export interface ImportedGame {
   dice: GameDice;
   sessionId?: string | null;
   actions: ActionLike[];
+  /** When each action was written (ms since epoch, one per action), as the game's own device kept them; else now. */
+  times?: number[];
   /** Winners' seats and each seat's gain or loss, when the log ends the game; null otherwise. */
   result: { winners: number[]; payouts: number[] } | null;
 }
@@ -577,6 +579,10 @@ export class RollcallStore {
     if (new Set(names.map(nameKey)).size !== names.length) throw new StoreError('invalid-input', 'Two players have the same name.');
     const { ante, options } = checkAnteAndOptions(input);
     input.actions.forEach(checkAction);
+    const times = input.times;
+    if (times && (times.length !== input.actions.length || !times.every(Number.isFinite))) {
+      throw new StoreError('invalid-input', `The log's times must be one per action (${input.actions.length}).`);
+    }
     const result = input.result;
     if (result) {
       if (result.payouts.length !== names.length || !result.payouts.every(Number.isFinite)) {
@@ -620,9 +626,10 @@ export class RollcallStore {
         ante,
         dice: { kitId: input.dice.kitId, taughtSetId: input.dice.taughtSetId },
         sessionId,
-        createdAt: t,
+        // played when its log says; arrived now (History lists it first, as the latest change here)
+        createdAt: times?.[0] ?? t,
         updatedAt: t,
-        finishedAt: gameResult ? t : null,
+        finishedAt: gameResult ? (times?.at(-1) ?? t) : null,
         status: gameResult ? 'finished' : 'active',
         actionCount: input.actions.length,
         logRevision: 0,
@@ -630,7 +637,7 @@ export class RollcallStore {
       };
       await tx.objectStore('games').add(game);
       const actions = tx.objectStore('actions');
-      await writeAll(input.actions.entries(), ([seq, action]) => actions.add({ gameId: game.id, seq, action, at: t }));
+      await writeAll(input.actions.entries(), ([seq, action]) => actions.add({ gameId: game.id, seq, action, at: times?.[seq] ?? t }));
       if (gameResult && ante > 0) {
         await tx.objectStore('ledger').add({ id: this.newId(), sessionId, gameId: game.id, at: t, deltas: { ...gameResult.payouts }, note: '' });
       }
