@@ -103,7 +103,8 @@ async function failDeletes(page: Page, store: string): Promise<() => Promise<voi
   };
 }
 
-const OUT_OF_SPACE = 'The device is out of storage space, so this was not saved. Free some space and try again.';
+/** A delete refused on a full disk deleted nothing, and says so (not "this was not saved"). */
+const OUT_OF_SPACE = 'The device is out of storage space, so nothing was deleted. Free some space and try again.';
 
 async function faceStatus(page: Page): Promise<Record<string, string>> {
   return page.locator('[data-testid="separation"] li[data-face]').evaluateAll((items) => Object.fromEntries(items.map((li) => [li.getAttribute('data-face'), li.getAttribute('data-status')])));

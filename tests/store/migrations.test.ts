@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openDB, type IDBPDatabase } from 'idb';
-import { DB_VERSION, openStore, StoreError } from '../../src/lib/store/index.ts';
+import { DB_VERSION, openStore, StoreError, unreachableMessage } from '../../src/lib/store/index.ts';
 import { migrate, MIGRATIONS, type Migration, type UpgradeDb, type UpgradeTx } from '../../src/lib/store/schema.ts';
 import { freshName } from './helpers.ts';
 
@@ -223,6 +223,23 @@ describe('schema migrations', () => {
       'Not saved: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page to play on; everything saved before is safe.',
     );
     expect((await newer.getAll('games')).map((g: { id: string }) => g.id)).toEqual([game.id]);
+    newer.close();
+    old.close();
+  });
+
+  it('says a delete refused after stepping aside deleted nothing (not "Not saved"), and deletes nothing', async () => {
+    const name = freshName();
+    const old = await openStore({ name, onVersionChange: () => undefined });
+    const set = await old.createTaughtSet('face-off', 'Our dice');
+    const newer = await openDB(name, DB_VERSION + 1);
+    const err = await old.deleteTaughtSet(set.id).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).code).toBe('unavailable');
+    expect((err as StoreError).message).toBe(
+      'Nothing was deleted: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page and try again; everything saved is safe.',
+    );
+    expect((err as StoreError).message).toBe(unreachableMessage('delete'));
+    expect((await newer.getAll('taughtSets')).map((s: { id: string }) => s.id)).toEqual([set.id]);
     newer.close();
     old.close();
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, SAME_EVENING_MS, SETTLED_GAME_CLOSED, StoreError, unusedName, withLogChange, type RollcallStore } from '../../src/lib/store/index.ts';
+import { openStore, SAME_EVENING_MS, SETTLED_GAME_CLOSED, StoreError, storageFullMessage, unusedName, withLogChange, type RollcallStore } from '../../src/lib/store/index.ts';
 import { ALICE, BOB, CARA, freshStore } from './helpers.ts';
 
 let open: RollcallStore[] = [];
@@ -96,6 +96,32 @@ describe('games and the action log', () => {
     }
     expect((await s.loadGame(g.id)).actions).toEqual([]);
     expect((await s.appendAction(g.id, { type: 'roll', dice: [2] })).seq).toBe(0);
+  });
+
+  it('says a delete refused on a full disk deleted nothing, not that it was not saved: every delete, one wording', async () => {
+    expect(storageFullMessage('save')).toBe('The device is out of storage space, so this was not saved. Free some space and try again.');
+    expect(storageFullMessage('delete')).toBe('The device is out of storage space, so nothing was deleted. Free some space and try again.');
+    const s = await store();
+    const g = await s.createGame(newGame);
+    const player = await s.addPlayer('Dee');
+    const set = await s.createTaughtSet('face-off', 'Our dice');
+    const face = await s.addTaughtFace(set.id, 'vader', new Blob([new Uint8Array([1])], { type: 'image/png' }));
+    const proto = IDBObjectStore.prototype as { delete: IDBObjectStore['delete'] };
+    const realDelete = proto.delete;
+    proto.delete = function () {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    try {
+      for (const refused of [() => s.deleteGame(g.id), () => s.deletePlayer(player.id), () => s.deleteTaughtSet(set.id), () => s.deleteTaughtFace(face.id)]) {
+        expect((await expectStoreError(refused(), 'storage-full')).message).toBe(storageFullMessage('delete'));
+      }
+    } finally {
+      proto.delete = realDelete;
+    }
+    // nothing was deleted, as said
+    expect(await s.getGame(g.id)).toBeDefined();
+    expect((await s.listPlayers()).map((p) => p.id)).toContain(player.id);
+    expect((await s.listTaughtFaces(set.id)).map((f) => f.id)).toEqual([face.id]);
   });
 
   it('refuses an append to an unknown game', async () => {

@@ -9,6 +9,28 @@ export type StoreErrorCode =
   | 'storage-full'
   | 'unavailable';
 
+/**
+ * What a write the store refused was to do, for the refusal's words: a delete refused on a full
+ * disk deleted nothing, it did not fail to "save" (`storageFullMessage`, `unreachableMessage`).
+ */
+export type StoreWrite = 'save' | 'delete';
+
+/** A full disk (QuotaExceededError), said of the write it refused: one wording for every save, one for every delete. */
+export function storageFullMessage(write: StoreWrite = 'save'): string {
+  return `The device is out of storage space, so ${write === 'delete' ? 'nothing was deleted' : 'this was not saved'}. Free some space and try again.`;
+}
+
+/**
+ * The connection closed under the page (a newer Rollcall opened in another tab, or the browser
+ * closed it), said of the write it refused.
+ */
+export function unreachableMessage(write: StoreWrite = 'save'): string {
+  const why = 'this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them)';
+  return write === 'delete'
+    ? `Nothing was deleted: ${why}. Reload the page and try again; everything saved is safe.`
+    : `Not saved: ${why}. Reload the page to play on; everything saved before is safe.`;
+}
+
 /** A refused store operation. Nothing was written. `message` is fit to show a player. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';

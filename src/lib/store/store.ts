@@ -6,7 +6,7 @@
  * throws a `StoreError` and writes nothing.
  */
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { StoreError } from './errors.ts';
+import { StoreError, storageFullMessage, unreachableMessage, type StoreWrite } from './errors.ts';
 import { jsonProblem } from './json.ts';
 import { DB_NAME, DB_VERSION, migrate, type RollcallSchema, type StoreName, type UpgradeDb, type UpgradeTx } from './schema.ts';
 import {
@@ -269,19 +269,21 @@ export function newRecordId(): string {
 /**
  * Runs `body` in one transaction; resolves after the commit, or aborts everything on a throw.
  * Writes are `strict`: the commit is flushed to disk before it is reported, so an action the
- * screen shows survives a dead battery, not only a closed tab.
+ * screen shows survives a dead battery, not only a closed tab. `write` says what a refusal says
+ * was not done: a delete's deleted nothing (`StoreWrite`), anything else's was not saved.
  */
 export async function inTx<S extends StoreName[], M extends IDBTransactionMode, T>(
   db: RollcallDb,
   stores: S,
   mode: M,
   body: (tx: Tx<S, M>) => Promise<T>,
+  write: StoreWrite = 'save',
 ): Promise<T> {
   let tx: Tx<S, M>;
   try {
     tx = db.transaction(stores, mode, { durability: mode === 'readwrite' ? 'strict' : 'default' }) as Tx<S, M>;
   } catch (err) {
-    throw closedConnectionError(err) ?? storeErrorFrom(err);
+    throw closedConnectionError(err, write) ?? storeErrorFrom(err, write);
   }
   const done = tx.done;
   try {
@@ -295,7 +297,7 @@ export async function inTx<S extends StoreName[], M extends IDBTransactionMode, 
       // Already aborted by a failed request, or already committed.
     }
     await done.catch(() => undefined);
-    throw storeErrorFrom(err);
+    throw storeErrorFrom(err, write);
   }
 }
 
@@ -321,21 +323,16 @@ export async function writeAll<T>(records: Iterable<T>, write: (record: T) => Pr
  * Rollcall opened in another tab asked for it (the shell's banner says so), or the browser closed
  * it. Said as a player can act on it, not in the browser's words; null for any other error.
  */
-function closedConnectionError(err: unknown): StoreError | null {
+function closedConnectionError(err: unknown, write: StoreWrite): StoreError | null {
   const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
   if (name !== 'InvalidStateError') return null;
-  return new StoreError(
-    'unavailable',
-    'Not saved: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page to play on; everything saved before is safe.',
-  );
+  return new StoreError('unavailable', unreachableMessage(write));
 }
 
-/** Our own refusals pass through; a full disk becomes a message a player can act on. */
-function storeErrorFrom(err: unknown): unknown {
+/** Our own refusals pass through; a full disk becomes a message a player can act on, true of the write refused. */
+function storeErrorFrom(err: unknown, write: StoreWrite): unknown {
   const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
-  if (name === 'QuotaExceededError') {
-    return new StoreError('storage-full', 'The device is out of storage space, so this was not saved. Free some space and try again.');
-  }
+  if (name === 'QuotaExceededError') return new StoreError('storage-full', storageFullMessage(write));
   return err;
 }
 
@@ -849,7 +846,7 @@ export class RollcallStore {
       await tx.objectStore('actions').delete(actionRange(gameId));
       const ledger = tx.objectStore('ledger');
       for (const id of await ledger.index('by-game').getAllKeys(gameId)) await ledger.delete(id);
-    });
+    }, 'delete');
   }
 
   // ── players ────────────────────────────────────────────────────────────────────────────
@@ -897,7 +894,7 @@ export class RollcallStore {
   }
 
   async deletePlayer(id: string): Promise<void> {
-    await inTx(this.db, ['players'], 'readwrite', async (tx) => tx.objectStore('players').delete(id));
+    await inTx(this.db, ['players'], 'readwrite', async (tx) => tx.objectStore('players').delete(id), 'delete');
   }
 
   // ── sessions and the ledger ────────────────────────────────────────────────────────────
@@ -1053,7 +1050,7 @@ export class RollcallStore {
       await tx.objectStore('taughtSets').delete(id);
       const faces = tx.objectStore('taughtFaces');
       for (const key of await faces.index('by-set').getAllKeys(id)) await faces.delete(key);
-    });
+    }, 'delete');
   }
 
   /**
@@ -1118,7 +1115,7 @@ export class RollcallStore {
   }
 
   async deleteTaughtFace(id: string): Promise<void> {
-    await inTx(this.db, ['taughtFaces'], 'readwrite', async (tx) => tx.objectStore('taughtFaces').delete(id));
+    await inTx(this.db, ['taughtFaces'], 'readwrite', async (tx) => tx.objectStore('taughtFaces').delete(id), 'delete');
   }
 
   // ── settings ───────────────────────────────────────────────────────────────────────────
