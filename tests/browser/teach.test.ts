@@ -362,15 +362,23 @@ describe('teaching Face Off dice from photos', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(`Delete ${name}`);
     await page.getByRole('button', { name: `Keep it: ${name}`, exact: true }).click();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Delete… ${name}`);
-    // a delete the store refuses (a full disk) is said; the set stays, the question goes and focus is back on "Delete…"
+    // a delete the store refuses (a full disk) is said in the set's card, under "Delete…", in view
+    // on a phone (said at the top of the page, it was a screen above); the set stays, the question
+    // goes and focus is back on "Delete…"
+    await page.setViewportSize({ width: 360, height: 640 });
     const restore = await failDeletes(page, 'taughtSets');
     try {
       await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).click();
       await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
-      await page.getByTestId('kits-message').filter({ hasText: OUT_OF_SPACE }).waitFor();
+      await row.getByTestId('kits-message').filter({ hasText: OUT_OF_SPACE }).waitFor();
+      const said = (await row.getByTestId('kits-message').boundingBox())!;
+      expect(said.y >= 0 && said.y + said.height <= 640, `the refusal at y ${said.y}, in a 640 px window`).toBe(true);
     } finally {
       await restore();
+      await page.setViewportSize({ width: 412, height: 860 });
     }
+    // said once: not at the top of the page as well
+    expect(await page.getByTestId('kits-message').count()).toBe(1);
     expect(await page.locator('[aria-live="assertive"]').textContent()).toBe(OUT_OF_SPACE);
     expect(await page.getByTestId('taught-set').count()).toBe(2);
     expect(await row.locator('p .muted').textContent()).toMatch(/^· 17 taught views · /);
