@@ -143,6 +143,7 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       await close();
     }
   }, 150_000);
+
   it('keeps an open pad still when the reader comes ready before a die is tapped in: the status does not shrink from over it', async () => {
     const { page, release, close } = await heldReaderTable(2);
     try {
@@ -160,6 +161,7 @@ describe('the dice reader comes ready while a roll entered by hand waits', () =>
       await close();
     }
   }, 150_000);
+
   it('keeps an open pad still when a reader downloaded before comes ready: the room of Read again is kept from the start', async () => {
     const { context, page } = await phonePage();
     try {
