@@ -6,6 +6,7 @@ export type StoreErrorCode =
   | 'game-closed'
   | 'name-taken'
   | 'already-here'
+  | 'played-together'
   | 'storage-full'
   | 'unavailable';
 

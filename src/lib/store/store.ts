@@ -79,6 +79,19 @@ export interface ImportedGame {
   result: { winners: number[]; payouts: number[] } | null;
 }
 
+/** A known player and how many games they sat in (`playerSummaries`). */
+export interface PlayerSummary {
+  player: PlayerRecord;
+  games: number;
+}
+
+/** What a merge did (`mergePlayers`): the player kept, as now stored, and how many games and ledger lines became theirs. */
+export interface PlayerMerge {
+  player: PlayerRecord;
+  games: number;
+  ledgerLines: number;
+}
+
 /**
  * Optimistic check: the log as the caller shows it, by its length and revision. Stops a double
  * tap or a second tab from writing twice, or onto a log that changed under it.
@@ -497,6 +510,40 @@ async function reopenedInTx(tx: LogChangeTx, game: GameRecord): Promise<Pick<Gam
   return { status: 'active', finishedAt: null, result: null };
 }
 
+/** A game by its rules' id and the day it started, in UTC: what the store alone can say of one ("five-thousand (started 2026-12-03)"). */
+function gameOnDay(game: GameRecord): string {
+  return `${game.game} (started ${new Date(game.createdAt).toISOString().slice(0, 10)})`;
+}
+
+/** `game` with player `fromId`'s seat, win and payout given to `intoId` (who is not in it), its log revision moved on. */
+function gameMerged(game: GameRecord, fromId: string, intoId: string): GameRecord {
+  const id = (playerId: string): string => (playerId === fromId ? intoId : playerId);
+  const result = game.result && {
+    winners: game.result.winners.map(id),
+    payouts: Object.fromEntries(Object.entries(game.result.payouts).map(([playerId, amount]) => [id(playerId), amount])),
+  };
+  return {
+    ...game,
+    players: game.players.map((p) => ({ id: id(p.id), name: p.name })),
+    result,
+    logRevision: (game.logRevision ?? 0) + 1,
+  };
+}
+
+/**
+ * A ledger line's amounts with `fromId`'s added to `intoId`'s. A game's line never names both
+ * (they never sat together), but a settle-up between the two may: it then nets out to one amount.
+ */
+function deltasMerged(deltas: Readonly<Record<string, number>>, fromId: string, intoId: string): Record<string, number> {
+  // a Map, not `obj[id] = …`: an id is data, and must never reach an object's prototype
+  const merged = new Map<string, number>();
+  for (const [playerId, amount] of Object.entries(deltas)) {
+    const id = playerId === fromId ? intoId : playerId;
+    merged.set(id, (merged.get(id) ?? 0) + amount);
+  }
+  return Object.fromEntries(merged);
+}
+
 /** A game's actions, in the order played (the store is keyed `[gameId, seq]`). */
 export function actionRange(gameId: string): IDBKeyRange {
   return IDBKeyRange.bound([gameId, 0], [gameId, SEQ_MAX]);
@@ -878,18 +925,84 @@ export class RollcallStore {
     });
   }
 
-  /** Renames a player. Games already played keep the name they were played under. */
+  /**
+   * Each known player with how many games they sat in (any status), in `listPlayers`' order: the
+   * Players screen's rows. Every game header is read once (no index by player): 1,000 games are a
+   * few tens of milliseconds, on a screen opened now and then.
+   */
+  async playerSummaries(): Promise<PlayerSummary[]> {
+    const [players, games] = await Promise.all([this.listPlayers(), this.db.getAll('games')]);
+    const counts = new Map<string, number>();
+    for (const game of games) for (const p of game.players) counts.set(p.id, (counts.get(p.id) ?? 0) + 1);
+    return players.map((player) => ({ player, games: counts.get(player.id) ?? 0 }));
+  }
+
+  /**
+   * Renames a player: the name lists and balances show from now on, and the next game is played
+   * under. Games already played keep the name they were played under (`GamePlayer.name`).
+   */
   async renamePlayer(id: string, name: string): Promise<PlayerRecord> {
     const trimmed = checkName(name, 'A player');
     return inTx(this.db, ['players'], 'readwrite', async (tx) => {
       const store = tx.objectStore('players');
       const player = await store.get(id);
       if (!player) throw new StoreError('not-found', 'That player is not on this device.');
-      const other = await store.index('by-name').getKey(nameKey(trimmed));
-      if (other !== undefined && other !== id) throw new StoreError('name-taken', `There is already a player called ${trimmed}.`);
+      const otherId = await store.index('by-name').getKey(nameKey(trimmed));
+      const other = otherId === undefined || otherId === id ? undefined : await store.get(otherId);
+      if (other) {
+        // two records of one person are joined by a merge, never by sharing a name
+        throw new StoreError('name-taken', `There is already a player called ${other.name}. If ${player.name} is ${other.name}, merge them instead: "Same person as…".`);
+      }
       const renamed: PlayerRecord = { ...player, name: trimmed, nameKey: nameKey(trimmed) };
       await store.put(renamed);
       return renamed;
+    });
+  }
+
+  /**
+   * Merges player `fromId` into `intoId` (two records of one person: "Bbo" typed one night, "Bob"
+   * the next), in ONE transaction: every game that seats `from` seats `into` in that seat, its
+   * result's winners and payouts follow, every ledger line's amount of `from` is added to
+   * `into`'s, and `from`'s record goes. Sessions, actions, taught sets and settings hold no
+   * player ids. Refused, writing nothing, when either player is unknown, they are one player, or
+   * they sat in the same game (two people at one table; `describeGame` names that game).
+   *
+   * Each game keeps the name its seat was played under (`GamePlayer.name`): the log replays, reads
+   * and exports as it was played, and a transcript exported before still matches it
+   * (`findSameGame`); the screens that list players across games (Home's balances, History's
+   * games, the game over's evening) show each id's name now. Each game's log revision moves on,
+   * so a table or a log open in another tab, holding `from`'s id, has its next write refused as
+   * stale and reloads (`refreshIfChanged` sees it too) rather than write a result for an id that
+   * is gone. `updatedAt` is left alone: a merge is not a game played.
+   */
+  async mergePlayers(fromId: string, intoId: string, describeGame: (game: GameRecord) => string = gameOnDay): Promise<PlayerMerge> {
+    return inTx(this.db, ['players', 'games', 'ledger'], 'readwrite', async (tx) => {
+      const players = tx.objectStore('players');
+      const [from, into] = await Promise.all([players.get(fromId), players.get(intoId)]);
+      if (!from || !into) throw new StoreError('not-found', 'That player is not on this device.');
+      if (from.id === into.id) throw new StoreError('invalid-input', `${from.name} is already that player: choose someone else to merge with.`);
+      const gameStore = tx.objectStore('games');
+      const seats = (game: GameRecord, id: string): boolean => game.players.some((p) => p.id === id);
+      const fromGames = (await gameStore.getAll()).filter((g) => seats(g, from.id)).sort((a, b) => a.createdAt - b.createdAt);
+      const together = fromGames.find((g) => seats(g, into.id));
+      if (together) {
+        throw new StoreError(
+          'played-together',
+          `${into.name} and ${from.name} played in the same game of ${describeGame(together)}: they are two people, so they cannot be merged.`,
+        );
+      }
+      const ledger = tx.objectStore('ledger');
+      const lines = (await ledger.getAll()).filter((line) => Object.hasOwn(line.deltas, from.id));
+      await writeAll(fromGames, (game) => gameStore.put(gameMerged(game, from.id, into.id)));
+      await writeAll(lines, (line) => ledger.put({ ...line, deltas: deltasMerged(line.deltas, from.id, into.id) }));
+      const kept: PlayerRecord = {
+        ...into,
+        createdAt: Math.min(from.createdAt, into.createdAt),
+        lastPlayedAt: from.lastPlayedAt === null ? into.lastPlayedAt : Math.max(from.lastPlayedAt, into.lastPlayedAt ?? 0),
+      };
+      await players.put(kept);
+      await players.delete(from.id);
+      return { player: kept, games: fromGames.length, ledgerLines: lines.length };
     });
   }
 

@@ -1,0 +1,162 @@
+/**
+ * Players set right: a rename, and two records of one person merged ("Bbo" typed one night, "Bob"
+ * the next) with their games, results and ledger lines, all in one transaction or not at all.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { resultOfGame, StoreError, type JsonObject, type RollcallStore } from '../../src/lib/store/index.ts';
+import { matchResult, replay, type Action } from '../../src/lib/rules/index.ts';
+import { freshStore } from './helpers.ts';
+
+let open: RollcallStore[] = [];
+async function store(): Promise<RollcallStore> {
+  const s = await freshStore();
+  open.push(s);
+  return s;
+}
+afterEach(() => {
+  for (const s of open) s.close();
+  open = [];
+});
+
+async function refusal(p: Promise<unknown>, code: StoreError['code']): Promise<string> {
+  const err = await p.then(
+    () => {
+      throw new Error(`expected a StoreError ${code}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(StoreError);
+  expect((err as StoreError).code).toBe(code);
+  return (err as StoreError).message;
+}
+
+/** Big Roll 5000 with an ante of 2: the second seat throws five ones and takes the pot of 6 (+4; the others −2). */
+const FIVE_ONES = JSON.parse(readFileSync(resolve(import.meta.dirname, '../transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { options: JsonObject; actions: Action[] };
+const DICE = { kitId: 'standard', taughtSetId: null };
+
+/** The five-ones game for three players by name, imported finished into `sessionId`, as the table would have written it. */
+async function fiveOnesFor(s: RollcallStore, sessionId: string, names: [string, string, string]) {
+  const result = matchResult(replay({ game: 'big-roll-5000', players: names, options: FIVE_ONES.options, actions: FIVE_ONES.actions }));
+  return s.importGame({ game: 'big-roll-5000', playerNames: names, options: FIVE_ONES.options, ante: 2, dice: DICE, sessionId, actions: FIVE_ONES.actions, result });
+}
+
+/** Everything the store holds that a merge could touch, to check that a refusal changed none of it. */
+async function everything(s: RollcallStore, sessionId: string) {
+  return { players: await s.listPlayers(), games: await s.listGames(), ledger: await s.ledgerForSession(sessionId) };
+}
+
+const idOf = async (s: RollcallStore, name: string): Promise<string> => (await s.listPlayers()).find((p) => p.name === name)!.id;
+
+describe('merging two records of one person', () => {
+  it("gives every game, result and ledger line of Bbo's to Bob, keeps the names played under, and sums the evening's balances as one", async () => {
+    const s = await store();
+    const evening = await s.startSession('Friday');
+    const first = await fiveOnesFor(s, evening.id, ['Ann', 'Bbo', 'Cy']);
+    const second = await fiveOnesFor(s, evening.id, ['Ann', 'Bob', 'Cy']);
+    const [ann, bbo, bob, cy] = await Promise.all(['Ann', 'Bbo', 'Bob', 'Cy'].map((n) => idOf(s, n)));
+    await s.addLedgerEntry({ sessionId: evening.id, deltas: { [bbo!]: -1, [bob!]: 1, [ann!]: 0 }, note: 'Bbo paid Bob' });
+    expect(await s.sessionBalances(evening.id)).toEqual({ [ann!]: -4, [bbo!]: 3, [bob!]: 5, [cy!]: -4 });
+    expect((await s.playerSummaries()).map((p) => [p.player.name, p.games])).toEqual(
+      expect.arrayContaining([['Bbo', 1], ['Bob', 1], ['Ann', 2], ['Cy', 2]]),
+    );
+
+    const merged = await s.mergePlayers(bbo!, bob!);
+    expect(merged).toMatchObject({ player: { id: bob, name: 'Bob' }, games: 1, ledgerLines: 2 });
+
+    // one row on Home's balances: both wins, and the settle-up between the two nets out
+    expect(await s.sessionBalances(evening.id)).toEqual({ [ann!]: -4, [bob!]: 8, [cy!]: -4 });
+    expect((await s.listPlayers()).map((p) => p.name).sort()).toEqual(['Ann', 'Bob', 'Cy']);
+    expect((await s.playerSummaries()).find((p) => p.player.id === bob)?.games).toBe(2);
+    const game = (await s.getGame(first.id))!;
+    // the seat keeps the name it was played under: the log reads as it was played
+    expect(game.players).toEqual([{ id: ann, name: 'Ann' }, { id: bob, name: 'Bbo' }, { id: cy, name: 'Cy' }]);
+    expect(game.result).toEqual({ winners: [bob], payouts: { [ann!]: -2, [bob!]: 4, [cy!]: -2 } });
+    // a table open elsewhere holding Bbo's id sees the game changed; a merge is no game played, so History's order stays
+    expect(game.logRevision).toBe((first.logRevision ?? 0) + 1);
+    expect(game.updatedAt).toBe(first.updatedAt);
+    // Bob's own game is untouched
+    expect(await s.getGame(second.id)).toEqual(second);
+    // the name is free again (a new player could take it)
+    expect((await s.addPlayer('Bbo')).name).toBe('Bbo');
+  });
+
+  it('refuses, changing nothing, an unknown player, a player merged with themselves, and two who sat in one game', async () => {
+    const s = await store();
+    const evening = await s.startSession('Friday');
+    const together = await fiveOnesFor(s, evening.id, ['Ann', 'Bbo', 'Bob']);
+    await fiveOnesFor(s, evening.id, ['Ann', 'Bbo', 'Cy']);
+    const [bbo, bob] = await Promise.all(['Bbo', 'Bob'].map((n) => idOf(s, n)));
+    const before = await everything(s, evening.id);
+
+    expect(await refusal(s.mergePlayers('nobody', bob!), 'not-found')).toBe('That player is not on this device.');
+    expect(await refusal(s.mergePlayers(bbo!, 'nobody'), 'not-found')).toBe('That player is not on this device.');
+    expect(await refusal(s.mergePlayers(bob!, bob!), 'invalid-input')).toBe('Bob is already that player: choose someone else to merge with.');
+    const day = new Date(together.createdAt).toISOString().slice(0, 10);
+    expect(await refusal(s.mergePlayers(bbo!, bob!), 'played-together')).toBe(
+      `Bob and Bbo played in the same game of big-roll-5000 (started ${day}): they are two people, so they cannot be merged.`,
+    );
+    // the app names the game in its own words
+    expect(await refusal(s.mergePlayers(bob!, bbo!, (g) => `${g.game === 'big-roll-5000' ? '5000' : '?'} (started 3 Dec)`), 'played-together')).toBe(
+      'Bbo and Bob played in the same game of 5000 (started 3 Dec): they are two people, so they cannot be merged.',
+    );
+    expect(await everything(s, evening.id)).toEqual(before);
+  });
+
+  it('leaves a game in play playable: its next move and its end are written under the kept player, and a write from before the merge is refused as stale', async () => {
+    const s = await store();
+    const evening = await s.startSession('Friday');
+    // the five-ones game one throw short of its end
+    const game = await s.importGame({
+      game: 'big-roll-5000',
+      playerNames: ['Ann', 'Bbo', 'Cy'],
+      options: FIVE_ONES.options,
+      ante: 2,
+      dice: DICE,
+      sessionId: evening.id,
+      actions: FIVE_ONES.actions.slice(0, -1),
+      result: null,
+    });
+    await s.addPlayer('Bob');
+    const [ann, bbo, bob, cy] = await Promise.all(['Ann', 'Bbo', 'Bob', 'Cy'].map((n) => idOf(s, n)));
+    const seenBefore = { expectedCount: game.actionCount, expectedRevision: game.logRevision ?? 0 };
+
+    await s.mergePlayers(bbo!, bob!);
+
+    // a table that loaded the game before the merge (another tab) may not write its old ids
+    await refusal(s.appendAction(game.id, FIVE_ONES.actions.at(-1)!, seenBefore), 'stale-log');
+    // loaded again, the game replays under the names played and ends with the kept player's win
+    const { game: header, actions } = await s.loadGame(game.id);
+    expect(header.status).toBe('active');
+    const last = FIVE_ONES.actions.at(-1)!;
+    const state = replay({ game: header.game, players: header.players.map((p) => p.name), options: header.options, actions: [...(actions as Action[]), last] }, { namesAsPlayed: true });
+    const result = matchResult(state)!;
+    expect(result.winners).toEqual([1]);
+    await s.appendAction(game.id, last, { expectedCount: header.actionCount, expectedRevision: header.logRevision ?? 0 }, resultOfGame(header.players, header.ante, result));
+    expect(await s.getGame(game.id)).toMatchObject({ status: 'finished', result: { winners: [bob] } });
+    expect(await s.sessionBalances(evening.id)).toEqual({ [ann!]: -2, [bob!]: 4, [cy!]: -2 });
+  });
+
+  it('keeps the earlier start and the later last game of the two', async () => {
+    const s = await store();
+    const bob = await s.addPlayer('Bob');
+    const bbo = await s.addPlayer('Bbo');
+    await s.createGame({ game: 'war', players: [{ id: bbo.id, name: 'Bbo' }, { id: 'p-x', name: 'Xi' }], dice: DICE });
+    const lastPlayed = (await s.listPlayers()).find((p) => p.id === bbo.id)!.lastPlayedAt;
+    const kept = (await s.mergePlayers(bbo.id, bob.id)).player;
+    expect(kept).toEqual({ ...bob, lastPlayedAt: lastPlayed });
+  });
+});
+
+describe('renaming a player', () => {
+  it('refuses a name another player has, suggesting a merge, and changes nothing', async () => {
+    const s = await store();
+    const bbo = await s.addPlayer('Bbo');
+    await s.addPlayer('Bob');
+    expect(await refusal(s.renamePlayer(bbo.id, ' bob '), 'name-taken')).toBe('There is already a player called Bob. If Bbo is Bob, merge them instead: "Same person as…".');
+    expect((await s.listPlayers()).map((p) => p.name).sort()).toEqual(['Bbo', 'Bob']);
+    // a name set right in case only is the same player's
+    expect((await s.renamePlayer(bbo.id, 'BBO')).name).toBe('BBO');
+  });
+});
