@@ -10,13 +10,15 @@ export type Screen =
   | { name: 'log'; gameId: string; fixing?: boolean }
   | { name: 'history' }
   | { name: 'kits' }
+  /** Known players: rename one, or merge two records of one person. */
+  | { name: 'players' }
   | { name: 'teach'; setId: string }
   | { name: 'new-kit' }
   | { name: 'settings' }
   | { name: 'camera-check' };
 
 const HOME: Screen = { name: 'home' };
-const NAMES = new Set<Screen['name']>(['home', 'new-game', 'game', 'log', 'history', 'kits', 'teach', 'new-kit', 'settings', 'camera-check']);
+const NAMES = new Set<Screen['name']>(['home', 'new-game', 'game', 'log', 'history', 'kits', 'players', 'teach', 'new-kit', 'settings', 'camera-check']);
 
 function isScreen(value: unknown): value is Screen {
   if (typeof value !== 'object' || value === null) return false;
