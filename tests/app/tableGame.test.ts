@@ -40,4 +40,32 @@ describe('TableGame', () => {
     expect(await table.act({ type: 'roll', dice: [1, 1, 1, 5, 5] })).toBe(false);
     expect(table.problem).toBe('This game changed in another tab; the table now shows the latest state. Nothing was added here.');
   });
+
+  it('a table open in another tab across a merge of its players reloads, then plays on and ends under the kept player', async () => {
+    const store = await data.store();
+    const session = await store.startSession('Friday');
+    const bbo = await store.addPlayer('Bbo');
+    const bob = await store.addPlayer('Bob');
+    // Big Roll 5000 with an ante of 2: Ann banks 2000, Bbo throws 1 1 1 5 5 and must throw all five again
+    const game = await store.createGame({
+      game: 'big-roll-5000',
+      players: [{ id: 'p-ann', name: 'Ann' }, { id: bbo.id, name: 'Bbo' }],
+      options: { startingPlayer: 'first-listed', ante: 2 },
+      ante: 2,
+      dice: { kitId: 'standard', taughtSetId: null },
+      sessionId: session.id,
+    });
+    for (const action of [{ type: 'roll', dice: [1, 1, 1, 1, 3] }, { type: 'bank' }, { type: 'roll', dice: [1, 1, 1, 5, 5] }]) await store.appendAction(game.id, action);
+    const table = new TableGame(game.id);
+    await table.load();
+    await store.mergePlayers(bbo.id, bob.id);
+    // the table still holds Bbo's id: its write is refused, and it shows the game as stored now
+    expect(await table.act({ type: 'roll', dice: [1, 1, 1, 1, 1] })).toBe(false);
+    expect(table.problem).toBe('This game changed in another tab; the table now shows the latest state. Nothing was added here.');
+    expect(table.record?.players).toEqual([{ id: 'p-ann', name: 'Ann' }, { id: bob.id, name: 'Bbo' }]);
+    // five ones: the game, its pot and the evening's balance are the kept player's
+    expect(await table.act({ type: 'roll', dice: [1, 1, 1, 1, 1] })).toBe(true);
+    expect(table.record).toMatchObject({ status: 'finished', result: { winners: [bob.id] } });
+    expect(await store.sessionBalances(session.id)).toEqual({ 'p-ann': -2, [bob.id]: 2 });
+  });
 });
