@@ -15,9 +15,12 @@ export function seatName(seat: GamePlayer, namesNow: ReadonlyMap<string, string>
   return `${now} (as ${seat.name})`;
 }
 
-/** A game as a merge's refusal names it: "5000 (started 3 Dec)", in the phone's own language. */
-export function gameStartedOn(game: GameRecord): string {
-  return `${gameName(game.game)} (started ${new Date(game.createdAt).toLocaleDateString(undefined, { day: 'numeric', month: 'short' })})`;
+/**
+ * A game as a merge's refusal names it: "5000 (Big Roll), started 3 Dec", in the phone's own
+ * language (a comma, not brackets: some games' names end in brackets of their own).
+ */
+export function gameStartedOn(game: Pick<GameRecord, 'game' | 'createdAt'>): string {
+  return `${gameName(game.game)}, started ${new Date(game.createdAt).toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}`;
 }
 
 /** "4 games", "1 game", "no games". */

@@ -3,7 +3,7 @@
  * size (360 × 740): Home, New game, the table mid-game (the dice pad, a proposed roll, a refusal,
  * the camera on, refused, and a photo that is not one), the log, History, Settings, the kits,
  * teaching, the camera check, the symbol-dice games (a villain's private screen among them), the
- * 5-dice games, finished games, a long history (History's pages, a long log), and the app with nowhere to save. Each screen is checked in the
+ * 5-dice games, finished games, a long history (History's pages, a long log), Players (a rename refused, a merge asked), and the app with nowhere to save. Each screen is checked in the
  * light colour scheme, then its colours again in the dark one.
  *
  * A screen's violations are listed as "rule-id: selector — what to fix"; the list must be empty.
@@ -350,6 +350,29 @@ describe('axe at a phone size, without a camera', () => {
     expect(await violations(page, COLOURS)).toEqual([expect.stringMatching(/^color-contrast: #axe-bait — /)]);
     await page.emulateMedia({ colorScheme: 'light' });
     await page.evaluate(() => document.getElementById('axe-bait')?.remove());
+  });
+
+  it('Players: the list, a rename refused, and a merge asked', async () => {
+    // its own players, whatever the cases before left: a game of War for Bbo and Dee started
+    await home(page);
+    await startGame(page, 'war', ['Bbo', 'Dee']);
+    await home(page);
+    await page.getByRole('button', { name: 'Players' }).click();
+    const bbo = page.getByTestId('player').filter({ has: page.getByTestId('player-name').getByText('Bbo', { exact: true }) });
+    await bbo.waitFor();
+    await audit(page, 'players');
+    await bbo.getByTestId('rename-player').click();
+    await page.getByTestId('rename-field').fill('dee');
+    await page.getByTestId('rename-save').click();
+    await bbo.getByTestId('player-message').waitFor();
+    await audit(page, 'players (a rename refused)');
+    await bbo.getByRole('button', { name: 'Cancel' }).click();
+    await bbo.getByTestId('merge-player').click();
+    await page.getByTestId('merge-into').selectOption({ label: 'Dee' });
+    await page.getByTestId('merge-ask').click();
+    await page.getByTestId('merge-question').waitFor();
+    await audit(page, 'players (a merge asked)');
+    await bbo.getByRole('button', { name: 'Keep them apart' }).click();
   });
 });
 

@@ -95,11 +95,11 @@ describe('merging two records of one person', () => {
     expect(await refusal(s.mergePlayers(bob!, bob!), 'invalid-input')).toBe('Bob is already that player: choose someone else to merge with.');
     const day = new Date(together.createdAt).toISOString().slice(0, 10);
     expect(await refusal(s.mergePlayers(bbo!, bob!), 'played-together')).toBe(
-      `Bob and Bbo played in the same game of big-roll-5000 (started ${day}): they are two people, so they cannot be merged.`,
+      `Bob and Bbo played in the same game of big-roll-5000, started ${day}: they are two people, so they cannot be merged.`,
     );
     // the app names the game in its own words
-    expect(await refusal(s.mergePlayers(bob!, bbo!, (g) => `${g.game === 'big-roll-5000' ? '5000' : '?'} (started 3 Dec)`), 'played-together')).toBe(
-      'Bbo and Bob played in the same game of 5000 (started 3 Dec): they are two people, so they cannot be merged.',
+    expect(await refusal(s.mergePlayers(bob!, bbo!, (g) => `${g.game === 'big-roll-5000' ? '5000' : '?'}, started 3 Dec`), 'played-together')).toBe(
+      'Bbo and Bob played in the same game of 5000, started 3 Dec: they are two people, so they cannot be merged.',
     );
     expect(await everything(s, evening.id)).toEqual(before);
   });

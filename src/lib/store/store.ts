@@ -510,9 +510,9 @@ async function reopenedInTx(tx: LogChangeTx, game: GameRecord): Promise<Pick<Gam
   return { status: 'active', finishedAt: null, result: null };
 }
 
-/** A game by its rules' id and the day it started, in UTC: what the store alone can say of one ("five-thousand (started 2026-12-03)"). */
+/** A game by its rules' id and the day it started, in UTC: what the store alone can say of one ("five-thousand, started 2026-12-03"). */
 function gameOnDay(game: GameRecord): string {
-  return `${game.game} (started ${new Date(game.createdAt).toISOString().slice(0, 10)})`;
+  return `${game.game}, started ${new Date(game.createdAt).toISOString().slice(0, 10)}`;
 }
 
 /** `game` with player `fromId`'s seat, win and payout given to `intoId` (who is not in it), its log revision moved on. */

@@ -1,0 +1,140 @@
+/**
+ * Players set right (src/screens/Players.svelte): an evening where "Bbo" won one game and "Bob"
+ * the next (restored from a backup through Settings, as a phone restored would be) shows two rows
+ * on Home's balances; a rename to "Bob" is refused with a merge suggested, Bbo merged into Bob
+ * after the question, and Home's balances show one row with both wins, History the game as Bob's
+ * under the name played; two who sat at one table are refused, the game named, nothing changed.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appSession, ROOT } from './harness.ts';
+import type { BackupFile } from '../../src/lib/store/backup.ts';
+
+const app = appSession();
+
+/** Big Roll 5000, ante 2: the second seat throws five ones and takes the pot of 6 (+4; the others −2). */
+const FIVE_ONES = JSON.parse(readFileSync(join(ROOT, 'tests/transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { options: BackupFile['games'][number]['options']; actions: BackupFile['games'][number]['actions'][number]['action'][] };
+
+/** Tonight's evening, still open: Ann, Bbo and Cy played, then Ann, Bob and Cy. */
+function evening(): BackupFile {
+  const start = Date.now() - 2 * 3600_000;
+  const players = [
+    { id: 'p-ann', name: 'Ann' },
+    { id: 'p-bbo', name: 'Bbo' },
+    { id: 'p-bob', name: 'Bob' },
+    { id: 'p-cy', name: 'Cy' },
+  ];
+  const seated = (second: string) => [players[0]!, players.find((p) => p.id === second)!, players[3]!];
+  const games: BackupFile['games'] = ['p-bbo', 'p-bob'].map((second, g) => {
+    const at = start + g * 3600_000;
+    const end = at + FIVE_ONES.actions.length * 20_000;
+    const seats = seated(second);
+    return {
+      id: `g${g}`,
+      game: 'big-roll-5000',
+      players: seats,
+      options: FIVE_ONES.options,
+      ante: 2,
+      dice: { kitId: 'standard', taughtSetId: null },
+      sessionId: 's-tonight',
+      createdAt: at,
+      updatedAt: end,
+      finishedAt: end,
+      status: 'finished',
+      actionCount: FIVE_ONES.actions.length,
+      logRevision: FIVE_ONES.actions.length,
+      result: { winners: [second], payouts: { 'p-ann': -2, [second]: 4, 'p-cy': -2 } },
+      actions: FIVE_ONES.actions.map((action, k) => ({ action, at: at + k * 20_000 })),
+    };
+  });
+  return {
+    format: 'rollcall-backup',
+    version: 2,
+    exportedAt: new Date().toISOString(),
+    games,
+    players: players.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: games.find((g) => g.players.some((s) => s.id === p.id))!.updatedAt })),
+    sessions: [{ id: 's-tonight', name: 'Tonight', startedAt: start, endedAt: null }],
+    ledger: games.map((g) => ({ id: `l-${g.id}`, sessionId: 's-tonight', gameId: g.id, at: g.updatedAt, deltas: { ...g.result!.payouts }, note: '' })),
+    taughtSets: [],
+    taughtFaces: [],
+    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
+  };
+}
+
+async function home(): Promise<void> {
+  const { page } = app;
+  while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('heading', { name: 'In progress' }).waitFor();
+}
+
+/** Home's balances, row by row: "Bob +8". */
+const balances = () => app.page.getByTestId('ledger').locator('tr').evaluateAll((rows) => rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim()).join(' ')));
+
+const row = (name: string) => app.page.getByTestId('player').filter({ has: app.page.getByTestId('player-name').getByText(name, { exact: true }) });
+
+beforeAll(async () => {
+  const { page } = app;
+  await page.getByTestId('new-game').waitFor();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(evening())) });
+  await page.getByTestId('backup-message').waitFor();
+  expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 2 games.');
+  await home();
+});
+
+describe('Players: one person under two names', () => {
+  it('Home shows Bbo and Bob apart; a rename to Bob is refused and suggests a merge', async () => {
+    const { page } = app;
+    expect(await balances()).toEqual(['Bbo +4', 'Bob +4', 'Ann -4', 'Cy -4']);
+    await page.getByRole('button', { name: 'Players' }).click();
+    await page.getByRole('heading', { name: 'Players' }).waitFor();
+    expect(await row('Bbo').textContent()).toContain('1 game');
+    await row('Bbo').getByTestId('rename-player').click();
+    // focus in the field, the name ready to be typed over
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('rename-field');
+    await page.getByTestId('rename-field').fill('bob');
+    await page.keyboard.press('Enter');
+    expect(await row('Bbo').getByTestId('player-message').textContent()).toBe(
+      'There is already a player called Bob. If Bbo is Bob, merge them instead: "Same person as…". Nothing was changed.',
+    );
+    await row('Bbo').getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename… Bbo');
+  });
+
+  it('merges Bbo into Bob after saying what happens; Home shows one row with both wins, History the game as Bob’s', async () => {
+    const { page } = app;
+    await row('Bbo').getByTestId('merge-player').click();
+    await page.getByTestId('merge-into').selectOption({ label: 'Bob' });
+    await page.getByTestId('merge-ask').click();
+    expect(await page.getByTestId('merge-question').textContent()).toBe("Bbo's 1 game and balances become Bob's. Bbo goes from the list; games keep the name they were played under.");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('merge-confirm');
+    await page.getByTestId('merge-confirm').click();
+    expect(await row('Bob').getByTestId('player-message').textContent()).toBe("Bbo is Bob now: 1 game became Bob's.");
+    expect(await page.getByTestId('player-name').allTextContents()).not.toContain('Bbo');
+    expect(await row('Bob').textContent()).toContain('2 games');
+
+    await home();
+    expect(await balances()).toEqual(['Bob +8', 'Ann -4', 'Cy -4']);
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByTestId('history-count').waitFor();
+    expect(await page.getByTestId('game-players').allTextContents()).toEqual(['Ann, Bob, Cy', 'Ann, Bob (as Bbo), Cy']);
+  });
+
+  it('refuses to merge two who sat at one table, saying which game, and changes nothing', async () => {
+    const { page } = app;
+    await home();
+    await page.getByRole('button', { name: 'Players' }).click();
+    await row('Ann').getByTestId('merge-player').click();
+    await page.getByTestId('merge-into').selectOption({ label: 'Bob' });
+    await page.getByTestId('merge-ask').click();
+    await page.getByTestId('merge-confirm').click();
+    expect(await row('Ann').getByTestId('player-message').textContent()).toMatch(
+      /^Bob and Ann played in the same game of 5000 \(Big Roll\), started .+: they are two people, so they cannot be merged\. Nothing was changed\.$/,
+    );
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Same person as… Ann');
+    expect(await page.getByTestId('player-name').allTextContents()).toEqual(expect.arrayContaining(['Ann', 'Bob', 'Cy']));
+    await home();
+    expect(await balances()).toEqual(['Bob +8', 'Ann -4', 'Cy -4']);
+  });
+});
