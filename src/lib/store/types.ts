@@ -15,7 +15,10 @@ export interface ActionLike {
   readonly type: string;
 }
 
-/** A player as a game records them: the name is the one they played under. */
+/**
+ * A player as a game records them: the name is the one they played under, kept through a rename
+ * or a merge (the id then becomes the kept player's); lists across games show the name now.
+ */
 export interface GamePlayer {
   id: string;
   name: string;
@@ -55,7 +58,8 @@ export interface GameRecord {
   /**
    * Moves on with every change to the log (an action appended or undone; `withLogChange`), so a
    * screen can tell the log it shows from one changed since, even at the same length (an undo
-   * and a new action in another tab). Absent on games stored before it was kept: read as 0.
+   * and a new action in another tab), and with a merge of its players (`mergePlayers`: the ids its
+   * result is written with changed). Absent on games stored before it was kept: read as 0.
    */
   logRevision?: number;
   result: GameResult | null;
