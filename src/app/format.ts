@@ -79,6 +79,13 @@ export function localDay(date: Date): string {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
 }
 
+/** A moment on this phone's clock as spreadsheets read a date and time: `2025-01-05 20:15:03`. */
+export function spreadsheetTime(ms: number): string {
+  const date = new Date(ms);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${localDay(date)} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
+
 /**
  * Words as a part of a file name: letters with their accents and vowel signs (`\p{M}`: "प्रिया"
  * keeps its signs) and digits, everything else dropped.

@@ -33,7 +33,7 @@ import {
   type Transcript,
 } from '../lib/rules/index.ts';
 import { BUILT_IN_KITS, describeDice, tokenForFace, type DiceKit } from '../lib/dice/index.ts';
-import { isolated } from './format.ts';
+import { isolated, spreadsheetTime } from './format.ts';
 import { rollcallFileKind, wrongFileMessage } from './file-kinds.ts';
 
 /**
@@ -487,10 +487,10 @@ function csvField(value: string | number): string {
   return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** The log as CSV for spreadsheets: one row per action, with every player's score after it. */
-export function csvOf(players: readonly string[], steps: readonly LogStep[]): string {
-  const head = ['#', 'player', 'action', 'dice', ...players.map((p) => `${p} score`), 'after'];
-  const rows = steps.map((s) => [s.index + 1, s.player ?? '', s.text, s.dice, ...s.scores, s.headline]);
+/** The log as CSV for spreadsheets: one row per action, when it was made (`times`, ms) and every player's score after it. */
+export function csvOf(players: readonly string[], steps: readonly LogStep[], times: readonly number[]): string {
+  const head = ['#', 'time', 'player', 'action', 'dice', ...players.map((p) => `${p} score`), 'after'];
+  const rows = steps.map((s) => [s.index + 1, times[s.index] === undefined ? '' : spreadsheetTime(times[s.index]!), s.player ?? '', s.text, s.dice, ...s.scores, s.headline]);
   return [head, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 

@@ -249,9 +249,11 @@ describe('the log step by step', () => {
   it('exports CSV for spreadsheets: one row per action, quoted where needed, formulas defused', () => {
     const header = { game: 'five-thousand', players: ['Ann, the first', '=HYPERLINK("x")'], options: {} };
     const { steps } = logSteps(header, [{ type: 'roll', dice: [2, 3, 4, 6, 6] }]);
-    const lines = csvOf(header.players, steps).split('\r\n');
-    expect(lines[0]).toBe(`#,player,action,dice,"Ann, the first score","'=HYPERLINK(""x"") score",after`);
-    expect(lines[1]).toMatch(/^1,"Ann, the first",rolled 2 3 4 6 6,2 3 4 6 6,0,0,"?'?Ann, the first rolled 2 3 4 6 6/);
+    // when the roll was made, on this phone's clock, as a spreadsheet reads a date and time
+    const at = new Date(2026, 11, 5, 20, 15, 3).getTime();
+    const lines = csvOf(header.players, steps, [at]).split('\r\n');
+    expect(lines[0]).toBe(`#,time,player,action,dice,"Ann, the first score","'=HYPERLINK(""x"") score",after`);
+    expect(lines[1]).toMatch(/^1,2026-12-05 20:15:03,"Ann, the first",rolled 2 3 4 6 6,2 3 4 6 6,0,0,"?'?Ann, the first rolled 2 3 4 6 6/);
     expect(lines).toHaveLength(3);
   });
 });

@@ -89,8 +89,8 @@ describe('transcripts', () => {
     // UTF-8 with a byte-order mark, so that Excel shows "→" and accented names as written
     expect(csv.text.startsWith('\uFEFF')).toBe(true);
     const rows = csv.text.slice(1).trimEnd().split('\r\n');
-    expect(rows[0]).toBe('#,player,action,dice,Ann score,Bob score,after');
-    expect(rows[5]).toMatch(/^5,Ann,Bank 600 \(0 → 600\),,600,0,/);
+    expect(rows[0]).toBe('#,time,player,action,dice,Ann score,Bob score,after');
+    expect(rows[5]).toMatch(/^5,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},Ann,Bank 600 \(0 → 600\),,600,0,/);
     expect(rows).toHaveLength(7);
   });
 
