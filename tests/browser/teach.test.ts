@@ -409,6 +409,26 @@ describe('a kit of your own', () => {
     expect(await spikeSets()).toEqual([...before, 'My Corellian Spike dice']);
   });
 
+  it('a teach button tapped twice before the store answers opens one set, and says no refusal over it', async () => {
+    const { page } = session;
+    const faceOffSets = async (): Promise<string[]> => page.locator('[data-kit-id="face-off"]').getByTestId('taught-set').locator('strong').allTextContents();
+    await openKits(page);
+    const before = await faceOffSets();
+    // both taps land before the set is made (the store answers a tap later)
+    await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').evaluate((button: HTMLElement) => {
+      button.click();
+      button.click();
+    });
+    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    // the second tap made no second set of the same name: nothing told the screen reader "There is already a dice set called …"
+    expect(await page.locator('[aria-live="assertive"]').textContent()).toBe('');
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    // Back leads to the dice kits, not to a second Teach screen of a second set
+    await page.getByTestId('own-kits').waitFor();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-kit-id="face-off"] [data-testid="taught-set"]').length >= n, before.length + 1);
+    expect((await faceOffSets()).length).toBe(before.length + 1);
+  });
+
   it('asks for a name on a submit without one, and stops asking once a name is typed', async () => {
     const { page } = session;
     await openKits(page);
