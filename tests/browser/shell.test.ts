@@ -227,6 +227,34 @@ describe('app shell', () => {
     });
   });
 
+  it('says so when the evening cannot be ended (the device full), and keeps the balances', async () => {
+    const backup = await eveningBackup('ledger-full-disk-fixture');
+    await onNewPhonesSettings(async (page) => {
+      const errors = watchErrors(page);
+      await page.getByTestId('backup-file').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(backup) });
+      expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 1 game.');
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByTestId('ledger').waitFor();
+      // the session's write fails as on a full disk
+      await page.evaluate(() => {
+        const proto = IDBObjectStore.prototype as { put: IDBObjectStore['put'] };
+        const realPut = proto.put;
+        proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+          if (this.name === 'sessions') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          return realPut.apply(this, args);
+        };
+      });
+      await page.getByTestId('end-evening').click();
+      await page.getByTestId('end-evening-confirm').click();
+      await page.getByTestId('end-evening-problem').waitFor();
+      expect(await page.getByTestId('end-evening-problem').textContent()).toBe('The device is out of storage space, so this was not saved. Free some space and try again.');
+      expect(await page.getByTestId('end-evening-problem').getAttribute('role')).toBe('alert');
+      expect((await page.getByTestId('ledger').innerText()).replace(/\s+/g, ' ').trim()).toBe('Ann +4 Ben -4');
+      expect(await page.getByTestId('end-evening-confirm').isEnabled()).toBe(true);
+      expect(errors).toEqual([]);
+    });
+  });
+
   it('says how far a large backup’s import has got, then what came in', async () => {
     const backup = await largeBackup('large-backup-fixture');
 
