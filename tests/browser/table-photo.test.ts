@@ -350,4 +350,40 @@ describe('a photo read late: the roll entered meanwhile, another photo picked, a
     expect(await page.getByTestId('roll-photo').locator('svg rect').count()).toBe(5);
     expect(errors).toEqual([]);
   });
+
+  it('keeps no copy of a photo whose read ends after the game did (the roll entered on the pad meanwhile)', async () => {
+    const { page, errors } = late;
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('new-game').waitFor();
+    await startGame(page, 'big-roll-5000', ['Ann', 'Bob'], 2);
+    await padRoll(page, ['6']); // the roll-off: Ann starts
+    await padRoll(page, ['2']);
+    // the pictures the page makes from now on, and the photo's input, whose value is cleared as its read ends
+    await page.evaluate(() => {
+      const page = window as unknown as { photoUrls: string[]; photoInput: HTMLInputElement | null };
+      page.photoUrls = [];
+      page.photoInput = document.querySelector('[data-testid="roll-photo-file"]');
+      const create = URL.createObjectURL.bind(URL);
+      const revoke = URL.revokeObjectURL.bind(URL);
+      URL.createObjectURL = (blob: Blob | MediaSource) => {
+        const url = create(blob);
+        page.photoUrls.push(url);
+        return url;
+      };
+      URL.revokeObjectURL = (url: string) => {
+        page.photoUrls = page.photoUrls.filter((u) => u !== url);
+        revoke(url);
+      };
+    });
+    await holdReads();
+    await page.getByTestId('roll-photo-file').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: phonePhoto });
+    await held(1);
+    await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once: the photo's button goes with the roll
+    await page.getByTestId('game-over').waitFor();
+    await release();
+    await page.waitForFunction(() => (window as unknown as { photoInput: HTMLInputElement }).photoInput.value === '');
+    // nothing shows the photo any more: a copy made of it would stay in memory until the page closes
+    expect(await page.evaluate(() => (window as unknown as { photoUrls: string[] }).photoUrls)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });
