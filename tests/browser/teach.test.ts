@@ -429,6 +429,51 @@ describe('a kit of your own', () => {
     expect((await faceOffSets()).length).toBe(before.length + 1);
   });
 
+  it('a Teach screen left before its set has loaded starts no dice reader', async () => {
+    const { page } = session;
+    await openKits(page);
+    // the page's workers counted, and the store's answer for a taught set held back until released
+    await page.evaluate(() => {
+      const page = window as unknown as { liveWorkers: number; holdSet: boolean; heldSets: (() => void)[] };
+      page.liveWorkers = 0;
+      page.holdSet = true;
+      page.heldSets = [];
+      const RealWorker = Worker;
+      window.Worker = class extends RealWorker {
+        constructor(...args: ConstructorParameters<typeof Worker>) {
+          super(...args);
+          page.liveWorkers++;
+        }
+        override terminate(): void {
+          page.liveWorkers--;
+          super.terminate();
+        }
+      };
+      const realGet = IDBObjectStore.prototype.get;
+      IDBObjectStore.prototype.get = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['get']>) {
+        const request = realGet.apply(this, args);
+        if (this.name === 'taughtSets' && page.holdSet) {
+          const listen = request.addEventListener.bind(request);
+          request.addEventListener = ((type: string, listener: EventListener, options?: AddEventListenerOptions) =>
+            listen(type, type === 'success' ? (event: Event) => page.heldSets.push(() => listener(event)) : listener, options)) as typeof request.addEventListener;
+        }
+        return request;
+      };
+    });
+    await page.locator('[data-kit-id="corellian-spike"]').getByTestId('teach-kit').click();
+    await page.waitForFunction(() => (window as unknown as { heldSets: unknown[] }).heldSets.length === 1);
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('own-kits').waitFor();
+    await page.evaluate(async () => {
+      const page = window as unknown as { holdSet: boolean; heldSets: (() => void)[] };
+      page.holdSet = false;
+      for (const deliver of page.heldSets.splice(0)) deliver();
+      // what the Teach screen left would start, started by then (a worker is made at once)
+      await new Promise((done) => setTimeout(done, 500));
+    });
+    expect(await page.evaluate(() => (window as unknown as { liveWorkers: number }).liveWorkers)).toBe(0);
+  });
+
   it('asks for a name on a submit without one, and stops asking once a name is typed', async () => {
     const { page } = session;
     await openKits(page);
