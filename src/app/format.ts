@@ -117,6 +117,11 @@ export function nameList(names: readonly string[]): string {
   return names.map(isolated).join(', ');
 }
 
+/** "1 die", "5 dice": a count of dice, as every screen says it. */
+export function diceText(count: number): string {
+  return count === 1 ? '1 die' : `${count} dice`;
+}
+
 /**
  * "12 moves": how long a game's log is, as History and an import say it. Each is a roll or a
  * choice at the table (a log step); "actions" is the store's word, not the players'.

@@ -6,6 +6,7 @@
  */
 import type { Box } from '../lib/vision/types.ts';
 import { cutDiceHint, smallDiceHint } from './cameraRead.ts';
+import { diceText } from './format.ts';
 
 /**
  * The long side a photo is read at, at most. A phone's photo is 4000 pixels across; the detector
@@ -134,6 +135,6 @@ export const NO_DICE_IN_PHOTO = 'No dice found in the photo. Take it again from 
  */
 export function photoText(dice: readonly { box: Box }[], frame: { width: number; height: number }): string {
   const n = dice.length;
-  const count = `${n === 1 ? '1 die' : `${n} dice`} in the photo.`;
+  const count = `${diceText(n)} in the photo.`;
   return count + (cutDiceHint(dice, frame) || smallDiceHint(dice, frame, n));
 }

@@ -8,7 +8,7 @@ afterAll(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
 });
-import { asSentence, backupFileName, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList } from '../../src/app/format.ts';
+import { asSentence, backupFileName, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList } from '../../src/app/format.ts';
 
 describe('dates on screen', () => {
   it("a time reads as the phone's own toLocaleString says it, in the phone's zone", () => {
@@ -81,6 +81,14 @@ describe('an error said before another sentence', () => {
     expect(asSentence('It said "stop."')).toBe('It said "stop."');
     expect(asSentence('(no reply in 60 s)')).toBe('(no reply in 60 s).');
     expect(asSentence('  spaced out  ')).toBe('spaced out.');
+  });
+});
+
+describe('diceText', () => {
+  it('counts dice as the screens say them', () => {
+    expect(diceText(1)).toBe('1 die');
+    expect(diceText(0)).toBe('0 dice');
+    expect(diceText(5)).toBe('5 dice');
   });
 });
 
