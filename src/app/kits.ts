@@ -272,9 +272,14 @@ export function kitFileName(kit: DiceKit): string {
   return `${kit.id}.rollcall-kit.json`;
 }
 
+/** "Star Wars Face Off dice (4 heroes, 2 villains)" → "Star Wars Face Off dice": a kit's name without its note in brackets. */
+export function shortKitName(name: string): string {
+  return name.replace(/\s*\(.*\)\s*$/, '');
+}
+
 /** A new taught set's name: "My Corellian Spike dice", numbered when the name is taken. */
 export function defaultSetName(kit: DiceKit, taken: readonly string[]): string {
-  return unusedName(clipName(`My ${kit.name.replace(/\s*\(.*\)\s*$/, '')}`, MAX_NAME_LENGTH), taken);
+  return unusedName(clipName(`My ${shortKitName(kit.name)}`, MAX_NAME_LENGTH), taken);
 }
 
 /** One face's line on the teach screen: "good", "2 of 3 views", "taken for Han Solo". */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CORELLIAN_SPIKE_KIT, FACE_OFF_KIT, STANDARD_KIT, parseKit } from '../../src/lib/dice/index.ts';
 import type { TaughtSetRecord } from '../../src/lib/store/types.ts';
-import { defaultSetName, deleteSetQuestion, faceStatusText, lostSetNote, kitFromForm, kitReadsPips, readableKits, separationVerdict, standsInFor, type FaceDraft } from '../../src/app/kits.ts';
+import { defaultSetName, deleteSetQuestion, faceStatusText, lostSetNote, kitFromForm, kitReadsPips, readableKits, separationVerdict, shortKitName, standsInFor, type FaceDraft } from '../../src/app/kits.ts';
 import type { FaceSeparation, KitSeparation } from '../../src/lib/vision/face-reader.ts';
 
 const drafts = (labels: string[], values: Array<string> = labels.map(() => '')): FaceDraft[] => labels.map((label, i) => ({ label, value: values[i]!, group: '' }));
@@ -155,5 +155,14 @@ describe("the table's note once a game's taught set is gone", () => {
   it('says what is read instead, as the delete question said: the printed faces, or pips (standard dice have no printed faces)', () => {
     expect(lostSetNote(FACE_OFF_KIT)).toBe('The taught dice of this game are no longer on this device: the printed faces are read instead.');
     expect(lostSetNote(STANDARD_KIT)).toBe('The taught dice of this game are no longer on this device: plain pips are read instead.');
+  });
+});
+
+describe('shortKitName', () => {
+  it('leaves out the note in brackets after a kit\'s name, and nothing else', () => {
+    expect(shortKitName(FACE_OFF_KIT.name)).toBe('Star Wars Face Off dice');
+    expect(shortKitName(STANDARD_KIT.name)).toBe('Standard dice');
+    expect(shortKitName('Grandpa’s rune dice')).toBe('Grandpa’s rune dice');
+    expect(shortKitName('Rune dice (old) ')).toBe('Rune dice');
   });
 });
