@@ -23,6 +23,15 @@ function scoreChanges(before: MatchView, after: MatchView): string {
 }
 
 /**
+ * A finished game whose evening was settled up: its result stands, so neither the table nor the
+ * log offers to undo or fix it (the store would refuse, `SETTLED_GAME_CLOSED`).
+ */
+export async function settledUp(game: GameRecord): Promise<boolean> {
+  if (game.status !== 'finished' || game.sessionId === null) return false;
+  return (await (await data.store()).getSession(game.sessionId))?.endedAt != null;
+}
+
+/**
  * A fix saved on the log opened from the table ("Fixed: Ann rolled 1 1 1 5 5."), for the table to
  * show once it is back, as it shows what Undo took back. By game; taken when the table loads.
  */

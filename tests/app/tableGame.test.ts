@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { data } from '../../src/app/db.svelte.ts';
-import { TableGame } from '../../src/app/table.svelte.ts';
+import { TableGame, settledUp } from '../../src/app/table.svelte.ts';
 import type { GameRecord } from '../../src/lib/store/index.ts';
 
 /** A game of 5000 in the app's store, the first player listed starting (no roll-off). */
@@ -67,5 +67,25 @@ describe('TableGame', () => {
     expect(await table.act({ type: 'roll', dice: [1, 1, 1, 1, 1] })).toBe(true);
     expect(table.record).toMatchObject({ status: 'finished', result: { winners: [bob.id] } });
     expect(await store.sessionBalances(session.id)).toEqual({ 'p-ann': -2, [bob.id]: 2 });
+  });
+});
+
+describe('settledUp', () => {
+  it('is true of a finished game only once its evening is settled up', async () => {
+    const store = await data.store();
+    const evening = await store.startSession('Settled evening');
+    const game = await store.createGame({
+      game: 'five-thousand',
+      players: [{ id: 'p-sue', name: 'Sue' }, { id: 'p-tom', name: 'Tom' }],
+      options: { startingPlayer: 'first-listed' },
+      dice: { kitId: 'standard', taughtSetId: null },
+      sessionId: evening.id,
+    });
+    expect(await settledUp(game)).toBe(false); // in play
+    const finished = await store.finishGame(game.id, { winners: ['p-sue'], payouts: {} });
+    expect(await settledUp(finished)).toBe(false); // the evening goes on
+    await store.endSession(evening.id);
+    expect(await settledUp(finished)).toBe(true);
+    expect(await settledUp({ ...finished, sessionId: null })).toBe(false); // played in no evening
   });
 });
