@@ -227,6 +227,33 @@ describe('app shell', () => {
     });
   });
 
+  it('opens the first game even when the note that storage was asked for cannot be kept (the device full)', async () => {
+    const other = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    try {
+      const page = await other.newPage();
+      const errors = watchErrors(page);
+      await page.goto(app.server.url);
+      await page.getByTestId('new-game').waitFor();
+      // the settings' write fails as on a full disk; the game's own writes go through
+      await page.evaluate(() => {
+        const proto = IDBObjectStore.prototype as { put: IDBObjectStore['put'] };
+        const realPut = proto.put;
+        proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+          if (this.name === 'settings') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          return realPut.apply(this, args);
+        };
+      });
+      await startGame(page, 'five-thousand', ['Ann', 'Ben']);
+      expect(await page.locator('main').getAttribute('data-screen')).toBe('game');
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByTestId('game-list').waitFor();
+      expect(await page.locator('[data-testid="game-list"] > li').count()).toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('says so when the evening cannot be ended (the device full), and keeps the balances', async () => {
     const backup = await eveningBackup('ledger-full-disk-fixture');
     await onNewPhonesSettings(async (page) => {
