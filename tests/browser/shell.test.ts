@@ -282,6 +282,36 @@ describe('app shell', () => {
     });
   });
 
+  it('a setting the device has no room to keep is said so in its section, and changes nothing', async () => {
+    await onNewPhonesSettings(async (page) => {
+      const errors = watchErrors(page);
+      await page.evaluate(() => {
+        const proto = IDBObjectStore.prototype as { put: IDBObjectStore['put'] };
+        const realPut = proto.put;
+        proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+          if (this.name === 'settings') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          return realPut.apply(this, args);
+        };
+      });
+      const full = 'The device is out of storage space, so this was not saved. Free some space and try again.';
+      await page.getByLabel('Dark').click(); // not check(): the radio does not stay checked
+      const notKept = page.getByTestId('setting-not-kept');
+      await notKept.waitFor();
+      expect(await notKept.textContent()).toBe(full);
+      expect(await notKept.getAttribute('role')).toBe('alert');
+      // the theme as it stands: still the device's, its radio checked again
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+      expect(await page.getByLabel('Same as the device').isChecked()).toBe(true);
+      expect(await page.getByLabel('Dark').isChecked()).toBe(false);
+      await page.getByTestId('speech').click();
+      await page.locator('section[aria-labelledby="speech"]').getByTestId('setting-not-kept').waitFor();
+      expect(await page.getByTestId('speech').isChecked()).toBe(false);
+      // said once, where the last change was made
+      expect(await page.getByTestId('setting-not-kept').count()).toBe(1);
+      expect(errors).toEqual([]);
+    });
+  });
+
   it('says how far a large backup’s import has got, then what came in', async () => {
     const backup = await largeBackup('large-backup-fixture');
 
