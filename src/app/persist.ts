@@ -4,6 +4,8 @@
  * starts, or when the player asks in Settings), not on first load, when browsers that prompt
  * would prompt for no visible reason.
  */
+import { data } from './db.svelte.ts';
+
 export type PersistState = 'persisted' | 'not-persisted' | 'unsupported';
 
 function storageManager(): StorageManager | undefined {
@@ -22,6 +24,17 @@ export async function requestPersistence(): Promise<PersistState> {
   if (!storage) return 'unsupported';
   if (await storage.persisted()) return 'persisted';
   return (await storage.persist().catch(() => false)) ? 'persisted' : 'not-persisted';
+}
+
+/**
+ * Asks the browser to keep Rollcall's data and notes in the settings that it was asked
+ * (`persistAsked`: New game asks by itself once, at the first game). The note is a nicety: one
+ * the store cannot keep (a full disk) only means asking again later, never a refusal.
+ */
+export async function askToKeepData(): Promise<PersistState> {
+  const state = await requestPersistence();
+  await data.updateSettings({ persistAsked: true }).catch(() => undefined);
+  return state;
 }
 
 export interface StorageUse {
