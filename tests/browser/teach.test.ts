@@ -474,6 +474,29 @@ describe('a kit of your own', () => {
     expect(await page.evaluate(() => (window as unknown as { liveWorkers: number }).liveWorkers)).toBe(0);
   });
 
+  it('a kit file picked while the importer cannot load (a page left open across an update) is said so, and the import comes back', async () => {
+    // no service worker (it would serve the file from its cache): the importer's script refused
+    const context = await session.browser.newContext({ serviceWorkers: 'block', viewport: { width: 412, height: 860 } });
+    try {
+      const page = await context.newPage();
+      const uncaught: string[] = [];
+      page.on('pageerror', (err) => uncaught.push(String(err)));
+      await page.route(/\/assets\/kit-files-[^/]*\.js$/, (route) => route.abort());
+      await page.goto(server.url);
+      await page.getByRole('button', { name: 'Dice kits' }).click();
+      await page.getByTestId('own-kits').waitFor();
+      await page.getByTestId('import-kit').setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"rollcall-kit"}') });
+      const said = page.getByTestId('kits-message');
+      await said.waitFor();
+      expect(await said.textContent()).toMatch(/^This kit file was not imported: Rollcall could not load its kit importer \(.+\); reload and try again\. Nothing was changed\.$/);
+      expect(await page.getByTestId('import-progress').count()).toBe(0);
+      expect(await page.getByTestId('import-kit').isEnabled()).toBe(true);
+      expect(uncaught).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('asks for a name on a submit without one, and stops asking once a name is typed', async () => {
     const { page } = session;
     await openKits(page);
