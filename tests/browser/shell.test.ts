@@ -53,6 +53,18 @@ async function largeBackup(name: string): Promise<string> {
   return backup;
 }
 
+/** From now on, a write to the page's IndexedDB `store` fails as on a full disk; every other store works on. */
+async function failPuts(page: Page, store: string): Promise<void> {
+  await page.evaluate((name) => {
+    const proto = IDBObjectStore.prototype as { put: IDBObjectStore['put'] };
+    const realPut = proto.put;
+    proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === name) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return realPut.apply(this, args);
+    };
+  }, store);
+}
+
 describe('app shell', () => {
   it('loads Home with the new-game button, the live region and no errors', async () => {
     const { page, errors } = app.session;
@@ -235,14 +247,7 @@ describe('app shell', () => {
       await page.goto(app.server.url);
       await page.getByTestId('new-game').waitFor();
       // the settings' write fails as on a full disk; the game's own writes go through
-      await page.evaluate(() => {
-        const proto = IDBObjectStore.prototype as { put: IDBObjectStore['put'] };
-        const realPut = proto.put;
-        proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
-          if (this.name === 'settings') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-          return realPut.apply(this, args);
-        };
-      });
+      await failPuts(page, 'settings');
       await startGame(page, 'five-thousand', ['Ann', 'Ben']);
       expect(await page.locator('main').getAttribute('data-screen')).toBe('game');
       await page.getByRole('button', { name: 'Back', exact: true }).click();
@@ -263,14 +268,7 @@ describe('app shell', () => {
       await page.getByRole('button', { name: 'Back', exact: true }).click();
       await page.getByTestId('ledger').waitFor();
       // the session's write fails as on a full disk
-      await page.evaluate(() => {
-        const proto = IDBObjectStore.prototype as { put: IDBObjectStore['put'] };
-        const realPut = proto.put;
-        proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
-          if (this.name === 'sessions') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-          return realPut.apply(this, args);
-        };
-      });
+      await failPuts(page, 'sessions');
       await page.getByTestId('end-evening').click();
       await page.getByTestId('end-evening-confirm').click();
       await page.getByTestId('end-evening-problem').waitFor();
@@ -285,14 +283,7 @@ describe('app shell', () => {
   it('a setting the device has no room to keep is said so in its section, and changes nothing', async () => {
     await onNewPhonesSettings(async (page) => {
       const errors = watchErrors(page);
-      await page.evaluate(() => {
-        const proto = IDBObjectStore.prototype as { put: IDBObjectStore['put'] };
-        const realPut = proto.put;
-        proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
-          if (this.name === 'settings') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-          return realPut.apply(this, args);
-        };
-      });
+      await failPuts(page, 'settings');
       const full = 'The device is out of storage space, so this was not saved. Free some space and try again.';
       await page.getByLabel('Dark').click(); // not check(): the radio does not stay checked
       const notKept = page.getByTestId('setting-not-kept');
