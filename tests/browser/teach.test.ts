@@ -429,6 +429,34 @@ describe('a kit of your own', () => {
     expect((await faceOffSets()).length).toBe(before.length + 1);
   });
 
+  it('the answer to "Delete…" tapped twice deletes the set and says so once', async () => {
+    const { page } = session;
+    await openKits(page);
+    await page.locator('[data-kit-id="corellian-spike"]').getByTestId('teach-kit').click();
+    await page.getByRole('heading', { level: 1, name: /^Teach: / }).waitFor();
+    const name = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').replace(/^Teach: /, '');
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('own-kits').waitFor();
+    const sets = await page.getByTestId('taught-set').count();
+    // every announcement made from now on
+    await page.evaluate(() => {
+      const heard: string[] = [];
+      (window as unknown as { heard: string[] }).heard = heard;
+      const region = document.querySelector('[aria-live="polite"]')!;
+      new MutationObserver(() => heard.push(region.textContent ?? '')).observe(region, { childList: true, characterData: true, subtree: true });
+    });
+    await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).click();
+    // both taps land before the store has deleted it
+    await page.getByRole('button', { name: `Delete ${name}`, exact: true }).evaluate((button: HTMLElement) => {
+      button.click();
+      button.click();
+    });
+    await page.getByTestId('kits-message').filter({ hasText: `Deleted ${name}.` }).waitFor();
+    await page.waitForTimeout(300); // the second tap's work, had it gone on, done
+    expect(await page.getByTestId('taught-set').count()).toBe(sets - 1);
+    expect((await page.evaluate(() => (window as unknown as { heard: string[] }).heard)).filter((text) => text === `Deleted ${name}.`)).toEqual([`Deleted ${name}.`]);
+  });
+
   it('a Teach screen left before its set has loaded starts no dice reader', async () => {
     const { page } = session;
     await openKits(page);
