@@ -225,6 +225,38 @@ describe('backup export and import', () => {
     expect((await ended.currentSession())!.id).toBe(theirs.id);
   });
 
+  it("a game still in play in another phone's open session, merged in, goes on in this evening: its end pays into tonight's balances and may be undone", async () => {
+    const clock = { t: 1_700_000_000_000 };
+    const here = await store({ now: () => clock.t });
+    const tonight = await here.sessionForNewGame('Tonight here');
+    const there = await store({ now: () => clock.t });
+    const [cara, dan] = [await there.addPlayer('Cara'), await there.addPlayer('Dan')];
+    const theirs = await there.sessionForNewGame('Tonight there');
+    const players = [cara, dan].map(({ id, name }) => ({ id, name }));
+    const options = { ante: 2, startingPlayer: 'first-listed' };
+    const finished = await there.createGame({ game: 'big-roll-5000', players, ante: 2, options, dice: { kitId: 'standard', taughtSetId: null }, sessionId: theirs.id });
+    await there.appendAction(finished.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }, undefined, { winners: [cara.id], payouts: { [cara.id]: 2, [dan.id]: -2 } });
+    const inPlay = await there.createGame({ game: 'big-roll-5000', players, ante: 2, options, dice: { kitId: 'standard', taughtSetId: null }, sessionId: theirs.id });
+    await there.appendAction(inPlay.id, { type: 'roll', dice: [2, 3, 4, 6, 6] }); // nothing scores: Dan's turn
+    clock.t += 60_000;
+    await importBackupText(here, await exportBackupJson(there), 'merge');
+    // theirs came in ended, its finished game's payout with it; the game in play is tonight's here
+    expect((await here.listSessions()).find((s) => s.id === theirs.id)!.endedAt).not.toBeNull();
+    expect(await here.sessionBalances(theirs.id)).toEqual({ [cara.id]: 2, [dan.id]: -2 });
+    expect((await here.getGame(finished.id))!.sessionId).toBe(theirs.id);
+    expect((await here.getGame(inPlay.id))!.sessionId).toBe(tonight.id);
+    await here.appendAction(inPlay.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }, undefined, { winners: [dan.id], payouts: { [cara.id]: -2, [dan.id]: 2 } });
+    expect(await here.sessionBalances(tonight.id)).toEqual({ [cara.id]: -2, [dan.id]: 2 });
+    // nobody settled tonight up: the end is undone as any other
+    await here.undoLastAction(inPlay.id);
+    expect((await here.getGame(inPlay.id))!.status).toBe('active');
+    // a phone with no open session takes theirs open, its game in play with it
+    const fresh = await store();
+    await importBackupText(fresh, await exportBackupJson(there), 'merge');
+    expect((await fresh.getGame(inPlay.id))!.sessionId).toBe(theirs.id);
+    expect((await fresh.currentSession())!.id).toBe(theirs.id);
+  });
+
   it('a game brought over as a transcript is not merged again from a backup', async () => {
     const source = await populated(); // its finished game: Big Roll, Alice and Bob, ante 2
     const [finished] = await source.listGames('finished');

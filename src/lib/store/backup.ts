@@ -548,6 +548,17 @@ export async function importBackup(
       const playerId = (id: string): string => idHere.get(id) ?? id;
       const byPlayerHere = (amounts: Record<string, number>): Record<string, number> =>
         Object.fromEntries(Object.entries(amounts).map(([id, amount]) => [playerId(id), amount]));
+      const sessions = tx.objectStore('sessions');
+      // This evening's session here stays the one Home shows and new games join: another phone's
+      // open one comes in ended at its last game or ledger line (below). Its games still in play
+      // have paid nothing yet, so they go on in this evening here, as `endSession` moves them:
+      // left in the ended one, a game finished here would pay into an evening nobody looks at,
+      // and be refused an Undo of its end as settled up. A new phone takes it as it is.
+      const openHere = mode === 'merge' ? (await sessions.index('by-started').getAll()).reverse().find((s) => s.endedAt === null) : undefined;
+      const endedOnArrival = new Set<string>();
+      for (const s of file.sessions) {
+        if (openHere && s.endedAt === null && (await sessions.getKey(s.id)) === undefined) endedOnArrival.add(s.id);
+      }
       const games = tx.objectStore('games');
       const actions = tx.objectStore('actions');
       const skippedGames = new Set<string>();
@@ -572,6 +583,7 @@ export async function importBackup(
         const { actions: log, ...header } = g;
         const record: GameRecord = {
           ...header,
+          sessionId: openHere && header.status === 'active' && header.sessionId !== null && endedOnArrival.has(header.sessionId) ? openHere.id : header.sessionId,
           players: header.players.map((p) => ({ ...p, id: playerId(p.id) })),
           result: header.result && { winners: header.result.winners.map(playerId), payouts: byPlayerHere(header.result.payouts) },
         };
@@ -600,14 +612,10 @@ export async function importBackup(
         await players.put({ ...p, name, nameKey: nameKey(name) });
         summary.players.added++;
       }
-      const sessions = tx.objectStore('sessions');
-      // This evening's session here stays the one Home shows and new games join: another phone's
-      // open one comes in ended at its last game or ledger line. A new phone takes it as it is.
-      const openHere = mode === 'merge' && (await sessions.getAll()).some((s) => s.endedAt === null);
       for (const s of file.sessions) {
         if (mode === 'merge' && (await sessions.getKey(s.id)) !== undefined) continue;
         const ended =
-          openHere && s.endedAt === null
+          endedOnArrival.has(s.id)
             ? sessionLastActivity(s, file.games.filter((g) => g.sessionId === s.id), file.ledger.filter((l) => l.sessionId === s.id))
             : s.endedAt;
         await sessions.put({ ...s, endedAt: ended });
