@@ -3,7 +3,7 @@
  * and the two ways it changes — an action appended (checked by the rules first, written before
  * it is shown) and undo (the last action dropped). Every screen of a game goes through this.
  */
-import { resultOfGame, StoreError, withLogChange, type GameRecord, type LogExpectation } from '../lib/store/index.ts';
+import { resultOfGame, SETTLED_GAME_CLOSED, StoreError, withLogChange, type GameRecord, type LogExpectation } from '../lib/store/index.ts';
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { announce } from './announce.svelte.ts';
@@ -59,6 +59,12 @@ export class TableGame {
   loadError = $state<string | null>(null);
   /** The game is not on this device (deleted here or in another tab). */
   missing = $state(false);
+  /**
+   * A finished game whose evening was settled up: its result stands, so neither Undo nor a fix is
+   * offered (`SETTLED_GAME_CLOSED`). Read at each load: an evening settled while the table was
+   * open (Home in another tab) is learnt from the store's refusal, which loads the game again.
+   */
+  settled = $state(false);
   busy = $state(false);
   /** `performance.now()` when the table last showed a change (an echo tap is measured from it). */
   changedAt = Number.NEGATIVE_INFINITY;
@@ -73,6 +79,7 @@ export class TableGame {
       // The last action ended the game but its result is not written: a log kept by a version of
       // Rollcall that wrote the result apart from the action, and closed between the two.
       const record = replayed.stoppedAt ? game : await this.recordResult(game, replayed.state);
+      this.settled = await settledUp(record);
       this.record = record;
       this.actions = actions as Action[];
       this.state = replayed.state;
@@ -226,6 +233,14 @@ export class TableGame {
 
   /** A write the store refused; `unchanged`: what did not happen ("Nothing was added here."). */
   private async storeProblem(err: unknown, unchanged: string): Promise<void> {
+    if (err instanceof StoreError && err.message === SETTLED_GAME_CLOSED) {
+      // The evening was settled up since this table opened: nothing of the game changed, so not
+      // "changed in another tab". Loaded again, the table says so in Undo's place, as the log does.
+      await this.load();
+      this.problem = null;
+      announce(SETTLED_GAME_CLOSED, { politeness: 'assertive' });
+      return;
+    }
     if (err instanceof StoreError && (err.code === 'stale-log' || err.code === 'game-closed')) {
       // Another tab moved the game on, or ended or abandoned it: show the log as it is now.
       await this.load();

@@ -422,6 +422,56 @@ describe('mistakes at the table', () => {
     await page.close();
   });
 
+  it('an evening settled up while its game’s table and log are open elsewhere: Undo and a fix are refused in the settled words, in their place', async () => {
+    const phone = { width: 390, height: 844 };
+    const page = await openPage(phone);
+    await startGame(page, 'big-roll-5000', ['Gus', 'Hal'], 2);
+    await padRoll(page, ['6']); // the roll-off: Gus starts
+    await padRoll(page, ['2']);
+    await padRoll(page, ['1', '1', '1', '1', '1']);
+    await page.getByTestId('game-over').waitFor();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    const view = (p: Page) => p.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Gus, Hal,/ }).click();
+    // a second tab on the game's table, a third on its log with a fix checked and ready to save
+    const table = await openPage(phone);
+    await view(table);
+    await table.getByTestId('undo').waitFor();
+    const log = await openPage(phone);
+    await view(log);
+    await log.getByTestId('open-log').click();
+    await log.getByTestId('fix-roll').last().click();
+    for (const face of ['1', '1', '1', '1', '2']) await log.getByTestId('fix-panel').locator(`button[data-face="${face}"]`).click();
+    await log.getByRole('button', { name: 'Check the fix' }).click();
+    await log.getByTestId('fix-save').waitFor();
+
+    await page.getByTestId('end-evening').click();
+    await page.getByTestId('end-evening-confirm').click();
+    await page.getByTestId('end-evening').waitFor({ state: 'detached' });
+
+    const settled = "This game's evening was settled up, so its result stands: it can no longer be undone or fixed.";
+    const focused = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    // the table: nothing of the game changed in another tab; Undo's place says why, focus on it
+    await table.getByTestId('undo').click();
+    await table.getByTestId('undo-confirm').click();
+    await table.getByTestId('settled').waitFor();
+    expect(await table.getByTestId('settled').textContent()).toBe(settled);
+    expect(await table.getByTestId('rule-error').count()).toBe(0);
+    expect(await table.getByTestId('undo').count()).toBe(0);
+    expect(await table.getByTestId('fix-a-roll').count()).toBe(0);
+    expect(await focused(table)).toBe('settled');
+    expect(await table.locator('[aria-live="assertive"]').textContent()).toBe(settled);
+    expect(await table.getByRole('heading', { name: 'Gus wins!' }).count()).toBe(1);
+    // the log: the same words, where the fix was, and no roll offered to fix any more
+    await log.getByTestId('fix-save').click();
+    await log.getByTestId('fix-panel').waitFor({ state: 'detached' });
+    expect(await log.getByTestId('fix-roll').count()).toBe(0);
+    expect(await log.getByTestId('settled').textContent()).toBe(settled);
+    expect(await focused(log)).toBe('settled');
+    expect(await log.locator('p.error').count()).toBe(0);
+    expect(await log.getByTestId('log-action').last().textContent()).toBe('rolled 1 1 1 1 1');
+    for (const p of [page, table, log]) await p.close();
+  });
+
   it('by keyboard: a corrected die says what the roll now does and focus goes on to Confirm; undo leaves focus on the headline', async () => {
     const page = await openPage();
     await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 5);
