@@ -120,6 +120,27 @@ describe('transcripts', () => {
     }
   });
 
+  it('a game played long ago, imported today, is listed in History by when it was played', async () => {
+    const other = await session.browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await other.newPage();
+      await page.goto(server.url);
+      await page.getByRole('button', { name: 'History' }).click();
+      const fiveOnes = JSON.parse(await readFile(join(ROOT, 'tests/transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { actions: unknown[] };
+      const times = fiveOnes.actions.map((_, i) => new Date(Date.UTC(2023, 0, 5, 20, 15 + i)).toISOString());
+      await page.getByTestId('import-transcript').setInputFiles({ name: 'old.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...fiveOnes, times })) });
+      expect(await page.getByTestId('import-message').textContent()).toBe('Imported 5000 (Big Roll) with Ann, Bob, Cy (4 moves).');
+      const summary = (await page.getByTestId('game-summary').textContent()) ?? '';
+      const ended = await page.evaluate((t) => new Date(t).getFullYear(), times.at(-1)!);
+      // when it ended, as its log says; not today, when it arrived
+      expect(summary).toMatch(new RegExp(`^Finished · .*${ended}.* · 4 moves · Won by Bob$`));
+      expect(summary).not.toContain(String(new Date().getFullYear()));
+      expect(await page.getByRole('button', { name: /^Log: 5000 \(Big Roll\) with Ann, Bob, Cy, / }).getAttribute('aria-label')).toContain(String(ended));
+    } finally {
+      await other.close();
+    }
+  });
+
   it('refuses a bad transcript with a message, and changes nothing', async () => {
     const { page } = session;
     await page.getByRole('button', { name: 'Back' }).click();
