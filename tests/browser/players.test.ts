@@ -121,6 +121,41 @@ describe('Players: one person under two names', () => {
     expect(await page.getByTestId('game-players').allTextContents()).toEqual(['Ann, Bob, Cy', 'Ann, Bob (as Bbo), Cy']);
   });
 
+  it('"Play again" on the end of a game of Bbo’s, open in another tab as Bbo is merged into Bob, seats Bob', async () => {
+    const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await phone.newPage();
+      await page.goto(app.server.url);
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(evening())) });
+      await page.getByTestId('backup-message').waitFor();
+      // the other tab: the end of the game Bbo won
+      const tab = await phone.newPage();
+      await tab.goto(app.server.url);
+      await tab.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bbo, Cy,/ }).click();
+      await tab.getByTestId('play-again').waitFor();
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: 'Players' }).click();
+      await page.getByTestId('player').filter({ hasText: 'Bbo' }).getByTestId('merge-player').click();
+      await page.getByTestId('merge-into').selectOption({ label: 'Bob' });
+      await page.getByTestId('merge-ask').click();
+      await page.getByTestId('merge-confirm').click();
+      await page.getByTestId('player-message').waitFor();
+
+      await tab.getByTestId('play-again').click();
+      await tab.getByTestId('game-over').waitFor({ state: 'detached' });
+      await tab.getByTestId('slate-row').first().waitFor();
+      // Bob's id and name, not Bbo's, gone from this device: a player no list shows, whose wins Home would give to "Someone"
+      expect(await tab.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bob', 'Cy']);
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByTestId('history-count').waitFor();
+      expect(await page.getByTestId('game-players').first().textContent()).toBe('Ann, Bob, Cy');
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('refuses to merge two who sat at one table, saying which game, and changes nothing', async () => {
     const { page } = app;
     await home();
