@@ -504,6 +504,12 @@ describe('importing a whole game', () => {
     expect((await s.actionRecords(g.id)).map((r) => r.at)).toEqual(times);
     // arrived now: the latest change on this device, listed first
     expect(g.updatedAt).toBeGreaterThan(times[1]!);
+    // its players last played then, not now (Players, and New game's suggestions, by who played last)
+    expect((await s.listPlayers()).map((p) => p.lastPlayedAt)).toEqual([times[1], times[1]]);
+    const cy = await s.addPlayer('Cy');
+    const tonight = await s.createGame({ game: 'war', players: [{ id: cy.id, name: cy.name }], dice: { kitId: 'standard', taughtSetId: null } });
+    await s.importGame({ ...input, playerNames: ['Cy', 'Ann'], times });
+    expect((await s.listPlayers()).map((p) => [p.name, p.lastPlayedAt])).toEqual([['Cy', tonight.createdAt], ['Ann', times[1]], ['Ben', times[1]]]);
   });
 
   it('an unfinished game is active; a refused import writes nothing, players included', async () => {

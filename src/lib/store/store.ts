@@ -649,14 +649,16 @@ export class RollcallStore {
       }
       const playerStore = tx.objectStore('players');
       const players: GamePlayer[] = [];
+      // they last played when the log's last move was made (a game of last year, imported today, is not tonight's)
+      const played = times?.at(-1) ?? t;
       for (const name of names) {
         const knownId = await playerStore.index('by-name').getKey(nameKey(name));
         const known = knownId === undefined ? undefined : await playerStore.get(knownId);
         if (known) {
-          await playerStore.put({ ...known, lastPlayedAt: Math.max(known.lastPlayedAt ?? 0, t) });
+          await playerStore.put({ ...known, lastPlayedAt: Math.max(known.lastPlayedAt ?? 0, played) });
           players.push({ id: known.id, name });
         } else {
-          const record: PlayerRecord = { id: this.newId(), name, nameKey: nameKey(name), createdAt: t, lastPlayedAt: t };
+          const record: PlayerRecord = { id: this.newId(), name, nameKey: nameKey(name), createdAt: t, lastPlayedAt: played };
           await playerStore.add(record);
           players.push({ id: record.id, name });
         }
