@@ -272,6 +272,8 @@ describe('mistakes at the table', () => {
     // Ann's first throw was 1 1 1 5 5: her score follows, and every move after it stands
     const focusedStep = () => page.evaluate(() => (document.activeElement?.getAttribute('data-testid') === 'fix-roll' ? document.activeElement.closest('li')?.getAttribute('data-step') : null));
     await page.getByTestId('fix-a-roll').click();
+    // the log loads after the screen shows: its Fix buttons are waited for (counted at once, a loaded machine gave 0)
+    await page.getByTestId('fix-roll').nth(2).waitFor();
     expect(await page.getByTestId('fix-roll').count()).toBe(3);
     // from the table, the latest roll's Fix is where focus starts (Cy's, the fourth move)
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'fix-roll');
