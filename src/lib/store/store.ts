@@ -72,6 +72,12 @@ export interface ImportedGame {
   ante?: number;
   dice: GameDice;
   sessionId?: string | null;
+  /**
+   * A game still in play joins the evening open on this device (else a new one of this name), as
+   * a new game does (`sessionForNewGame`): it is to be played on here, and its end pays into
+   * tonight's balances. Ignored for a finished game, which keeps `sessionId`.
+   */
+  joinEvening?: string;
   actions: ActionLike[];
   /** When each action was written (ms since epoch, one per action), as the game's own device kept them; else now. */
   times?: number[];
@@ -643,7 +649,7 @@ export class RollcallStore {
       if (await findSameGame(await tx.objectStore('games').getAll(), tx.objectStore('actions'), content)) {
         throw new StoreError('already-here', 'This game is already on this device: the same players, options and every action. Nothing was imported.');
       }
-      const sessionId = input.sessionId ?? null;
+      const sessionId = input.joinEvening !== undefined && !result ? (await this.sessionForNewGameInTx(tx, input.joinEvening)).id : (input.sessionId ?? null);
       if (sessionId !== null && !(await tx.objectStore('sessions').get(sessionId))) {
         throw new StoreError('not-found', 'That session no longer exists.');
       }
@@ -1040,7 +1046,7 @@ export class RollcallStore {
    * a new open session named `nextName` (returned as `next`), created only when there are any.
    */
   private async closeSessionInTx(
-    tx: Tx<['sessions', 'games'] | ['sessions', 'games', 'ledger'], 'readwrite'>,
+    tx: Tx<['sessions', 'games'] | ['sessions', 'games', 'ledger'] | ['games', 'actions', 'players', 'sessions', 'ledger'], 'readwrite'>,
     session: SessionRecord,
     endedAt: number,
     nextName: string,
@@ -1064,23 +1070,26 @@ export class RollcallStore {
    * last week's debts would pile onto tonight's.
    */
   async sessionForNewGame(name: string): Promise<SessionRecord> {
-    return inTx(this.db, ['sessions', 'games', 'ledger'], 'readwrite', async (tx) => {
-      const t = this.now();
-      const sessions = tx.objectStore('sessions');
-      const open = (await sessions.index('by-started').getAll()).reverse().find((s) => s.endedAt === null);
-      if (open) {
-        const games = await tx.objectStore('games').index('by-session').getAll(open.id);
-        const lines = await tx.objectStore('ledger').index('by-session').getAll(open.id);
-        const lastActivity = sessionLastActivity(open, games, lines);
-        if (t - lastActivity <= SAME_EVENING_MS) return open;
-        // a game left in play goes on in the new evening, which the new game joins
-        const { next } = await this.closeSessionInTx(tx, open, lastActivity, name);
-        if (next) return next;
-      }
-      const session: SessionRecord = { id: this.newId(), name: checkName(name, 'A session'), startedAt: t, endedAt: null };
-      await sessions.add(session);
-      return session;
-    });
+    return inTx(this.db, ['sessions', 'games', 'ledger'], 'readwrite', async (tx) => this.sessionForNewGameInTx(tx, name));
+  }
+
+  /** `sessionForNewGame` inside the caller's transaction (an import of a game in play joins the evening too). */
+  private async sessionForNewGameInTx(tx: Tx<['sessions', 'games', 'ledger'] | ['games', 'actions', 'players', 'sessions', 'ledger'], 'readwrite'>, name: string): Promise<SessionRecord> {
+    const t = this.now();
+    const sessions = tx.objectStore('sessions');
+    const open = (await sessions.index('by-started').getAll()).reverse().find((s) => s.endedAt === null);
+    if (open) {
+      const games = await tx.objectStore('games').index('by-session').getAll(open.id);
+      const lines = await tx.objectStore('ledger').index('by-session').getAll(open.id);
+      const lastActivity = sessionLastActivity(open, games, lines);
+      if (t - lastActivity <= SAME_EVENING_MS) return open;
+      // a game left in play goes on in the new evening, which the new game joins
+      const { next } = await this.closeSessionInTx(tx, open, lastActivity, name);
+      if (next) return next;
+    }
+    const session: SessionRecord = { id: this.newId(), name: checkName(name, 'A session'), startedAt: t, endedAt: null };
+    await sessions.add(session);
+    return session;
   }
 
   /** Sessions, the latest first. */
