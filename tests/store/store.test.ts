@@ -515,15 +515,17 @@ describe('importing a whole game', () => {
   it('a game in play brought here joins the evening open on this device (its end pays into it); a game over, and a refused import, do not', async () => {
     const s = await store();
     const base = { game: 'war', playerNames: ['Ann', 'Ben'], options: { ante: 1 }, ante: 1, dice: { kitId: 'standard', taughtSetId: null }, joinEvening: 'Friday' };
-    const over = await s.importGame({ ...base, actions: [{ type: 'roll', dice: [5] }, { type: 'roll', dice: [2] }], result: { winners: [0], payouts: [1, -1] } });
+    const won = [{ type: 'roll', dice: [5] }, { type: 'roll', dice: [2] }];
+    const begun = [{ type: 'roll', dice: [4] }];
+    const over = await s.importGame({ ...base, actions: won, result: { winners: [0], payouts: [1, -1] } });
     expect(over.sessionId).toBeNull();
     expect(await s.listSessions()).toEqual([]);
     // no evening open: one is started, as New game would
-    const inPlay = await s.importGame({ ...base, actions: [{ type: 'roll', dice: [4] }], result: null });
+    const inPlay = await s.importGame({ ...base, actions: begun, result: null });
     const [friday] = await s.listSessions();
     expect(friday).toMatchObject({ name: 'Friday', endedAt: null });
     expect(inPlay.sessionId).toBe(friday!.id);
-    await expectStoreError(s.importGame({ ...base, actions: [{ type: 'roll', dice: [4] }], result: null }), 'already-here');
+    await expectStoreError(s.importGame({ ...base, actions: begun, result: null }), 'already-here');
     expect(await s.listSessions()).toHaveLength(1);
     // finished here, it pays into that evening
     await s.appendAction(inPlay.id, { type: 'roll', dice: [3] }, undefined, { winners: [inPlay.players[0]!.id], payouts: { [inPlay.players[0]!.id]: 1, [inPlay.players[1]!.id]: -1 } });
