@@ -92,3 +92,19 @@ export async function cameraRead(page: Page, timeout = 45_000): Promise<string[]
   expect(await read.getAttribute('data-source')).toBe('camera');
   return ((await read.textContent()) ?? '').split(' ');
 }
+
+/**
+ * Makes an own dice kit of six faces "1"…"6" worth 1…6 (a die that stands in for standard
+ * dice) from Home through Dice kits → New kit, and waits for its Teach screen to be ready.
+ */
+export async function makeOwnPipKit(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Dice kits' }).click();
+  await page.getByTestId('new-kit').click();
+  await page.getByTestId('kit-name').fill(name);
+  for (let i = 0; i < 6; i++) {
+    await page.getByTestId('face-label').nth(i).fill(String(i + 1));
+    await page.getByTestId('face-value').nth(i).fill(String(i + 1));
+  }
+  await page.getByTestId('create-kit').click();
+  await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+}

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { makeOwnPipKit } from './table-helpers.ts';
 
 let server: StaticServer;
 let session: BrowserSession;
@@ -35,15 +36,7 @@ describe('an own kit of pip dice deleted while its game is in play', () => {
     const { page, errors } = session;
     await page.goto(server.url);
     // an own kit standing in for standard dice, one view of its 1 taught (a logo where the pip was)
-    await page.getByRole('button', { name: 'Dice kits' }).click();
-    await page.getByTestId('new-kit').click();
-    await page.getByTestId('kit-name').fill('Logo dice');
-    for (let i = 0; i < 6; i++) {
-      await page.getByTestId('face-label').nth(i).fill(String(i + 1));
-      await page.getByTestId('face-value').nth(i).fill(String(i + 1));
-    }
-    await page.getByTestId('create-kit').click();
-    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    await makeOwnPipKit(page, 'Logo dice');
     const logo = await sharp(path.join(ROOT, 'tests/fixtures/symbol-photos/face-off-teach/luke-1.jpg')).png().toBuffer();
     await page.getByTestId('photo-files').setInputFiles([{ name: 'logo-1.png', mimeType: 'image/png', buffer: logo }]);
     await page.getByTestId('teach-message').getByText(/^Added a view of 1\./).waitFor({ timeout: 60_000 });

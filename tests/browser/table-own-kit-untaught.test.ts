@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { makeOwnPipKit } from './table-helpers.ts';
 
 let server: StaticServer;
 let session: BrowserSession;
@@ -31,15 +32,7 @@ describe('an own kit not taught yet, at the table', () => {
   it('the camera line never says it reads the dice as taught or by printed faces', async () => {
     const { page, errors } = session;
     await page.goto(server.url);
-    await page.getByRole('button', { name: 'Dice kits' }).click();
-    await page.getByTestId('new-kit').click();
-    await page.getByTestId('kit-name').fill('Logo dice');
-    for (let i = 0; i < 6; i++) {
-      await page.getByTestId('face-label').nth(i).fill(String(i + 1));
-      await page.getByTestId('face-value').nth(i).fill(String(i + 1));
-    }
-    await page.getByTestId('create-kit').click();
-    await page.locator('[data-testid="teach"][data-phase="ready"]').waitFor({ timeout: 60_000 });
+    await makeOwnPipKit(page, 'Logo dice');
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.getByRole('button', { name: 'Back', exact: true }).click();
 
