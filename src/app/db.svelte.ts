@@ -16,6 +16,11 @@ class AppData {
   unsaved = $state<string | null>(null);
   /** A newer version of Rollcall opened in another tab; this one must reload. */
   outdated = $state(false);
+  /**
+   * Counts games made after the player left the screen that made them (Start or Play again landing
+   * late): Home, opened meanwhile, lists its games again so the new one shows in In progress.
+   */
+  gamesMadeElsewhere = $state(0);
   private opening: Promise<RollcallStore> | null = null;
 
   store(): Promise<RollcallStore> {

@@ -28,8 +28,16 @@ function isScreen(value: unknown): value is Screen {
   return (name !== 'game' && name !== 'log') || typeof gameId === 'string';
 }
 
+/**
+ * One visit to a screen, taken before a slow write (`nav.here()`): the write may move the player
+ * on only from that visit (`replaceFrom`, `backFrom`). Opaque: compare only through `nav`.
+ */
+export type Visit = number & { readonly visit: unique symbol };
+
 class Navigation {
   screen = $state<Screen>(HOME);
+  /** Counts screen changes: each go, replace and Back (or Forward) starts a new visit. */
+  private visit = 0;
   /** How many screens deep we are within this visit (0 on Home). */
   private depth = 0;
   /** A history.back() asked for that has not landed yet. */
@@ -42,12 +50,14 @@ class Navigation {
     const saved = typeof state === 'object' && state !== null ? (state as { screen?: unknown; depth?: unknown }) : {};
     this.screen = isScreen(saved.screen) ? saved.screen : HOME;
     this.depth = typeof saved.depth === 'number' ? saved.depth : 0;
+    this.visit++;
     history.replaceState({ screen: $state.snapshot(this.screen), depth: this.depth }, '');
     addEventListener('popstate', (event: PopStateEvent) => {
       this.goingBack = false;
       const next = event.state as { screen?: unknown; depth?: unknown } | null;
       this.screen = next && isScreen(next.screen) ? next.screen : HOME;
       this.depth = next && typeof next.depth === 'number' ? next.depth : 0;
+      this.visit++;
     });
   }
 
@@ -55,6 +65,7 @@ class Navigation {
     this.goingBack = false;
     this.depth++;
     history.pushState({ screen, depth: this.depth }, '');
+    this.visit++;
     this.screen = screen;
   }
 
@@ -62,6 +73,7 @@ class Navigation {
   replace(screen: Screen): void {
     this.goingBack = false;
     history.replaceState({ screen, depth: this.depth }, '');
+    this.visit++;
     this.screen = screen;
   }
 
@@ -76,6 +88,35 @@ class Navigation {
       clearTimeout(this.goingBackTimer);
       this.goingBackTimer = setTimeout(() => (this.goingBack = false), 1000);
     } else this.replace(HOME);
+  }
+
+  /** This visit, taken before a write that moves on once it lands (see `replaceFrom`). */
+  here(): Visit {
+    return this.visit as Visit;
+  }
+
+  /** The player is still on the visit taken: no other screen since, and no Back on its way. */
+  stillAt(visit: Visit): boolean {
+    return visit === this.visit && !this.goingBack;
+  }
+
+  /**
+   * `replace`, only if the player is still where the write began. A write can wait seconds (behind
+   * a backup import in another transaction, on a phone): a player who went Back or elsewhere
+   * meanwhile stays where they went, never yanked away. False: nothing moved; the caller says
+   * where the work it kept can be found instead.
+   */
+  replaceFrom(visit: Visit, screen: Screen): boolean {
+    if (!this.stillAt(visit)) return false;
+    this.replace(screen);
+    return true;
+  }
+
+  /** `back`, only if the player is still where the write began: a Back tapped meanwhile already left it, and a second would go a screen too far. */
+  backFrom(visit: Visit): boolean {
+    if (!this.stillAt(visit)) return false;
+    this.back();
+    return true;
   }
 }
 

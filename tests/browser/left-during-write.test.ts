@@ -1,0 +1,89 @@
+/**
+ * A write that waits (behind a backup import in another transaction, seconds on a phone) and a
+ * player who goes Back meanwhile: when the write lands, the player stays where they went. Starting
+ * a game, making a kit and Play again keep what they made and say where it is, not jump to it;
+ * the log's Delete and a saved fix do not go back once more (a screen too far). The wait is a
+ * readwrite transaction the test holds open on the store the write needs, from the page itself.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession } from './harness.ts';
+
+const app = appSession({ open: false });
+
+/** A fresh store in a page of its own, on Home. */
+async function openPage(): Promise<Page> {
+  const context = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(app.server.url);
+  await page.getByTestId('new-game').waitFor();
+  return page;
+}
+
+/** Holds `stores` in a readwrite transaction (kept busy) until `release()`: the app's writes to them wait. */
+async function hold(page: Page, stores: string[]): Promise<() => Promise<void>> {
+  await page.evaluate(
+    (names) =>
+      new Promise<void>((resolve, reject) => {
+        const flags = globalThis as { heldWrite?: boolean };
+        flags.heldWrite = true;
+        const open = indexedDB.open('rollcall');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(names, 'readwrite');
+          const store = tx.objectStore(names[0]!);
+          const busy = (): void => {
+            if (flags.heldWrite) store.count().onsuccess = busy;
+          };
+          busy();
+          tx.oncomplete = () => open.result.close();
+          resolve();
+        };
+      }),
+    stores,
+  );
+  return async () => {
+    await page.evaluate(() => ((globalThis as { heldWrite?: boolean }).heldWrite = false));
+  };
+}
+
+const screen = (page: Page) => page.locator('main').getAttribute('data-screen');
+
+/** The write waiting, Back tapped, then the write let through: what the app said once it landed. */
+async function backDuringWrite(page: Page, release: () => Promise<void>, landed: string, leftFor: string): Promise<string> {
+  await page.waitForTimeout(300); // the write is waiting on the held store
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.waitForFunction((name) => document.querySelector('main')?.getAttribute('data-screen') === name, leftFor);
+  await release();
+  await page.waitForFunction((text) => document.querySelector('[data-testid="announcer"]')?.textContent?.includes(text), landed);
+  await page.waitForTimeout(500); // a jump (or a second Back) would have landed by now
+  return (await page.getByTestId('announcer').textContent()) ?? '';
+}
+
+async function addPlayers(page: Page, game: string, players: string[], ante?: number): Promise<void> {
+  await page.getByTestId('new-game').click();
+  await page.getByTestId('game-select').selectOption(game);
+  for (const name of players) {
+    await page.getByTestId('player-name').fill(name);
+    await page.getByTestId('add-player').click();
+  }
+  if (ante !== undefined) await page.getByTestId('ante').fill(String(ante));
+}
+
+describe('Back tapped while a write waits', () => {
+  it('New game: Start, then Back to Home: Home stays, the game is in In progress, and that is said', async () => {
+    const page = await openPage();
+    try {
+      await addPlayers(page, 'big-roll-5000', ['Ann', 'Bob']);
+      const release = await hold(page, ['games']);
+      await page.getByTestId('start-game').click();
+      const said = await backDuringWrite(page, release, 'started with Ann, Bob', 'home');
+      expect(await screen(page)).toBe('home');
+      expect(said).toBe("5000 (Big Roll) started with Ann, Bob. It is in Home's In progress.");
+      await page.getByRole('heading', { name: 'In progress' }).waitFor();
+      await page.getByRole('button', { name: /^Resume: 5000 \(Big Roll\) with Ann, Bob/ }).waitFor();
+    } finally {
+      await page.context().close();
+    }
+  });
+});
