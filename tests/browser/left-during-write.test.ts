@@ -86,4 +86,25 @@ describe('Back tapped while a write waits', () => {
       await page.context().close();
     }
   });
+
+  it('New kit: Make the kit, then Back to Kits: Kits stays, the kit is kept to teach, and that is said', async () => {
+    const page = await openPage();
+    try {
+      await page.getByRole('button', { name: 'Dice kits' }).click();
+      await page.getByTestId('new-kit').click();
+      await page.getByTestId('kit-name').fill('Rune dice');
+      for (const [i, label] of ['Sun', 'Moon', 'Star', 'Tree', 'Wave', 'Fire'].entries()) await page.getByTestId('face-label').nth(i).fill(label);
+      const release = await hold(page, ['taughtSets']);
+      await page.getByTestId('create-kit').click();
+      const said = await backDuringWrite(page, release, 'Rune dice made.', 'kits');
+      expect(await screen(page)).toBe('kits');
+      expect(said).toBe('Rune dice made. Teach its faces from Kits.');
+      // kept: Kits opened again lists it, to teach
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: 'Dice kits' }).click();
+      await page.getByRole('button', { name: 'Teach Rune dice' }).waitFor();
+    } finally {
+      await page.context().close();
+    }
+  });
 });
