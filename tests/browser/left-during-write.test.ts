@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession } from './harness.ts';
+import { padRoll } from './table-helpers.ts';
 
 const app = appSession({ open: false });
 
@@ -103,6 +104,28 @@ describe('Back tapped while a write waits', () => {
       await page.getByRole('button', { name: 'Back', exact: true }).click();
       await page.getByRole('button', { name: 'Dice kits' }).click();
       await page.getByRole('button', { name: 'Teach Rune dice' }).waitFor();
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('Play again, then Back to Home: Home stays, the new game is in In progress, and that is said', async () => {
+    const page = await openPage();
+    try {
+      await addPlayers(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
+      await page.getByTestId('start-game').click();
+      await page.getByTestId('headline').waitFor();
+      await padRoll(page, ['6']); // the roll-off: Ann starts
+      await padRoll(page, ['2']);
+      await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
+      await page.getByTestId('play-again').waitFor();
+      const release = await hold(page, ['games']);
+      await page.getByTestId('play-again').click();
+      const said = await backDuringWrite(page, release, 'New game of', 'home');
+      expect(await screen(page)).toBe('home');
+      expect(said).toBe("New game of 5000 (Big Roll) with Ann, Bob. It is in Home's In progress.");
+      await page.getByRole('heading', { name: 'In progress' }).waitFor();
+      await page.getByRole('button', { name: /^Resume: 5000 \(Big Roll\) with Ann, Bob/ }).waitFor();
     } finally {
       await page.context().close();
     }
