@@ -130,4 +130,24 @@ describe('Back tapped while a write waits', () => {
       await page.context().close();
     }
   });
+
+  it('Delete on a log opened from History, then Back to History: History stays (no second Back to Home)', async () => {
+    const page = await openPage();
+    try {
+      await addPlayers(page, 'big-roll-5000', ['Ann', 'Bob']);
+      await page.getByTestId('start-game').click();
+      await page.getByTestId('headline').waitFor();
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByRole('button', { name: /^Log: 5000 \(Big Roll\) with Ann, Bob/ }).click();
+      await page.getByRole('button', { name: 'Delete game…' }).click();
+      const release = await hold(page, ['games']);
+      await page.getByRole('button', { name: 'Delete for good' }).click();
+      const said = await backDuringWrite(page, release, 'Game deleted.', 'history');
+      expect(await screen(page)).toBe('history');
+      expect(said).toBe('Game deleted.');
+    } finally {
+      await page.context().close();
+    }
+  });
 });
