@@ -150,4 +150,27 @@ describe('Back tapped while a write waits', () => {
       await page.context().close();
     }
   });
+
+  it('a fix saved on the log opened from the table, then Back to the table: the table stays (no second Back to Home), the fix said', async () => {
+    const page = await openPage();
+    try {
+      await addPlayers(page, 'five-thousand', ['Ann', 'Bob'], 0);
+      await page.getByTestId('start-game').click();
+      await page.getByTestId('headline').waitFor();
+      await padRoll(page, ['1', '1', '1', '2', '3']);
+      await page.getByTestId('fix-a-roll').click();
+      await page.getByTestId('fix-roll').first().click();
+      const panel = page.getByTestId('fix-panel');
+      for (const face of ['1', '1', '1', '5', '5']) await panel.locator(`button[data-face="${face}"]`).click();
+      await panel.getByTestId('dice-pad-done').click();
+      await page.getByTestId('fix-save').waitFor();
+      const release = await hold(page, ['games']);
+      await page.getByTestId('fix-save').click();
+      const said = await backDuringWrite(page, release, 'Fixed: Ann rolled 1 1 1 5 5.', 'game');
+      expect(await screen(page)).toBe('game');
+      expect(said).toContain('Fixed: Ann rolled 1 1 1 5 5.');
+    } finally {
+      await page.context().close();
+    }
+  });
 });
