@@ -102,6 +102,30 @@ describe('Players: one person under two names', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename… Bbo');
   });
 
+  it('Escape backs out of a rename or a merge as Cancel does: nothing changed, focus back on the button that opened it', async () => {
+    const { page } = app;
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    await row('Bbo').getByTestId('rename-player').click();
+    await page.getByTestId('rename-field').fill('Bbo2');
+    await page.keyboard.press('Escape');
+    expect(await focused()).toBe('Rename… Bbo');
+    expect(await page.getByTestId('rename-field').count()).toBe(0);
+    // the merge panel: from its choice, and from the question before the merge
+    await row('Bbo').getByTestId('merge-player').click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('merge-into');
+    await page.keyboard.press('Escape');
+    expect(await focused()).toBe('Same person as… Bbo');
+    expect(await page.getByTestId('merge-into').count()).toBe(0);
+    await row('Bbo').getByTestId('merge-player').click();
+    await page.getByTestId('merge-into').selectOption({ label: 'Bob' });
+    await page.getByTestId('merge-ask').click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('merge-confirm');
+    await page.keyboard.press('Escape');
+    expect(await focused()).toBe('Same person as… Bbo');
+    expect(await page.getByTestId('merge-question').count()).toBe(0);
+    expect(await page.getByTestId('player-name').allTextContents()).toContain('Bbo');
+  });
+
   it('merges Bbo into Bob after saying what happens; Home shows one row with both wins, History the game as Bob’s', async () => {
     const { page } = app;
     await row('Bbo').getByTestId('merge-player').click();
