@@ -112,6 +112,13 @@ class Navigation {
     return true;
   }
 
+  /** `go`, only if the player is still where the write began (as `replaceFrom`). */
+  goFrom(visit: Visit, screen: Screen): boolean {
+    if (!this.stillAt(visit)) return false;
+    this.go(screen);
+    return true;
+  }
+
   /** `back`, only if the player is still where the write began: a Back tapped meanwhile already left it, and a second would go a screen too far. */
   backFrom(visit: Visit): boolean {
     if (!this.stillAt(visit)) return false;

@@ -1,9 +1,10 @@
 /**
  * A write that waits (behind a backup import in another transaction, seconds on a phone) and a
  * player who goes Back meanwhile: when the write lands, the player stays where they went. Starting
- * a game, making a kit and Play again keep what they made and say where it is, not jump to it;
- * the log's Delete and a saved fix do not go back once more (a screen too far). The wait is a
- * readwrite transaction the test holds open on the store the write needs, from the page itself.
+ * a game, making a kit (or a set to teach) and Play again keep what they made and say where it
+ * is, not jump to it; the log's Delete and a saved fix do not go back once more (a screen too
+ * far). The wait is a readwrite transaction the test holds open on the store the write needs,
+ * from the page itself.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -104,6 +105,20 @@ describe('Back tapped while a write waits', () => {
       await page.getByRole('button', { name: 'Back', exact: true }).click();
       await page.getByRole('button', { name: 'Dice kits' }).click();
       await page.getByRole('button', { name: 'Teach Rune dice' }).waitFor();
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('Teach Rollcall your dice on Kits, then Back to Home: Home stays, the set is kept to teach, and that is said', async () => {
+    const page = await openPage();
+    try {
+      await page.getByRole('button', { name: 'Dice kits' }).click();
+      const release = await hold(page, ['taughtSets']);
+      await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
+      const said = await backDuringWrite(page, release, 'made. Teach its faces from Kits.', 'home');
+      expect(await screen(page)).toBe('home');
+      expect(said).toMatch(/^.+ made\. Teach its faces from Kits\.$/);
     } finally {
       await page.context().close();
     }
