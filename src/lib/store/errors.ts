@@ -26,10 +26,23 @@ export function storageFullMessage(write: StoreWrite = 'save'): string {
  * closed it), said of the write it refused.
  */
 export function unreachableMessage(write: StoreWrite = 'save'): string {
-  const why = 'this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them)';
+  const why = UNREACHABLE_WHY;
   return write === 'delete'
     ? `Nothing was deleted: ${why}. Reload the page and try again; everything saved is safe.`
     : `Not saved: ${why}. Reload the page to play on; everything saved before is safe.`;
+}
+
+const UNREACHABLE_WHY = 'this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them)';
+
+/**
+ * A read that failed, said of what was to be shown (`what`: "The older games"): the connection
+ * closed under the page (`closed`), as `unreachableMessage` says of a write, or any other failure
+ * (`detail`, the browser's words, in brackets). Nothing was changed either way.
+ */
+export function unreadableMessage(what: string, cause: { closed: true } | { closed: false; detail: string }): string {
+  return cause.closed
+    ? `${what} could not be read: ${UNREACHABLE_WHY}. Reload the page; everything saved is safe.`
+    : `${what} could not be read (${cause.detail}). Try again, or reload the page; everything saved is safe.`;
 }
 
 /** A refused store operation. Nothing was written. `message` is fit to show a player. */

@@ -1,0 +1,150 @@
+/**
+ * A store read that fails says so in the app's words and leaves the screen as it was: History's
+ * list and "Show more", the game over's evening, Teach's set, the table looked at again when the
+ * page comes back into view. The page's reads are made to fail as when another tab opens a newer
+ * Rollcall (the connection closes: InvalidStateError) or the disk fails (any other error), at
+ * `IDBDatabase.transaction` for read-only transactions over the stores named.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { appSession, ROOT } from './harness.ts';
+import type { BackupFile } from '../../src/lib/store/backup.ts';
+
+const app = appSession();
+
+const FIVE_ONES = JSON.parse(readFileSync(join(ROOT, 'tests/transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { options: BackupFile['games'][number]['options']; actions: BackupFile['games'][number]['actions'][number]['action'][] };
+const FINISHED = 52;
+
+/** Tonight: Ann and Ben played 52 games of Big Roll 5000 (ante 2, Ben won each), and a 53rd is in play. */
+function evening(): BackupFile {
+  const start = Date.now() - 3 * 3600_000;
+  const players = [
+    { id: 'p-ann', name: 'Ann' },
+    { id: 'p-ben', name: 'Ben' },
+  ];
+  const games: BackupFile['games'] = Array.from({ length: FINISHED + 1 }, (_, g) => {
+    const at = start + g * 60_000;
+    const finished = g < FINISHED;
+    const end = at + FIVE_ONES.actions.length * 1000;
+    return {
+      id: `g${String(g).padStart(2, '0')}`,
+      game: 'big-roll-5000',
+      players,
+      options: FIVE_ONES.options,
+      ante: 2,
+      dice: { kitId: 'standard', taughtSetId: null },
+      sessionId: 's-tonight',
+      createdAt: at,
+      updatedAt: finished ? end : at,
+      finishedAt: finished ? end : null,
+      status: finished ? 'finished' : 'active',
+      actionCount: finished ? FIVE_ONES.actions.length : 0,
+      logRevision: finished ? FIVE_ONES.actions.length : 0,
+      result: finished ? { winners: ['p-ben'], payouts: { 'p-ann': -2, 'p-ben': 2 } } : null,
+      actions: finished ? FIVE_ONES.actions.map((action, k) => ({ action, at: at + k * 1000 })) : [],
+    };
+  });
+  return {
+    format: 'rollcall-backup',
+    version: 2,
+    exportedAt: new Date().toISOString(),
+    games,
+    players: players.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: start })),
+    sessions: [{ id: 's-tonight', name: 'Tonight', startedAt: start, endedAt: null }],
+    ledger: games.filter((g) => g.result).map((g) => ({ id: `l-${g.id}`, sessionId: 's-tonight', gameId: g.id, at: g.updatedAt, deltas: { ...g.result!.payouts }, note: '' })),
+    taughtSets: [],
+    taughtFaces: [],
+    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
+  };
+}
+
+const CLOSED = 'could not be read: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page; everything saved is safe.';
+
+/** Read-only transactions over any of `stores` fail from now on: the connection closed, or the disk. */
+async function failReads(page: Page, stores: string[], how: 'closed' | 'disk'): Promise<void> {
+  await page.evaluate(
+    ({ stores, how }) => {
+      const proto = IDBDatabase.prototype as IDBDatabase & { __realTransaction?: IDBDatabase['transaction'] };
+      proto.__realTransaction ??= proto.transaction;
+      const real = proto.__realTransaction;
+      proto.transaction = function (this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode, options?: IDBTransactionOptions) {
+        const wanted = typeof names === 'string' ? [names] : [...names];
+        if (mode !== 'readwrite' && wanted.some((n) => stores.includes(n))) {
+          throw how === 'closed' ? new DOMException('The database connection is closing.', 'InvalidStateError') : new DOMException('The disk could not be read.', 'UnknownError');
+        }
+        return real.call(this, names, mode, options);
+      } as IDBDatabase['transaction'];
+    },
+    { stores, how },
+  );
+}
+
+async function readsAgain(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const proto = IDBDatabase.prototype as IDBDatabase & { __realTransaction?: IDBDatabase['transaction'] };
+    if (proto.__realTransaction) proto.transaction = proto.__realTransaction;
+  });
+}
+
+/** Unhandled rejections and console errors from here on. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  return errors;
+}
+
+async function home(page: Page): Promise<void> {
+  while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
+}
+
+beforeAll(async () => {
+  const { page } = app;
+  await page.getByTestId('new-game').waitFor();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(evening())) });
+  await page.getByTestId('backup-message').waitFor();
+  expect(await page.getByTestId('backup-message').textContent()).toBe(`Imported ${FINISHED + 1} games.`);
+  await home(page);
+});
+
+// each test on its own: reads work again, from Home
+afterEach(async () => {
+  await readsAgain(app.page);
+  await home(app.page);
+});
+
+describe('a store read that fails', () => {
+  it('History: "Show more" and a filter say the games could not be read, keep the list, and work again after', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByTestId('history-count').waitFor();
+    expect(await page.getByTestId('history-count').textContent()).toBe(`Showing 50 of ${FINISHED + 1} games.`);
+
+    await failReads(page, ['games'], 'disk');
+    await page.getByTestId('history-more').click();
+    await page.getByTestId('history-problem').waitFor();
+    expect(await page.getByTestId('history-problem').textContent()).toBe('The older games could not be read (The disk could not be read.). Try again, or reload the page; everything saved is safe.');
+    expect(await page.getByTestId('history-count').textContent()).toBe(`Showing 50 of ${FINISHED + 1} games.`);
+    expect(await page.getByTestId('history-more').isEnabled()).toBe(true);
+
+    await failReads(page, ['games'], 'closed');
+    await page.getByText('Finished', { exact: true }).click();
+    await page.getByTestId('history-problem').filter({ hasText: CLOSED }).waitFor();
+    expect(await page.getByTestId('history-problem').textContent()).toBe(`The games ${CLOSED}`);
+    expect(await page.locator('[data-testid="game-list"] > li').count()).toBe(50);
+
+    await readsAgain(page);
+    await page.getByText('All', { exact: true }).click();
+    await page.getByTestId('history-problem').waitFor({ state: 'detached' });
+    await page.getByTestId('history-more').click();
+    await page.getByTestId('history-count').filter({ hasText: `Showing ${FINISHED + 1} of` }).waitFor();
+    expect(errors).toEqual([]);
+    await home(page);
+  });
+});
