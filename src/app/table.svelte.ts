@@ -6,6 +6,7 @@
 import { resultOfGame, SETTLED_GAME_CLOSED, StoreError, withLogChange, type GameRecord, type LogExpectation } from '../lib/store/index.ts';
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
+import { readProblem } from './readProblem.ts';
 import { announce } from './announce.svelte.ts';
 import { brokenLog, payoutSentence, replayLog, undoneText, type GameHeader, type Replayed } from './play.ts';
 
@@ -210,7 +211,15 @@ export class TableGame {
   async refreshIfChanged(): Promise<void> {
     const record = this.record;
     if (!record || this.busy) return;
-    const stored = await (await data.store()).getGame(record.id);
+    let stored: GameRecord | undefined;
+    try {
+      stored = await (await data.store()).getGame(record.id);
+    } catch (err) {
+      // the table stays as it was (another tab opened a newer Rollcall, or the browser closed the
+      // saved games): said where a refusal is, so old scores are not taken for the latest
+      if (!this.busy) this.refuse(readProblem(err, 'The game as saved now'));
+      return;
+    }
     if (!stored) return;
     const changed =
       stored.actionCount !== record.actionCount || (stored.logRevision ?? 0) !== (record.logRevision ?? 0) || stored.status !== record.status;

@@ -147,4 +147,20 @@ describe('a store read that fails', () => {
     expect(errors).toEqual([]);
     await home(page);
   });
+
+  it('the table looked at again as the page comes back into view says the game could not be read, and shows it as it was', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await page.getByRole('button', { name: /^Resume: / }).click();
+    await page.getByTestId('headline').waitFor();
+    const headline = await page.getByTestId('headline').textContent();
+    await failReads(page, ['games'], 'closed');
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await page.getByTestId('rule-error').waitFor();
+    expect(await page.getByTestId('rule-error').textContent()).toBe(`The game as saved now ${CLOSED}`);
+    expect(await page.getByTestId('headline').textContent()).toBe(headline);
+    await readsAgain(page);
+    expect(errors).toEqual([]);
+    await home(page);
+  });
 });
