@@ -163,4 +163,19 @@ describe('a store read that fails', () => {
     expect(errors).toEqual([]);
     await home(page);
   });
+
+  it('the game over says the evening could not be read, and still offers to play again', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await failReads(page, ['players'], 'closed');
+    await page.getByRole('button', { name: /^View: / }).first().click();
+    await page.getByTestId('game-over').waitFor();
+    await page.getByTestId('ledger-problem').waitFor();
+    expect(await page.getByTestId('ledger-problem').textContent()).toBe(`This evening's balances ${CLOSED}`);
+    expect(await page.getByTestId('session-ledger').count()).toBe(0);
+    expect(await page.getByTestId('play-again').isVisible()).toBe(true);
+    await readsAgain(page);
+    expect(errors).toEqual([]);
+    await home(page);
+  });
 });
