@@ -178,4 +178,17 @@ describe('a store read that fails', () => {
     expect(errors).toEqual([]);
     await home(page);
   });
+
+  it('Teach says the dice set could not be read, not "Loading…" for ever', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.getByTestId('own-kits').waitFor();
+    await failReads(page, ['taughtSets'], 'closed');
+    await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
+    await page.getByTestId('teach-unreadable').waitFor();
+    expect(await page.getByTestId('teach-unreadable').textContent()).toBe(`This dice set ${CLOSED}`);
+    await readsAgain(page);
+    expect(errors).toEqual([]);
+  });
 });
