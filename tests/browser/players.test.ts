@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { appSession, ROOT } from './harness.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
@@ -70,6 +71,25 @@ async function home(): Promise<void> {
 
 /** Home's balances, row by row: "Bob +8". */
 const balances = () => app.page.getByTestId('ledger').locator('tr').evaluateAll((rows) => rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim()).join(' ')));
+
+/** The evening restored on a page of its own (a second phone, `browser.newContext`), back on Home. */
+async function restoreEvening(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(evening())) });
+  await page.getByTestId('backup-message').waitFor();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByTestId('new-game').waitFor();
+}
+
+/** From Home: Players, Bbo merged into Bob after the question. */
+async function mergeBboIntoBob(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Players' }).click();
+  await page.getByTestId('player').filter({ hasText: 'Bbo' }).getByTestId('merge-player').click();
+  await page.getByTestId('merge-into').selectOption({ label: 'Bob' });
+  await page.getByTestId('merge-ask').click();
+  await page.getByTestId('merge-confirm').click();
+  await page.getByTestId('player-message').waitFor();
+}
 
 const row = (name: string) => app.page.getByTestId('player').filter({ has: app.page.getByTestId('player-name').getByText(name, { exact: true }) });
 
@@ -175,6 +195,35 @@ describe('Players: one person under two names', () => {
       await page.getByRole('button', { name: 'History' }).click();
       await page.getByTestId('history-count').waitFor();
       expect(await page.getByTestId('game-players').first().textContent()).toBe('Ann, Bob, Cy');
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('Players left open in another tab across the merge: a tap on Bbo says Bbo went and shows the players as they are', async () => {
+    const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await phone.newPage();
+      await page.goto(app.server.url);
+      await restoreEvening(page);
+      const stale = await phone.newPage();
+      await stale.goto(app.server.url);
+      await stale.getByRole('button', { name: 'Players' }).click();
+      const staleRow = (name: string) => stale.getByTestId('player').filter({ has: stale.getByTestId('player-name').getByText(name, { exact: true }) });
+      await staleRow('Bbo').waitFor();
+      await mergeBboIntoBob(page);
+
+      // a rename of the row it still shows
+      await staleRow('Bbo').getByTestId('rename-player').click();
+      await stale.getByTestId('rename-field').fill('Bobby');
+      await stale.getByTestId('rename-save').click();
+      await stale.getByTestId('players-gone').waitFor();
+      expect(await stale.getByTestId('players-gone').textContent()).toBe('Bbo is no longer on this device (merged or changed in another tab); the list now shows the players as they are.');
+      expect(await stale.getByTestId('player-name').allTextContents()).toEqual(expect.arrayContaining(['Ann', 'Bob', 'Cy']));
+      expect(await stale.getByTestId('player-name').allTextContents()).not.toContain('Bbo');
+      expect(await staleRow('Bob').textContent()).toContain('2 games');
+      // Bbo's games are Bob's, and no "Bobby" was made
+      expect(await stale.getByTestId('player-name').allTextContents()).not.toContain('Bobby');
     } finally {
       await phone.close();
     }
