@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { data } from '../../src/app/db.svelte.ts';
 import { TableGame, settledUp } from '../../src/app/table.svelte.ts';
 import type { GameRecord } from '../../src/lib/store/index.ts';
+import { seatingKnownPlayers } from '../store/helpers.ts';
 
 /** A game of 5000 in the app's store, the first player listed starting (no roll-off). */
 async function fiveThousandFor(...names: string[]): Promise<GameRecord> {
-  const store = await data.store();
+  const store = seatingKnownPlayers(await data.store());
   return store.createGame({
     game: 'five-thousand',
     players: names.map((name) => ({ id: `p-${name.toLowerCase()}`, name })),
@@ -19,7 +20,7 @@ async function fiveThousandFor(...names: string[]): Promise<GameRecord> {
 describe('TableGame', () => {
   it('says Undo took nothing back when another tab changed the log first', async () => {
     const store = await data.store();
-    const game = await fiveThousandFor('Ann', 'Bob');
+    const game = await fiveThousandFor('Ann', 'Ben');
     await store.appendAction(game.id, { type: 'roll', dice: [1, 1, 1, 5, 5] });
     const table = new TableGame(game.id);
     await table.load();
@@ -42,7 +43,7 @@ describe('TableGame', () => {
   });
 
   it('a table open in another tab across a merge of its players reloads, then plays on and ends under the kept player', async () => {
-    const store = await data.store();
+    const store = seatingKnownPlayers(await data.store());
     const session = await store.startSession('Friday');
     const bbo = await store.addPlayer('Bbo');
     const bob = await store.addPlayer('Bob');
@@ -72,7 +73,7 @@ describe('TableGame', () => {
 
 describe('settledUp', () => {
   it('is true of a finished game only once its evening is settled up', async () => {
-    const store = await data.store();
+    const store = seatingKnownPlayers(await data.store());
     const evening = await store.startSession('Settled evening');
     const game = await store.createGame({
       game: 'five-thousand',

@@ -229,6 +229,62 @@ describe('Players: one person under two names', () => {
     }
   });
 
+  it('a New game left open with Bbo seated as Bbo is merged into Bob: Start writes no game for Bbo’s old id, says so, and starts with Bbo as a new player when tapped again', async () => {
+    const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await phone.newPage();
+      await page.goto(app.server.url);
+      await restoreEvening(page);
+      // tab A: New game, Cy then Bbo seated from the known players
+      const tab = await phone.newPage();
+      await tab.goto(app.server.url);
+      await tab.getByTestId('new-game').click();
+      await tab.getByTestId('game-select').selectOption('five-thousand');
+      await tab.getByRole('button', { name: '+ Cy', exact: true }).click();
+      await tab.getByRole('button', { name: '+ Bbo', exact: true }).click();
+      // tab B: Home → Players, Bbo merged into Bob
+      await mergeBboIntoBob(page);
+
+      await tab.getByTestId('start-game').click();
+      await tab.getByTestId('start-problem').waitFor();
+      expect(await tab.getByTestId('start-problem').textContent()).toBe(
+        'Bbo is no longer on this device (merged into another player, or changed in another tab), so the game was not started. Tap Start again to add Bbo as a new player, or take Bbo off and add who they are now.',
+      );
+      expect(await tab.locator('main').getAttribute('data-screen')).toBe('new-game');
+      const stored = () =>
+        tab.evaluate(
+          () =>
+            new Promise<{ games: { players: { id: string; name: string }[] }[]; players: { id: string; name: string }[] }>((resolve, reject) => {
+              const open = indexedDB.open('rollcall');
+              open.onerror = () => reject(open.error);
+              open.onsuccess = () => {
+                const tx = open.result.transaction(['games', 'players']);
+                const games = tx.objectStore('games').getAll();
+                const players = tx.objectStore('players').getAll();
+                tx.oncomplete = () => {
+                  open.result.close();
+                  resolve({ games: games.result, players: players.result });
+                };
+              };
+            }),
+        );
+      const before = await stored();
+      expect(before.games).toHaveLength(2); // the evening's two, no third
+      expect(before.games.flatMap((g) => g.players.map((p) => p.id))).not.toContain('p-bbo');
+      // the seats as they were, in their order; Start again makes Bbo a new player
+      await tab.getByTestId('start-game').click();
+      await tab.getByTestId('slate-row').first().waitFor();
+      expect(await tab.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Cy', 'Bbo']);
+      const after = await stored();
+      const ids = new Set(after.players.map((p) => p.id));
+      expect(after.games).toHaveLength(3);
+      for (const game of after.games) for (const seat of game.players) expect(ids.has(seat.id)).toBe(true);
+      expect(after.players.find((p) => p.name === 'Bbo')?.id).not.toBe('p-bbo');
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('refuses to merge two who sat at one table, saying which game, and changes nothing', async () => {
     const { page } = app;
     await home();

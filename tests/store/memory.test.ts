@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type RollcallStore } from '../../src/lib/store/index.ts';
-import { ALICE, BOB, CARA, freshName, freshStore } from './helpers.ts';
+import { ALICE, BOB, CARA, freshName, freshStore, seatingKnownPlayers } from './helpers.ts';
 
 const GLOBALS = ['indexedDB', 'IDBCursor', 'IDBCursorWithValue', 'IDBDatabase', 'IDBFactory', 'IDBIndex', 'IDBKeyRange', 'IDBObjectStore', 'IDBOpenDBRequest', 'IDBRequest', 'IDBTransaction', 'IDBVersionChangeEvent'] as const;
 let saved: Map<string, PropertyDescriptor | undefined>;
@@ -31,7 +31,7 @@ function pageIndexedDB(value: unknown): void {
 
 async function opens(name = freshName()): Promise<RollcallStore> {
   let id = 0;
-  const store = await openStore({ name, newId: () => `m-${++id}` });
+  const store = seatingKnownPlayers(await openStore({ name, newId: () => `m-${++id}` }));
   opened.push(store);
   return store;
 }

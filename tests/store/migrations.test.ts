@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openDB, type IDBPDatabase } from 'idb';
 import { DB_VERSION, openStore, StoreError, unreachableMessage } from '../../src/lib/store/index.ts';
 import { migrate, MIGRATIONS, type Migration, type UpgradeDb, type UpgradeTx } from '../../src/lib/store/schema.ts';
-import { freshName } from './helpers.ts';
+import { freshName, seatingKnownPlayers } from './helpers.ts';
 
 /** Opens `name` at `version`, built by the real migrations up to that version. */
 async function openAtVersion(name: string, version: number): Promise<IDBPDatabase<unknown>> {
@@ -180,7 +180,7 @@ describe('schema migrations', () => {
 
   it('opening an already current database changes nothing', async () => {
     const name = freshName();
-    const first = await openStore({ name });
+    const first = seatingKnownPlayers(await openStore({ name }));
     const g = await first.createGame({ game: 'tug', players: [{ id: 'a', name: 'A' }], dice: { kitId: 'standard', taughtSetId: null } });
     first.close();
     const second = await openStore({ name });
@@ -212,7 +212,7 @@ describe('schema migrations', () => {
 
   it('refuses a write after stepping aside in words a player can act on, not the browser\'s, and writes nothing', async () => {
     const name = freshName();
-    const old = await openStore({ name, onVersionChange: () => undefined });
+    const old = seatingKnownPlayers(await openStore({ name, onVersionChange: () => undefined }));
     const game = await old.createGame({ game: 'five-thousand', players: [{ id: 'p-ann', name: 'Ann' }], ante: 0, dice: { kitId: 'standard', taughtSetId: null } });
     const newer = await openDB(name, DB_VERSION + 1);
     const err = await old.createGame({ game: 'five-thousand', players: [{ id: 'p-bob', name: 'Bob' }], ante: 0, dice: { kitId: 'standard', taughtSetId: null } }).catch((e: unknown) => e);

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resultOfGame, StoreError, type JsonObject, type RollcallStore } from '../../src/lib/store/index.ts';
+import { resultOfGame, RollcallStore as Store, StoreError, type JsonObject, type RollcallStore } from '../../src/lib/store/index.ts';
 import { matchResult, replay, type Action } from '../../src/lib/rules/index.ts';
 import { freshStore } from './helpers.ts';
 
@@ -146,6 +146,26 @@ describe('merging two records of one person', () => {
     const lastPlayed = (await s.listPlayers()).find((p) => p.id === bbo.id)!.lastPlayedAt;
     const kept = (await s.mergePlayers(bbo.id, bob.id)).player;
     expect(kept).toEqual({ ...bob, lastPlayedAt: lastPlayed });
+  });
+});
+
+describe('a game seating a player no longer here', () => {
+  it('is refused, the player named, and nothing is written: a New game left open across a merge seats no ghost', async () => {
+    const s = await store();
+    const bob = await s.addPlayer('Bob');
+    const bbo = await s.addPlayer('Bbo');
+    const evening = await s.startSession('Friday');
+    await s.mergePlayers(bbo.id, bob.id);
+    // the store's own createGame (helpers' stand-in for New game would add the id again)
+    const seats = [{ id: bob.id, name: 'Bob' }, { id: bbo.id, name: 'Bbo' }];
+    expect(await refusal(Store.prototype.createGame.call(s, { game: 'war', players: seats, dice: DICE, sessionId: evening.id }), 'not-found')).toBe(
+      'Bbo is no longer on this device (merged into another player, or changed in another tab), so the game was not started.',
+    );
+    expect(await s.listGames()).toEqual([]);
+    expect(await s.listPlayers()).toEqual([bob]);
+    // the same seats with the kept player start the game
+    const game = await Store.prototype.createGame.call(s, { game: 'war', players: [{ id: bob.id, name: 'Bob' }], dice: DICE, sessionId: evening.id });
+    expect(game.players).toEqual([{ id: bob.id, name: 'Bob' }]);
   });
 });
 

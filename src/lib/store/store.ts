@@ -355,6 +355,11 @@ function storeErrorFrom(err: unknown, write: StoreWrite): unknown {
   return err;
 }
 
+/** A seat whose player is no longer on this device (merged into another, or changed, in another tab): `createGame`'s refusal. */
+export function playerGoneMessage(name: string): string {
+  return `${name.trim()} is no longer on this device (merged into another player, or changed in another tab), so the game was not started.`;
+}
+
 /** A name as kept: trimmed, and composed (NFC) so that one name is one string of characters. */
 function checkName(name: string, what: string): string {
   const trimmed = name.trim().normalize('NFC');
@@ -607,12 +612,14 @@ export class RollcallStore {
       if (game.sessionId !== null && !(await tx.objectStore('sessions').get(game.sessionId))) {
         throw new StoreError('not-found', 'That session no longer exists.');
       }
-      await tx.objectStore('games').add(game);
+      // Every seat is a player on this device: a screen left open (New game in a second tab) may
+      // still hold one merged away or gone since, and a game seating that id would be a ghost.
       const playerStore = tx.objectStore('players');
-      for (const p of players) {
-        const known = await playerStore.get(p.id);
-        if (known) await playerStore.put({ ...known, lastPlayedAt: t });
-      }
+      const known = await Promise.all(players.map((p) => playerStore.get(p.id)));
+      const gone = players.find((_, i) => !known[i]);
+      if (gone) throw new StoreError('not-found', playerGoneMessage(gone.name));
+      await tx.objectStore('games').add(game);
+      for (const player of known) if (player) await playerStore.put({ ...player, lastPlayedAt: t });
     });
     return game;
   }
