@@ -285,6 +285,30 @@ describe('Players: one person under two names', () => {
     }
   });
 
+  it('"Play again" on a game whose player the roster no longer lists (a backup\'s player deleted there) seats them again as a player', async () => {
+    const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await phone.newPage();
+      await page.goto(app.server.url);
+      const backup = evening();
+      backup.players = backup.players.filter((p) => p.id !== 'p-cy');
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(backup)) });
+      await page.getByTestId('backup-message').waitFor();
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bob, Cy,/ }).click();
+      await page.getByTestId('play-again').click();
+      await page.getByTestId('game-over').waitFor({ state: 'detached' });
+      await page.getByTestId('slate-row').first().waitFor();
+      expect(await page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bob', 'Cy']);
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: 'Players' }).click();
+      expect(await page.getByTestId('player-name').allTextContents()).toEqual(expect.arrayContaining(['Ann', 'Bob', 'Cy']));
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('refuses to merge two who sat at one table, saying which game, and changes nothing', async () => {
     const { page } = app;
     await home();
