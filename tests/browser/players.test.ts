@@ -303,6 +303,8 @@ describe('Players: one person under two names', () => {
       expect(await page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bob', 'Cy']);
       await page.getByRole('button', { name: 'Back', exact: true }).click();
       await page.getByRole('button', { name: 'Players' }).click();
+      // the list is read after the screen shows: waited for (read at once, a loaded machine gave none)
+      await page.getByTestId('player-name').getByText('Cy', { exact: true }).waitFor();
       expect(await page.getByTestId('player-name').allTextContents()).toEqual(expect.arrayContaining(['Ann', 'Bob', 'Cy']));
     } finally {
       await phone.close();
