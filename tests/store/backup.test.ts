@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { BackupError, StoreError, type OpenStoreOptions, type RollcallStore } from '../../src/lib/store/index.ts';
+import { describe, expect, it } from 'vitest';
+import { BackupError, StoreError, type RollcallStore } from '../../src/lib/store/index.ts';
 import type { DiceKit } from '../../src/lib/dice/kit.ts';
 import { parseKitBundle } from '../../src/lib/dice/bundle.ts';
 import { exportBackup, exportBackupBlob, exportBackupJson, importBackupText, parseBackup, parseBackupInSteps, type BackupFile, type ImportProgress } from '../../src/lib/store/backup.ts';
 import { bigHistory } from '../../scripts/lib/big-history.ts';
-import { ALICE, BOB, freshStore } from './helpers.ts';
+import { ALICE, BOB, storesClosedAfterEach } from './helpers.ts';
 
-let open: RollcallStore[] = [];
-async function store(options: OpenStoreOptions = {}): Promise<RollcallStore> {
-  const s = await freshStore(options);
-  open.push(s);
-  return s;
-}
-afterEach(() => {
-  for (const s of open) s.close();
-  open = [];
-});
+const store = storesClosedAfterEach();
 
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 255, 7]);
 

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
-import { openStore, type NewGame, type OpenStoreOptions, type RollcallStore } from '../../src/lib/store/index.ts';
+import { afterEach, expect } from 'vitest';
+import { openStore, StoreError, type NewGame, type OpenStoreOptions, type RollcallStore } from '../../src/lib/store/index.ts';
 import { nameKey } from '../../src/lib/rules/index.ts';
 
 let dbCounter = 0;
@@ -59,3 +60,33 @@ const seating = new WeakSet<RollcallStore>();
 export const ALICE = { id: 'p-alice', name: 'Alice' };
 export const BOB = { id: 'p-bob', name: 'Bob' };
 export const CARA = { id: 'p-cara', name: 'Cara' };
+
+/**
+ * A test file's store maker: each call opens a fresh store (`freshStore`), and every store opened
+ * in a test is closed after it. Called once, at the file's top level (it registers `afterEach`).
+ */
+export function storesClosedAfterEach(): (options?: OpenStoreOptions) => Promise<RollcallStore> {
+  let open: RollcallStore[] = [];
+  afterEach(() => {
+    for (const s of open) s.close();
+    open = [];
+  });
+  return async (options = {}) => {
+    const s = await freshStore(options);
+    open.push(s);
+    return s;
+  };
+}
+
+/** The StoreError `p` is refused with, checked to be one (and of `code`, when given). */
+export async function expectStoreError(p: Promise<unknown>, code?: StoreError['code']): Promise<StoreError> {
+  const err = await p.then(
+    () => {
+      throw new Error(`expected a StoreError${code ? ` ${code}` : ''}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(StoreError);
+  if (code) expect((err as StoreError).code).toBe(code);
+  return err as StoreError;
+}

@@ -1,28 +1,15 @@
 /** The store and backups compare names by `nameKey` and count them in symbols a player sees. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { BackupError, StoreError, unusedName, type RollcallStore } from '../../src/lib/store/index.ts';
+import { describe, expect, it } from 'vitest';
+import { BackupError, StoreError, unusedName } from '../../src/lib/store/index.ts';
 import { exportBackup, exportBackupJson, importBackupText } from '../../src/lib/store/backup.ts';
-import { freshStore } from './helpers.ts';
+import { expectStoreError, storesClosedAfterEach } from './helpers.ts';
 
 const NFC = 'Jos\u00e9';
 const NFD = 'Jose\u0301';
 const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
 
-let open: RollcallStore[] = [];
-afterEach(() => {
-  for (const s of open) s.close();
-  open = [];
-});
-async function store(): Promise<RollcallStore> {
-  const s = await freshStore();
-  open.push(s);
-  return s;
-}
-async function refusal(p: Promise<unknown>): Promise<StoreError> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(StoreError);
-  return err as StoreError;
-}
+const store = storesClosedAfterEach();
+const refusal = (p: Promise<unknown>): Promise<StoreError> => expectStoreError(p);
 
 describe('player names in the store', () => {
   it('refuses a second José, typed the other way; keeps the name composed (NFC)', async () => {

@@ -2,34 +2,17 @@
  * Players set right: a rename, and two records of one person merged ("Bbo" typed one night, "Bob"
  * the next) with their games, results and ledger lines, all in one transaction or not at all.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resultOfGame, RollcallStore as Store, StoreError, type JsonObject, type RollcallStore } from '../../src/lib/store/index.ts';
 import { matchResult, replay, type Action } from '../../src/lib/rules/index.ts';
-import { freshStore } from './helpers.ts';
+import { expectStoreError, storesClosedAfterEach } from './helpers.ts';
 
-let open: RollcallStore[] = [];
-async function store(): Promise<RollcallStore> {
-  const s = await freshStore();
-  open.push(s);
-  return s;
-}
-afterEach(() => {
-  for (const s of open) s.close();
-  open = [];
-});
+const store = storesClosedAfterEach();
 
 async function refusal(p: Promise<unknown>, code: StoreError['code']): Promise<string> {
-  const err = await p.then(
-    () => {
-      throw new Error(`expected a StoreError ${code}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StoreError);
-  expect((err as StoreError).code).toBe(code);
-  return (err as StoreError).message;
+  return (await expectStoreError(p, code)).message;
 }
 
 /** Big Roll 5000 with an ante of 2: the second seat throws five ones and takes the pot of 6 (+4; the others −2). */

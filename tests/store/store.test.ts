@@ -1,29 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, SAME_EVENING_MS, SETTLED_GAME_CLOSED, StoreError, storageFullMessage, unusedName, withLogChange, type RollcallStore } from '../../src/lib/store/index.ts';
-import { ALICE, BOB, CARA, freshStore } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { openStore, SAME_EVENING_MS, SETTLED_GAME_CLOSED, StoreError, storageFullMessage, unusedName, withLogChange } from '../../src/lib/store/index.ts';
+import { ALICE, BOB, CARA, expectStoreError, storesClosedAfterEach } from './helpers.ts';
 
-let open: RollcallStore[] = [];
-async function store(): Promise<RollcallStore> {
-  const s = await freshStore();
-  open.push(s);
-  return s;
-}
-afterEach(() => {
-  for (const s of open) s.close();
-  open = [];
-});
-
-async function expectStoreError(p: Promise<unknown>, code: StoreError['code']): Promise<StoreError> {
-  const err = await p.then(
-    () => {
-      throw new Error(`expected a StoreError ${code}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StoreError);
-  expect((err as StoreError).code).toBe(code);
-  return err as StoreError;
-}
+const store = storesClosedAfterEach();
 
 const newGame = { game: 'five-thousand', players: [ALICE, BOB], ante: 5, dice: { kitId: 'standard', taughtSetId: null } };
 
@@ -53,8 +32,11 @@ describe('games and the action log', () => {
     const g = await s.createGame(newGame);
     await s.appendAction(g.id, { type: 'roll', dice: [6, 6, 6, 2, 3] });
     const other = await openStore({ name: s.db.name });
-    open.push(other);
-    expect((await other.loadGame(g.id)).actions).toEqual([{ type: 'roll', dice: [6, 6, 6, 2, 3] }]);
+    try {
+      expect((await other.loadGame(g.id)).actions).toEqual([{ type: 'roll', dice: [6, 6, 6, 2, 3] }]);
+    } finally {
+      other.close();
+    }
   });
 
   it('keeps the logs of different games apart', async () => {
@@ -328,8 +310,7 @@ describe('games and the action log', () => {
   it('a new game joins the evening still at the table, and starts a new one after a long break', async () => {
     const HOUR = 60 * 60 * 1000;
     let clock = Date.UTC(2026, 2, 7, 20);
-    const s = await freshStore({ now: () => clock });
-    open.push(s);
+    const s = await store({ now: () => clock });
     const friday = await s.sessionForNewGame('Friday');
     expect(friday).toMatchObject({ name: 'Friday', endedAt: null });
     const g = await s.createGame({ ...newGame, sessionId: friday.id });
@@ -356,8 +337,7 @@ describe('games and the action log', () => {
   it('a game still in play when its evening ends counts in the next balances, not the settled ones', async () => {
     const HOUR = 60 * 60 * 1000;
     let clock = Date.UTC(2026, 2, 7, 20);
-    const s = await freshStore({ now: () => clock });
-    open.push(s);
+    const s = await store({ now: () => clock });
     // the players settle up with a game left open at the table, and finish it afterwards
     const friday = await s.sessionForNewGame('Friday');
     const done = await s.createGame({ ...newGame, sessionId: friday.id });
@@ -419,8 +399,7 @@ describe('games and the action log', () => {
   it('pages through games the latest first, by status too, games of the same millisecond neither lost nor repeated', async () => {
     // a clock that stands still now and then: games written at the same millisecond
     let t = 1_000;
-    const s = await freshStore({ now: () => (t += t % 3 === 0 ? 0 : 1) });
-    open.push(s);
+    const s = await store({ now: () => (t += t % 3 === 0 ? 0 : 1) });
     for (let i = 0; i < 23; i++) {
       const g = await s.createGame(newGame);
       if (i % 3 === 1) await s.abandonGame(g.id);
