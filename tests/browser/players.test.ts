@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { appSession, ROOT } from './harness.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
@@ -72,13 +72,25 @@ async function home(): Promise<void> {
 /** Home's balances, row by row: "Bob +8". */
 const balances = () => app.page.getByTestId('ledger').locator('tr').evaluateAll((rows) => rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim()).join(' ')));
 
-/** The evening restored on a page of its own (a second phone, `browser.newContext`), back on Home. */
-async function restoreEvening(page: Page): Promise<void> {
+/** The evening (or `backup`) restored on a page of its own (a second phone, `onAnotherPhone`), back on Home. */
+async function restoreEvening(page: Page, backup: BackupFile = evening()): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(evening())) });
+  await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(backup)) });
   await page.getByTestId('backup-message').waitFor();
   await page.getByRole('button', { name: 'Back', exact: true }).click();
   await page.getByTestId('new-game').waitFor();
+}
+
+/** A second phone (its own browser context, its own store) at 390 × 844, its first page on Home; closed after `run`. */
+async function onAnotherPhone(run: (phone: BrowserContext, page: Page) => Promise<void>): Promise<void> {
+  const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const page = await phone.newPage();
+    await page.goto(app.server.url);
+    await run(phone, page);
+  } finally {
+    await phone.close();
+  }
 }
 
 /** From Home: Players, Bbo merged into Bob after the question. */
@@ -166,25 +178,14 @@ describe('Players: one person under two names', () => {
   });
 
   it('"Play again" on the end of a game of Bbo’s, open in another tab as Bbo is merged into Bob, seats Bob', async () => {
-    const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
-    try {
-      const page = await phone.newPage();
-      await page.goto(app.server.url);
-      await page.getByRole('button', { name: 'Settings' }).click();
-      await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(evening())) });
-      await page.getByTestId('backup-message').waitFor();
+    await onAnotherPhone(async (phone, page) => {
+      await restoreEvening(page);
       // the other tab: the end of the game Bbo won
       const tab = await phone.newPage();
       await tab.goto(app.server.url);
       await tab.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bbo, Cy,/ }).click();
       await tab.getByTestId('play-again').waitFor();
-      await page.getByRole('button', { name: 'Back', exact: true }).click();
-      await page.getByRole('button', { name: 'Players' }).click();
-      await page.getByTestId('player').filter({ hasText: 'Bbo' }).getByTestId('merge-player').click();
-      await page.getByTestId('merge-into').selectOption({ label: 'Bob' });
-      await page.getByTestId('merge-ask').click();
-      await page.getByTestId('merge-confirm').click();
-      await page.getByTestId('player-message').waitFor();
+      await mergeBboIntoBob(page);
 
       await tab.getByTestId('play-again').click();
       await tab.getByTestId('game-over').waitFor({ state: 'detached' });
@@ -195,16 +196,11 @@ describe('Players: one person under two names', () => {
       await page.getByRole('button', { name: 'History' }).click();
       await page.getByTestId('history-count').waitFor();
       expect(await page.getByTestId('game-players').first().textContent()).toBe('Ann, Bob, Cy');
-    } finally {
-      await phone.close();
-    }
+    });
   });
 
   it('Players left open in another tab across the merge: a tap on Bbo says Bbo went and shows the players as they are', async () => {
-    const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
-    try {
-      const page = await phone.newPage();
-      await page.goto(app.server.url);
+    await onAnotherPhone(async (phone, page) => {
       await restoreEvening(page);
       const stale = await phone.newPage();
       await stale.goto(app.server.url);
@@ -224,16 +220,11 @@ describe('Players: one person under two names', () => {
       expect(await staleRow('Bob').textContent()).toContain('2 games');
       // Bbo's games are Bob's, and no "Bobby" was made
       expect(await stale.getByTestId('player-name').allTextContents()).not.toContain('Bobby');
-    } finally {
-      await phone.close();
-    }
+    });
   });
 
   it('a New game left open with Bbo seated as Bbo is merged into Bob: Start writes no game for Bbo’s old id, says so, and starts with Bbo as a new player when tapped again', async () => {
-    const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
-    try {
-      const page = await phone.newPage();
-      await page.goto(app.server.url);
+    await onAnotherPhone(async (phone, page) => {
       await restoreEvening(page);
       // tab A: New game, Cy then Bbo seated from the known players
       const tab = await phone.newPage();
@@ -280,22 +271,14 @@ describe('Players: one person under two names', () => {
       expect(after.games).toHaveLength(3);
       for (const game of after.games) for (const seat of game.players) expect(ids.has(seat.id)).toBe(true);
       expect(after.players.find((p) => p.name === 'Bbo')?.id).not.toBe('p-bbo');
-    } finally {
-      await phone.close();
-    }
+    });
   });
 
   it('"Play again" on a game whose player the roster no longer lists (a backup\'s player deleted there) seats them again as a player', async () => {
-    const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
-    try {
-      const page = await phone.newPage();
-      await page.goto(app.server.url);
+    await onAnotherPhone(async (_phone, page) => {
       const backup = evening();
       backup.players = backup.players.filter((p) => p.id !== 'p-cy');
-      await page.getByRole('button', { name: 'Settings' }).click();
-      await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(backup)) });
-      await page.getByTestId('backup-message').waitFor();
-      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await restoreEvening(page, backup);
       await page.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bob, Cy,/ }).click();
       await page.getByTestId('play-again').click();
       await page.getByTestId('game-over').waitFor({ state: 'detached' });
@@ -306,9 +289,7 @@ describe('Players: one person under two names', () => {
       // the list is read after the screen shows: waited for (read at once, a loaded machine gave none)
       await page.getByTestId('player-name').getByText('Cy', { exact: true }).waitFor();
       expect(await page.getByTestId('player-name').allTextContents()).toEqual(expect.arrayContaining(['Ann', 'Bob', 'Cy']));
-    } finally {
-      await phone.close();
-    }
+    });
   });
 
   it('refuses to merge two who sat at one table, saying which game, and changes nothing', async () => {
