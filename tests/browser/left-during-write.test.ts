@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession } from './harness.ts';
-import { padRoll } from './table-helpers.ts';
+import { padRoll, setUpGame } from './table-helpers.ts';
 
 const app = appSession({ open: false });
 
@@ -62,21 +62,11 @@ async function backDuringWrite(page: Page, release: () => Promise<void>, landed:
   return (await page.getByTestId('announcer').textContent()) ?? '';
 }
 
-async function addPlayers(page: Page, game: string, players: string[], ante?: number): Promise<void> {
-  await page.getByTestId('new-game').click();
-  await page.getByTestId('game-select').selectOption(game);
-  for (const name of players) {
-    await page.getByTestId('player-name').fill(name);
-    await page.getByTestId('add-player').click();
-  }
-  if (ante !== undefined) await page.getByTestId('ante').fill(String(ante));
-}
-
 describe('Back tapped while a write waits', () => {
   it('New game: Start, then Back to Home: Home stays, the game is in In progress, and that is said', async () => {
     const page = await openPage();
     try {
-      await addPlayers(page, 'big-roll-5000', ['Ann', 'Bob']);
+      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob']);
       const release = await hold(page, ['games']);
       await page.getByTestId('start-game').click();
       const said = await backDuringWrite(page, release, 'started with Ann, Bob', 'home');
@@ -127,7 +117,7 @@ describe('Back tapped while a write waits', () => {
   it('Play again, then Back to Home: Home stays, the new game is in In progress, and that is said', async () => {
     const page = await openPage();
     try {
-      await addPlayers(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
+      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
       await page.getByTestId('start-game').click();
       await page.getByTestId('headline').waitFor();
       await padRoll(page, ['6']); // the roll-off: Ann starts
@@ -149,7 +139,7 @@ describe('Back tapped while a write waits', () => {
   it('Delete on a log opened from History, then Back to History: History stays (no second Back to Home)', async () => {
     const page = await openPage();
     try {
-      await addPlayers(page, 'big-roll-5000', ['Ann', 'Bob']);
+      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob']);
       await page.getByTestId('start-game').click();
       await page.getByTestId('headline').waitFor();
       await page.getByRole('button', { name: 'Back', exact: true }).click();
@@ -169,7 +159,7 @@ describe('Back tapped while a write waits', () => {
   it('a fix saved on the log opened from the table, then Back to the table: the table stays (no second Back to Home), the fix said', async () => {
     const page = await openPage();
     try {
-      await addPlayers(page, 'five-thousand', ['Ann', 'Bob'], 0);
+      await setUpGame(page, 'five-thousand', ['Ann', 'Bob'], 0);
       await page.getByTestId('start-game').click();
       await page.getByTestId('headline').waitFor();
       await padRoll(page, ['1', '1', '1', '2', '3']);

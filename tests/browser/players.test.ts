@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { appSession, ROOT } from './harness.ts';
+import { restoreBackup } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
@@ -72,15 +73,6 @@ async function home(): Promise<void> {
 /** Home's balances, row by row: "Bob +8". */
 const balances = () => app.page.getByTestId('ledger').locator('tr').evaluateAll((rows) => rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim()).join(' ')));
 
-/** The evening (or `backup`) restored on a page of its own (a second phone, `onAnotherPhone`), back on Home. */
-async function restoreEvening(page: Page, backup: BackupFile = evening()): Promise<void> {
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(backup)) });
-  await page.getByTestId('backup-message').waitFor();
-  await page.getByRole('button', { name: 'Back', exact: true }).click();
-  await page.getByTestId('new-game').waitFor();
-}
-
 /** A second phone (its own browser context, its own store) at 390 × 844, its first page on Home; closed after `run`. */
 async function onAnotherPhone(run: (phone: BrowserContext, page: Page) => Promise<void>): Promise<void> {
   const phone = await app.session.browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -108,11 +100,7 @@ const row = (name: string) => app.page.getByTestId('player').filter({ has: app.p
 beforeAll(async () => {
   const { page } = app;
   await page.getByTestId('new-game').waitFor();
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(evening())) });
-  await page.getByTestId('backup-message').waitFor();
-  expect(await page.getByTestId('backup-message').textContent()).toBe('Imported 2 games.');
-  await home();
+  expect(await restoreBackup(page, evening())).toBe('Imported 2 games.');
 });
 
 describe('Players: one person under two names', () => {
@@ -179,7 +167,7 @@ describe('Players: one person under two names', () => {
 
   it('"Play again" on the end of a game of Bbo’s, open in another tab as Bbo is merged into Bob, seats Bob', async () => {
     await onAnotherPhone(async (phone, page) => {
-      await restoreEvening(page);
+      await restoreBackup(page, evening());
       // the other tab: the end of the game Bbo won
       const tab = await phone.newPage();
       await tab.goto(app.server.url);
@@ -201,7 +189,7 @@ describe('Players: one person under two names', () => {
 
   it('Players left open in another tab across the merge: a tap on Bbo says Bbo went and shows the players as they are', async () => {
     await onAnotherPhone(async (phone, page) => {
-      await restoreEvening(page);
+      await restoreBackup(page, evening());
       const stale = await phone.newPage();
       await stale.goto(app.server.url);
       await stale.getByRole('button', { name: 'Players' }).click();
@@ -225,7 +213,7 @@ describe('Players: one person under two names', () => {
 
   it('a New game left open with Bbo seated as Bbo is merged into Bob: Start writes no game for Bbo’s old id, says so, and starts with Bbo as a new player when tapped again', async () => {
     await onAnotherPhone(async (phone, page) => {
-      await restoreEvening(page);
+      await restoreBackup(page, evening());
       // tab A: New game, Cy then Bbo seated from the known players
       const tab = await phone.newPage();
       await tab.goto(app.server.url);
@@ -278,7 +266,7 @@ describe('Players: one person under two names', () => {
     await onAnotherPhone(async (_phone, page) => {
       const backup = evening();
       backup.players = backup.players.filter((p) => p.id !== 'p-cy');
-      await restoreEvening(page, backup);
+      await restoreBackup(page, backup);
       await page.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bob, Cy,/ }).click();
       await page.getByTestId('play-again').click();
       await page.getByTestId('game-over').waitFor({ state: 'detached' });

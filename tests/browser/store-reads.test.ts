@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { appSession, ROOT } from './harness.ts';
+import { restoreBackup } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
@@ -105,11 +106,7 @@ async function home(page: Page): Promise<void> {
 beforeAll(async () => {
   const { page } = app;
   await page.getByTestId('new-game').waitFor();
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(evening())) });
-  await page.getByTestId('backup-message').waitFor();
-  expect(await page.getByTestId('backup-message').textContent()).toBe(`Imported ${FINISHED + 1} games.`);
-  await home(page);
+  expect(await restoreBackup(page, evening())).toBe(`Imported ${FINISHED + 1} games.`);
 });
 
 // each test on its own: reads work again, from Home

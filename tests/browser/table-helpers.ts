@@ -1,9 +1,10 @@
-/** What a player does at the table, for the browser tests: start a game, enter rolls, read the slate. */
+/** What a player does at the table, for the browser tests: start a game, enter rolls, read the slate (and restore a backup). */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ECHO_TAP_MS } from '../../src/app/echoTap.ts';
 
-export async function startGame(page: Page, game: string, players: string[], ante?: number): Promise<void> {
+/** From Home: New game, the game chosen, its players added in order and the ante set; not started yet. */
+export async function setUpGame(page: Page, game: string, players: string[], ante?: number): Promise<void> {
   await page.getByTestId('new-game').click();
   await page.getByTestId('game-select').selectOption(game);
   for (const name of players) {
@@ -11,8 +12,23 @@ export async function startGame(page: Page, game: string, players: string[], ant
     await page.getByTestId('add-player').click();
   }
   if (ante !== undefined) await page.getByTestId('ante').fill(String(ante));
+}
+
+export async function startGame(page: Page, game: string, players: string[], ante?: number): Promise<void> {
+  await setUpGame(page, game, players, ante);
   await page.getByTestId('start-game').click();
   await page.getByTestId('headline').waitFor();
+}
+
+/** From Home: Settings, `backup` (a backup file's JSON) restored, back on Home; returns what the import said. */
+export async function restoreBackup(page: Page, backup: unknown): Promise<string> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByTestId('backup-file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(backup)) });
+  await page.getByTestId('backup-message').waitFor();
+  const said = (await page.getByTestId('backup-message').textContent()) ?? '';
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByTestId('new-game').waitFor();
+  return said;
 }
 
 export async function headline(page: Page): Promise<string> {
