@@ -9,32 +9,25 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { openAppWithCamera, ROOT, type AppWithCamera } from './harness.ts';
 import { makeOwnPipKit } from './table-helpers.ts';
 
-let server: StaticServer;
-let session: BrowserSession;
-let cleanup: () => Promise<void>;
+let app: AppWithCamera;
 
 beforeAll(async () => {
-  server = await serve(inject('distDir'));
   // five pip dice in view (read "2 3 3 3 6", table-camera-after-pad.test)
-  const camera = await fakeCameraFile(readFileSync(path.join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg')), 640, 480);
-  cleanup = camera.cleanup;
-  session = await launch({ camera: camera.path });
-  await session.page.setViewportSize({ width: 390, height: 844 });
+  app = await openAppWithCamera(inject('distDir'), readFileSync(path.join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg')), 640, 480);
+  await app.session.page.setViewportSize({ width: 390, height: 844 });
 }, 60_000);
 
 afterAll(async () => {
-  await session?.close();
-  await cleanup?.();
-  await server?.stop();
+  await app?.close();
 });
 
 describe('an own kit of pip dice deleted while its game is in play', () => {
   it('the table says plain pips are read instead, and reads them', async () => {
-    const { page, errors } = session;
-    await page.goto(server.url);
+    const { page, errors } = app.session;
+    await page.goto(app.server.url);
     // an own kit standing in for standard dice, one view of its 1 taught (a logo where the pip was)
     await makeOwnPipKit(page, 'Logo dice');
     const logo = await sharp(path.join(ROOT, 'tests/fixtures/symbol-photos/face-off-teach/luke-1.jpg')).png().toBuffer();
@@ -58,7 +51,7 @@ describe('an own kit of pip dice deleted while its game is in play', () => {
 
     // the set deleted in Dice kits: the question says what the game reads instead
     await page.goto('about:blank');
-    await page.goto(server.url);
+    await page.goto(app.server.url);
     await page.getByRole('button', { name: 'Dice kits' }).click();
     await page.getByRole('button', { name: 'Delete… Logo dice', exact: true }).click();
     expect(await page.getByTestId('own-kits').getByRole('alert').textContent()).toBe(

@@ -7,31 +7,24 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fakeCameraFile, launch, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
+import { openAppWithCamera, ROOT, type AppWithCamera } from './harness.ts';
 import { makeOwnPipKit } from './table-helpers.ts';
 
-let server: StaticServer;
-let session: BrowserSession;
-let cleanup: () => Promise<void>;
+let app: AppWithCamera;
 
 beforeAll(async () => {
-  server = await serve(inject('distDir'));
-  const camera = await fakeCameraFile(readFileSync(path.join(ROOT, 'tests/fixtures/symbol-photos/face-off-teach/luke-1.jpg')));
-  cleanup = camera.cleanup;
-  session = await launch({ camera: camera.path });
-  await session.page.setViewportSize({ width: 390, height: 844 });
+  app = await openAppWithCamera(inject('distDir'), readFileSync(path.join(ROOT, 'tests/fixtures/symbol-photos/face-off-teach/luke-1.jpg')));
+  await app.session.page.setViewportSize({ width: 390, height: 844 });
 }, 60_000);
 
 afterAll(async () => {
-  await session?.close();
-  await cleanup?.();
-  await server?.stop();
+  await app?.close();
 });
 
 describe('an own kit not taught yet, at the table', () => {
   it('the camera line never says it reads the dice as taught or by printed faces', async () => {
-    const { page, errors } = session;
-    await page.goto(server.url);
+    const { page, errors } = app.session;
+    await page.goto(app.server.url);
     await makeOwnPipKit(page, 'Logo dice');
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.getByRole('button', { name: 'Back', exact: true }).click();
