@@ -117,6 +117,15 @@ export function nameList(names: readonly string[]): string {
   return names.map(isolated).join(', ');
 }
 
+/**
+ * The game over screen's button: "Play again with Ann, Bob, Cy" for a small table, "Play again
+ * with the same 20 players" past four, where the names (all in the ledger above) would make the
+ * button a paragraph that a phone's screen cuts.
+ */
+export function playAgainText(names: readonly string[]): string {
+  return names.length <= 4 ? `Play again with ${nameList(names)}` : `Play again with the same ${names.length} players`;
+}
+
 /** "1 die", "5 dice": a count of dice, as every screen says it. */
 export function diceText(count: number): string {
   return count === 1 ? '1 die' : `${count} dice`;

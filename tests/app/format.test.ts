@@ -8,7 +8,7 @@ afterAll(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
 });
-import { asSentence, backupFileName, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList } from '../../src/app/format.ts';
+import { asSentence, backupFileName, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList, playAgainText } from '../../src/app/format.ts';
 
 describe('dates on screen', () => {
   it("a time reads as the phone's own toLocaleString says it, in the phone's zone", () => {
@@ -70,6 +70,13 @@ describe('names in a row on screen', () => {
     const [sara, layla] = ['سارة', 'ליילה'];
     expect(nameList([sara, layla, 'Bob'])).toBe(`\u2068${sara}\u2069, \u2068${layla}\u2069, Bob`);
     expect(nameList(['José', 'प्रिया', 'Ann'])).toBe('José, प्रिया, Ann');
+  });
+
+  it('play again names a table of up to four, and counts a bigger one instead of listing twenty names', () => {
+    expect(playAgainText(['Ann', 'Bob'])).toBe('Play again with Ann, Bob');
+    expect(playAgainText(['Ann', 'Bob', 'Cy', 'Dee'])).toBe('Play again with Ann, Bob, Cy, Dee');
+    const twenty = Array.from({ length: 20 }, (_, i) => `Player ${i + 1}`);
+    expect(playAgainText(twenty)).toBe('Play again with the same 20 players');
   });
 });
 
