@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { appSession, layoutProblems } from './harness.ts';
+import { addTestStyles, appSession, layoutProblems } from './harness.ts';
 import { move, padEnter, padRoll, startGame } from './table-helpers.ts';
 
 const app = appSession();
@@ -255,5 +255,32 @@ describe('Teach on a small phone', () => {
     );
     expect(split).toEqual([]);
     expect(await layoutProblems(page)).toEqual([]);
+  });
+});
+
+describe('the end of a big game on a small phone', () => {
+  it("Big Roll for six with long names: the ledger and Play again stay on a 320 px screen, and at 200% text on a 360 px one the ledger scrolls in its box, not the page", async () => {
+    const { page } = app.session;
+    await page.setViewportSize({ width: 320, height: 568 });
+    const names = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Maria-Magdalena Wolfeschlegelsteinhausen'];
+    await startGame(page, 'big-roll-5000', names, 1);
+    // the roll-off, one die each: Maximilian's 6 starts, and throws five 1s
+    for (const face of ['6', '5', '4', '3', '2', '2']) await padRoll(page, [face]);
+    await padRoll(page, ['1', '1', '1', '1', '1']);
+    await page.getByTestId('session-ledger').waitFor();
+    const playAgain = page.getByTestId('play-again');
+    expect(await playAgain.textContent()).toBe('Play again with the same 6 players');
+    // the ledger's Net column on the screen (the long name pushed it 18 px past a 320 px screen)
+    expect(await layoutProblems(page)).toEqual([]);
+    const cut = () => playAgain.evaluate((b) => b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1);
+    expect(await cut()).toBe(false);
+    await page.setViewportSize({ width: 360, height: 640 });
+    const undo = await addTestStyles(page, 'html { font-size: 200% !important; }');
+    expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth)).toBeLessThanOrEqual(360);
+    // too wide for the card there: the ledger scrolls in its own box, which Tab reaches
+    expect(await page.getByRole('region', { name: 'Ledger, scrolls sideways' }).getAttribute('tabindex')).toBe('0');
+    expect(await cut()).toBe(false);
+    await undo();
+    await home(page);
   });
 });
