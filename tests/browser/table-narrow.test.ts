@@ -259,7 +259,7 @@ describe('Teach on a small phone', () => {
 });
 
 describe('the end of a big game on a small phone', () => {
-  it("Big Roll for six with long names: the ledger and Play again stay on a 320 px screen, and at 200% text on a 360 px one the ledger scrolls in its box, not the page", async () => {
+  it("Big Roll for six with long names: the ledger and Play again stay on a 320 px screen, and at 200% text on a 360 px one the ledger scrolls in its box, not the page; Home's balances too", async () => {
     const { page } = app.session;
     await page.setViewportSize({ width: 320, height: 568 });
     const names = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Maria-Magdalena Wolfeschlegelsteinhausen'];
@@ -280,7 +280,10 @@ describe('the end of a big game on a small phone', () => {
     // too wide for the card there: the ledger scrolls in its own box, which Tab reaches
     expect(await page.getByRole('region', { name: 'Ledger, scrolls sideways' }).getAttribute('tabindex')).toBe('0');
     expect(await cut()).toBe(false);
-    await undo();
+    // and Home's balances for the evening, the long name beside its -1
     await home(page);
+    await page.getByTestId('ledger').waitFor();
+    expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth)).toBeLessThanOrEqual(360);
+    await undo();
   });
 });
