@@ -234,6 +234,15 @@ describe('Big Roll 5000: the final round', () => {
       'Cy rolled 2 2 3 4 6: nothing scores — bust. Game over: Bob wins with 5200.',
     );
   });
+  it('at a big table the final round counts the others instead of listing them', () => {
+    const six = ['Ann', 'Bob', 'Cy', 'Dee', 'Eve', 'Fay'];
+    const round = [...TURN[2000], BUST, BUST, BUST, BUST, BUST];
+    const reached = play([...round, ...round, ...TURN[1000]], {}, six);
+    expect(g(reached).finalRound).toEqual({ reachedBy: 0, toPlay: [1, 2, 3, 4, 5] });
+    expect(viewMatch(reached).headline).toBe(
+      "Ann passes with 1000: 4000 → 5000. Ann reaches 5000: final round, the other 5 players each get one more turn. Bob's last turn: roll 5 dice (Ann leads with 5000; needs 500 in one turn to get on the slate).",
+    );
+  });
   it('a tie for the most points shares the win (and the pot)', () => {
     const bobTies = play([...to4000, ...TURN[1000], ...TURN[1000].slice(0, -1)]);
     expect(viewMatch(bobTies).legal.at(-1)?.label).toMatch(/\(4000 → 5000: ties the lead\)$/);

@@ -362,6 +362,13 @@ describe('5000 winning', () => {
     const state = play([...TURN[4800], BUST, BUST, r(1, 1, 2, 3, 4)]);
     expect(viewMatch(state).legal.at(-1)?.label).toBe('Bank 200 (4800 → 5000: reaches 5000)');
   });
+  it('option winRule final-round at a big table: the others counted, not listed, in the headline', () => {
+    const five = ['Ann', 'Bob', 'Cy', 'Dee', 'Eve'];
+    const reached = play([...TURN[4800], BUST, BUST, BUST, BUST, r(1, 1, 2, 3, 4), bank], { winRule: 'final-round' }, five);
+    expect(viewMatch(reached).headline).toBe(
+      "Ann banks 200: 4800 → 5000. Ann reaches 5000: final round, the other 4 players each get one more turn. Bob's last turn: roll 5 dice (Ann leads with 5000; needs 500 in one turn to get on the slate).",
+    );
+  });
   it('option winRule final-round: reaching 5000 gives everyone else one more turn, then the highest wins', () => {
     const options = { winRule: 'final-round', ante: 1 };
     const reached = play([...TURN[4800], ...TURN[600], ...TURN[1100], r(1, 1, 2, 3, 4), bank], options);

@@ -26,11 +26,11 @@ import {
   familySlateRow,
   faceCounts,
   finalRoundAfterTurn,
+  finalRoundText,
   groupLabel,
   isOnSlate,
   isRun,
   nameOf,
-  namesText,
   newTurn,
   nextStepText,
   passTurn,
@@ -187,7 +187,7 @@ function applyBank(g: BigRollState): BigRollState {
   if (after >= BIG_ROLL_TARGET && settled.finalRound === null) {
     settled.finalRound = startFinalRound(g.players.length, player);
     const others = settled.finalRound.toPlay;
-    event += ` ${name} reaches ${BIG_ROLL_TARGET}: final round, ${namesText(g, others)} ${others.length === 1 ? 'gets' : 'each get'} one more turn.`;
+    event += ` ${name} reaches ${BIG_ROLL_TARGET}: ${finalRoundText(g, others)}`;
   }
   const ended = endTurn(settled, event);
   return ended.winners === null ? ended : { ...ended, winBy: 'points' };

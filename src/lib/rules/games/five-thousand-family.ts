@@ -300,6 +300,16 @@ export function namesText(g: FamilyState, players: readonly PlayerIndex[]): stri
   return andList(players.map((p) => nameOf(g, p)));
 }
 
+/**
+ * "final round, Bob and Cy each get one more turn." At a big table (more than three others) the
+ * players are counted, not listed: nineteen names in one headline would push the table off the
+ * screen, and everyone else is who it is.
+ */
+export function finalRoundText(g: FamilyState, others: readonly PlayerIndex[]): string {
+  const who = others.length > 3 ? `the other ${others.length} players` : namesText(g, others);
+  return `final round, ${who} ${others.length === 1 ? 'gets' : 'each get'} one more turn.`;
+}
+
 /** "Ann rolled 1 1 4 5 6 = 250 (1 1 5 set aside)." */
 export function scoringRollEvent(name: string, roll: LastRoll): string {
   const only = roll.parts.length === 1 ? roll.parts[0] : undefined;

@@ -24,6 +24,7 @@ import {
   familySlateRow,
   faceCounts,
   finalRoundAfterTurn,
+  finalRoundText,
   groupLabel,
   isOnSlate,
   isRun,
@@ -245,7 +246,7 @@ function applyBank(g: FiveThousandState): FiveThousandState {
   if (reached !== null && settled.finalRound === null) {
     settled.finalRound = startFinalRound(g.players.length, reached);
     const others = settled.finalRound.toPlay;
-    event += ` ${nameOf(g, reached)} reaches ${FIVE_THOUSAND_TARGET}: final round, ${namesText(g, others)} ${others.length === 1 ? 'gets' : 'each get'} one more turn.`;
+    event += ` ${nameOf(g, reached)} reaches ${FIVE_THOUSAND_TARGET}: ${finalRoundText(g, others)}`;
   }
   return passTurn(settled, event).state;
 }
