@@ -135,6 +135,18 @@ describe('the slate on a small phone', () => {
     await home(page);
   });
 
+  it("Detective's evidence grid breaks a long name rather than widen the page at 320 px", async () => {
+    const { page } = app.session;
+    await page.setViewportSize({ width: 320, height: 640 });
+    await startGame(page, 'detective', ['Ann', 'Maria-Magdalena Wolfeschlegelsteinhausen']);
+    await padRoll(page, ['6', '6']);
+    await padRoll(page, ['1', '2']);
+    await page.getByText('Evidence by suspect 1–6', { exact: false }).waitFor();
+    // the grid's Player column would not break "Wolfeschlegelsteinhausen": the page was 333 px wide
+    expect(await layoutProblems(page)).toEqual([]);
+    await home(page);
+  });
+
   it('a name of 40 letters without a space wraps on Home, History, the log, Teach and the kits at 320 px: every button stays on the screen', async () => {
     const { page } = app.session;
     await page.setViewportSize({ width: 320, height: 640 });
