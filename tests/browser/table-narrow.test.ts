@@ -299,3 +299,30 @@ describe('the end of a big game on a small phone', () => {
     await undo();
   });
 });
+
+describe('New game on a small phone', () => {
+  it('a table of eight: each seat shows its whole name at 320 px, its buttons under it; beside it from 360 px', async () => {
+    const { page } = app.session;
+    await page.setViewportSize({ width: 320, height: 568 });
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('game-select').selectOption('five-thousand');
+    const names = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Bartholomew', 'Bartholomäus', 'Marie-Charlotte'];
+    for (const name of names) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    const seats = page.getByTestId('seat');
+    expect(await seats.count()).toBe(8);
+    // "Barthol" and "Barthol" before: the two could not be told apart to move either
+    const cut = () => seats.locator('input').evaluateAll((inputs) => inputs.filter((i) => i.scrollWidth > i.clientWidth).map((i) => (i as HTMLInputElement).value));
+    expect(await cut()).toEqual([]);
+    expect(await layoutProblems(page)).toEqual([]);
+    const rowHeight = async () => (await seats.first().boundingBox())!.height;
+    expect(await rowHeight()).toBeGreaterThan(80);
+    // from 360 px the seat keeps one row: its name ten letters and more
+    await page.setViewportSize({ width: 360, height: 640 });
+    expect(await rowHeight()).toBeLessThan(60);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('new-game').waitFor();
+  });
+});
