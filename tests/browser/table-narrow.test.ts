@@ -179,6 +179,68 @@ describe('the slate on a small phone', () => {
   });
 });
 
+describe('the end of a big game on a small phone', () => {
+  it("Big Roll for six with long names: the ledger and Play again stay on a 320 px screen, and at 200% text on a 360 px one the ledger scrolls in its box, not the page; Home's balances too", async () => {
+    const { page } = app.session;
+    await page.setViewportSize({ width: 320, height: 568 });
+    const names = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Maria-Magdalena Wolfeschlegelsteinhausen'];
+    await startGame(page, 'big-roll-5000', names, 1);
+    // the roll-off, one die each: Maximilian's 6 starts, and throws five 1s
+    for (const face of ['6', '5', '4', '3', '2', '2']) await padRoll(page, [face]);
+    await padRoll(page, ['1', '1', '1', '1', '1']);
+    await page.getByTestId('session-ledger').waitFor();
+    const playAgain = page.getByTestId('play-again');
+    expect(await playAgain.textContent()).toBe('Play again with the same 6 players');
+    // the ledger's Net column on the screen (the long name pushed it 18 px past a 320 px screen)
+    expect(await layoutProblems(page)).toEqual([]);
+    const cut = () => playAgain.evaluate((b) => b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1);
+    expect(await cut()).toBe(false);
+    await page.setViewportSize({ width: 360, height: 640 });
+    const undo = await addTestStyles(page, 'html { font-size: 200% !important; }');
+    expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth)).toBeLessThanOrEqual(360);
+    // too wide for the card there: the ledger scrolls in its own box, which Tab reaches
+    expect(await page.getByRole('region', { name: 'Ledger, scrolls sideways' }).getAttribute('tabindex')).toBe('0');
+    expect(await cut()).toBe(false);
+    // and Home's balances for the evening, the long name beside its -1
+    await home(page);
+    await page.getByTestId('ledger').waitFor();
+    expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth)).toBeLessThanOrEqual(360);
+    await undo();
+  });
+});
+
+describe('New game on a small phone', () => {
+  it('a table of eight: each seat shows its whole name at 320 px, its buttons under it; beside it from 360 px', async () => {
+    const { page } = app.session;
+    await page.setViewportSize({ width: 320, height: 568 });
+    // a player of an earlier game with a 40-letter name, offered again under the list
+    const long = 'Wolfeschlegelsteinhausenbergerdorffvorax';
+    await startGame(page, 'war', [long, 'Bob']);
+    await home(page);
+    await page.getByTestId('new-game').click();
+    await page.getByRole('button', { name: `+ ${long}` }).waitFor();
+    await page.getByTestId('game-select').selectOption('five-thousand');
+    const names = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Bartholomew', 'Bartholomäus', 'Marie-Charlotte'];
+    for (const name of names) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    const seats = page.getByTestId('seat');
+    expect(await seats.count()).toBe(8);
+    // "Barthol" and "Barthol" before: the two could not be told apart to move either
+    const cut = () => seats.locator('input').evaluateAll((inputs) => inputs.filter((i) => i.scrollWidth > i.clientWidth).map((i) => (i as HTMLInputElement).value));
+    expect(await cut()).toEqual([]);
+    expect(await layoutProblems(page)).toEqual([]);
+    const rowHeight = async () => (await seats.first().boundingBox())!.height;
+    expect(await rowHeight()).toBeGreaterThan(80);
+    // from 360 px the seat keeps one row: its name ten letters and more
+    await page.setViewportSize({ width: 360, height: 640 });
+    expect(await rowHeight()).toBeLessThan(60);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('new-game').waitFor();
+  });
+});
+
 describe('the table on a small phone', () => {
   it('the pad in rows of three; five dice read, five on the table and four kept each share one line at 360 px; the camera toggle, off, lines up at the left', async () => {
     const { page } = app.session;
@@ -267,62 +329,5 @@ describe('Teach on a small phone', () => {
     );
     expect(split).toEqual([]);
     expect(await layoutProblems(page)).toEqual([]);
-  });
-});
-
-describe('the end of a big game on a small phone', () => {
-  it("Big Roll for six with long names: the ledger and Play again stay on a 320 px screen, and at 200% text on a 360 px one the ledger scrolls in its box, not the page; Home's balances too", async () => {
-    const { page } = app.session;
-    await page.setViewportSize({ width: 320, height: 568 });
-    const names = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Maria-Magdalena Wolfeschlegelsteinhausen'];
-    await startGame(page, 'big-roll-5000', names, 1);
-    // the roll-off, one die each: Maximilian's 6 starts, and throws five 1s
-    for (const face of ['6', '5', '4', '3', '2', '2']) await padRoll(page, [face]);
-    await padRoll(page, ['1', '1', '1', '1', '1']);
-    await page.getByTestId('session-ledger').waitFor();
-    const playAgain = page.getByTestId('play-again');
-    expect(await playAgain.textContent()).toBe('Play again with the same 6 players');
-    // the ledger's Net column on the screen (the long name pushed it 18 px past a 320 px screen)
-    expect(await layoutProblems(page)).toEqual([]);
-    const cut = () => playAgain.evaluate((b) => b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1);
-    expect(await cut()).toBe(false);
-    await page.setViewportSize({ width: 360, height: 640 });
-    const undo = await addTestStyles(page, 'html { font-size: 200% !important; }');
-    expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth)).toBeLessThanOrEqual(360);
-    // too wide for the card there: the ledger scrolls in its own box, which Tab reaches
-    expect(await page.getByRole('region', { name: 'Ledger, scrolls sideways' }).getAttribute('tabindex')).toBe('0');
-    expect(await cut()).toBe(false);
-    // and Home's balances for the evening, the long name beside its -1
-    await home(page);
-    await page.getByTestId('ledger').waitFor();
-    expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth)).toBeLessThanOrEqual(360);
-    await undo();
-  });
-});
-
-describe('New game on a small phone', () => {
-  it('a table of eight: each seat shows its whole name at 320 px, its buttons under it; beside it from 360 px', async () => {
-    const { page } = app.session;
-    await page.setViewportSize({ width: 320, height: 568 });
-    await page.getByTestId('new-game').click();
-    await page.getByTestId('game-select').selectOption('five-thousand');
-    const names = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Bartholomew', 'Bartholomäus', 'Marie-Charlotte'];
-    for (const name of names) {
-      await page.getByTestId('player-name').fill(name);
-      await page.getByTestId('add-player').click();
-    }
-    const seats = page.getByTestId('seat');
-    expect(await seats.count()).toBe(8);
-    // "Barthol" and "Barthol" before: the two could not be told apart to move either
-    const cut = () => seats.locator('input').evaluateAll((inputs) => inputs.filter((i) => i.scrollWidth > i.clientWidth).map((i) => (i as HTMLInputElement).value));
-    expect(await cut()).toEqual([]);
-    expect(await layoutProblems(page)).toEqual([]);
-    const rowHeight = async () => (await seats.first().boundingBox())!.height;
-    expect(await rowHeight()).toBeGreaterThan(80);
-    // from 360 px the seat keeps one row: its name ten letters and more
-    await page.setViewportSize({ width: 360, height: 640 });
-    expect(await rowHeight()).toBeLessThan(60);
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByTestId('new-game').waitFor();
   });
 });
