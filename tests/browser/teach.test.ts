@@ -384,9 +384,17 @@ describe('teaching Face Off dice from photos', () => {
     expect(await row.locator('p .muted').textContent()).toMatch(/^· 17 taught views · /);
     expect(await row.getByRole('alert').count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Delete… ${name}`);
+    // deleted, it is said in the kit's card the set was in, in view on a phone (at the top of the
+    // page it was a screen above), with focus on the card's teach button, not fallen to the page
+    await page.setViewportSize({ width: 360, height: 640 });
     await page.getByRole('button', { name: `Delete… ${name}`, exact: true }).click();
     await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
-    await page.getByTestId('kits-message').filter({ hasText: `Deleted ${name}.` }).waitFor();
+    const card = page.locator('[data-testid="kit"][data-kit-id="face-off"]');
+    await card.getByTestId('kits-message').filter({ hasText: `Deleted ${name}.` }).waitFor();
+    const deleted = (await card.getByTestId('kits-message').boundingBox())!;
+    expect(deleted.y >= 0 && deleted.y + deleted.height <= 640, `"Deleted" at y ${deleted.y}, in a 640 px window`).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Teach Rollcall your Star Wars Face Off dice');
+    await page.setViewportSize({ width: 412, height: 860 });
     expect(await page.getByTestId('taught-set').count()).toBe(1);
     expect(await layoutProblems(page)).toEqual([]);
   });
