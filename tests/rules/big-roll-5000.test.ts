@@ -251,6 +251,16 @@ describe('Big Roll 5000: the final round', () => {
     expect(state.payouts).toEqual([5, 4, 0]);
     expect(viewMatch(state).headline).toContain('Game over: Ann and Bob tie for the win with 5000.');
   });
+  it('at a big table the leaders and the tied winners are counted, not listed', () => {
+    const five = ['Ann', 'Bob', 'Cy', 'Dee', 'Eve'];
+    const round = [...TURN[2000], ...TURN[2000], ...TURN[2000], ...TURN[2000], BUST];
+    // Ann reaches 5000; Bob, Cy and Dee tie her in the final round; Eve plays last
+    const tied = play([...round, ...round, ...TURN[1000], ...TURN[1000], ...TURN[1000], ...TURN[1000]], {}, five);
+    expect(viewMatch(tied).headline).toContain("Eve's last turn: roll 5 dice (4 players lead with 5000; needs 500 in one turn to get on the slate).");
+    const over = applyAction(tied, BUST);
+    expect(over.winners).toEqual([0, 1, 2, 3]);
+    expect(viewMatch(over).headline).toContain('Game over: 4 players tie for the win with 5000.');
+  });
   it('a forfeited turn in the final round is that player’s last turn', () => {
     const actions = [...TURN[2000], BUST, BUST, ...TURN[2000], BUST, r(5, 5, 5, 5, 5), bank, ...TURN[1000], BUST];
     const state = play(actions);

@@ -310,6 +310,23 @@ describe('5000 overflow gift', () => {
     expect(giftRecipient(tie, 1)).toBe(2);
     expect(giftRecipient({ ...tie, scores: [4800, 600, 600, 600], players: ['A', 'B', 'C', 'D'] }, 2)).toBe(3);
   });
+  it('at a big table the players sharing the lowest score are counted, not listed', () => {
+    // giftBumps off: Ann's gifts bring Bob, Cy and Dee up to Eve's 1100, one by one
+    const five = ['Ann', 'Bob', 'Cy', 'Dee', 'Eve'];
+    const others = [BUST, BUST, BUST, BUST];
+    const actions = [
+      ...[...TURN[4800], ...TURN[500], ...TURN[600], ...TURN[700], ...TURN[1100]],
+      ...[r(6, 6, 6, 2, 3), bank, ...others],
+      ...[r(5, 5, 5, 2, 3), bank, ...others],
+      ...[r(2, 2, 2, 2, 3), bank, ...others],
+      ...[r(5, 5, 5, 2, 3), bank],
+    ];
+    const state = play(actions, { giftBumps: false }, five);
+    expect(g(state).scores).toEqual([4800, 1600, 1100, 1100, 1100]);
+    expect(viewMatch(state).headline).toContain(
+      "Ann's 500 would pass 5000 (4800 + 500): they go to Bob, 1100 → 1600 (4 players share the lowest score on the slate; Bob sits first to Ann's left).",
+    );
+  });
   it('the gift and its headline share one walk of the seats: the lowest on the slate, from the giver’s left', () => {
     const gs = g(play([...setup], { giftBumps: false }));
     const four = { ...gs, players: ['A', 'B', 'C', 'D'] };

@@ -301,12 +301,22 @@ export function namesText(g: FamilyState, players: readonly PlayerIndex[]): stri
 }
 
 /**
- * "final round, Bob and Cy each get one more turn." At a big table (more than three others) the
- * players are counted, not listed: nineteen names in one headline would push the table off the
- * screen, and everyone else is who it is.
+ * The most players a headline names: past three they are counted. Nineteen names in one headline
+ * would push the table off the screen, and the slate's rows say who each is.
+ */
+const NAMED_AT_MOST = 3;
+
+/** "Bob and Cy", or "5 players" at a big table (more than three): players a headline is about. */
+export function playersText(g: FamilyState, players: readonly PlayerIndex[]): string {
+  return players.length > NAMED_AT_MOST ? `${players.length} players` : namesText(g, players);
+}
+
+/**
+ * "final round, Bob and Cy each get one more turn." At a big table the others are counted, not
+ * listed ("the other 19 players"): everyone else is who it is.
  */
 export function finalRoundText(g: FamilyState, others: readonly PlayerIndex[]): string {
-  const who = others.length > 3 ? `the other ${others.length} players` : namesText(g, others);
+  const who = others.length > NAMED_AT_MOST ? `the other ${others.length} players` : namesText(g, others);
   return `final round, ${who} ${others.length === 1 ? 'gets' : 'each get'} one more turn.`;
 }
 
@@ -455,19 +465,22 @@ function turnStartText(g: FamilyState, entryScore: number): string {
   if (g.finalRound) {
     const leaders = highestScorers(g.scores);
     const high = g.scores[leaders[0] ?? 0] ?? 0;
-    notes.push(`${namesText(g, leaders)} ${leaders.length === 1 ? 'leads' : 'lead'} with ${high}`);
+    notes.push(`${playersText(g, leaders)} ${leaders.length === 1 ? 'leads' : 'lead'} with ${high}`);
   }
   if (!isOnSlate(g, g.current)) notes.push(`needs ${entryScore} in one turn to get on the slate`);
   const whose = g.finalRound ? `${name}'s last turn` : `${name}'s turn`;
   return `${whose}: roll ${DICE} dice${notes.length > 0 ? ` (${notes.join('; ')})` : ''}.`;
 }
 
-/** "Game over: Ann wins with 5000." / "Game over: Ann and Bob tie for the win with 5200." */
+/**
+ * "Game over: Ann wins with 5000." / "Game over: Ann and Bob tie for the win with 5200." /
+ * "Game over: 5 players tie for the win with 5200." (the slate marks each winner).
+ */
 function gameOverText(g: FamilyState, winners: readonly PlayerIndex[]): string {
   const high = g.scores[winners[0] ?? 0] ?? 0;
   return winners.length === 1
     ? `Game over: ${namesText(g, winners)} wins with ${high}.`
-    : `Game over: ${namesText(g, winners)} tie for the win with ${high}.`;
+    : `Game over: ${playersText(g, winners)} tie for the win with ${high}.`;
 }
 
 /** The headline during play: what just happened, then what is awaited. */

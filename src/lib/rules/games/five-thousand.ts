@@ -33,6 +33,7 @@ import {
   newTurn,
   nextStepText,
   passTurn,
+  playersText,
   playHeadline,
   requireNoBankBlock,
   rolledDice,
@@ -210,7 +211,7 @@ function settleBank(g: FiveThousandState): BankResult {
   // Several players can share the lowest score (with giftBumps off): say why this one receives.
   const why =
     lowest.length > 1
-      ? `, ${had} → ${had + points} (${namesText(g, lowest)} share the lowest score on the slate; ${receiverName} sits first to ${name}'s left)`
+      ? `, ${had} → ${had + points} (${playersText(g, lowest)} share the lowest score on the slate; ${receiverName} sits first to ${name}'s left)`
       : `, the lowest on the slate, ${had} → ${had + points}`;
   const bump = g.rules.giftBumps ? bumpOthersAt(receiver) : { story: '', who: '' };
   return {
