@@ -73,12 +73,25 @@ describe('roll-off for the first player', () => {
       [false, null],
     ]);
     expect(expectRoll(state)?.player).toBe(0);
+    // the headline says who tied, on what, and whose throw it is
+    expect(viewMatch(state).headline).toBe('Who starts? Ann and Cy tie on 5: Ann throws 1 die again.');
     state = applyAction(state, roll(4));
+    expect(viewMatch(state).headline).toBe('Who starts? Ann and Cy tie on 5: Cy throws 1 die again.');
     state = applyAction(state, roll(4));
     expect(state.rollOff?.contenders).toEqual([0, 2]);
+    expect(viewMatch(state).headline).toBe('Who starts? Ann and Cy tie on 4: Ann throws 1 die again.');
     state = applyAction(state, roll(1));
     state = applyAction(state, roll(3));
     expect(state.starter).toBe(2);
+  });
+
+  it('a tie at a big table is counted in the headline, not listed: the slate marks who is out', () => {
+    const six = { ...header, players: ['Ann', 'Bob', 'Cy', 'Dee', 'Eve', 'Fay'] };
+    let state = createMatch(six);
+    for (const v of [6, 6, 2, 6, 6, 6]) state = applyAction(state, roll(v));
+    expect(state.rollOff?.contenders).toEqual([0, 1, 3, 4, 5]);
+    expect(viewMatch(state).headline).toBe('Who starts? 5 players tie on 6: Ann throws 1 die again.');
+    expect(viewMatch(state).slate.rows.map((r) => r.note)).toEqual([null, null, 'out of the roll-off', null, null, null]);
   });
 
   it('says who won the throw for the start until play moves on: the slate\'s throws go with the roll-off', () => {

@@ -29,6 +29,17 @@ export function andList(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
 }
 
+/**
+ * The most players a headline names: past three they are counted. Nineteen names in one headline
+ * would push the table off the screen, and the slate's rows say who each is.
+ */
+export const NAMED_AT_MOST = 3;
+
+/** "Ann and Bob", or "5 players" at a big table (more than three): players a headline is about. */
+export function namesOrCount(names: readonly string[]): string {
+  return names.length > NAMED_AT_MOST ? `${names.length} players` : andList(names);
+}
+
 /** Counts of each token. */
 export function countTokens(dice: readonly DieToken[]): Map<DieToken, number> {
   const counts = new Map<DieToken, number>();

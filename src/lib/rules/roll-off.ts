@@ -4,7 +4,7 @@
  * again, as often as needed (the sheets' "those players reroll").
  */
 import { describeDice, kitLabelsAreValues, type DiceKit, type DieToken } from '../dice/index.ts';
-import { kitById, plural } from './dice.ts';
+import { kitById, namesOrCount, plural } from './dice.ts';
 import type { PlayerIndex } from './types.ts';
 
 export interface RollOffThrow {
@@ -102,9 +102,18 @@ export function describeRollOff(state: RollOffState, players: readonly string[])
   return lines;
 }
 
+/**
+ * "Who starts? Ann throws 1 die.", and after a tie who tied on what: "Who starts? Ann and Cy tie
+ * on 5: Cy throws 1 die again." (at a big table "6 players tie on 6": the slate marks the rest
+ * out of the roll-off).
+ */
 export function rollOffPrompt(state: RollOffState, players: readonly string[]): string {
   const roller = nextRoller(state);
   if (roller === null) return `${players[state.winner ?? 0] ?? '?'} starts.`;
-  const again = state.round > 1 ? ' (tie: throw again)' : '';
-  return `Who starts? ${players[roller] ?? '?'} throws ${plural(state.diceEach, 'die', 'dice')}${again}.`;
+  const throws = `${players[roller] ?? '?'} throws ${plural(state.diceEach, 'die', 'dice')}`;
+  // the round that tied is the last one kept: its highest total is the one the contenders share
+  const tied = state.earlierRounds.at(-1);
+  if (state.round === 1 || !tied) return `Who starts? ${throws}.`;
+  const high = Math.max(...tied.map((t) => t.total));
+  return `Who starts? ${namesOrCount(state.contenders.map((p) => players[p] ?? '?'))} tie on ${high}: ${throws} again.`;
 }

@@ -7,7 +7,7 @@
  * overflow gift; the forfeit, five 1s and the Big Roll) live in the game's module.
  */
 import { STANDARD_KIT } from '../../dice/index.ts';
-import { andList, checkDiceTokens, containsAll, formatDice, plural, removeAll } from '../dice.ts';
+import { andList, checkDiceTokens, containsAll, formatDice, NAMED_AT_MOST, namesOrCount, plural, removeAll } from '../dice.ts';
 import { RuleError } from '../errors.ts';
 import type { Action, ExpectedRoll, Json, LegalMove, PlayerIndex, SlateRow } from '../types.ts';
 
@@ -300,15 +300,9 @@ export function namesText(g: FamilyState, players: readonly PlayerIndex[]): stri
   return andList(players.map((p) => nameOf(g, p)));
 }
 
-/**
- * The most players a headline names: past three they are counted. Nineteen names in one headline
- * would push the table off the screen, and the slate's rows say who each is.
- */
-const NAMED_AT_MOST = 3;
-
-/** "Bob and Cy", or "5 players" at a big table (more than three): players a headline is about. */
+/** "Bob and Cy", or "5 players" at a big table (`namesOrCount`): players a headline is about. */
 export function playersText(g: FamilyState, players: readonly PlayerIndex[]): string {
-  return players.length > NAMED_AT_MOST ? `${players.length} players` : namesText(g, players);
+  return namesOrCount(players.map((p) => nameOf(g, p)));
 }
 
 /**
