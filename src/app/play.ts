@@ -38,13 +38,14 @@ import { rollcallFileKind, wrongFileMessage } from './file-kinds.ts';
 
 /**
  * How the pot was paid out at the end of a game played for one: "Ann takes 15 from the pot of
- * 15.", "The pot was empty."; null for a game without an ante, or not over.
+ * 15.", "The pot was empty."; null for a game without an ante, or not over. `names`: each seat's
+ * name as the screen says it (the game over card's "Bob (as Bbo)"), by default as played.
  */
-export function payoutSentence(view: MatchView): string | null {
+export function payoutSentence(view: MatchView, names: readonly string[] = view.players): string | null {
   if (view.ante <= 0 || !view.payouts) return null;
   const paid = view.payouts.reduce((a, b) => a + b, 0);
   if (paid === 0) return 'The pot was empty.';
-  const takers = view.players
+  const takers = names
     .map((name, seat) => ({ name, amount: view.payouts?.[seat] ?? 0 }))
     .filter((p) => p.amount > 0)
     .map((p) => `${isolated(p.name)} takes ${p.amount}`);

@@ -165,6 +165,18 @@ describe('Players: one person under two names', () => {
     expect(await page.getByTestId('game-players').allTextContents()).toEqual(['Ann, Bob, Cy', 'Ann, Bob (as Bbo), Cy']);
   });
 
+  it('the end of the game Bbo won names the winner as the ledger under it does: "Bob (as Bbo) wins!" above Bob\'s row', async () => {
+    const { page } = app;
+    await home();
+    await page.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bob \(as Bbo\), Cy,/ }).click();
+    await page.getByTestId('session-ledger').waitFor();
+    // the heading said "Bbo wins!" over a ledger that has no Bbo; the log keeps the name played under
+    expect(await page.locator('#over-heading').textContent()).toBe('Bob (as Bbo) wins!');
+    expect(await page.getByTestId('payout').textContent()).toBe('Bob (as Bbo) takes 6 from the pot of 6.');
+    expect(await page.getByTestId('session-ledger').locator('tbody th').allTextContents()).toEqual(['Ann', 'Bob', 'Cy']);
+    await home();
+  });
+
   it('"Play again" on the end of a game of Bbo’s, open in another tab as Bbo is merged into Bob, seats Bob', async () => {
     await onAnotherPhone(async (phone, page) => {
       await restoreBackup(page, evening());
