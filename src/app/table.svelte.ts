@@ -3,12 +3,13 @@
  * and the two ways it changes — an action appended (checked by the rules first, written before
  * it is shown) and undo (the last action dropped). Every screen of a game goes through this.
  */
-import { resultOfGame, SETTLED_GAME_CLOSED, StoreError, withLogChange, type GameRecord, type LogExpectation } from '../lib/store/index.ts';
+import { resultOfGame, SAME_EVENING_MS, SETTLED_GAME_CLOSED, StoreError, withLogChange, type GameRecord, type LogExpectation } from '../lib/store/index.ts';
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { readProblem } from './readProblem.ts';
 import { announce } from './announce.svelte.ts';
 import { brokenLog, payoutSentence, replayLog, undoneText, type GameHeader, type Replayed } from './play.ts';
+import { eveningName } from './format.ts';
 
 export function headerOf(record: GameRecord): GameHeader {
   return { game: record.game, players: record.players.map((p) => p.name), options: record.options };
@@ -30,6 +31,18 @@ function scoreChanges(before: MatchView, after: MatchView): string {
 export async function settledUp(game: GameRecord): Promise<boolean> {
   if (game.status !== 'finished' || game.sessionId === null) return false;
   return (await (await data.store()).getSession(game.sessionId))?.endedAt != null;
+}
+
+/**
+ * Before a game in play is played on (a move, an undo, a fix): after a break longer than an evening
+ * (`SAME_EVENING_MS`, a game left in play overnight or forgotten for a week) its old evening ends
+ * at its last activity and the game goes on in a new one, as a new game would start one
+ * (`eveningForPlay`). Asked of the store only when this game itself has been still that long:
+ * otherwise its evening was active within it.
+ */
+export async function eveningAfterBreak(record: GameRecord): Promise<void> {
+  if (record.status !== 'active' || record.sessionId === null || Date.now() - record.updatedAt <= SAME_EVENING_MS) return;
+  await (await data.store()).eveningForPlay(record.id, eveningName());
 }
 
 /**
@@ -136,6 +149,7 @@ export class TableGame {
       const store = await data.store();
       // An action that ends the game is written with its result and ledger line, all or nothing.
       const result = matchResult(next.state);
+      await eveningAfterBreak(record);
       await store.appendAction(record.id, action, this.expectation(record), result ? resultOfGame(record.players, record.ante, result) : undefined);
       const updated = (await store.getGame(record.id)) ?? withLogChange(record, 1);
       const before = viewMatch(state, null);
@@ -175,6 +189,7 @@ export class TableGame {
     this.busy = true;
     try {
       const store = await data.store();
+      await eveningAfterBreak(record);
       await store.undoLastAction(record.id, this.expectation(record));
       const actions = this.actions.slice(0, -1);
       const replayed = replayLog(headerOf(record), actions);

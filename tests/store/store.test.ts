@@ -363,6 +363,39 @@ describe('games and the action log', () => {
     expect((await s.getGame(stale.id))?.sessionId).toBe(next.id);
   });
 
+  it('a game played on after a break longer than an evening goes on in a new one; the old one ends at its last activity', async () => {
+    const HOUR = 60 * 60 * 1000;
+    let clock = Date.UTC(2026, 2, 6, 20);
+    const s = await store({ now: () => clock });
+    const friday = await s.sessionForNewGame('Friday');
+    const won = await s.createGame({ ...newGame, sessionId: friday.id });
+    await s.finishGame(won.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 5, [BOB.id]: -5 } });
+    const left = await s.createGame({ ...newGame, sessionId: friday.id });
+    clock += HOUR;
+    await s.appendAction(left.id, { type: 'roll' });
+    const lastMove = clock;
+    // within the evening (past midnight): nothing moves
+    clock += SAME_EVENING_MS;
+    expect(await s.eveningForPlay(left.id, 'Saturday')).toBeNull();
+    expect((await s.getGame(left.id))?.sessionId).toBe(friday.id);
+    // the next morning, a minute past: Friday ends at the last move, the game goes on in Saturday's evening
+    clock = lastMove + SAME_EVENING_MS + 60_000;
+    const saturday = await s.eveningForPlay(left.id, 'Saturday');
+    expect(saturday).toMatchObject({ name: 'Saturday', endedAt: null });
+    expect((await s.getSession(friday.id))?.endedAt).toBe(lastMove);
+    expect((await s.getGame(left.id))?.sessionId).toBe(saturday!.id);
+    await s.appendAction(left.id, { type: 'bank' });
+    await s.finishGame(left.id, { winners: [BOB.id], payouts: { [ALICE.id]: -5, [BOB.id]: 5 } });
+    expect(await s.sessionBalances(friday.id)).toEqual({ [ALICE.id]: 5, [BOB.id]: -5 });
+    expect(await s.sessionBalances(saturday!.id)).toEqual({ [ALICE.id]: -5, [BOB.id]: 5 });
+    // and the next game joins Saturday's
+    expect((await s.sessionForNewGame('Saturday, later')).id).toBe(saturday!.id);
+    // a game over, its roll fixed a week later: its evening is left as it is
+    clock += 7 * 24 * HOUR;
+    expect(await s.eveningForPlay(left.id, 'Next Saturday')).toBeNull();
+    expect((await s.getSession(saturday!.id))?.endedAt).toBeNull();
+  });
+
   it('abandons and deletes games', async () => {
     const s = await store();
     const g = await s.createGame(newGame);

@@ -1099,6 +1099,29 @@ export class RollcallStore {
     return session;
   }
 
+  /**
+   * A game played on after a break: its evening still open while its table is still at it (a game
+   * or a ledger line of it within `SAME_EVENING_MS`), else that evening ends at its last activity,
+   * as `sessionForNewGame` ends it, and its games still in play go on in a new one named `name`
+   * (returned; null where nothing moved). Why: a move is activity too, and without this a game left
+   * in play overnight, or forgotten for a week, would keep its old evening open when played on, and
+   * every game started after it would pile onto that evening's debts. Not for a game over: a roll
+   * of last night's game fixed this morning still counts in last night's evening.
+   */
+  async eveningForPlay(gameId: string, name: string): Promise<SessionRecord | null> {
+    return inTx(this.db, ['sessions', 'games', 'ledger'], 'readwrite', async (tx) => {
+      const game = await tx.objectStore('games').get(gameId);
+      if (!game || game.status !== 'active' || game.sessionId === null) return null;
+      const session = await tx.objectStore('sessions').get(game.sessionId);
+      if (!session || session.endedAt !== null) return null;
+      const games = await tx.objectStore('games').index('by-session').getAll(session.id);
+      const lines = await tx.objectStore('ledger').index('by-session').getAll(session.id);
+      const lastActivity = sessionLastActivity(session, games, lines);
+      if (this.now() - lastActivity <= SAME_EVENING_MS) return null;
+      return (await this.closeSessionInTx(tx, session, lastActivity, name)).next;
+    });
+  }
+
   /** Sessions, the latest first. */
   async listSessions(): Promise<SessionRecord[]> {
     return (await this.db.getAllFromIndex('sessions', 'by-started')).reverse();

@@ -1,0 +1,101 @@
+/**
+ * Evenings as a group lives them over time (SAME_EVENING_MS, src/lib/store/store.ts): a game
+ * left in play last Friday and finished a week later pays into tonight's evening, not last
+ * Friday's, and the games after it do not pile onto last week's debts (restored from a backup
+ * through Settings, as a phone restored would be).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appSession, ROOT } from './harness.ts';
+import { padRoll, restoreBackup } from './table-helpers.ts';
+import type { BackupFile } from '../../src/lib/store/backup.ts';
+
+const app = appSession();
+
+/** Big Roll 5000, ante 2: the second seat throws five ones and takes the pot of 6 (+4; the others −2). */
+const FIVE_ONES = JSON.parse(readFileSync(join(ROOT, 'tests/transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { options: BackupFile['games'][number]['options']; actions: BackupFile['games'][number]['actions'][number]['action'][] };
+
+const HOUR = 3600_000;
+const PLAYERS = [
+  { id: 'p-ann', name: 'Ann' },
+  { id: 'p-bob', name: 'Bob' },
+  { id: 'p-cy', name: 'Cy' },
+];
+
+/**
+ * Last Friday, never ended on Home: Bob won one game (+4), and a second was left in play at the
+ * table one roll from his win (his five ones).
+ */
+function lastFriday(): BackupFile {
+  const start = Date.now() - 7 * 24 * HOUR;
+  const game = (id: string, at: number, moves: number): BackupFile['games'][number] => {
+    const end = at + moves * 20_000;
+    const over = moves === FIVE_ONES.actions.length;
+    return {
+      id,
+      game: 'big-roll-5000',
+      players: PLAYERS,
+      options: FIVE_ONES.options,
+      ante: 2,
+      dice: { kitId: 'standard', taughtSetId: null },
+      sessionId: 's-friday',
+      createdAt: at,
+      updatedAt: end,
+      finishedAt: over ? end : null,
+      status: over ? 'finished' : 'active',
+      actionCount: moves,
+      logRevision: moves,
+      result: over ? { winners: ['p-bob'], payouts: { 'p-ann': -2, 'p-bob': 4, 'p-cy': -2 } } : null,
+      actions: FIVE_ONES.actions.slice(0, moves).map((action, k) => ({ action, at: at + k * 20_000 })),
+    };
+  };
+  const games = [game('g-won', start, FIVE_ONES.actions.length), game('g-left', start + HOUR, FIVE_ONES.actions.length - 1)];
+  return {
+    format: 'rollcall-backup',
+    version: 2,
+    exportedAt: new Date(start + 2 * HOUR).toISOString(),
+    games,
+    players: PLAYERS.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: start + HOUR })),
+    sessions: [{ id: 's-friday', name: 'Last Friday', startedAt: start, endedAt: null }],
+    ledger: [{ id: 'l-won', sessionId: 's-friday', gameId: 'g-won', at: games[0]!.updatedAt, deltas: { ...games[0]!.result!.payouts }, note: '' }],
+    taughtSets: [],
+    taughtFaces: [],
+    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
+  };
+}
+
+/** Home's balances, row by row: "Bob +8". */
+const balances = () => app.page.getByTestId('ledger').locator('tr').evaluateAll((rows) => rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim()).join(' ')));
+
+async function home(): Promise<void> {
+  const { page } = app;
+  while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('heading', { name: 'In progress' }).waitFor();
+}
+
+beforeAll(async () => {
+  const { page } = app;
+  await page.getByTestId('new-game').waitFor();
+  expect(await restoreBackup(page, lastFriday())).toBe('Imported 2 games.');
+});
+
+describe('a game left in play for a week', () => {
+  it('finished tonight, pays into tonight’s evening; last Friday’s balances stay with last Friday', async () => {
+    const { page } = app;
+    await home();
+    // nothing played since: Home still shows last Friday's evening, by its name
+    expect(await page.getByRole('heading', { name: /^Balances/ }).textContent()).toBe('Balances · Last Friday');
+    expect(await balances()).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+    await page.getByRole('button', { name: /^Resume:/ }).click();
+    await page.getByTestId('headline').waitFor();
+    await padRoll(page, ['1', '1', '1', '1', '1']);
+    // the game over's ledger is tonight's: this one game
+    // tonight's name as the phone says it (eveningName: the day in the phone's own language)
+    const tonight = await page.evaluate(() => new Date().toLocaleDateString(undefined, { dateStyle: 'medium' }));
+    expect(await page.getByTestId('session-ledger').locator('caption').textContent()).toBe(`${tonight}: 1 game`);
+    await home();
+    expect(await page.getByRole('heading', { name: /^Balances/ }).textContent()).toBe(`Balances · ${tonight}`);
+    expect(await balances()).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+  });
+});
