@@ -1,8 +1,8 @@
 /**
  * Evenings as a group lives them over time (SAME_EVENING_MS, src/lib/store/store.ts): a game
  * left in play last Friday and finished a week later pays into tonight's evening, not last
- * Friday's, and the games after it do not pile onto last week's debts (restored from a backup
- * through Settings, as a phone restored would be).
+ * Friday's, and the games after it do not pile onto last week's debts; Players then says they
+ * last played tonight (restored from a backup through Settings, as a phone restored would be).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -97,5 +97,17 @@ describe('a game left in play for a week', () => {
     await home();
     expect(await page.getByRole('heading', { name: /^Balances/ }).textContent()).toBe(`Balances · ${tonight}`);
     expect(await balances()).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+  });
+
+  it('Players says they last played tonight, when the game ended, not last Friday when it began', async () => {
+    const { page } = app;
+    await home();
+    await page.getByRole('button', { name: 'Players' }).click();
+    await page.getByRole('heading', { name: 'Players' }).waitFor();
+    const today = await page.evaluate(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(Date.now()));
+    for (const name of ['Ann', 'Bob', 'Cy']) {
+      const row = page.getByTestId('player').filter({ has: page.getByTestId('player-name').getByText(name, { exact: true }) });
+      expect(await row.textContent()).toContain(`last played ${today}, `);
+    }
   });
 });

@@ -396,6 +396,22 @@ describe('games and the action log', () => {
     expect((await s.getSession(saturday!.id))?.endedAt).toBeNull();
   });
 
+  it('players last played when their game ended: one from 21:00 to 01:30 on the day after', async () => {
+    const HOUR = 60 * 60 * 1000;
+    let clock = Date.UTC(2026, 2, 6, 21);
+    const s = await store({ now: () => clock });
+    const g = await s.createGame(newGame);
+    clock += 4.5 * HOUR;
+    await s.appendAction(g.id, { type: 'roll' }, undefined, { winners: [ALICE.id], payouts: { [ALICE.id]: 5, [BOB.id]: -5 } });
+    expect((await s.listPlayers()).map((p) => p.lastPlayedAt)).toEqual([clock, clock]);
+    // undone and won again with the clock stepped back an hour: they played at the later time
+    const later = clock;
+    await s.undoLastAction(g.id);
+    clock -= HOUR;
+    await s.finishGame(g.id, { winners: [BOB.id], payouts: { [ALICE.id]: -5, [BOB.id]: 5 } });
+    expect((await s.listPlayers()).map((p) => p.lastPlayedAt)).toEqual([later, later]);
+  });
+
   it('abandons and deletes games', async () => {
     const s = await store();
     const g = await s.createGame(newGame);

@@ -493,7 +493,7 @@ function checkExpectation(game: GameRecord, expect: LogExpectation | undefined):
 /** Why a finished game of an evening settled up can be neither undone nor fixed. */
 export const SETTLED_GAME_CLOSED = "This game's evening was settled up, so its result stands: it can no longer be undone or fixed.";
 
-type LogChangeTx = Tx<['games', 'actions', 'ledger', 'sessions'], 'readwrite'>;
+type LogChangeTx = Tx<['games', 'actions', 'ledger', 'sessions', 'players'], 'readwrite'>;
 
 /**
  * A game whose log may change (Undo, a fix): on this device, not abandoned, the log the screen
@@ -781,7 +781,7 @@ export class RollcallStore {
    */
   async appendAction<A extends ActionLike>(gameId: string, action: A, expect?: LogExpectation, finish?: GameResult): Promise<ActionRecord<A>> {
     checkAction(action);
-    return inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
+    return inTx(this.db, ['games', 'actions', 'ledger', 'players'], 'readwrite', async (tx) => {
       const games = tx.objectStore('games');
       const game = await games.get(gameId);
       if (!game) throw new StoreError('not-found', 'That game is not on this device.');
@@ -803,7 +803,7 @@ export class RollcallStore {
    * a finished game whose evening was settled up (`SETTLED_GAME_CLOSED`).
    */
   async undoLastAction(gameId: string, expect?: LogExpectation): Promise<ActionRecord> {
-    return inTx(this.db, ['games', 'actions', 'ledger', 'sessions'], 'readwrite', async (tx) => {
+    return inTx(this.db, ['games', 'actions', 'ledger', 'sessions', 'players'], 'readwrite', async (tx) => {
       const game = await changeableGame(tx, gameId, expect);
       if (game.actionCount === 0) throw new StoreError('nothing-to-undo', 'Nothing to undo yet.');
       const actions = tx.objectStore('actions');
@@ -827,7 +827,7 @@ export class RollcallStore {
    */
   async rewriteLog<A extends ActionLike>(gameId: string, from: number, tail: readonly A[], expect?: LogExpectation, finish?: GameResult): Promise<GameRecord> {
     for (const action of tail) checkAction(action);
-    return inTx(this.db, ['games', 'actions', 'ledger', 'sessions'], 'readwrite', async (tx) => {
+    return inTx(this.db, ['games', 'actions', 'ledger', 'sessions', 'players'], 'readwrite', async (tx) => {
       const game = await changeableGame(tx, gameId, expect);
       if (!Number.isInteger(from) || from < 0 || from + tail.length > game.actionCount || tail.length === 0) {
         throw new StoreError('invalid-input', `The log has ${game.actionCount} actions: it cannot be written again from action ${from + 1} with ${tail.length}.`);
@@ -845,9 +845,13 @@ export class RollcallStore {
     });
   }
 
-  /** Marks a game finished with its result and writes its ledger line, in one transaction. */
+  /**
+   * Marks a game finished with its result and writes its ledger line, in one transaction; its
+   * players last played when it ended (not when it began: a game from 21:00 to 01:30 is last
+   * played on the day after, and one left overnight and finished in the morning, that morning).
+   */
   async finishGame(gameId: string, result: GameResult): Promise<GameRecord> {
-    return inTx(this.db, ['games', 'ledger'], 'readwrite', async (tx) => {
+    return inTx(this.db, ['games', 'ledger', 'players'], 'readwrite', async (tx) => {
       const game = await tx.objectStore('games').get(gameId);
       if (!game) throw new StoreError('not-found', 'That game is not on this device.');
       if (game.status !== 'active') throw new StoreError('game-closed', 'This game is already over.');
@@ -856,7 +860,7 @@ export class RollcallStore {
   }
 
   /** Writes `game` finished with `result`, and its ledger line, inside the caller's transaction. */
-  private async finishInTx(tx: Tx<['games', 'ledger'] | ['games', 'actions', 'ledger'] | ['games', 'actions', 'ledger', 'sessions'], 'readwrite'>, game: GameRecord, result: GameResult, t: number): Promise<GameRecord> {
+  private async finishInTx(tx: Tx<['games', 'ledger', 'players'] | ['games', 'actions', 'ledger', 'players'] | ['games', 'actions', 'ledger', 'sessions', 'players'], 'readwrite'>, game: GameRecord, result: GameResult, t: number): Promise<GameRecord> {
     const playerIds = new Set(game.players.map((p) => p.id));
     for (const w of result.winners) {
       if (!playerIds.has(w)) throw new StoreError('invalid-input', 'A winner is not a player of this game.');
@@ -873,6 +877,11 @@ export class RollcallStore {
       result: { winners: [...result.winners], payouts: { ...result.payouts } },
     };
     await tx.objectStore('games').put(finished);
+    const players = tx.objectStore('players');
+    for (const seat of game.players) {
+      const player = await players.get(seat.id);
+      if (player && (player.lastPlayedAt ?? -Infinity) < t) await players.put({ ...player, lastPlayedAt: t });
+    }
     if (Object.keys(result.payouts).length > 0) {
       await tx.objectStore('ledger').add({
         id: this.newId(),
