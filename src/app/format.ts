@@ -1,7 +1,13 @@
 /** Small formatting helpers shared by the screens. */
 
-/** The formatters `formatDateTime` and `formatTime` keep, and the phone's UTC offset (minutes) when they were made. */
-let kept: { dateTime: Intl.DateTimeFormat; time: Intl.DateTimeFormat; offset: number } | undefined;
+/** The formatters `formatDateTime` and `formatTime` keep (each also with its zone's name), and the phone's UTC offset (minutes) when they were made. */
+interface Formatters {
+  dateTime: Intl.DateTimeFormat;
+  time: Intl.DateTimeFormat;
+  /** The zone's short name at a moment ("CEST", "GMT+2"), read from its parts. */
+  zone: Intl.DateTimeFormat;
+}
+let kept: (Formatters & { offset: number }) | undefined;
 
 /**
  * The kept formatters. One of each, kept: `toLocaleString` with options builds a new one every
@@ -10,27 +16,46 @@ let kept: { dateTime: Intl.DateTimeFormat; time: Intl.DateTimeFormat; offset: nu
  * made in, and an app left open on a phone carried to another zone would say its dates in the
  * old one: new ones are made when the phone's offset now is not the one they were made at.
  */
-function formatters(): { dateTime: Intl.DateTimeFormat; time: Intl.DateTimeFormat } {
+function formatters(): Formatters {
   const offset = new Date().getTimezoneOffset();
   if (kept?.offset !== offset) {
     kept = {
       dateTime: new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
       // the options `toLocaleTimeString()` takes when given none (ECMA-402's ToDateTimeOptions)
       time: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+      zone: new Intl.DateTimeFormat(undefined, { hour: 'numeric', timeZoneName: 'short' }),
       offset,
     };
   }
   return kept;
 }
 
-/** "6 Dec 2025, 21:40" in the phone's own language and zone. */
-export function formatDateTime(ms: number): string {
-  return formatters().dateTime.format(ms);
+/**
+ * "6 Dec 2025, 21:40" in the phone's own language and zone; `zoned` (`offsetsDiffer`) adds the
+ * zone's name: "25 Oct 2026, 02:40 CEST", then "02:20 CET" an hour later by the sun.
+ */
+export function formatDateTime(ms: number, zoned = false): string {
+  return withZone(formatters().dateTime.format(ms), ms, zoned);
 }
 
-/** "21:40:05" in the phone's own language and zone, as `toLocaleTimeString()` says it: a log's times. */
-export function formatTime(ms: number): string {
-  return formatters().time.format(ms);
+/** "21:40:05" in the phone's own language and zone, as `toLocaleTimeString()` says it: a log's times; `zoned`: with its zone's name. */
+export function formatTime(ms: number, zoned = false): string {
+  return withZone(formatters().time.format(ms), ms, zoned);
+}
+
+/** `text` (the moment `ms` said without its zone) and, when `zoned`, the zone's short name after it: said the same way either way. */
+function withZone(text: string, ms: number, zoned: boolean): string {
+  const zone = zoned ? formatters().zone.formatToParts(ms).find((part) => part.type === 'timeZoneName')?.value : undefined;
+  return zone ? `${text} ${zone}` : text;
+}
+
+/**
+ * Whether the phone's clock was on more than one UTC offset over these moments: a game played
+ * across a daylight-saving night, where 02:50 comes before 02:10 (the clocks went back at 03:00)
+ * and a game seems to end before it began. Its times are then said with their zones.
+ */
+export function offsetsDiffer(times: readonly number[]): boolean {
+  return new Set(times.map((t) => new Date(t).getTimezoneOffset())).size > 1;
 }
 
 /**

@@ -8,7 +8,7 @@ afterAll(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
 });
-import { asSentence, backupFileName, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList, playAgainText } from '../../src/app/format.ts';
+import { asSentence, backupFileName, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList, offsetsDiffer, playAgainText } from '../../src/app/format.ts';
 
 describe('dates on screen', () => {
   it("a time reads as the phone's own toLocaleString says it, in the phone's zone", () => {
@@ -45,6 +45,30 @@ describe('dates on screen', () => {
       process.env.TZ = 'Pacific/Auckland';
     }
     expect(formatDateTime(ms)).toMatch(/\b0?9[:.]30\b/);
+  });
+});
+
+describe('the night the clocks go back', () => {
+  it("a game's times across it say their zones, said as they are without", () => {
+    try {
+      // Berlin, 25 October 2026: 03:00 CEST becomes 02:00 CET
+      process.env.TZ = 'Europe/Berlin';
+      const before = Date.UTC(2026, 9, 25, 0, 50);
+      const after = Date.UTC(2026, 9, 25, 1, 10);
+      expect(offsetsDiffer([before, after])).toBe(true);
+      expect(offsetsDiffer([Date.UTC(2026, 9, 24, 19), before])).toBe(false);
+      expect(offsetsDiffer([])).toBe(false);
+      expect(formatTime(before, true)).toMatch(new RegExp(`^${formatTime(before)} \\S+`));
+      // 02:50 twice that night, an hour apart: told apart by their zones
+      const again = Date.UTC(2026, 9, 25, 1, 50);
+      expect(formatTime(again)).toBe(formatTime(before));
+      expect(formatTime(again, true)).not.toBe(formatTime(before, true));
+      expect(formatTime(before, true)).toMatch(/\b0?2[:.]50[:.]00\b/);
+      expect(formatDateTime(after, true).startsWith(`${formatDateTime(after)} `)).toBe(true);
+      expect(formatTime(after)).toBe(new Date(after).toLocaleTimeString());
+    } finally {
+      process.env.TZ = 'Pacific/Auckland';
+    }
   });
 });
 

@@ -3,6 +3,8 @@
  * left in play last Friday and finished a week later pays into tonight's evening, not last
  * Friday's, and the games after it do not pile onto last week's debts; Players then says they
  * last played tonight (restored from a backup through Settings, as a phone restored would be).
+ * A game played across Europe's daylight-saving night, in Berlin, says its times with their
+ * zones on its log: 02:50 CEST, then 02:10 CET, not a game that ends before it began.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -28,9 +30,13 @@ const PLAYERS = [
  * table one roll from his win (his five ones).
  */
 function lastFriday(): BackupFile {
-  const start = Date.now() - 7 * 24 * HOUR;
-  const game = (id: string, at: number, moves: number): BackupFile['games'][number] => {
-    const end = at + moves * 20_000;
+  return backup(Date.now() - 7 * 24 * HOUR, 's-friday', 'Last Friday', null);
+}
+
+/** A backup of one evening from `start`: Bob's win, and a game one roll from his win left in play, or (`times`) won at those times. */
+function backup(start: number, sessionId: string, sessionName: string, times: number[] | null): BackupFile {
+  const game = (id: string, at: number, moves: number, when = (k: number) => at + k * 20_000): BackupFile['games'][number] => {
+    const end = when(moves - 1) + 20_000;
     const over = moves === FIVE_ONES.actions.length;
     return {
       id,
@@ -39,7 +45,7 @@ function lastFriday(): BackupFile {
       options: FIVE_ONES.options,
       ante: 2,
       dice: { kitId: 'standard', taughtSetId: null },
-      sessionId: 's-friday',
+      sessionId,
       createdAt: at,
       updatedAt: end,
       finishedAt: over ? end : null,
@@ -47,18 +53,18 @@ function lastFriday(): BackupFile {
       actionCount: moves,
       logRevision: moves,
       result: over ? { winners: ['p-bob'], payouts: { 'p-ann': -2, 'p-bob': 4, 'p-cy': -2 } } : null,
-      actions: FIVE_ONES.actions.slice(0, moves).map((action, k) => ({ action, at: at + k * 20_000 })),
+      actions: FIVE_ONES.actions.slice(0, moves).map((action, k) => ({ action, at: when(k) })),
     };
   };
-  const games = [game('g-won', start, FIVE_ONES.actions.length), game('g-left', start + HOUR, FIVE_ONES.actions.length - 1)];
+  const games = [game('g-won', start, FIVE_ONES.actions.length), times ? game('g-late', times[0]! - 5 * 60_000, times.length, (k) => times[k]!) : game('g-left', start + HOUR, FIVE_ONES.actions.length - 1)];
   return {
     format: 'rollcall-backup',
     version: 2,
     exportedAt: new Date(start + 2 * HOUR).toISOString(),
     games,
     players: PLAYERS.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: start + HOUR })),
-    sessions: [{ id: 's-friday', name: 'Last Friday', startedAt: start, endedAt: null }],
-    ledger: [{ id: 'l-won', sessionId: 's-friday', gameId: 'g-won', at: games[0]!.updatedAt, deltas: { ...games[0]!.result!.payouts }, note: '' }],
+    sessions: [{ id: sessionId, name: sessionName, startedAt: start, endedAt: null }],
+    ledger: games.filter((g) => g.result).map((g) => ({ id: `l-${g.id}`, sessionId, gameId: g.id, at: g.updatedAt, deltas: { ...g.result!.payouts }, note: '' })),
     taughtSets: [],
     taughtFaces: [],
     settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
@@ -108,6 +114,41 @@ describe('a game left in play for a week', () => {
     for (const name of ['Ann', 'Bob', 'Cy']) {
       const row = page.getByTestId('player').filter({ has: page.getByTestId('player-name').getByText(name, { exact: true }) });
       expect(await row.textContent()).toContain(`last played ${today}, `);
+    }
+  });
+});
+
+describe('the night the clocks go back', () => {
+  it('a game played across it says its times with their zones; one before it, without', async () => {
+    // Berlin, Sunday 25 October 2026: at 03:00 CEST the clocks go back to 02:00 CET
+    const berlin = await app.session.browser.newContext({ viewport: { width: 412, height: 860 }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
+    try {
+      const page = await berlin.newPage();
+      await page.goto(app.server.url);
+      await page.getByTestId('new-game').waitFor();
+      // the last game: rolls at 02:40 and 02:50 CEST, then 02:10 and 02:20 CET
+      const utc = (h: number, m: number) => Date.UTC(2026, 9, 25, h, m);
+      const night = backup(Date.UTC(2026, 9, 24, 19), 's-night', 'Saturday', [utc(0, 40), utc(0, 50), utc(1, 10), utc(1, 20)]);
+      expect(await restoreBackup(page, night)).toBe('Imported 2 games.');
+      await page.getByRole('button', { name: 'History' }).click();
+      const logOf = async (when: string): Promise<{ header: string; times: string[] }> => {
+        await page.getByTestId('game-list').locator('li').filter({ hasText: when }).getByRole('button', { name: /^Log:/ }).click();
+        await page.getByTestId('game-log').waitFor();
+        const header = (await page.locator('dl').innerText()).replace(/\s+/g, ' ');
+        const times = await page.getByTestId('log-step').locator('.time').allTextContents();
+        await page.getByRole('button', { name: 'Back', exact: true }).click();
+        await page.getByTestId('game-list').waitFor();
+        return { header, times };
+      };
+      const late = await logOf('02:20');
+      expect(late.header).toContain('Started 25 Oct 2026, 02:35 CEST Ended 25 Oct 2026, 02:20 CET');
+      expect(late.times).toEqual(['02:40:00 CEST', '02:50:00 CEST', '02:10:00 CET', '02:20:00 CET']);
+      // the evening's first game, at 21:00 the evening before: no zones
+      const early = await logOf('24 Oct 2026');
+      expect(early.header).toContain('Started 24 Oct 2026, 21:00 Ended 24 Oct 2026, 21:01');
+      expect(early.times).toEqual(['21:00:00', '21:00:20', '21:00:40', '21:01:00']);
+    } finally {
+      await berlin.close();
     }
   });
 });
