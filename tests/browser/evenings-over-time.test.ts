@@ -2,7 +2,8 @@
  * Evenings as a group lives them over time (SAME_EVENING_MS, src/lib/store/store.ts): a game
  * left in play last Friday and finished a week later pays into tonight's evening, not last
  * Friday's, and the games after it do not pile onto last week's debts; Players then says they
- * last played tonight (restored from a backup through Settings, as a phone restored would be).
+ * last played tonight, and last Friday's game over says its evening ended (nobody settled it up)
+ * (restored from a backup through Settings, as a phone restored would be).
  * A game played across Europe's daylight-saving night, in Berlin, says its times with their
  * zones on its log: 02:50 CEST, then 02:10 CET, not a game that ends before it began.
  */
@@ -115,6 +116,17 @@ describe('a game left in play for a week', () => {
       const row = page.getByTestId('player').filter({ has: page.getByTestId('player-name').getByText(name, { exact: true }) });
       expect(await row.textContent()).toContain(`last played ${today}, `);
     }
+  });
+
+  it('last Friday’s game over, its evening ended by the break and never settled up, says only that its evening ended', async () => {
+    const { page } = app;
+    await home();
+    await page.getByRole('button', { name: 'History' }).click();
+    // History's last: the game won last Friday (the one finished tonight comes first)
+    await page.getByTestId('game-list').locator('li').last().getByRole('button', { name: /^Log:/ }).click();
+    await page.getByTestId('game-log').waitFor();
+    expect(await page.getByTestId('settled').textContent()).toBe("This game's evening has ended, so its result stands: it can no longer be undone or fixed.");
+    expect(await page.getByTestId('fix-roll').count()).toBe(0);
   });
 });
 

@@ -412,7 +412,7 @@ describe('mistakes at the table', () => {
     await page.getByTestId('settled').waitFor();
     expect(await page.getByTestId('log-step').count()).toBe(3);
     expect(await page.getByTestId('fix-roll').count()).toBe(0);
-    expect(await page.getByTestId('settled').textContent()).toBe("This game's evening was settled up, so its result stands: it can no longer be undone or fixed.");
+    expect(await page.getByTestId('settled').textContent()).toBe("This game's evening has ended, so its result stands: it can no longer be undone or fixed.");
     await page.getByRole('button', { name: 'Delete game…' }).click();
     expect(await page.getByRole('alert').filter({ hasText: 'Delete this game?' }).textContent()).toMatch(/from its settled evening’s totals too/);
     await page.getByRole('button', { name: 'Keep it' }).click();
@@ -450,7 +450,7 @@ describe('mistakes at the table', () => {
     await page.getByTestId('end-evening-confirm').click();
     await page.getByTestId('end-evening').waitFor({ state: 'detached' });
 
-    const settled = "This game's evening was settled up, so its result stands: it can no longer be undone or fixed.";
+    const settled = "This game's evening has ended, so its result stands: it can no longer be undone or fixed.";
     const focused = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('data-testid'));
     // the table: nothing of the game changed in another tab; Undo's place says why, focus on it
     await table.getByTestId('undo').click();

@@ -490,8 +490,12 @@ function checkExpectation(game: GameRecord, expect: LogExpectation | undefined):
   }
 }
 
-/** Why a finished game of an evening settled up can be neither undone nor fixed. */
-export const SETTLED_GAME_CLOSED = "This game's evening was settled up, so its result stands: it can no longer be undone or fixed.";
+/**
+ * Why a finished game of an evening settled up can be neither undone nor fixed. Said of an
+ * evening ended on Home (End the evening) and of one ended by a break past `SAME_EVENING_MS` (a
+ * new game or a game played on the next day) alike: "settled up" would be untrue of the second.
+ */
+export const SETTLED_GAME_CLOSED = "This game's evening has ended, so its result stands: it can no longer be undone or fixed.";
 
 type LogChangeTx = Tx<['games', 'actions', 'ledger', 'sessions', 'players'], 'readwrite'>;
 
