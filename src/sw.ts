@@ -61,10 +61,10 @@ function countedDownload(file: string, response: Response): Response {
   const counting = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       controller.enqueue(chunk);
-      if (readerDownloads.received(file, chunk, Date.now())) void tellPages();
+      if (readerDownloads.received(file, chunk, performance.now())) void tellPages();
     },
     flush() {
-      readerDownloads.finished(file, Date.now());
+      readerDownloads.finished(file, performance.now());
       void tellPages();
     },
   });

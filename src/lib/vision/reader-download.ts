@@ -64,7 +64,10 @@ export class ReaderDownloadTally {
     this.downloads.set(file, { file, bytes: 0, inflated: false, done: false });
   }
 
-  /** `chunk`, the next of `file`'s body, landed at `now` (ms): whether to tell the pages now. */
+  /**
+   * `chunk`, the next of `file`'s body, landed at `now` (ms, a monotonic clock: `performance.now()`,
+   * as a phone's clock stepped back mid-download would stop the progress): whether to tell the pages now.
+   */
   received(file: string, chunk: Uint8Array, now: number): boolean {
     const download = this.downloads.get(file);
     if (!download) return false;
