@@ -48,6 +48,15 @@ async function expectRefused(s: RollcallStore, text: string, code: BackupError['
   expect(await snapshot(s)).toEqual(before);
 }
 
+const OPTIONS = { ante: 2, startingPlayer: 'first-listed' };
+/** Big Roll with an ante of 2 that the second player wins at once. */
+async function bigRoll(s: RollcallStore, players: { id: string; name: string }[], sessionId: string): Promise<void> {
+  const g = await s.createGame({ game: 'big-roll-5000', players, ante: 2, dice: { kitId: 'standard', taughtSetId: null }, sessionId, options: OPTIONS });
+  await s.appendAction(g.id, { type: 'roll', dice: [2, 3, 4, 6, 6] });
+  await s.appendAction(g.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }, undefined, { winners: [players[1]!.id], payouts: { [players[0]!.id]: -2, [players[1]!.id]: 2 } });
+}
+const DICE = { kitId: 'standard', taughtSetId: null };
+
 describe('backup export and import', () => {
   it('round-trips everything, pictures included, into an empty device', async () => {
     const source = await populated();
@@ -284,13 +293,6 @@ describe('backup export and import', () => {
   });
 
   describe('players known here by name', () => {
-    const OPTIONS = { ante: 2, startingPlayer: 'first-listed' };
-    /** Big Roll with an ante of 2 that the second player wins at once. */
-    async function bigRoll(s: RollcallStore, players: { id: string; name: string }[], sessionId: string): Promise<void> {
-      const g = await s.createGame({ game: 'big-roll-5000', players, ante: 2, dice: { kitId: 'standard', taughtSetId: null }, sessionId, options: OPTIONS });
-      await s.appendAction(g.id, { type: 'roll', dice: [2, 3, 4, 6, 6] });
-      await s.appendAction(g.id, { type: 'roll', dice: [1, 1, 1, 1, 1] }, undefined, { winners: [players[1]!.id], payouts: { [players[0]!.id]: -2, [players[1]!.id]: 2 } });
-    }
 
     it('a name here under an id the backup gives another player is not taken for theirs', async () => {
       // B was restored from A; then on A "Al" became "Alan", a new friend "Al" joined, and they played
@@ -299,7 +301,8 @@ describe('backup export and import', () => {
       const b = await store();
       await importBackupText(b, await exportBackupJson(a), 'replace');
       await a.renamePlayer(al.id, 'Alan');
-      const newAl = await a.addPlayer('Al');
+      // Al is a name Alan was known by: the new friend is someone else, said so (New game's "someone else")
+      const newAl = await a.addPlayer('Al', { apart: true });
       const session = await a.startSession('Friday');
       await bigRoll(a, [{ id: al.id, name: 'Alan' }, { id: newAl.id, name: 'Al' }], session.id);
       const summary = await importBackupText(b, await exportBackupJson(a), 'merge');
@@ -329,6 +332,77 @@ describe('backup export and import', () => {
       const [game] = await b.listGames('finished');
       expect(game!.players.map((p) => p.id)).toEqual([hersHere.id, bob.id]);
       expect(await b.sessionBalances(session.id)).toEqual({ [hersHere.id]: -2, [bob.id]: 2 });
+    });
+  });
+
+  describe('the names players were known by', () => {
+    /** A device where Bbo was merged into Bob. */
+    async function bobWasBbo(): Promise<{ s: RollcallStore; bob: string }> {
+      const s = await store();
+      const bob = await s.addPlayer('Bob');
+      const bbo = await s.addPlayer('Bbo');
+      await s.mergePlayers(bbo.id, bob.id);
+      return { s, bob: bob.id };
+    }
+
+    it('travel with the backup, and a restored phone finds the player by them', async () => {
+      const { s, bob } = await bobWasBbo();
+      const file = JSON.parse(await exportBackupJson(s)) as BackupFile;
+      expect(file.version).toBe(3);
+      expect(file.players).toEqual([expect.objectContaining({ id: bob, name: 'Bob', aliases: ['Bbo'] })]);
+      const phone = await store();
+      await importBackupText(phone, JSON.stringify(file), 'replace');
+      expect(await snapshot(phone)).toEqual(await snapshot(s));
+      expect((await phone.importGame({ game: 'war', playerNames: ['Bbo', 'Ann'], options: {}, ante: 0, dice: DICE, actions: [], result: null })).players[0]!.id).toBe(bob);
+    });
+
+    it("another phone's Bbo, merged here into Bob, joins Bob: one row on the balances, and Bob learns the names that phone knew", async () => {
+      const { s, bob } = await bobWasBbo();
+      const other = await store();
+      const bbo = await other.addPlayer('Bbo');
+      await other.renamePlayer(bbo.id, 'Bbo Baggins');
+      await other.renamePlayer(bbo.id, 'Bbo');
+      const session = await other.startSession('Friday');
+      const ann = await other.addPlayer('Ann');
+      await bigRoll(other, [{ id: ann.id, name: 'Ann' }, { id: bbo.id, name: 'Bbo' }], session.id);
+      const summary = await importBackupText(s, await exportBackupJson(other), 'merge');
+      expect(summary.players).toEqual({ added: 1, skipped: 1 });
+      expect(await s.sessionBalances(session.id)).toEqual({ [ann.id]: -2, [bob]: 2 });
+      expect((await s.listPlayers()).map((p) => [p.name, p.aliases ?? []]).sort()).toEqual([['Ann', []], ['Bob', ['Bbo', 'Bbo Baggins']]]);
+    });
+
+    it("a name known here as someone's stays theirs: a newcomer by it is numbered, and another's other name is not taken", async () => {
+      const { s, bob } = await bobWasBbo();
+      const other = await store();
+      const cy = await other.addPlayer('Cy');
+      await other.renamePlayer(cy.id, 'Bob'); // there, Bob was Cy before
+      const session = await other.startSession('Friday');
+      const bbo = await other.addPlayer('Bbo');
+      await bigRoll(other, [{ id: cy.id, name: 'Bob' }, { id: bbo.id, name: 'Bbo' }], session.id);
+      await importBackupText(s, await exportBackupJson(other), 'merge');
+      // their Bob is Bob here; their Bbo sat with him, so is someone else here: numbered, as a name taken is
+      const here = (await s.listPlayers()).map((p) => [p.name, p.aliases ?? []]).sort();
+      expect(here).toEqual([['Bbo 2', []], ['Bob', ['Bbo', 'Cy']]]);
+      expect(Object.keys(await s.sessionBalances(session.id))).toContain(bob);
+    });
+
+    it('an older backup without them still imports, its players known by no other name', async () => {
+      const { s } = await bobWasBbo();
+      const file = JSON.parse(await exportBackupJson(s)) as BackupFile;
+      const old = { ...file, version: 2, players: file.players.map(({ aliases: _a, ...p }) => p) };
+      const phone = await store();
+      await importBackupText(phone, JSON.stringify(old), 'replace');
+      expect((await phone.listPlayers()).map((p) => [p.name, p.aliases])).toEqual([['Bob', undefined]]);
+    });
+
+    it('a damaged list of them refuses the file, naming where, and changes nothing', async () => {
+      const { s } = await bobWasBbo();
+      const file = JSON.parse(await exportBackupJson(s)) as BackupFile;
+      const withAliases = (aliases: unknown) => JSON.stringify({ ...file, players: [{ ...file.players[0], aliases }] });
+      await expectRefused(s, withAliases('Bbo'), 'corrupt', /players\.0\.aliases must be a list/);
+      await expectRefused(s, withAliases(['Bbo', 7]), 'corrupt', /players\.0\.aliases\.1 must be text/);
+      await expectRefused(s, withAliases(['  ']), 'corrupt', /players\.0\.aliases\.0 must not be empty/);
+      await expectRefused(s, withAliases(['x'.repeat(41)]), 'corrupt', /players\.0\.aliases\.0 is longer than 40 characters/);
     });
   });
 

@@ -61,8 +61,8 @@ describe('merging two records of one person', () => {
     expect(game.updatedAt).toBe(first.updatedAt);
     // Bob's own game is untouched
     expect(await s.getGame(second.id)).toEqual(second);
-    // the name is free again (a new player could take it)
-    expect((await s.addPlayer('Bbo')).name).toBe('Bbo');
+    // Bob keeps the name he was known by: typed again, it is Bob's (see 'the names a player was known by')
+    expect((await s.listPlayers()).find((p) => p.id === bob)?.aliases).toEqual(['Bbo']);
   });
 
   it('refuses, changing nothing, an unknown player, a player merged with themselves, and two who sat in one game', async () => {
@@ -128,7 +128,7 @@ describe('merging two records of one person', () => {
     await s.createGame({ game: 'war', players: [{ id: bbo.id, name: 'Bbo' }, { id: 'p-x', name: 'Xi' }], dice: DICE });
     const lastPlayed = (await s.listPlayers()).find((p) => p.id === bbo.id)!.lastPlayedAt;
     const kept = (await s.mergePlayers(bbo.id, bob.id)).player;
-    expect(kept).toEqual({ ...bob, lastPlayedAt: lastPlayed });
+    expect(kept).toEqual({ ...bob, aliases: ['Bbo'], lastPlayedAt: lastPlayed });
   });
 });
 
@@ -145,7 +145,7 @@ describe('a game seating a player no longer here', () => {
       'Bbo is no longer on this device (merged into another player, or changed in another tab), so the game was not started.',
     );
     expect(await s.listGames()).toEqual([]);
-    expect(await s.listPlayers()).toEqual([bob]);
+    expect(await s.listPlayers()).toEqual([{ ...bob, aliases: ['Bbo'] }]);
     // the same seats with the kept player start the game
     const game = await Store.prototype.createGame.call(s, { game: 'war', players: [{ id: bob.id, name: 'Bob' }], dice: DICE, sessionId: evening.id });
     expect(game.players).toEqual([{ id: bob.id, name: 'Bob' }]);
@@ -161,5 +161,98 @@ describe('renaming a player', () => {
     expect((await s.listPlayers()).map((p) => p.name).sort()).toEqual(['Bbo', 'Bob']);
     // a name set right in case only is the same player's
     expect((await s.renamePlayer(bbo.id, 'BBO')).name).toBe('BBO');
+  });
+});
+
+describe('the names a player was known by', () => {
+  /** A transcript of a war game between `names`, imported as New game's import would (no result). */
+  const warBetween = (s: RollcallStore, names: string[]) => s.importGame({ game: 'war', playerNames: names, options: {}, ante: 0, dice: DICE, actions: [], result: null });
+  const names = async (s: RollcallStore) => (await s.listPlayers()).map((p) => [p.name, p.aliases ?? []]).sort();
+
+  it('a merge keeps the name merged away, and the names it was known by, on the player kept', async () => {
+    const s = await store();
+    const robert = await s.addPlayer('Robert');
+    const bob = await s.addPlayer('Bob');
+    const bbo = await s.addPlayer('Bbo');
+    await s.mergePlayers(bbo.id, bob.id);
+    await s.mergePlayers(bob.id, robert.id);
+    expect(await names(s)).toEqual([['Robert', ['Bob', 'Bbo']]]);
+  });
+
+  it('a transcript that seats a name merged away seats the player kept, under the name played', async () => {
+    const s = await store();
+    const bob = await s.addPlayer('Bob');
+    const bbo = await s.addPlayer('Bbo');
+    await s.mergePlayers(bbo.id, bob.id);
+    const game = await warBetween(s, [' BBO ', 'Ann']);
+    expect(game.players[0]).toEqual({ id: bob.id, name: 'BBO' });
+    expect(await names(s)).toEqual([['Ann', []], ['Bob', ['Bbo']]]);
+  });
+
+  it('a transcript that seats Bob and Bbo side by side: Bbo is someone else, and no longer a name of Bob’s', async () => {
+    const s = await store();
+    const bob = await s.addPlayer('Bob');
+    const bbo = await s.addPlayer('Bbo');
+    await s.mergePlayers(bbo.id, bob.id);
+    const game = await warBetween(s, ['Bbo', 'Bob']);
+    expect(game.players[1]).toEqual({ id: bob.id, name: 'Bob' });
+    expect(game.players[0]!.id).not.toBe(bob.id);
+    expect(await names(s)).toEqual([['Bbo', []], ['Bob', []]]);
+  });
+
+  it('a new player may not take a name someone was known by, unless they are someone else (apart), which frees it', async () => {
+    const s = await store();
+    const bob = await s.addPlayer('Bob');
+    const bbo = await s.addPlayer('Bbo');
+    await s.mergePlayers(bbo.id, bob.id);
+    expect(await refusal(s.addPlayer('bbo'), 'name-taken')).toBe('Bbo is a name Bob was known by: Bob plays when it is typed.');
+    expect(await names(s)).toEqual([['Bob', ['Bbo']]]);
+    const other = await s.addPlayer('bbo', { apart: true });
+    expect(await names(s)).toEqual([['Bob', []], ['bbo', []]]);
+    expect((await warBetween(s, ['Bbo', 'Bob'])).players.map((p) => p.id)).toEqual([other.id, bob.id]);
+  });
+
+  it('a rename keeps the old name; renamed back, the name is theirs again; a case fix is no other name', async () => {
+    const s = await store();
+    const bob = await s.addPlayer('Bob');
+    await s.renamePlayer(bob.id, 'Robert');
+    expect(await names(s)).toEqual([['Robert', ['Bob']]]);
+    expect((await warBetween(s, ['bob', 'Ann'])).players[0]).toEqual({ id: bob.id, name: 'bob' });
+    await s.renamePlayer(bob.id, 'Bob');
+    expect((await s.listPlayers()).find((p) => p.id === bob.id)?.aliases).toEqual(['Robert']);
+    await s.renamePlayer(bob.id, 'BOB');
+    expect((await s.listPlayers()).find((p) => p.id === bob.id)?.aliases).toEqual(['Robert']);
+  });
+
+  it('refuses to rename another player to a name someone was known by, and changes nothing', async () => {
+    const s = await store();
+    const bob = await s.addPlayer('Bob');
+    const bbo = await s.addPlayer('Bbo');
+    const ann = await s.addPlayer('Ann');
+    await s.mergePlayers(bbo.id, bob.id);
+    expect(await refusal(s.renamePlayer(ann.id, 'BBO'), 'name-taken')).toBe(
+      'Bbo is a name Bob was known by. If Ann is Bob, merge them instead: "Same person as…"; if not, forget Bbo on Bob first.',
+    );
+    expect(await names(s)).toEqual([['Ann', []], ['Bob', ['Bbo']]]);
+  });
+
+  it('a name forgotten no longer finds the player and is free again', async () => {
+    const s = await store();
+    const bob = await s.addPlayer('Bob');
+    const bbo = await s.addPlayer('Bbo');
+    await s.mergePlayers(bbo.id, bob.id);
+    expect(await refusal(s.forgetName(bob.id, 'Rob'), 'not-found')).toBe('Bob is not known by the name Rob.');
+    expect(await refusal(s.forgetName('nobody', 'Bbo'), 'not-found')).toBe('That player is not on this device.');
+    expect(await s.forgetName(bob.id, ' bbo ')).toEqual({ ...bob });
+    expect((await s.addPlayer('Bbo')).name).toBe('Bbo');
+  });
+
+  it('a player kept before players had other names is found by name and merged into as before (no migration)', async () => {
+    const s = await store();
+    await s.db.put('players', { id: 'p-old', name: 'Old', nameKey: 'old', createdAt: 1, lastPlayedAt: null });
+    const new1 = await s.addPlayer('Olde');
+    await s.mergePlayers(new1.id, 'p-old');
+    expect(await names(s)).toEqual([['Old', ['Olde']]]);
+    expect((await warBetween(s, ['old', 'olde'])).players.map((p) => p.id)).toEqual(['p-old', expect.not.stringMatching(/^p-old$/)]);
   });
 });

@@ -9,6 +9,7 @@
 import * as v from 'valibot';
 import { BackupError, StoreError } from './errors.ts';
 import { jsonProblem } from './json.ts';
+import { aliasesOf, playerNamed, withAliases } from './players.ts';
 import { actionRange, findSameGame, inTx, kitOfTaughtSet, resultOfGame, sessionLastActivity, unusedName, writeAll, type RollcallStore } from './store.ts';
 import { ALL_STORES } from './schema.ts';
 import { BUILT_IN_KITS } from '../dice/index.ts';
@@ -19,8 +20,13 @@ import { MAX_NAME_LENGTH, nameKey, nameLength } from '../dice/names.ts';
 import { gameById, MAX_LOG_ACTIONS, matchResult, replay, ReplayError, SetupError, type Action, type MatchState } from '../rules/index.ts';
 
 export const BACKUP_FORMAT = 'rollcall-backup';
-/** 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so version 1 files still import). */
-const BACKUP_VERSION = 2;
+/**
+ * 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so
+ * version 1 files still import). 3: players carry the names they were known by (`aliases`,
+ * optional: older files import as players known by no other name); a Rollcall of version 2 would
+ * drop them unsaid, so it is told the file is newer.
+ */
+const BACKUP_VERSION = 3;
 
 // ── the file's schema ────────────────────────────────────────────────────────────────────
 
@@ -99,10 +105,10 @@ const gameSchema = v.object({
 
 const backupSchema = v.object({
   format: v.literal(BACKUP_FORMAT),
-  version: v.picklist([1, BACKUP_VERSION]),
+  version: v.picklist([1, 2, BACKUP_VERSION]),
   exportedAt: v.string(),
   games: v.array(gameSchema),
-  players: v.array(v.object({ id, name, createdAt: time, lastPlayedAt: v.nullable(time) })),
+  players: v.array(v.object({ id, name, aliases: v.optional(v.array(name)), createdAt: time, lastPlayedAt: v.nullable(time) })),
   sessions: v.array(v.object({ id, name, startedAt: time, endedAt: v.nullable(time) })),
   ledger: v.array(
     v.object({ id, sessionId: v.nullable(id), gameId: v.nullable(id), at: time, deltas: v.record(v.string(), amount), note: v.string() }),
@@ -192,7 +198,13 @@ export async function exportBackup(store: RollcallStore, now: Date = new Date())
     version: BACKUP_VERSION,
     exportedAt: now.toISOString(),
     games: games.map((g, i) => ({ ...g, actions: logs[i]!.map((r) => ({ action: r.action, at: r.at })) })),
-    players: players.map(({ id: playerId, name: playerName, createdAt, lastPlayedAt }) => ({ id: playerId, name: playerName, createdAt, lastPlayedAt })),
+    players: players.map(({ id: playerId, name: playerName, aliases, createdAt, lastPlayedAt }) => ({
+      id: playerId,
+      name: playerName,
+      ...(aliases && aliases.length > 0 ? { aliases: [...aliases] } : {}),
+      createdAt,
+      lastPlayedAt,
+    })),
     sessions,
     ledger,
     taughtSets,
@@ -535,11 +547,13 @@ export async function importBackup(
         const taken = new Set<string>();
         const decided = new Set<string>();
         const seats = [...file.games].sort((a, b) => b.updatedAt - a.updatedAt).flatMap((g) => g.players);
+        // by a name here or a name a player here was known by ("Bbo", merged into Bob here, is Bob)
+        const rosterHere = await players.getAll();
         for (const p of [...file.players, ...seats]) {
           if (decided.has(p.id)) continue;
           decided.add(p.id);
           if ((await players.getKey(p.id)) !== undefined) continue;
-          const here = await players.index('by-name').getKey(nameKey(p.name));
+          const here = playerNamed(rosterHere, p.name)?.player.id;
           if (here === undefined || fileIds.has(here) || taken.has(here)) continue;
           idHere.set(p.id, here);
           taken.add(here);
@@ -596,9 +610,14 @@ export async function importBackup(
         summary.games.added++;
       }
       onProgress({ stage: 'writing', games: file.games.length, of: file.games.length });
-      const namesHere = (await players.getAll()).map((p) => p.name);
+      // a name a player here was known by is not free either: it would find them, not the newcomer
+      const namesHere = (await players.getAll()).flatMap((p) => [p.name, ...aliasesOf(p)]);
+      /** The backup's players and the id each is here, for their other names (below). */
+      const arrived: { id: string; names: string[] }[] = [];
       for (const [i, p] of file.players.entries()) {
         if (mode === 'merge' && (idHere.has(p.id) || (await players.getKey(p.id)) !== undefined)) {
+          // known here already, maybe by another name: what the backup knew them by finds them here too
+          arrived.push({ id: playerId(p.id), names: [p.name, ...(p.aliases ?? [])] });
           summary.players.skipped++;
           continue;
         }
@@ -609,8 +628,23 @@ export async function importBackup(
         const toCome = file.players.slice(i + 1).filter((q) => nameKey(q.name) !== nameKey(p.name));
         const name = unusedName(p.name, [...namesHere, ...toCome.map((q) => q.name)]);
         namesHere.push(name);
-        await players.put({ ...p, name, nameKey: nameKey(name) });
+        const { aliases, ...record } = p;
+        await players.put({ ...record, name, nameKey: nameKey(name) });
+        arrived.push({ id: p.id, names: [...(name === p.name ? [] : [p.name]), ...(aliases ?? [])] });
         summary.players.added++;
+      }
+      // Then the names each was known by, once every name is placed: one that is a player's name
+      // here, or another's other name, stays theirs (a name finds one player).
+      const owner = new Map<string, string>();
+      for (const p of await players.getAll()) for (const n of [p.name, ...aliasesOf(p)]) if (!owner.has(nameKey(n))) owner.set(nameKey(n), p.id);
+      for (const { id: playerHere, names } of arrived) {
+        const free = names.filter((n) => (owner.get(nameKey(n)) ?? playerHere) === playerHere);
+        if (free.length === 0) continue;
+        const record = (await players.get(playerHere))!;
+        const kept = withAliases(record, [...aliasesOf(record), ...free]);
+        if (aliasesOf(kept).length === aliasesOf(record).length) continue;
+        for (const n of aliasesOf(kept)) owner.set(nameKey(n), playerHere);
+        await players.put(kept);
       }
       for (const s of file.sessions) {
         if (mode === 'merge' && (await sessions.getKey(s.id)) !== undefined) continue;

@@ -33,6 +33,7 @@ import { MAX_NAME_LENGTH, clipName, nameKey, nameLengthProblem } from '../dice/n
 import { BUILT_IN_KITS } from '../dice/index.ts';
 import { KitError, parseKit } from '../dice/validate.ts';
 import { imageDataUrl } from '../dice/data-url.ts';
+import { aliasesOf, playerNamed, withAliases, type NamedPlayer } from './players.ts';
 
 export type RollcallDb = IDBPDatabase<RollcallSchema>;
 type Tx<S extends StoreName[], M extends IDBTransactionMode> = IDBPTransaction<RollcallSchema, S, M>;
@@ -360,6 +361,17 @@ export function playerGoneMessage(name: string): string {
   return `${name.trim()} is no longer on this device (merged into another player, or changed in another tab), so the game was not started.`;
 }
 
+/** The player who was known by `name` before (not one whose name it is now), read in the caller's transaction. */
+async function knownAs(players: { getAll(): Promise<PlayerRecord[]> }, name: string): Promise<(NamedPlayer & { alias: string }) | undefined> {
+  const found = playerNamed(await players.getAll(), name);
+  return found && found.alias !== null ? { player: found.player, alias: found.alias } : undefined;
+}
+
+/** The player found by one of their other names, without it. */
+function withoutAlias(found: NamedPlayer): PlayerRecord {
+  return withAliases(found.player, aliasesOf(found.player).filter((a) => nameKey(a) !== nameKey(found.alias ?? '')));
+}
+
 /** A name as kept: trimmed, and composed (NFC) so that one name is one string of characters. */
 function checkName(name: string, what: string): string {
   const trimmed = name.trim().normalize('NFC');
@@ -668,12 +680,25 @@ export class RollcallStore {
       const players: GamePlayer[] = [];
       // they last played when the log's last move was made (a game of last year, imported today, is not tonight's)
       const played = times?.at(-1) ?? t;
-      for (const name of names) {
-        const knownId = await playerStore.index('by-name').getKey(nameKey(name));
-        const known = knownId === undefined ? undefined : await playerStore.get(knownId);
+      // Found by their name or a name they were known by ("Bbo", merged into Bob, is Bob's seat).
+      // A game that seats Bob and Bbo side by side says they are two people: Bbo is someone else
+      // here, the name no longer Bob's, as a merge of two who played together is refused.
+      const here = await playerStore.getAll();
+      const found = names.map((name) => playerNamed(here, name));
+      const seated = new Set(found.flatMap((f) => (f && f.alias === null ? [f.player.id] : [])));
+      for (const [i, name] of names.entries()) {
+        let known = found[i];
+        if (known && known.alias !== null) {
+          if (seated.has(known.player.id)) {
+            const fresh = (await playerStore.get(known.player.id))!;
+            await playerStore.put(withoutAlias({ player: fresh, alias: known.alias }));
+            known = undefined;
+          } else seated.add(known.player.id);
+        }
         if (known) {
-          await playerStore.put({ ...known, lastPlayedAt: Math.max(known.lastPlayedAt ?? 0, played) });
-          players.push({ id: known.id, name });
+          const player = (await playerStore.get(known.player.id))!;
+          await playerStore.put({ ...player, lastPlayedAt: Math.max(player.lastPlayedAt ?? 0, played) });
+          players.push({ id: player.id, name });
         } else {
           const record: PlayerRecord = { id: this.newId(), name, nameKey: nameKey(name), createdAt: t, lastPlayedAt: played };
           await playerStore.add(record);
@@ -934,7 +959,13 @@ export class RollcallStore {
     );
   }
 
-  async addPlayer(name: string): Promise<PlayerRecord> {
+  /**
+   * A new player. Refused for a name another player has, and for a name another player was known
+   * by (`aliases`: New game seats that player for it), unless `apart`: someone else who really is
+   * called so (a new friend named Bbo, after Bbo was merged into Bob); the name then stops
+   * finding the other player, in the same transaction.
+   */
+  async addPlayer(name: string, options: { apart?: boolean } = {}): Promise<PlayerRecord> {
     const trimmed = checkName(name, 'A player');
     const record: PlayerRecord = {
       id: this.newId(),
@@ -947,6 +978,11 @@ export class RollcallStore {
       const store = tx.objectStore('players');
       if (await store.index('by-name').getKey(record.nameKey)) {
         throw new StoreError('name-taken', `There is already a player called ${trimmed}.`);
+      }
+      const known = await knownAs(store, trimmed);
+      if (known) {
+        if (!options.apart) throw new StoreError('name-taken', `${known.alias} is a name ${known.player.name} was known by: ${known.player.name} plays when it is typed.`);
+        await store.put(withoutAlias(known));
       }
       await store.add(record);
       return record;
@@ -981,7 +1017,15 @@ export class RollcallStore {
         // two records of one person are joined by a merge, never by sharing a name
         throw new StoreError('name-taken', `There is already a player called ${other.name}. If ${player.name} is ${other.name}, merge them instead: "Same person as…".`);
       }
-      const renamed: PlayerRecord = { ...player, name: trimmed, nameKey: nameKey(trimmed) };
+      const known = await knownAs(store, trimmed);
+      if (known && known.player.id !== id) {
+        throw new StoreError(
+          'name-taken',
+          `${known.alias} is a name ${known.player.name} was known by. If ${player.name} is ${known.player.name}, merge them instead: "Same person as…"; if not, forget ${known.alias} on ${known.player.name} first.`,
+        );
+      }
+      // the old name keeps finding them (a backup from a phone that still has it, a name typed from habit)
+      const renamed = withAliases({ ...player, name: trimmed, nameKey: nameKey(trimmed) }, [...aliasesOf(player), player.name]);
       await store.put(renamed);
       return renamed;
     });
@@ -1023,14 +1067,35 @@ export class RollcallStore {
       const lines = (await ledger.getAll()).filter((line) => Object.hasOwn(line.deltas, from.id));
       await writeAll(fromGames, (game) => gameStore.put(gameMerged(game, from.id, into.id)));
       await writeAll(lines, (line) => ledger.put({ ...line, deltas: deltasMerged(line.deltas, from.id, into.id) }));
-      const kept: PlayerRecord = {
-        ...into,
-        createdAt: Math.min(from.createdAt, into.createdAt),
-        lastPlayedAt: from.lastPlayedAt === null ? into.lastPlayedAt : Math.max(from.lastPlayedAt, into.lastPlayedAt ?? 0),
-      };
+      // Bbo typed again, or brought by a backup from a phone that still has Bbo, finds Bob
+      const kept = withAliases(
+        {
+          ...into,
+          createdAt: Math.min(from.createdAt, into.createdAt),
+          lastPlayedAt: from.lastPlayedAt === null ? into.lastPlayedAt : Math.max(from.lastPlayedAt, into.lastPlayedAt ?? 0),
+        },
+        [...aliasesOf(into), from.name, ...aliasesOf(from)],
+      );
       await players.put(kept);
       await players.delete(from.id);
       return { player: kept, games: fromGames.length, ledgerLines: lines.length };
+    });
+  }
+
+  /**
+   * A name the player was known by, forgotten (it was someone else's all along): it no longer
+   * finds them, and is free for a new player. Their games keep the names they were played under.
+   */
+  async forgetName(id: string, name: string): Promise<PlayerRecord> {
+    return inTx(this.db, ['players'], 'readwrite', async (tx) => {
+      const store = tx.objectStore('players');
+      const player = await store.get(id);
+      if (!player) throw new StoreError('not-found', 'That player is not on this device.');
+      const alias = aliasesOf(player).find((a) => nameKey(a) === nameKey(name));
+      if (alias === undefined) throw new StoreError('not-found', `${player.name} is not known by the name ${name.trim()}.`);
+      const kept = withoutAlias({ player, alias });
+      await store.put(kept);
+      return kept;
     });
   }
 

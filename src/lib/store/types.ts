@@ -79,6 +79,13 @@ export interface PlayerRecord {
   name: string;
   /** Lower-cased, trimmed name: two players may not share it. */
   nameKey: string;
+  /**
+   * The names this player was known by before, as written then: merged into them ("Bbo", merged
+   * into Bob) or renamed from. New game, transcripts and backups that bring one find this player
+   * (`playerNamed`). None is another player's name or other name. Absent when there are none, and
+   * on every record kept before players had them (no migration: read as none).
+   */
+  aliases?: string[];
   createdAt: number;
   lastPlayedAt: number | null;
 }
