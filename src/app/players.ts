@@ -34,5 +34,5 @@ export function gamesText(count: number): string {
  */
 export function mergeQuestion(from: string, into: string, games: number): string {
   const what = games === 0 ? `${from} has played no games here; any balance of ${from}'s becomes ${into}'s.` : `${from}'s ${gamesText(games)} and balances become ${into}'s.`;
-  return `${what} ${from} goes from the list; games keep the name they were played under.`;
+  return `${what} ${from} goes from the list; games keep the name they were played under, and ${from} typed again is ${into}.`;
 }

@@ -12,8 +12,8 @@ describe('players as the screens say them', () => {
   });
 
   it('says before a merge what becomes whose and who goes', () => {
-    expect(mergeQuestion('Bbo', 'Bob', 4)).toBe("Bbo's 4 games and balances become Bob's. Bbo goes from the list; games keep the name they were played under.");
-    expect(mergeQuestion('Bbo', 'Bob', 0)).toBe("Bbo has played no games here; any balance of Bbo's becomes Bob's. Bbo goes from the list; games keep the name they were played under.");
+    expect(mergeQuestion('Bbo', 'Bob', 4)).toBe("Bbo's 4 games and balances become Bob's. Bbo goes from the list; games keep the name they were played under, and Bbo typed again is Bob.");
+    expect(mergeQuestion('Bbo', 'Bob', 0)).toBe("Bbo has played no games here; any balance of Bbo's becomes Bob's. Bbo goes from the list; games keep the name they were played under, and Bbo typed again is Bob.");
     expect([0, 1, 2].map(gamesText)).toEqual(['no games', '1 game', '2 games']);
   });
 });

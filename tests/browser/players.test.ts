@@ -151,7 +151,7 @@ describe('Players: one person under two names', () => {
     await row('Bbo').getByTestId('merge-player').click();
     await page.getByTestId('merge-into').selectOption({ label: 'Bob' });
     await page.getByTestId('merge-ask').click();
-    expect(await page.getByTestId('merge-question').textContent()).toBe("Bbo's 1 game and balances become Bob's. Bbo goes from the list; games keep the name they were played under.");
+    expect(await page.getByTestId('merge-question').textContent()).toBe("Bbo's 1 game and balances become Bob's. Bbo goes from the list; games keep the name they were played under, and Bbo typed again is Bob.");
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('merge-confirm');
     await page.getByTestId('merge-confirm').click();
     expect(await row('Bob').getByTestId('player-message').textContent()).toBe("Bbo is Bob now: 1 game became Bob's.");
@@ -175,6 +175,53 @@ describe('Players: one person under two names', () => {
     expect(await page.getByTestId('payout').textContent()).toBe('Bob (as Bbo) takes 6 from the pot of 6.');
     expect(await page.getByTestId('session-ledger').locator('tbody th').allTextContents()).toEqual(['Ann', 'Bob', 'Cy']);
     await home();
+  });
+
+  it('Bbo, merged into Bob, typed in New game seats Bob and says so; the game shows under Bob on Home; Players shows the name and forgets it', async () => {
+    const { page } = app;
+    await home();
+    await page.getByRole('button', { name: 'Players' }).click();
+    expect(await row('Bob').getByTestId('player-aliases').textContent()).toContain('also Bbo');
+    await home();
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('game-select').selectOption('five-thousand');
+    await page.getByRole('button', { name: '+ Ann', exact: true }).click();
+    const seatNames = () => page.getByTestId('seat').locator('input').evaluateAll((fields) => fields.map((f) => (f as HTMLInputElement).value));
+    const typeSeat = async (name: string) => {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    };
+    await typeSeat('bbo');
+    expect(await seatNames()).toEqual(['Ann', 'Bob']);
+    expect(await page.getByTestId('seat-alias').textContent()).toContain('bbo is Bob (a name Bob was known by).');
+    // someone else really called so: a new player of that name, said no more
+    await page.getByTestId('seat-apart').click();
+    expect(await seatNames()).toEqual(['Ann', 'bbo']);
+    expect(await page.getByTestId('seat-alias').count()).toBe(0);
+    // not so after all: taken off, typed again, it is Bob again
+    await page.getByRole('button', { name: 'Remove bbo' }).click();
+    await typeSeat('Bbo');
+    expect(await seatNames()).toEqual(['Ann', 'Bob']);
+    await page.getByTestId('start-game').click();
+    await page.getByTestId('slate-row').first().waitFor();
+    expect(await page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bob']);
+
+    await home();
+    expect(await page.getByTestId('game-players').first().textContent()).toBe('Ann, Bob');
+    await page.getByRole('button', { name: 'Players' }).click();
+    await row('Bob').waitFor();
+    expect(await page.getByTestId('player-name').allTextContents()).not.toContain('Bbo');
+    expect(await row('Bob').textContent()).toContain('3 games');
+    // the name was someone else's all along: forgotten, it makes a new player when typed
+    await row('Bob').getByRole('button', { name: 'Forget Bbo as a name of Bob' }).click();
+    expect(await row('Bob').getByTestId('player-message').textContent()).toBe('Bbo no longer finds Bob: typed in New game, it is a new player.');
+    expect(await row('Bob').getByTestId('player-aliases').count()).toBe(0);
+    await home();
+    await page.getByTestId('new-game').click();
+    await typeSeat('Bbo');
+    expect(await seatNames()).toEqual(['Bbo']);
+    expect(await page.getByTestId('seat-alias').count()).toBe(0);
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
   });
 
   it('"Play again" on the end of a game of Bbo’s, open in another tab as Bbo is merged into Bob, seats Bob', async () => {
@@ -223,7 +270,7 @@ describe('Players: one person under two names', () => {
     });
   });
 
-  it('a New game left open with Bbo seated as Bbo is merged into Bob: Start writes no game for Bbo’s old id, says so, and starts with Bbo as a new player when tapped again', async () => {
+  it('a New game left open with Bbo seated as Bbo is merged into Bob: Start writes no game for Bbo’s old id, says so, and starts with Bob in that seat when tapped again', async () => {
     await onAnotherPhone(async (phone, page) => {
       await restoreBackup(page, evening());
       // tab A: New game, Cy then Bbo seated from the known players
@@ -239,7 +286,7 @@ describe('Players: one person under two names', () => {
       await tab.getByTestId('start-game').click();
       await tab.getByTestId('start-problem').waitFor();
       expect(await tab.getByTestId('start-problem').textContent()).toBe(
-        'Bbo is no longer on this device (merged into another player, or changed in another tab), so the game was not started. Tap Start again to add Bbo as a new player, or take Bbo off and add who they are now.',
+        'Bbo is Bob now (merged in another tab), so the game was not started: Bob takes the seat. Tap Start again to play.',
       );
       expect(await tab.locator('main').getAttribute('data-screen')).toBe('new-game');
       const stored = () =>
@@ -262,15 +309,17 @@ describe('Players: one person under two names', () => {
       const before = await stored();
       expect(before.games).toHaveLength(2); // the evening's two, no third
       expect(before.games.flatMap((g) => g.players.map((p) => p.id))).not.toContain('p-bbo');
-      // the seats as they were, in their order; Start again makes Bbo a new player
+      // the seats in their order, Bob where Bbo sat (Bbo is a name Bob was known by now); Start again plays
+      expect(await tab.getByTestId('seat-alias').textContent()).toContain('Bbo is Bob (a name Bob was known by).');
       await tab.getByTestId('start-game').click();
       await tab.getByTestId('slate-row').first().waitFor();
-      expect(await tab.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Cy', 'Bbo']);
+      expect(await tab.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Cy', 'Bob']);
       const after = await stored();
       const ids = new Set(after.players.map((p) => p.id));
       expect(after.games).toHaveLength(3);
       for (const game of after.games) for (const seat of game.players) expect(ids.has(seat.id)).toBe(true);
-      expect(after.players.find((p) => p.name === 'Bbo')?.id).not.toBe('p-bbo');
+      // no second Bob: one row on Home's balances
+      expect(after.players.map((p) => p.name).sort()).toEqual(['Ann', 'Bob', 'Cy']);
     });
   });
 
