@@ -341,6 +341,25 @@ describe('Players: one person under two names', () => {
     });
   });
 
+  it('"Play again" on a game of a Bbo the roster no longer lists, Bbo a name Bob was known by, seats Bob', async () => {
+    await onAnotherPhone(async (_phone, page) => {
+      // a phone where Bbo was merged into Bob before its games of Bbo's came back (as a transcript, say)
+      const backup = evening();
+      backup.version = 3;
+      backup.players = backup.players.filter((p) => p.id !== 'p-bbo').map((p) => (p.id === 'p-bob' ? { ...p, aliases: ['Bbo'] } : p));
+      await restoreBackup(page, backup);
+      await page.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bbo, Cy,/ }).click();
+      await page.getByTestId('play-again').click();
+      await page.getByTestId('game-over').waitFor({ state: 'detached' });
+      await page.getByTestId('slate-row').first().waitFor();
+      expect(await page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bob', 'Cy']);
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: 'Players' }).click();
+      await page.getByTestId('player-name').getByText('Bob', { exact: true }).waitFor();
+      expect((await page.getByTestId('player-name').allTextContents()).sort()).toEqual(['Ann', 'Bob', 'Cy']);
+    });
+  });
+
   it('refuses to merge two who sat at one table, saying which game, and changes nothing', async () => {
     const { page } = app;
     await home();
