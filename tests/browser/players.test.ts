@@ -194,6 +194,11 @@ describe('Players: one person under two names', () => {
     await typeSeat('bbo');
     expect(await seatNames()).toEqual(['Ann', 'Bob']);
     expect(await page.getByTestId('seat-alias').textContent()).toContain('bbo is Bob (a name Bob was known by).');
+    // on a 320 px phone the note and its button wrap under the seat, never past the screen's edge
+    await page.setViewportSize({ width: 320, height: 740 });
+    expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth)).toBeLessThanOrEqual(320);
+    expect(await page.getByTestId('seat-apart').evaluate((b) => b.getBoundingClientRect().right)).toBeLessThanOrEqual(320);
+    await page.setViewportSize({ width: 412, height: 860 });
     // someone else really called so: a new player of that name, said no more
     await page.getByTestId('seat-apart').click();
     expect(await seatNames()).toEqual(['Ann', 'bbo']);
