@@ -1,6 +1,6 @@
 /** The store and backups compare names by `nameKey` and count them in symbols a player sees. */
 import { describe, expect, it } from 'vitest';
-import { BackupError, StoreError, unusedName } from '../../src/lib/store/index.ts';
+import { BackupError, StoreError, playerMatches, unusedName } from '../../src/lib/store/index.ts';
 import { exportBackup, exportBackupJson, importBackupText } from '../../src/lib/store/backup.ts';
 import { expectStoreError, storesClosedAfterEach } from './helpers.ts';
 
@@ -110,5 +110,19 @@ describe('names in backups', () => {
       expect((err as BackupError).message).toMatch(says);
       expect((await b.listPlayers()).map((p) => p.name)).toEqual([FAMILY.repeat(40)]);
     }
+  });
+});
+
+describe('finding a known player by part of a name (New game\'s "+ name" buttons as a name is typed)', () => {
+  it('ignores case, accents and the way a name is typed, and finds a player by a name they were known by', () => {
+    const jose = { name: NFC, aliases: ['Pepe'] };
+    expect(playerMatches(jose, 'jose')).toBe(true);
+    expect(playerMatches(jose, NFD.toUpperCase())).toBe(true);
+    expect(playerMatches(jose, 'os')).toBe(true);
+    expect(playerMatches(jose, 'pep')).toBe(true);
+    expect(playerMatches(jose, '')).toBe(true);
+    expect(playerMatches(jose, 'ann')).toBe(false);
+    expect(playerMatches({ name: 'Zoë' }, 'zoe')).toBe(true);
+    expect(playerMatches({ name: 'Ann' }, 'Anne')).toBe(false);
   });
 });

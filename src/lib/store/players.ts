@@ -57,3 +57,17 @@ export function withAliases(player: PlayerRecord, aliases: readonly string[]): P
   const list = aliasList(aliases, player.name);
   return list.length > 0 ? { ...rest, aliases: list } : rest;
 }
+
+/** A name as a search sees it: `nameKey`, without accents ("jose" finds José, as a phone's contacts do). */
+function searchKey(name: string): string {
+  return nameKey(name).normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+}
+
+/**
+ * Whether `player` is one a player typing `typed` may mean: their name, or a name they were known
+ * by, holds it, whatever its case or accents. Everyone matches nothing typed.
+ */
+export function playerMatches(player: Pick<PlayerRecord, 'name' | 'aliases'>, typed: string): boolean {
+  const key = searchKey(typed);
+  return [player.name, ...aliasesOf(player)].some((name) => searchKey(name).includes(key));
+}
