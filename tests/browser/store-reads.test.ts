@@ -1,7 +1,8 @@
 /**
  * A store read that fails says so in the app's words and leaves the screen as it was: History's
  * list and "Show more", the game over's evening, Teach's set, the table looked at again when the
- * page comes back into view. The page's reads are made to fail as when another tab opens a newer
+ * page comes back into view, and the first reads of Home, Players and New game (each still offers
+ * what it can without them). The page's reads are made to fail as when another tab opens a newer
  * Rollcall (the connection closes: InvalidStateError) or the disk fails (any other error), at
  * `IDBDatabase.transaction` for read-only transactions over the stores named.
  */
@@ -186,6 +187,54 @@ describe('a store read that fails', () => {
     await page.getByTestId('teach-unreadable').waitFor();
     expect(await page.getByTestId('teach-unreadable').textContent()).toBe(`This dice set ${CLOSED}`);
     await readsAgain(page);
+    expect(errors).toEqual([]);
+  });
+
+  it('Home says the games could not be read, not "No game in progress", and still offers a new game', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await page.getByRole('button', { name: 'History' }).click();
+    await failReads(page, ['games'], 'closed');
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('home-problem').waitFor();
+    expect(await page.getByTestId('home-problem').textContent()).toBe(`The games and balances ${CLOSED}`);
+    expect(await page.getByText('No game in progress.').count()).toBe(0);
+    expect(await page.getByTestId('new-game').isEnabled()).toBe(true);
+    await readsAgain(page);
+    expect(errors).toEqual([]);
+  });
+
+  it('Players says the players could not be read, not "No players yet"', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await failReads(page, ['players'], 'disk');
+    await page.getByRole('button', { name: 'Players' }).click();
+    await page.getByTestId('players-problem').waitFor();
+    expect(await page.getByTestId('players-problem').textContent()).toBe('The players could not be read (The disk could not be read.). Try again, or reload the page; everything saved is safe.');
+    expect(await page.getByTestId('players-empty').count()).toBe(0);
+    await readsAgain(page);
+    expect(errors).toEqual([]);
+  });
+
+  // last: it starts a game (the evening's one game in play would have a second)
+  it('New game says the players and dice sets could not be read, and still starts a game, a name typed found as its player', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await failReads(page, ['players'], 'closed');
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('new-game-problem').waitFor();
+    expect(await page.getByTestId('new-game-problem').textContent()).toBe(`The players and dice sets ${CLOSED}`);
+    for (const name of ['Ann', 'Ben']) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    await readsAgain(page);
+    await page.getByTestId('start-game').click();
+    await page.getByTestId('headline').waitFor();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('button', { name: 'Players' }).click();
+    await page.getByTestId('player').first().waitFor();
+    expect(await page.getByTestId('player-name').allTextContents()).toEqual(['Ann', 'Ben']);
     expect(errors).toEqual([]);
   });
 });
