@@ -11,6 +11,7 @@ import { createDiceReader, type DiceReader, type PrototypeData } from '../lib/vi
 import { kitSeparation, type FacePrototype, type KitSeparation, type MatchRule } from '../lib/vision/face-reader.ts';
 import { artUrls, drawArt, refreshEmbeddings } from './kit-reader.ts';
 import { kitOfSet } from './kits.ts';
+import { readProblem } from './readProblem.ts';
 
 export interface TeachExample {
   record: TaughtFaceRecord;
@@ -58,12 +59,20 @@ export class TeachSession {
 
   /** Starts the worker, brings stored examples up to the face model, embeds the art. */
   async start(): Promise<void> {
+    // read first, and said as a read (a closed connection, the disk): no fault of the dice reader's
+    let stored: TaughtFaceRecord[];
+    try {
+      stored = await this.store.listTaughtFaces(this.set.id);
+    } catch (err) {
+      this.phase = 'error';
+      this.problem = readProblem(err, 'The photos taught for this set');
+      return;
+    }
     try {
       this.reader = createDiceReader();
       await this.reader.ready;
       const model = await this.reader.faceModel();
       this.model = model.embeddingModel;
-      const stored = await this.store.listTaughtFaces(this.set.id);
       const { usable } = await refreshEmbeddings(this.store, this.reader, stored, this.model);
       const ok = new Set(usable.map((f) => f.id));
       const fresh = new Map(usable.map((f) => [f.id, f]));

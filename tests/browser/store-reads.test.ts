@@ -1,6 +1,6 @@
 /**
  * A store read that fails says so in the app's words and leaves the screen as it was: History's
- * list and "Show more", the game over's evening, Teach's set, the table looked at again when the
+ * list and "Show more", the game over's evening, Teach's set and its photos, the table looked at again when the
  * page comes back into view, and the first reads of Home, Players and New game (each still offers
  * what it can without them). The page's reads are made to fail as when another tab opens a newer
  * Rollcall (the connection closes: InvalidStateError) or the disk fails (any other error), at
@@ -186,6 +186,19 @@ describe('a store read that fails', () => {
     await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
     await page.getByTestId('teach-unreadable').waitFor();
     expect(await page.getByTestId('teach-unreadable').textContent()).toBe(`This dice set ${CLOSED}`);
+    await readsAgain(page);
+    expect(errors).toEqual([]);
+  });
+
+  it('Teach says the taught photos could not be read, not that the dice reader could not start', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.getByTestId('own-kits').waitFor();
+    await failReads(page, ['taughtFaces'], 'closed');
+    await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
+    await page.locator('[data-testid="teach"][data-phase="error"]').waitFor();
+    expect(await page.getByTestId('teach-status').textContent()).toBe(`The photos taught for this set ${CLOSED}`);
     await readsAgain(page);
     expect(errors).toEqual([]);
   });
