@@ -3,8 +3,8 @@
  * player who goes Back meanwhile: when the write lands, the player stays where they went. Starting
  * a game, making a kit (or a set to teach) and Play again keep what they made and say where it
  * is, not jump to it; the log's Delete and a saved fix do not go back once more (a screen too
- * far). The wait is a readwrite transaction the test holds open on the store the write needs,
- * from the page itself.
+ * far). A Start or Play again refused once the player has left says so where they are. The wait is
+ * a readwrite transaction the test holds open on the store the write needs, from the page itself.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -50,6 +50,38 @@ async function hold(page: Page, stores: string[]): Promise<() => Promise<void>> 
 }
 
 const screen = (page: Page) => page.locator('main').getAttribute('data-screen');
+
+/** The page's connection closes for games' writes from now on (as when another tab opens a newer Rollcall): a new game is refused. */
+async function refuseGameWrites(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const proto = IDBDatabase.prototype;
+    const real = proto.transaction;
+    proto.transaction = function (this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode, options?: IDBTransactionOptions) {
+      const wanted = typeof names === 'string' ? [names] : [...names];
+      if (mode === 'readwrite' && wanted.includes('games')) throw new DOMException('The database connection is closing.', 'InvalidStateError');
+      return real.call(this, names, mode, options);
+    } as IDBDatabase['transaction'];
+  });
+}
+
+const NOT_SAVED = 'Not saved: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page to play on; everything saved before is safe.';
+
+/** The write waiting (its evening's session held), Back tapped, then refused once let through: what Home showed and said. */
+async function refusedAfterBack(page: Page, release: () => Promise<void>): Promise<{ shown: string; said: string }> {
+  await page.waitForTimeout(300); // the write is waiting on the held store
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('main')?.getAttribute('data-screen') === 'home');
+  await refuseGameWrites(page);
+  await release();
+  await page.getByTestId('left-behind').waitFor();
+  const shown = (await page.getByTestId('left-behind').locator('p').textContent()) ?? '';
+  const said = (await page.locator('[aria-live="assertive"]').textContent()) ?? '';
+  expect(await screen(page)).toBe('home');
+  // closed, it is gone
+  await page.getByTestId('left-behind').getByRole('button', { name: 'OK' }).click();
+  await page.getByTestId('left-behind').waitFor({ state: 'detached' });
+  return { shown, said };
+}
 
 /** The write waiting, Back tapped, then the write let through: what the app said once it landed. */
 async function backDuringWrite(page: Page, release: () => Promise<void>, landed: string, leftFor: string): Promise<string> {
@@ -131,6 +163,42 @@ describe('Back tapped while a write waits', () => {
       expect(said).toBe("New game of 5000 (Big Roll) with Ann, Bob. It is in Home's In progress.");
       await page.getByRole('heading', { name: 'In progress' }).waitFor();
       await page.getByRole('button', { name: /^Resume: 5000 \(Big Roll\) with Ann, Bob/ }).waitFor();
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('New game: Start, then Back to Home, and the game refused: Home says it was not started, and why', async () => {
+    const page = await openPage();
+    try {
+      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob']);
+      const release = await hold(page, ['sessions']);
+      await page.getByTestId('start-game').click();
+      const { shown, said } = await refusedAfterBack(page, release);
+      const expected = `5000 (Big Roll) with Ann, Bob was not started. ${NOT_SAVED}`;
+      expect(shown).toBe(expected);
+      expect(said).toBe(expected);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('Play again, then Back to Home, and the game refused: Home says it was not started, and why', async () => {
+    const page = await openPage();
+    try {
+      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
+      await page.getByTestId('start-game').click();
+      await page.getByTestId('headline').waitFor();
+      await padRoll(page, ['6']); // the roll-off: Ann starts
+      await padRoll(page, ['2']);
+      await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
+      await page.getByTestId('play-again').waitFor();
+      const release = await hold(page, ['sessions']);
+      await page.getByTestId('play-again').click();
+      const { shown, said } = await refusedAfterBack(page, release);
+      const expected = `The new game of 5000 (Big Roll) with Ann, Bob was not started. ${NOT_SAVED}`;
+      expect(shown).toBe(expected);
+      expect(said).toBe(expected);
     } finally {
       await page.context().close();
     }
