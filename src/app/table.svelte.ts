@@ -47,12 +47,14 @@ export async function eveningAfterBreak(record: GameRecord): Promise<void> {
 
 /**
  * A fix saved on the log opened from the table ("Fixed: Ann rolled 1 1 1 5 5."), for the table to
- * show once it is back, as it shows what Undo took back. By game; taken when the table loads.
+ * show once it is back, as it shows what Undo took back. By game, with the log revision the fix
+ * wrote; taken when the table loads. A player who went Back while the fix's write waited finds it
+ * too: the table is mounted afresh on Back, and its read waits for the fix's earlier write.
  */
-const fixesToShow = new Map<string, string>();
+const fixesToShow = new Map<string, { text: string; revision: number }>();
 
-export function showFixAtTable(gameId: string, text: string): void {
-  fixesToShow.set(gameId, text);
+export function showFixAtTable(gameId: string, text: string, revision: number): void {
+  fixesToShow.set(gameId, { text, revision });
 }
 
 export class TableGame {
@@ -100,8 +102,11 @@ export class TableGame {
       this.stoppedAt = replayed.stoppedAt;
       this.loadError = null;
       this.undone = null;
-      this.fixed = fixesToShow.get(this.gameId) ?? null;
+      // only on the log as the fix left it: a fix landed while the player was elsewhere is old
+      // news once the game was played on (another tab)
+      const fix = fixesToShow.get(this.gameId);
       fixesToShow.delete(this.gameId);
+      this.fixed = fix?.revision === (record.logRevision ?? 0) ? fix.text : null;
       this.changedAt = performance.now();
     } catch (err) {
       this.loadError = err instanceof Error ? err.message : String(err);

@@ -224,7 +224,7 @@ describe('Back tapped while a write waits', () => {
     }
   });
 
-  it('a fix saved on the log opened from the table, then Back to the table: the table stays (no second Back to Home), the fix said', async () => {
+  it('a fix saved on the log opened from the table, then Back to the table: the table stays (no second Back to Home), the fix said and shown', async () => {
     const page = await openPage();
     try {
       await setUpGame(page, 'five-thousand', ['Ann', 'Bob'], 0);
@@ -242,6 +242,10 @@ describe('Back tapped while a write waits', () => {
       const said = await backDuringWrite(page, release, 'Fixed: Ann rolled 1 1 1 5 5.', 'game');
       expect(await screen(page)).toBe('game');
       expect(said).toContain('Fixed: Ann rolled 1 1 1 5 5.');
+      // shown on the table too, as when the log goes back to it, with the slate as fixed
+      await page.getByTestId('fixed').waitFor();
+      expect(await page.getByTestId('fixed').textContent()).toBe(said);
+      expect(await page.getByTestId('headline').textContent()).toContain('Ann rolled 1 1 1 5 5 =');
     } finally {
       await page.context().close();
     }
