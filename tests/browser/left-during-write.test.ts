@@ -3,7 +3,7 @@
  * player who goes Back meanwhile: when the write lands, the player stays where they went. Starting
  * a game, making a kit (or a set to teach) and Play again keep what they made and say where it
  * is, not jump to it; the log's Delete and a saved fix do not go back once more (a screen too
- * far). A Start or Play again refused once the player has left says so where they are. The wait is
+ * far). A Start, Play again or fix refused once the player has left says so where they are. The wait is
  * a readwrite transaction the test holds open on the store the write needs, from the page itself.
  */
 import { describe, expect, it } from 'vitest';
@@ -50,6 +50,37 @@ async function hold(page: Page, stores: string[]): Promise<() => Promise<void>> 
 }
 
 const screen = (page: Page) => page.locator('main').getAttribute('data-screen');
+
+/** Holds the games store as `hold` does; let go, it plays every game on first (as another tab would): a fix waiting is refused as stale. */
+async function holdAndPlayOn(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const flags = globalThis as { heldWrite?: boolean };
+        flags.heldWrite = true;
+        const open = indexedDB.open('rollcall');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(['games'], 'readwrite');
+          const store = tx.objectStore('games');
+          const busy = (): void => {
+            if (flags.heldWrite) store.count().onsuccess = busy;
+            else {
+              store.getAll().onsuccess = (event) => {
+                for (const game of (event.target as IDBRequest<{ logRevision?: number }[]>).result) store.put({ ...game, logRevision: (game.logRevision ?? 0) + 1 });
+              };
+            }
+          };
+          busy();
+          tx.oncomplete = () => open.result.close();
+          resolve();
+        };
+      }),
+  );
+  return async () => {
+    await page.evaluate(() => ((globalThis as { heldWrite?: boolean }).heldWrite = false));
+  };
+}
 
 /** The page's connection closes for games' writes from now on (as when another tab opens a newer Rollcall): a new game is refused. */
 async function refuseGameWrites(page: Page): Promise<void> {
@@ -199,6 +230,38 @@ describe('Back tapped while a write waits', () => {
       const expected = `The new game of 5000 (Big Roll) with Ann, Bob was not started. ${NOT_SAVED}`;
       expect(shown).toBe(expected);
       expect(said).toBe(expected);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('a fix saved on the log opened from the table, then Back to the table, and the fix refused: the table says it was not fixed, and why', async () => {
+    const page = await openPage();
+    try {
+      await setUpGame(page, 'five-thousand', ['Ann', 'Bob'], 0);
+      await page.getByTestId('start-game').click();
+      await page.getByTestId('headline').waitFor();
+      await padRoll(page, ['1', '1', '1', '2', '3']);
+      await page.getByTestId('fix-a-roll').click();
+      await page.getByTestId('fix-roll').first().click();
+      const panel = page.getByTestId('fix-panel');
+      for (const face of ['1', '1', '1', '5', '5']) await panel.locator(`button[data-face="${face}"]`).click();
+      await panel.getByTestId('dice-pad-done').click();
+      await page.getByTestId('fix-save').waitFor();
+      const release = await holdAndPlayOn(page);
+      await page.getByTestId('fix-save').click();
+      await page.waitForTimeout(300); // the write is waiting on the held store
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.waitForFunction(() => document.querySelector('main')?.getAttribute('data-screen') === 'game');
+      await release();
+      await page.getByTestId('left-behind').waitFor();
+      const expected = "Ann's roll was not fixed to 1 1 1 5 5. This game changed in another tab, so nothing was fixed: the game is shown as it is now. Fix the roll again if it is still wrong.";
+      expect(await page.getByTestId('left-behind').locator('p').textContent()).toBe(expected);
+      expect(await page.locator('[aria-live="assertive"]').textContent()).toBe(expected);
+      expect(await screen(page)).toBe('game');
+      await page.getByTestId('headline').waitFor();
+      expect(await page.getByTestId('headline').textContent()).toContain('Ann rolled 1 1 1 2 3 =');
+      expect(await page.getByTestId('fixed').count()).toBe(0);
     } finally {
       await page.context().close();
     }
