@@ -3,8 +3,9 @@
  * player who goes Back meanwhile: when the write lands, the player stays where they went. Starting
  * a game, making a kit (or a set to teach) and Play again keep what they made and say where it
  * is, not jump to it; the log's Delete and a saved fix do not go back once more (a screen too
- * far). A Start, Play again or fix refused once the player has left says so where they are. The wait is
- * a readwrite transaction the test holds open on the store the write needs, from the page itself.
+ * far). A Start, Play again, fix, new set, new kit or delete refused once the player has left says
+ * so where they are. The wait is a readwrite transaction the test holds open on the store the write
+ * needs, from the page itself.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -93,6 +94,38 @@ async function refuseGameWrites(page: Page): Promise<void> {
       return real.call(this, names, mode, options);
     } as IDBDatabase['transaction'];
   });
+}
+
+/**
+ * From now on, `method` (add, delete) on the page's IndexedDB `store` fails as on a full disk: a
+ * write whose transaction was made before (waiting on a held store) is refused once let through.
+ */
+async function fillDisk(page: Page, store: string, method: 'add' | 'delete'): Promise<void> {
+  await page.evaluate(
+    ([name, key]) => {
+      const proto = IDBObjectStore.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+      const real = proto[key]!;
+      proto[key] = function (this: IDBObjectStore, ...args: unknown[]) {
+        if (this.name === name) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        return real.apply(this, args);
+      };
+    },
+    [store, method] as const,
+  );
+}
+
+/** The write waiting on a held store, Back tapped to `leftFor`, then refused as on a full disk once let through: what was shown and said there. */
+async function refusedOnFullDisk(page: Page, release: () => Promise<void>, leftFor: string, store: string, method: 'add' | 'delete'): Promise<{ shown: string; said: string }> {
+  await page.waitForTimeout(300); // the write is waiting on the held store
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.waitForFunction((name) => document.querySelector('main')?.getAttribute('data-screen') === name, leftFor);
+  await fillDisk(page, store, method);
+  await release();
+  await page.getByTestId('left-behind').waitFor();
+  const shown = (await page.getByTestId('left-behind').locator('p').textContent()) ?? '';
+  const said = (await page.locator('[aria-live="assertive"]').textContent()) ?? '';
+  expect(await screen(page)).toBe(leftFor);
+  return { shown, said };
 }
 
 const NOT_SAVED = 'Not saved: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page to play on; everything saved before is safe.';
@@ -309,6 +342,61 @@ describe('Back tapped while a write waits', () => {
       await page.getByTestId('fixed').waitFor();
       expect(await page.getByTestId('fixed').textContent()).toBe(said);
       expect(await page.getByTestId('headline').textContent()).toContain('Ann rolled 1 1 1 5 5 =');
+    } finally {
+      await page.context().close();
+    }
+  });
+  it('Teach Rollcall your dice on Kits, then Back to Home, and the set refused: Home says it was not made, and why', async () => {
+    const page = await openPage();
+    try {
+      await page.getByRole('button', { name: 'Dice kits' }).click();
+      const release = await hold(page, ['taughtSets']);
+      await page.locator('[data-kit-id="face-off"]').getByTestId('teach-kit').click();
+      const { shown, said } = await refusedOnFullDisk(page, release, 'home', 'taughtSets', 'add');
+      expect(shown).toMatch(/^My .+ was not made\. The device is out of storage space, so this was not saved\. Free some space and try again\.$/);
+      expect(said).toBe(shown);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('New kit: Make the kit, then Back to Kits, and the kit refused: Kits says it was not made, and why', async () => {
+    const page = await openPage();
+    try {
+      await page.getByRole('button', { name: 'Dice kits' }).click();
+      await page.getByTestId('new-kit').click();
+      await page.getByTestId('kit-name').fill('Rune dice');
+      for (const [i, label] of ['Sun', 'Moon', 'Star', 'Tree', 'Wave', 'Fire'].entries()) await page.getByTestId('face-label').nth(i).fill(label);
+      const release = await hold(page, ['taughtSets']);
+      await page.getByTestId('create-kit').click();
+      const { shown, said } = await refusedOnFullDisk(page, release, 'kits', 'taughtSets', 'add');
+      const expected = 'Rune dice was not made. The device is out of storage space, so this was not saved. Free some space and try again.';
+      expect(shown).toBe(expected);
+      expect(said).toBe(expected);
+      expect(await page.getByRole('button', { name: 'Teach Rune dice' }).count()).toBe(0);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('Delete on a log opened from History, then Back to History, and the delete refused: History says which game was not deleted, and why, once', async () => {
+    const page = await openPage();
+    try {
+      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob']);
+      await page.getByTestId('start-game').click();
+      await page.getByTestId('headline').waitFor();
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByRole('button', { name: /^Log: 5000 \(Big Roll\) with Ann, Bob/ }).click();
+      await page.getByRole('button', { name: 'Delete game…' }).click();
+      const release = await hold(page, ['games']);
+      await page.getByRole('button', { name: 'Delete for good' }).click();
+      const { shown, said } = await refusedOnFullDisk(page, release, 'history', 'games', 'delete');
+      const expected = 'Deleting 5000 (Big Roll) with Ann, Bob was refused. The device is out of storage space, so nothing was deleted. Free some space and try again.';
+      expect(shown).toBe(expected);
+      expect(said).toBe(expected);
+      // kept: History still lists it
+      await page.getByRole('button', { name: /^Log: 5000 \(Big Roll\) with Ann, Bob/ }).waitFor();
     } finally {
       await page.context().close();
     }
