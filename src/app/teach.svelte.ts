@@ -84,7 +84,12 @@ export class TeachSession {
       this.phase = 'ready';
     } catch (err) {
       this.phase = 'error';
-      this.problem = `The dice reader could not start (${err instanceof Error ? err.message : String(err)}).`;
+      // the one write here: a photo embedded again for this face model, refused by the store (a
+      // full disk, a closed connection). The reader started; the photos are as they were.
+      this.problem =
+        err instanceof StoreError
+          ? `This set's photos could not be brought up to date for this dice reader, so teaching cannot start; the photos are kept. ${err.message}`
+          : `The dice reader could not start (${err instanceof Error ? err.message : String(err)}).`;
     }
   }
 
