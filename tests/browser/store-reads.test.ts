@@ -229,6 +229,49 @@ describe('a store read that fails', () => {
     expect(errors).toEqual([]);
   });
 
+  it('Home, its games unread from the disk, says "Try again" and offers it: tapped, it reads them again', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await page.getByRole('button', { name: 'History' }).click();
+    await failReads(page, ['games'], 'disk');
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('home-problem').waitFor();
+    expect(await page.getByTestId('home-problem').textContent()).toBe('The games and balances could not be read (The disk could not be read.). Try again, or reload the page; everything saved is safe.');
+    await readsAgain(page);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('home-problem').waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'In progress' }).waitFor();
+    await page.getByRole('button', { name: /^Resume: 5000 \(Big Roll\) with Ann, Ben/ }).waitFor();
+    expect(await page.getByTestId('home-read-again').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('Home, its connection closed, offers no "Try again" (its words say reload)', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'History' }).click();
+    await failReads(page, ['games'], 'closed');
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByTestId('home-problem').waitFor();
+    expect(await page.getByTestId('home-problem').textContent()).toBe(`The games and balances ${CLOSED}`);
+    expect(await page.getByTestId('home-read-again').count()).toBe(0);
+  });
+
+  it('New game, its players unread from the disk, says "Try again" and offers it: tapped, it reads them again', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await failReads(page, ['players'], 'disk');
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('new-game-problem').waitFor();
+    expect(await page.getByTestId('new-game-problem').textContent()).toBe('The players and dice sets could not be read (The disk could not be read.). Try again, or reload the page; everything saved is safe.');
+    expect(await page.getByRole('button', { name: '+ Ann' }).count()).toBe(0);
+    await readsAgain(page);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('new-game-problem').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: '+ Ann' }).waitFor();
+    expect(await page.getByTestId('new-game-read-again').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   // last: it starts a game (the evening's one game in play would have a second)
   it('New game says the players and dice sets could not be read, and still starts a game, a name typed found as its player', async () => {
     const { page } = app;
@@ -237,6 +280,8 @@ describe('a store read that fails', () => {
     await page.getByTestId('new-game').click();
     await page.getByTestId('new-game-problem').waitFor();
     expect(await page.getByTestId('new-game-problem').textContent()).toBe(`The players and dice sets ${CLOSED}`);
+    // its words say reload: reading again over a closed connection would only fail again
+    expect(await page.getByTestId('new-game-read-again').count()).toBe(0);
     for (const name of ['Ann', 'Ben']) {
       await page.getByTestId('player-name').fill(name);
       await page.getByTestId('add-player').click();
