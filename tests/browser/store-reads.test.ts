@@ -225,7 +225,12 @@ describe('a store read that fails', () => {
     await page.getByTestId('players-problem').waitFor();
     expect(await page.getByTestId('players-problem').textContent()).toBe('The players could not be read (The disk could not be read.). Try again, or reload the page; everything saved is safe.');
     expect(await page.getByTestId('players-empty').count()).toBe(0);
+    // its words say "Try again": offered, tapped once reads work again, it reads them
     await readsAgain(page);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('players-problem').waitFor({ state: 'detached' });
+    await page.getByTestId('player-name').first().waitFor();
+    expect(await page.getByTestId('players-problem-again').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -242,7 +247,7 @@ describe('a store read that fails', () => {
     await page.getByTestId('home-problem').waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: 'In progress' }).waitFor();
     await page.getByRole('button', { name: /^Resume: 5000 \(Big Roll\) with Ann, Ben/ }).waitFor();
-    expect(await page.getByTestId('home-read-again').count()).toBe(0);
+    expect(await page.getByTestId('home-problem-again').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -253,7 +258,7 @@ describe('a store read that fails', () => {
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.getByTestId('home-problem').waitFor();
     expect(await page.getByTestId('home-problem').textContent()).toBe(`The games and balances ${CLOSED}`);
-    expect(await page.getByTestId('home-read-again').count()).toBe(0);
+    expect(await page.getByTestId('home-problem-again').count()).toBe(0);
   });
 
   it('New game, its players unread from the disk, says "Try again" and offers it: tapped, it reads them again', async () => {
@@ -268,7 +273,7 @@ describe('a store read that fails', () => {
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByTestId('new-game-problem').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: '+ Ann' }).waitFor();
-    expect(await page.getByTestId('new-game-read-again').count()).toBe(0);
+    expect(await page.getByTestId('new-game-problem-again').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -281,7 +286,7 @@ describe('a store read that fails', () => {
     await page.getByTestId('new-game-problem').waitFor();
     expect(await page.getByTestId('new-game-problem').textContent()).toBe(`The players and dice sets ${CLOSED}`);
     // its words say reload: reading again over a closed connection would only fail again
-    expect(await page.getByTestId('new-game-read-again').count()).toBe(0);
+    expect(await page.getByTestId('new-game-problem-again').count()).toBe(0);
     for (const name of ['Ann', 'Ben']) {
       await page.getByTestId('player-name').fill(name);
       await page.getByTestId('add-player').click();
