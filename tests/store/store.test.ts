@@ -396,6 +396,68 @@ describe('games and the action log', () => {
     expect((await s.getSession(saturday!.id))?.endedAt).toBeNull();
   });
 
+  it('an evening ended by the break, never settled up, is said until the players settle it or carry it on', async () => {
+    const HOUR = 60 * 60 * 1000;
+    let clock = Date.UTC(2026, 11, 5, 20);
+    const s = await store({ now: () => clock });
+    // Friday: Alice wins 6 from Bob; nobody ends the evening
+    const friday = await s.sessionForNewGame('Dec 5, 2026');
+    const g = await s.createGame({ ...newGame, sessionId: friday.id });
+    await s.finishGame(g.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 6, [BOB.id]: -6 } });
+    // still the same evening: nothing to say yet
+    expect((await s.sessionForNewGame('ignored')).id).toBe(friday.id);
+    expect(await s.unsettledEvenings()).toEqual([]);
+    // a week later the next game ends Friday by the break: its debts are said, not dropped
+    clock += 7 * 24 * HOUR;
+    const tonight = await s.sessionForNewGame('Dec 12, 2026');
+    expect(await s.getSession(friday.id)).toMatchObject({ endedBy: 'break' });
+    expect(await s.unsettledEvenings()).toEqual([{ session: expect.objectContaining({ id: friday.id, name: 'Dec 5, 2026' }), balances: { [ALICE.id]: 6, [BOB.id]: -6 } }]);
+    // carried on into tonight: one line of them, once (a second tap carries nothing more)
+    expect((await s.carryEvening(friday.id, 'unused')).id).toBe(tonight.id);
+    expect((await s.carryEvening(friday.id, 'unused')).id).toBe(tonight.id);
+    expect(await s.sessionBalances(tonight.id)).toEqual({ [ALICE.id]: 6, [BOB.id]: -6 });
+    expect((await s.ledgerForSession(tonight.id)).map((l) => l.note)).toEqual(['Carried on from Dec 5, 2026']);
+    // Friday keeps its balances as played, marked carried, and is no longer said
+    expect(await s.sessionBalances(friday.id)).toEqual({ [ALICE.id]: 6, [BOB.id]: -6 });
+    expect(await s.getSession(friday.id)).toMatchObject({ endedBy: 'carried' });
+    expect(await s.unsettledEvenings()).toEqual([]);
+    // tonight ended on Home: settled up
+    await s.endSession(tonight.id);
+    expect(await s.getSession(tonight.id)).toMatchObject({ endedBy: 'settled' });
+
+    // another evening, a game left in play and played on the next week: ended by the break too
+    clock += 7 * 24 * HOUR;
+    const third = await s.sessionForNewGame('Dec 19, 2026');
+    const won = await s.createGame({ ...newGame, sessionId: third.id });
+    await s.finishGame(won.id, { winners: [BOB.id], payouts: { [ALICE.id]: -2, [BOB.id]: 2 } });
+    const left = await s.createGame({ ...newGame, sessionId: third.id });
+    clock += 7 * 24 * HOUR;
+    const fourth = await s.eveningForPlay(left.id, 'Dec 26, 2026');
+    expect(fourth).not.toBeNull();
+    expect(await s.getSession(third.id)).toMatchObject({ endedBy: 'break' });
+    expect((await s.unsettledEvenings()).map((e) => e.session.id)).toEqual([third.id]);
+    // marked settled up: no longer said, its balances as they were, nothing carried
+    await expect(s.settleEvening(fourth!.id)).rejects.toMatchObject({ code: 'invalid-input' });
+    expect(await s.settleEvening(third.id)).toMatchObject({ endedBy: 'settled' });
+    expect(await s.unsettledEvenings()).toEqual([]);
+    expect(await s.sessionBalances(third.id)).toEqual({ [ALICE.id]: -2, [BOB.id]: 2 });
+    // carrying a settled evening carries nothing
+    await s.carryEvening(third.id, 'unused');
+    expect(await s.sessionBalances(fourth!.id)).toEqual({});
+  });
+
+  it('an evening ended by the break with nobody owed anything is not said', async () => {
+    let clock = Date.UTC(2026, 11, 5, 20);
+    const s = await store({ now: () => clock });
+    const friday = await s.sessionForNewGame('Friday');
+    const g = await s.createGame({ ...newGame, sessionId: friday.id });
+    await s.finishGame(g.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 0, [BOB.id]: 0 } });
+    clock += 7 * 24 * 60 * 60 * 1000;
+    await s.sessionForNewGame('Next Friday');
+    expect(await s.getSession(friday.id)).toMatchObject({ endedBy: 'break' });
+    expect(await s.unsettledEvenings()).toEqual([]);
+  });
+
   it('players last played when their game ended: one from 21:00 to 01:30 on the day after', async () => {
     const HOUR = 60 * 60 * 1000;
     let clock = Date.UTC(2026, 2, 6, 21);

@@ -109,7 +109,7 @@ const backupSchema = v.object({
   exportedAt: v.string(),
   games: v.array(gameSchema),
   players: v.array(v.object({ id, name, aliases: v.optional(v.array(name)), createdAt: time, lastPlayedAt: v.nullable(time) })),
-  sessions: v.array(v.object({ id, name, startedAt: time, endedAt: v.nullable(time) })),
+  sessions: v.array(v.object({ id, name, startedAt: time, endedAt: v.nullable(time), endedBy: v.optional(v.picklist(['settled', 'break', 'carried'])) })),
   ledger: v.array(
     v.object({ id, sessionId: v.nullable(id), gameId: v.nullable(id), at: time, deltas: v.record(v.string(), amount), note: v.string() }),
   ),

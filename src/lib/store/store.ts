@@ -22,6 +22,7 @@ import {
   type JsonObject,
   type LedgerEntry,
   type PlayerRecord,
+  type SessionEnding,
   type SessionRecord,
   type Settings,
   type ImageBox,
@@ -1122,22 +1123,24 @@ export class RollcallStore {
       const session = await tx.objectStore('sessions').get(id);
       if (!session) throw new StoreError('not-found', 'That session is not on this device.');
       if (session.endedAt !== null) return session;
-      return (await this.closeSessionInTx(tx, session, this.now(), nextName ?? session.name)).ended;
+      return (await this.closeSessionInTx(tx, session, this.now(), nextName ?? session.name, 'settled')).ended;
     });
   }
 
   /**
-   * Ends `session` at `endedAt`, inside the caller's transaction; its games still in play move to
-   * a new open session named `nextName` (returned as `next`), created only when there are any.
+   * Ends `session` at `endedAt` (`endedBy`: settled up, or by the break), inside the caller's
+   * transaction; its games still in play move to a new open session named `nextName` (returned as
+   * `next`), created only when there are any.
    */
   private async closeSessionInTx(
     tx: Tx<['sessions', 'games'] | ['sessions', 'games', 'ledger'] | ['games', 'actions', 'players', 'sessions', 'ledger'], 'readwrite'>,
     session: SessionRecord,
     endedAt: number,
     nextName: string,
+    endedBy: SessionEnding,
   ): Promise<{ ended: SessionRecord; next: SessionRecord | null }> {
     const sessions = tx.objectStore('sessions');
-    const ended = { ...session, endedAt };
+    const ended: SessionRecord = { ...session, endedAt, endedBy };
     await sessions.put(ended);
     const games = tx.objectStore('games');
     const inPlay = (await games.index('by-session').getAll(session.id)).filter((g) => g.status === 'active');
@@ -1169,7 +1172,8 @@ export class RollcallStore {
       const lastActivity = sessionLastActivity(open, games, lines);
       if (t - lastActivity <= SAME_EVENING_MS) return open;
       // a game left in play goes on in the new evening, which the new game joins
-      const { next } = await this.closeSessionInTx(tx, open, lastActivity, name);
+      // nobody ended it: its balances were never settled up (`unsettledEvenings`)
+      const { next } = await this.closeSessionInTx(tx, open, lastActivity, name, 'break');
       if (next) return next;
     }
     const session: SessionRecord = { id: this.newId(), name: checkName(name, 'A session'), startedAt: t, endedAt: null };
@@ -1196,7 +1200,7 @@ export class RollcallStore {
       const lines = await tx.objectStore('ledger').index('by-session').getAll(session.id);
       const lastActivity = sessionLastActivity(session, games, lines);
       if (this.now() - lastActivity <= SAME_EVENING_MS) return null;
-      return (await this.closeSessionInTx(tx, session, lastActivity, name)).next;
+      return (await this.closeSessionInTx(tx, session, lastActivity, name, 'break')).next;
     });
   }
 
@@ -1212,6 +1216,65 @@ export class RollcallStore {
   /** The latest session still open, if any. */
   async currentSession(): Promise<SessionRecord | undefined> {
     return (await this.listSessions()).find((s) => s.endedAt === null);
+  }
+
+  /**
+   * Evenings nobody ended whose balances were never settled (ended by the break, `endedBy`
+   * 'break', with someone still owed), the latest first, each with its balances. Why: an evening
+   * ended by the next game, a week later, took its debts off Home without a word; Home says them
+   * until the players say they settled up (`settleEvening`) or carry them on (`carryEvening`).
+   */
+  async unsettledEvenings(): Promise<{ session: SessionRecord; balances: Record<string, number> }[]> {
+    const out = [];
+    for (const session of await this.listSessions()) {
+      if (session.endedAt === null || session.endedBy !== 'break') continue;
+      const balances = await this.sessionBalances(session.id);
+      if (Object.values(balances).some((a) => a !== 0)) out.push({ session, balances });
+    }
+    return out;
+  }
+
+  /**
+   * An ended evening's balances settled up after all (the players paid up since, or say they did):
+   * Home stops saying them. Its result stands as it did; an open evening is ended with `endSession`.
+   */
+  async settleEvening(id: string): Promise<SessionRecord> {
+    return inTx(this.db, ['sessions'], 'readwrite', async (tx) => {
+      const session = await tx.objectStore('sessions').get(id);
+      if (!session) throw new StoreError('not-found', 'That evening is not on this device.');
+      if (session.endedAt === null) throw new StoreError('invalid-input', 'That evening has not ended: End the evening settles it up.');
+      if (session.endedBy === 'settled' || session.endedBy === 'carried') return session;
+      const settled: SessionRecord = { ...session, endedBy: 'settled' };
+      await tx.objectStore('sessions').put(settled);
+      return settled;
+    });
+  }
+
+  /**
+   * An ended evening's balances, never settled, carried on into tonight's (the evening a new game
+   * would join now, `sessionForNewGame`, named `name` when it is new), in one transaction: tonight
+   * gets one ledger line of them ("Carried on from …"), and the old evening is marked carried, its
+   * games and balances kept as they were played. Returns tonight's evening. Carried once: a second
+   * call (a double tap, another tab) carries nothing more, and returns the open evening unchanged.
+   */
+  async carryEvening(id: string, name: string): Promise<SessionRecord> {
+    return inTx(this.db, ['sessions', 'games', 'ledger'], 'readwrite', async (tx) => {
+      const session = await tx.objectStore('sessions').get(id);
+      if (!session) throw new StoreError('not-found', 'That evening is not on this device.');
+      if (session.endedAt === null) throw new StoreError('invalid-input', 'That evening has not ended: its balances are still tonight’s.');
+      const tonight = await this.sessionForNewGameInTx(tx, name);
+      if (session.endedBy === 'settled' || session.endedBy === 'carried') return tonight;
+      const balances = new Map<string, number>();
+      for (const line of await tx.objectStore('ledger').index('by-session').getAll(session.id)) {
+        for (const [player, amount] of Object.entries(line.deltas)) balances.set(player, (balances.get(player) ?? 0) + amount);
+      }
+      const owed = [...balances].filter(([, amount]) => amount !== 0);
+      if (owed.length > 0) {
+        await tx.objectStore('ledger').add({ id: this.newId(), sessionId: tonight.id, gameId: null, at: this.now(), deltas: Object.fromEntries(owed), note: `Carried on from ${session.name}` });
+      }
+      await tx.objectStore('sessions').put({ ...session, endedBy: 'carried' });
+      return tonight;
+    });
   }
 
   /** A settle-up or correction between players, outside any game. */

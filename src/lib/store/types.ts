@@ -96,7 +96,19 @@ export interface SessionRecord {
   name: string;
   startedAt: number;
   endedAt: number | null;
+  /**
+   * How an ended evening ended, as far as its balances go: `settled` when the players settled up
+   * (End the evening on Home, or Settled up said of it later); `break` when nobody ended it and the
+   * next game came more than `SAME_EVENING_MS` after its last (its balances were never settled:
+   * Home keeps saying so, `unsettledEvenings`, until the players say Settled up or carry them on);
+   * `carried` when its balances went on into a later evening (`carryEvening`). Absent on an open
+   * evening, and on an evening ended before this was kept (no migration: nothing is said of it).
+   */
+  endedBy?: SessionEnding;
 }
+
+/** How an evening's balances ended (`SessionRecord.endedBy`). */
+export type SessionEnding = 'settled' | 'break' | 'carried';
 
 /**
  * One line of the session ledger: who won or lost how much. A finished game writes one
