@@ -104,6 +104,10 @@ describe('a game left in play for a week', () => {
     await home();
     expect(await page.getByRole('heading', { name: /^Balances/ }).textContent()).toBe(`Balances · ${tonight}`);
     expect(await balances()).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+    // last Friday, ended by the break and never settled up, is still said, not dropped
+    const friday = page.getByTestId('unsettled-evening');
+    expect(await friday.getByRole('heading').textContent()).toBe('Not settled up · Last Friday');
+    expect(await friday.locator('tr').allInnerTexts()).toEqual(['Bob\t+4', 'Ann\t-2', 'Cy\t-2']);
   });
 
   it('Players says they last played tonight, when the game ended, not last Friday when it began', async () => {

@@ -1,0 +1,139 @@
+/**
+ * An evening nobody ended (End the evening on Home), whose table broke up owing money: the next
+ * game, a week later, ends it by the break (SAME_EVENING_MS, src/lib/store/store.ts). Its debts
+ * used to go from Home without a word; now Home says them ("Not settled up · Last Friday") until
+ * the players say they settled up or carry them on into tonight's balances, and each of its
+ * games' game over says what became of them. Last Friday is restored from a backup, as a phone
+ * restored would be, a week before the game the test starts.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { appSession, ROOT } from './harness.ts';
+import { restoreBackup, startGame } from './table-helpers.ts';
+import type { BackupFile } from '../../src/lib/store/backup.ts';
+
+const app = appSession();
+
+/** Big Roll 5000, ante 2: the second seat throws five ones and takes the pot of 6 (+4; the others −2). */
+const FIVE_ONES = JSON.parse(readFileSync(join(ROOT, 'tests/transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { options: BackupFile['games'][number]['options']; actions: BackupFile['games'][number]['actions'][number]['action'][] };
+
+const HOUR = 3600_000;
+const PLAYERS = [
+  { id: 'p-ann', name: 'Ann' },
+  { id: 'p-bob', name: 'Bob' },
+  { id: 'p-cy', name: 'Cy' },
+];
+
+/** Last Friday, a week ago, never ended on Home: Bob won one game (+4; Ann and Cy −2), then everyone went home. */
+function lastFriday(): BackupFile {
+  const start = Date.now() - 7 * 24 * HOUR;
+  const at = (k: number) => start + k * 20_000;
+  const end = at(FIVE_ONES.actions.length);
+  return {
+    format: 'rollcall-backup',
+    version: 2,
+    exportedAt: new Date(end).toISOString(),
+    games: [
+      {
+        id: 'g-friday',
+        game: 'big-roll-5000',
+        players: PLAYERS,
+        options: FIVE_ONES.options,
+        ante: 2,
+        dice: { kitId: 'standard', taughtSetId: null },
+        sessionId: 's-friday',
+        createdAt: start,
+        updatedAt: end,
+        finishedAt: end,
+        status: 'finished',
+        actionCount: FIVE_ONES.actions.length,
+        logRevision: FIVE_ONES.actions.length,
+        result: { winners: ['p-bob'], payouts: { 'p-ann': -2, 'p-bob': 4, 'p-cy': -2 } },
+        actions: FIVE_ONES.actions.map((action, k) => ({ action, at: at(k) })),
+      },
+    ],
+    players: PLAYERS.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: end })),
+    sessions: [{ id: 's-friday', name: 'Last Friday', startedAt: start, endedAt: null }],
+    ledger: [{ id: 'l-friday', sessionId: 's-friday', gameId: 'g-friday', at: end, deltas: { 'p-ann': -2, 'p-bob': 4, 'p-cy': -2 }, note: '' }],
+    taughtSets: [],
+    taughtFaces: [],
+    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
+  };
+}
+
+/** A table's rows, row by row: "Bob +4". */
+const rows = (page: Page, testId: string) => page.getByTestId(testId).locator('tr').evaluateAll((trs) => trs.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim()).join(' ')));
+
+async function home(page: Page): Promise<void> {
+  while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('heading', { name: 'In progress' }).waitFor();
+}
+
+/** Last Friday restored, then tonight's first game started a week later (which ends Friday by the break), back on Home. */
+async function aWeekLater(page: Page): Promise<void> {
+  await page.getByTestId('new-game').waitFor();
+  expect(await restoreBackup(page, lastFriday())).toBe('Imported 1 game.');
+  // nothing played since: Home still shows last Friday's balances as the evening's
+  expect(await page.getByRole('heading', { name: /^Balances/ }).textContent()).toBe('Balances · Last Friday');
+  expect(await rows(page, 'ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+  await startGame(page, 'five-thousand', ['Ann', 'Bob']);
+  await home(page);
+}
+
+/** What Last Friday's game over says of its evening. */
+async function fridaysEnding(page: Page): Promise<string | null> {
+  await page.getByRole('button', { name: /^View:/ }).click();
+  await page.getByTestId('game-over').waitFor();
+  expect(await page.getByTestId('session-ledger').locator('caption').textContent()).toBe('Last Friday: 1 game');
+  const said = await page.getByTestId('evening-ending').textContent();
+  await home(page);
+  return said;
+}
+
+describe('an evening nobody ended, owing money, a week before the next game', () => {
+  it('Home still says its debts, and carries them on into tonight’s balances when asked', async () => {
+    const { page } = app;
+    await aWeekLater(page);
+    // last Friday's debts are not gone without a word
+    const card = page.getByTestId('unsettled-evening');
+    expect(await card.getByRole('heading').textContent()).toBe('Not settled up · Last Friday');
+    expect(await card.locator('p').first().textContent()).toBe('This evening ended without settling up: nobody ended it before the next game. Still owed:');
+    expect(await rows(page, 'unsettled-ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+    // tonight has no balances yet
+    expect(await page.getByTestId('ledger').count()).toBe(0);
+    expect(await fridaysEnding(page)).toBe('Last Friday ended without settling up: Home shows what is still owed.');
+
+    await page.getByTestId('carry-evening').click();
+    await card.waitFor({ state: 'detached' });
+    const tonight = await page.evaluate(() => new Date().toLocaleDateString(undefined, { dateStyle: 'medium' }));
+    expect(await page.getByRole('heading', { name: /^Balances/ }).textContent()).toBe(`Balances · ${tonight}`);
+    expect(await rows(page, 'ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+    expect(await fridaysEnding(page)).toBe("Last Friday ended without settling up; its balances were carried on into a later evening's.");
+    // kept: the app opened again says the same
+    await page.reload();
+    await home(page);
+    expect(await page.getByTestId('unsettled-evening').count()).toBe(0);
+    expect(await rows(page, 'ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+  });
+
+  it('marked settled up, Home says no more of it and tonight starts clean', async () => {
+    const context = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(app.server.url);
+      await aWeekLater(page);
+      expect(await rows(page, 'unsettled-ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+      await page.getByTestId('settle-evening').click();
+      await page.getByTestId('unsettled-evening').waitFor({ state: 'detached' });
+      expect(await page.getByTestId('ledger').count()).toBe(0);
+      expect(await fridaysEnding(page)).toBe('Last Friday ended: settled up.');
+      await page.reload();
+      await home(page);
+      expect(await page.getByTestId('unsettled-evening').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
