@@ -77,6 +77,27 @@ describe('backup export and import', () => {
     expect((await target.appendAction(active.id, { type: 'go-hero' })).seq).toBe(1);
   });
 
+  it('an evening ended by the break and never settled up stays so on a restored phone, still said', async () => {
+    let clock = Date.UTC(2026, 11, 5, 20);
+    const source = await store({ now: () => clock });
+    const alice = await source.addPlayer('Alice');
+    const bob = await source.addPlayer('Bob');
+    const players = [{ id: alice.id, name: alice.name }, { id: bob.id, name: bob.name }];
+    const friday = await source.sessionForNewGame('Friday');
+    await bigRoll(source, players, friday.id);
+    clock += 7 * 24 * 60 * 60 * 1000;
+    await source.sessionForNewGame('Next Friday');
+    const target = await store();
+    await importBackupText(target, await exportBackupJson(source), 'replace');
+    expect(await target.getSession(friday.id)).toMatchObject({ endedBy: 'break' });
+    expect((await target.unsettledEvenings()).map((e) => [e.session.name, e.balances])).toEqual([['Friday', { [alice.id]: -2, [bob.id]: 2 }]]);
+    // an older backup, kept before evenings said how they ended, still imports: nothing said of them
+    const old = JSON.parse(await exportBackupJson(source)) as BackupFile;
+    for (const s of old.sessions) delete s.endedBy;
+    await importBackupText(target, JSON.stringify(old), 'replace');
+    expect(await target.unsettledEvenings()).toEqual([]);
+  });
+
   it('says how many games it has written as it goes, skipped ones counted, up to the total', async () => {
     const source = await populated();
     const text = await exportBackupJson(source);
