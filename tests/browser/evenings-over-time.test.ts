@@ -108,6 +108,14 @@ describe('a game left in play for a week', () => {
     const friday = page.getByTestId('unsettled-evening');
     expect(await friday.getByRole('heading').textContent()).toBe('Not settled up · Last Friday');
     expect(await friday.locator('tr').allInnerTexts()).toEqual(['Bob\t+4', 'Ann\t-2', 'Cy\t-2']);
+    // carried on: tonight's balances are both evenings', and tonight's game over says why its table differs
+    await friday.getByTestId('carry-evening').click();
+    await friday.waitFor({ state: 'detached' });
+    expect(await balances()).toEqual(['Bob +8', 'Ann -4', 'Cy -4']);
+    await page.getByRole('button', { name: /^View:/ }).first().click();
+    expect(await page.getByTestId('session-ledger').locator('caption').textContent()).toBe(`${tonight}: 1 game`);
+    expect(await page.getByTestId('evening-carried').textContent()).toBe('Carried on from Last Friday: Bob +4, Ann -2, Cy -2.');
+    await home();
   });
 
   it('Players says they last played tonight, when the game ended, not last Friday when it began', async () => {
