@@ -110,6 +110,7 @@ describe('a game left in play for a week', () => {
     expect(await friday.locator('tr').allInnerTexts()).toEqual(['Bob\t+4', 'Ann\t-2', 'Cy\t-2']);
     // carried on: tonight's balances are both evenings', and tonight's game over says why its table differs
     await friday.getByTestId('carry-evening').click();
+    await friday.getByTestId('unsettled-confirm').click();
     await friday.waitFor({ state: 'detached' });
     expect(await balances()).toEqual(['Bob +8', 'Ann -4', 'Cy -4']);
     await page.getByRole('button', { name: /^View:/ }).first().click();

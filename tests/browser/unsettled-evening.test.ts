@@ -105,7 +105,16 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
     expect(await page.getByTestId('ledger').count()).toBe(0);
     expect(await fridaysEnding(page)).toBe('Last Friday ended without settling up: Home shows what is still owed.');
 
+    // neither can be taken back: a tap asks first, "Not now" leaves the card as it was
     await page.getByTestId('carry-evening').click();
+    expect(await page.getByTestId('unsettled-question').textContent()).toBe("Carry Last Friday's balances (Bob +4, Ann -2, Cy -2) on into tonight's? They are added to tonight's, for good.");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Carry them on');
+    await page.getByRole('button', { name: 'Not now' }).click();
+    expect(await page.getByTestId('unsettled-question').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('carry-evening');
+    expect(await rows(page, 'unsettled-ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+    await page.getByTestId('carry-evening').click();
+    await page.getByTestId('unsettled-confirm').click();
     await card.waitFor({ state: 'detached' });
     const tonight = await page.evaluate(() => new Date().toLocaleDateString(undefined, { dateStyle: 'medium' }));
     expect(await page.getByRole('heading', { name: /^Balances/ }).textContent()).toBe(`Balances · ${tonight}`);
@@ -126,6 +135,8 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
       await aWeekLater(page);
       expect(await rows(page, 'unsettled-ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
       await page.getByTestId('settle-evening').click();
+      expect(await page.getByTestId('unsettled-question').textContent()).toBe('Settled up for Last Friday? Its balances (Bob +4, Ann -2, Cy -2) leave Home for good.');
+      await page.getByTestId('unsettled-confirm').click();
       await page.getByTestId('unsettled-evening').waitFor({ state: 'detached' });
       expect(await page.getByTestId('ledger').count()).toBe(0);
       expect(await fridaysEnding(page)).toBe('Last Friday ended: settled up.');
