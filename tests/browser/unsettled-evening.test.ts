@@ -99,7 +99,7 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
     // last Friday's debts are not gone without a word
     const card = page.getByTestId('unsettled-evening');
     expect(await card.getByRole('heading').textContent()).toBe('Not settled up · Last Friday');
-    expect(await card.locator('p').first().textContent()).toBe('This evening ended without settling up: nobody ended it before the next game. Still owed:');
+    expect(await card.locator('p').first().textContent()).toBe('Nobody ended this evening, so it was never settled up. Still owed:');
     expect(await rows(page, 'unsettled-ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
     // tonight has no balances yet
     expect(await page.getByTestId('ledger').count()).toBe(0);

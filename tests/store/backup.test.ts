@@ -236,6 +236,8 @@ describe('backup export and import', () => {
     // theirs came in ended at its last activity, its balances intact
     expect((await here.listSessions()).find((s) => s.id === theirs.id)!.endedAt).toBe(lastThere);
     expect(await here.sessionBalances(theirs.id)).toEqual({ [cara.id]: 1 });
+    // nobody settled it up: its debts are said on Home as still owed, not dropped without a word
+    expect((await here.unsettledEvenings()).map((u) => [u.session.id, u.balances])).toEqual([[theirs.id, { [cara.id]: 1 }]]);
     // a phone with no open session (a new one, or one whose evening has ended) takes it open
     const fresh = await store();
     await importBackupText(fresh, text, 'merge');

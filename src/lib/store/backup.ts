@@ -652,7 +652,8 @@ export async function importBackup(
           endedOnArrival.has(s.id)
             ? sessionLastActivity(s, file.games.filter((g) => g.sessionId === s.id), file.ledger.filter((l) => l.sessionId === s.id))
             : s.endedAt;
-        await sessions.put({ ...s, endedAt: ended });
+        // ended on arrival, nobody settled it up: Home says what is still owed (`unsettledEvenings`), as of an evening ended by the break
+        await sessions.put(endedOnArrival.has(s.id) ? { ...s, endedAt: ended, endedBy: 'break' } : { ...s, endedAt: ended });
       }
       const ledger = tx.objectStore('ledger');
       for (const l of file.ledger) {
