@@ -1,0 +1,76 @@
+/**
+ * New game with players who kept old names (src/screens/NewGame.svelte): Bob was Bbo before Bbo
+ * was merged into him. A seat's name box changed to "bbo" finds Bob and says so, as a name typed
+ * for a new seat does.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appSession, layoutProblems } from './harness.ts';
+import { restoreBackup } from './table-helpers.ts';
+
+const app = appSession();
+
+const GROUP = ['Ann', 'Bob', 'Cy', 'Alexandra Papadopoulou', 'Alexandra Papadopoulos'];
+
+/** A backup of the group alone: Bob known as Bbo before, no games yet. */
+function group(): unknown {
+  const now = Date.now();
+  return {
+    format: 'rollcall-backup',
+    version: 3,
+    exportedAt: new Date(now).toISOString(),
+    games: [],
+    players: GROUP.map((name, i) => ({ id: `p-${i}`, name, ...(name === 'Bob' ? { aliases: ['Bbo'] } : {}), createdAt: now - 86_400_000, lastPlayedAt: now - (i + 1) * 60_000 })),
+    sessions: [],
+    ledger: [],
+    taughtSets: [],
+    taughtFaces: [],
+    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
+  };
+}
+
+const seated = () => app.page.getByTestId('seat').locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+
+beforeAll(async () => {
+  await app.page.getByTestId('new-game').waitFor();
+  await restoreBackup(app.page, group());
+});
+
+/** Each walk ends on Home, passed or not. */
+afterEach(async () => {
+  if (!(await app.page.getByTestId('new-game').isVisible())) await app.page.getByRole('button', { name: 'Back' }).click();
+  await app.page.getByTestId('new-game').waitFor();
+});
+
+describe('New game with a player known by an old name', () => {
+  it("a seat's name changed to an old name finds that player and says so, as a name typed for a new seat does", async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 320, height: 568 });
+    await page.getByTestId('new-game').click();
+    await page.getByRole('button', { name: '+ Ann' }).click();
+    await page.getByRole('button', { name: '+ Cy' }).click();
+    // Ann's seat was meant for Bob: the group calls him Bbo, as he was known before
+    const box = page.getByRole('textbox', { name: 'Player 1 name' });
+    await box.fill('bbo');
+    await box.press('Tab');
+    expect(await seated()).toEqual(['Bob', 'Cy']);
+    expect(await page.getByTestId('seat-alias').textContent()).toContain('bbo is Bob (a name Bob was known by).');
+    expect(await page.getByTestId('seat-apart').textContent()).toBe('Someone else called bbo');
+    // Bob is not offered again, Ann is
+    expect(await page.getByRole('button', { name: '+ Bob' }).count()).toBe(0);
+    await page.getByRole('button', { name: '+ Ann' }).waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+
+  it('a seat changed to the old name of a player already seated is said at once, not refused by the store at Start', async () => {
+    const { page } = app;
+    await page.getByTestId('new-game').click();
+    await page.getByRole('button', { name: '+ Bob' }).click();
+    await page.getByRole('button', { name: '+ Ann' }).click();
+    const box = page.getByRole('textbox', { name: 'Player 2 name' });
+    await box.fill('Bbo');
+    await box.press('Tab');
+    await page.getByTestId('start-game').click();
+    expect(await page.getByTestId('seat-problem').textContent()).toMatch(/^Bbo is Bob \(a name Bob was known by\), who is already playing\./);
+    expect(await page.getByTestId('start-problem').count()).toBe(0);
+  });
+});
