@@ -1,7 +1,7 @@
 /**
  * New game with players who kept old names (src/screens/NewGame.svelte): Bob was Bbo before Bbo
  * was merged into him. A seat's name box changed to "bbo" finds Bob and says so, as a name typed
- * for a new seat does.
+ * for a new seat does; "Someone else called Bbo" taken by keyboard leaves focus on that seat.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appSession, layoutProblems } from './harness.ts';
@@ -29,6 +29,7 @@ function group(): unknown {
 }
 
 const seated = () => app.page.getByTestId('seat').locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+const focused = () => app.page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
 
 beforeAll(async () => {
   await app.page.getByTestId('new-game').waitFor();
@@ -72,5 +73,17 @@ describe('New game with a player known by an old name', () => {
     await page.getByTestId('start-game').click();
     expect(await page.getByTestId('seat-problem').textContent()).toMatch(/^Bbo is Bob \(a name Bob was known by\), who is already playing\./);
     expect(await page.getByTestId('start-problem').count()).toBe(0);
+  });
+
+  it('"Someone else called Bbo", taken by keyboard, leaves focus on that seat\'s name', async () => {
+    const { page } = app;
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('player-name').fill('Bbo');
+    await page.getByTestId('player-name').press('Enter');
+    expect(await seated()).toEqual(['Bob']);
+    await page.getByTestId('seat-apart').focus();
+    await page.keyboard.press('Enter');
+    expect(await seated()).toEqual(['Bbo']);
+    expect(await focused()).toBe('Player 1 name');
   });
 });
