@@ -1,10 +1,11 @@
 /**
  * New game with players who kept old names (src/screens/NewGame.svelte): Bob was Bbo before Bbo
  * was merged into him. A seat's name box changed to "bbo" finds Bob and says so, as a name typed
- * for a new seat does; "Someone else called Bbo" taken by keyboard leaves focus on that seat.
+ * for a new seat does; "Someone else called Bbo" taken by keyboard leaves focus on that seat; on a
+ * 360 px phone at 200% text a long name on its own row has the card's width, not less.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appSession, layoutProblems } from './harness.ts';
+import { addTestStyles, appSession, layoutProblems } from './harness.ts';
 import { restoreBackup } from './table-helpers.ts';
 
 const app = appSession();
@@ -85,5 +86,42 @@ describe('New game with a player known by an old name', () => {
     await page.keyboard.press('Enter');
     expect(await seated()).toEqual(['Bbo']);
     expect(await focused()).toBe('Player 1 name');
+  });
+
+  it('at 200% text on a 360 px phone, a long name on its own row has the whole row', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 360, height: 640 });
+    const undo = await addTestStyles(page, 'html { font-size: 200% !important; }');
+    try {
+      await page.getByTestId('new-game').click();
+      await page.getByTestId('player-name').fill('Alexandra');
+      await page.getByRole('button', { name: '+ Alexandra Papadopoulou' }).click();
+      await page.getByTestId('player-name').fill('Alexandra');
+      await page.getByRole('button', { name: '+ Alexandra Papadopoulos' }).click();
+      await page.getByRole('button', { name: '+ Ann' }).click();
+      expect(await seated()).toEqual(['Alexandra Papadopoulou', 'Alexandra Papadopoulos', 'Ann']);
+      // each long name on its own row has the row, and the row is the card's width: at least
+      // "Alexandra Pa" shows (the list's indent and the card's 32 px sides left "Alexand")
+      const shown = await page.getByTestId('seat').locator('input').evaluateAll((inputs) =>
+        inputs.map((input) => {
+          const style = getComputedStyle(input);
+          const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          const ctx = document.createElement('canvas').getContext('2d')!;
+          ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+          const value = (input as HTMLInputElement).value;
+          let letters = 0;
+          while (letters < value.length && ctx.measureText(value.slice(0, letters + 1)).width <= room) letters++;
+          return value.slice(0, letters);
+        }),
+      );
+      expect(shown[0]).toMatch(/^Alexandra Pa/);
+      expect(shown[1]).toMatch(/^Alexandra Pa/);
+      expect(shown[2]).toBe('Ann');
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.setViewportSize({ width: 320, height: 568 });
+      expect(await layoutProblems(page)).toEqual([]);
+      } finally {
+      await undo();
+    }
   });
 });
