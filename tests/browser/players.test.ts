@@ -365,6 +365,29 @@ describe('Players: one person under two names', () => {
     });
   });
 
+  it('"Play again" on a game where Bob sat beside a Bbo the roster no longer lists, Bbo a name Bob was known by, seats Bbo and Bob as the two they were', async () => {
+    await onAnotherPhone(async (_phone, page) => {
+      // the first game's Cy was Bob: Bbo and Bob sat at one table, so they are two people
+      const backup = evening();
+      backup.version = 3;
+      const first = backup.games[0]!;
+      first.players = [first.players[0]!, first.players[1]!, { id: 'p-bob', name: 'Bob' }];
+      first.result = { winners: ['p-bbo'], payouts: { 'p-ann': -2, 'p-bbo': 4, 'p-bob': -2 } };
+      backup.ledger[0]!.deltas = { ...first.result.payouts };
+      backup.players = backup.players.filter((p) => p.id !== 'p-bbo').map((p) => (p.id === 'p-bob' ? { ...p, aliases: ['Bbo'] } : p));
+      await restoreBackup(page, backup);
+      await page.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bbo, Bob,/ }).click();
+      await page.getByTestId('play-again').click();
+      await page.getByTestId('game-over').waitFor({ state: 'detached' });
+      await page.getByTestId('slate-row').first().waitFor();
+      expect(await page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bbo', 'Bob']);
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByRole('button', { name: 'Players' }).click();
+      await page.getByTestId('player-name').getByText('Bbo', { exact: true }).waitFor();
+      expect((await page.getByTestId('player-name').allTextContents()).sort()).toEqual(['Ann', 'Bbo', 'Bob', 'Cy']);
+    });
+  });
+
   it('refuses to merge two who sat at one table, saying which game, and changes nothing', async () => {
     const { page } = app;
     await home();
