@@ -3,6 +3,7 @@
  * was merged into him. A seat's name box changed to "bbo" finds Bob and says so, as a name typed
  * for a new seat does; "Someone else called Bbo" taken by keyboard leaves focus on that seat; on a
  * 360 px phone at 200% text a long name on its own row has the card's width, not less.
+ * In two tabs, a Start refused for a name the other tab took reads the players again.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addTestStyles, appSession, layoutProblems } from './harness.ts';
@@ -123,5 +124,42 @@ describe('New game with a player known by an old name', () => {
       } finally {
       await undo();
     }
+  });
+});
+
+describe('New game in two tabs', () => {
+  it('a Start refused because another tab took the name meanwhile reads the players again: Start again seats the player that tab made', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 360, height: 640 });
+    await page.getByTestId('new-game').click();
+    await page.getByRole('button', { name: '+ Ann' }).click();
+    await page.getByTestId('player-name').fill('Dana');
+    await page.getByTestId('add-player').click();
+    expect(await seated()).toEqual(['Ann', 'Dana']);
+
+    // meanwhile another tab starts a game with a Dana: she is a known player now
+    const other = await app.session.context.newPage();
+    try {
+      await other.goto(app.server.url);
+      await other.getByTestId('new-game').click();
+      await other.getByRole('button', { name: '+ Cy' }).click();
+      await other.getByTestId('player-name').fill('Dana');
+      await other.getByTestId('add-player').click();
+      await other.getByTestId('start-game').click();
+      await other.getByTestId('headline').waitFor();
+    } finally {
+      await other.close();
+    }
+
+    await page.getByTestId('start-game').click();
+    expect(await page.getByTestId('start-problem').textContent()).toBe('There is already a player called Dana.');
+    await page.getByTestId('start-game').click();
+    await page.getByTestId('headline').waitFor();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('button', { name: 'Players' }).click();
+    await page.getByTestId('player-name').getByText('Dana', { exact: true }).waitFor();
+    // one Dana, the one the other tab made
+    expect((await page.getByTestId('player-name').allTextContents()).filter((n) => n === 'Dana')).toHaveLength(1);
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
   });
 });
