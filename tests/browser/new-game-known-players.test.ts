@@ -75,4 +75,21 @@ describe('New game for a group of twelve', () => {
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByTestId('new-game').waitFor();
   });
+
+  it('a name typed without its accent seats the player it is spelled like, and says so: "Zoe is Zoë."', async () => {
+    const { page } = app;
+    await page.getByTestId('new-game').click();
+    await page.getByRole('button', { name: '+ Ann' }).waitFor();
+    // a keyboard without "ë", and Enter rather than the "+ Zoë" offered: Zoë sits, not a new Zoe
+    await page.getByTestId('player-name').fill('Zoe');
+    await page.getByTestId('player-name').press('Enter');
+    expect(await seated()).toEqual(['Zoë']);
+    expect(await page.getByTestId('seat-alias').textContent()).toMatch(/^\s*Zoe is Zoë\.\s*Someone else called Zoe\s*$/);
+    // someone else really is called Zoe: a new player of that name
+    await page.getByTestId('seat-apart').click();
+    expect(await seated()).toEqual(['Zoe']);
+    expect(await page.getByTestId('seat-alias').count()).toBe(0);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('new-game').waitFor();
+  });
 });

@@ -1,6 +1,6 @@
 /** The store and backups compare names by `nameKey` and count them in symbols a player sees. */
 import { describe, expect, it } from 'vitest';
-import { BackupError, StoreError, playerMatches, unusedName } from '../../src/lib/store/index.ts';
+import { BackupError, StoreError, playerMatches, playerSpelledAlike, unusedName } from '../../src/lib/store/index.ts';
 import { exportBackup, exportBackupJson, importBackupText } from '../../src/lib/store/backup.ts';
 import { expectStoreError, storesClosedAfterEach } from './helpers.ts';
 
@@ -124,5 +124,19 @@ describe('finding a known player by part of a name (New game\'s "+ name" buttons
     expect(playerMatches(jose, 'ann')).toBe(false);
     expect(playerMatches({ name: 'Zoë' }, 'zoe')).toBe(true);
     expect(playerMatches({ name: 'Ann' }, 'Anne')).toBe(false);
+  });
+});
+
+describe('the player a name is spelled like, accents aside (New game: "Zoe" typed for Zoë)', () => {
+  const player = (id: string, name: string, aliases?: string[]) => ({ id, name, nameKey: name.toLowerCase(), createdAt: 0, lastPlayedAt: null, ...(aliases ? { aliases } : {}) });
+  it('finds the one player so spelled, by name or a name they were known by; none when two are', () => {
+    const zoe = player('z', 'Zoë');
+    const jose = player('j', NFC, ['Pépé']);
+    expect(playerSpelledAlike([zoe, jose], 'zoe')?.id).toBe('z');
+    expect(playerSpelledAlike([zoe, jose], ' JOSE ')?.id).toBe('j');
+    expect(playerSpelledAlike([zoe, jose], 'pepe')?.id).toBe('j');
+    expect(playerSpelledAlike([zoe, jose], 'Zo')).toBeUndefined();
+    expect(playerSpelledAlike([zoe, jose], '')).toBeUndefined();
+    expect(playerSpelledAlike([zoe, player('z2', 'Zoé')], 'Zoe')).toBeUndefined();
   });
 });

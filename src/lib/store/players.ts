@@ -71,3 +71,16 @@ export function playerMatches(player: Pick<PlayerRecord, 'name' | 'aliases'>, ty
   const key = searchKey(typed);
   return [player.name, ...aliasesOf(player)].some((name) => searchKey(name).includes(key));
 }
+
+/**
+ * The one player `name` is spelled like, accents aside ("Zoe" typed on a keyboard without "ë",
+ * for Zoë): by their name or a name they were known by. Undefined when none is, or when several
+ * are (then the player must say which). Only New game asks it, and says what it found: the store
+ * and its files find players by `playerNamed` alone, since Zoe and Zoë may be two people.
+ */
+export function playerSpelledAlike(players: readonly PlayerRecord[], name: string): PlayerRecord | undefined {
+  const key = searchKey(name);
+  if (key === '') return undefined;
+  const alike = players.filter((p) => [p.name, ...aliasesOf(p)].some((n) => searchKey(n) === key));
+  return alike.length === 1 ? alike[0] : undefined;
+}
