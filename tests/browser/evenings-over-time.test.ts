@@ -8,16 +8,12 @@
  * zones on its log: 02:50 CEST, then 02:10 CET, not a game that ends before it began.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { appSession, ROOT } from './harness.ts';
-import { padRoll, restoreBackup } from './table-helpers.ts';
+import { appSession } from './harness.ts';
+import { FIVE_ONES, padRoll, restoreBackup } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
 
-/** Big Roll 5000, ante 2: the second seat throws five ones and takes the pot of 6 (+4; the others −2). */
-const FIVE_ONES = JSON.parse(readFileSync(join(ROOT, 'tests/transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { options: BackupFile['games'][number]['options']; actions: BackupFile['games'][number]['actions'][number]['action'][] };
 
 const HOUR = 3600_000;
 const PLAYERS = [

@@ -158,6 +158,50 @@ async function backDuringWrite(page: Page, release: () => Promise<void>, landed:
   return (await page.getByTestId('announcer').textContent()) ?? '';
 }
 
+/** A game of Big Roll 5000 with Ann and Bob started, its log opened from History and "Delete game…" asked, not yet answered. */
+async function deleteAskedFromHistory(page: Page): Promise<void> {
+  await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob']);
+  await page.getByTestId('start-game').click();
+  await page.getByTestId('headline').waitFor();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByRole('button', { name: /^Log: 5000 \(Big Roll\) with Ann, Bob/ }).click();
+  await page.getByRole('button', { name: 'Delete game…' }).click();
+}
+
+/** From Home: Dice kits, New kit, "Rune dice" with its six faces named, not yet made. */
+async function runeKitFilledIn(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Dice kits' }).click();
+  await page.getByTestId('new-kit').click();
+  await page.getByTestId('kit-name').fill('Rune dice');
+  for (const [i, label] of ['Sun', 'Moon', 'Star', 'Tree', 'Wave', 'Fire'].entries()) await page.getByTestId('face-label').nth(i).fill(label);
+}
+
+/** A game of Big Roll 5000 with no ante, won by Ann's five 1s: its game over, "Play again" offered. */
+async function gameWonByAnn(page: Page): Promise<void> {
+  await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
+  await page.getByTestId('start-game').click();
+  await page.getByTestId('headline').waitFor();
+  await padRoll(page, ['6']); // the roll-off: Ann starts
+  await padRoll(page, ['2']);
+  await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
+  await page.getByTestId('play-again').waitFor();
+}
+
+/** A game of 5000 where Ann rolled 1 1 1 2 3, its log open from the table with the roll fixed to 1 1 1 5 5, not yet saved. */
+async function fixReadyToSave(page: Page): Promise<void> {
+  await setUpGame(page, 'five-thousand', ['Ann', 'Bob'], 0);
+  await page.getByTestId('start-game').click();
+  await page.getByTestId('headline').waitFor();
+  await padRoll(page, ['1', '1', '1', '2', '3']);
+  await page.getByTestId('fix-a-roll').click();
+  await page.getByTestId('fix-roll').first().click();
+  const panel = page.getByTestId('fix-panel');
+  for (const face of ['1', '1', '1', '5', '5']) await panel.locator(`button[data-face="${face}"]`).click();
+  await panel.getByTestId('dice-pad-done').click();
+  await page.getByTestId('fix-save').waitFor();
+}
+
 describe('Back tapped while a write waits', () => {
   it('New game: Start, then Back to Home: Home stays, the game is in In progress, and that is said', async () => {
     const page = await openPage();
@@ -178,10 +222,7 @@ describe('Back tapped while a write waits', () => {
   it('New kit: Make the kit, then Back to Kits: Kits stays, the kit is kept to teach, and that is said', async () => {
     const page = await openPage();
     try {
-      await page.getByRole('button', { name: 'Dice kits' }).click();
-      await page.getByTestId('new-kit').click();
-      await page.getByTestId('kit-name').fill('Rune dice');
-      for (const [i, label] of ['Sun', 'Moon', 'Star', 'Tree', 'Wave', 'Fire'].entries()) await page.getByTestId('face-label').nth(i).fill(label);
+      await runeKitFilledIn(page);
       const release = await hold(page, ['taughtSets']);
       await page.getByTestId('create-kit').click();
       const said = await backDuringWrite(page, release, 'Rune dice made.', 'kits');
@@ -213,13 +254,7 @@ describe('Back tapped while a write waits', () => {
   it('Play again, then Back to Home: Home stays, the new game is in In progress, and that is said', async () => {
     const page = await openPage();
     try {
-      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
-      await page.getByTestId('start-game').click();
-      await page.getByTestId('headline').waitFor();
-      await padRoll(page, ['6']); // the roll-off: Ann starts
-      await padRoll(page, ['2']);
-      await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
-      await page.getByTestId('play-again').waitFor();
+      await gameWonByAnn(page);
       const release = await hold(page, ['games']);
       await page.getByTestId('play-again').click();
       const said = await backDuringWrite(page, release, 'New game of', 'home');
@@ -250,13 +285,7 @@ describe('Back tapped while a write waits', () => {
   it('Play again, then Back to Home, and the game refused: Home says it was not started, and why', async () => {
     const page = await openPage();
     try {
-      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
-      await page.getByTestId('start-game').click();
-      await page.getByTestId('headline').waitFor();
-      await padRoll(page, ['6']); // the roll-off: Ann starts
-      await padRoll(page, ['2']);
-      await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
-      await page.getByTestId('play-again').waitFor();
+      await gameWonByAnn(page);
       const release = await hold(page, ['sessions']);
       await page.getByTestId('play-again').click();
       const { shown, said } = await refusedAfterBack(page, release);
@@ -271,16 +300,7 @@ describe('Back tapped while a write waits', () => {
   it('a fix saved on the log opened from the table, then Back to the table, and the fix refused: the table says it was not fixed, and why', async () => {
     const page = await openPage();
     try {
-      await setUpGame(page, 'five-thousand', ['Ann', 'Bob'], 0);
-      await page.getByTestId('start-game').click();
-      await page.getByTestId('headline').waitFor();
-      await padRoll(page, ['1', '1', '1', '2', '3']);
-      await page.getByTestId('fix-a-roll').click();
-      await page.getByTestId('fix-roll').first().click();
-      const panel = page.getByTestId('fix-panel');
-      for (const face of ['1', '1', '1', '5', '5']) await panel.locator(`button[data-face="${face}"]`).click();
-      await panel.getByTestId('dice-pad-done').click();
-      await page.getByTestId('fix-save').waitFor();
+      await fixReadyToSave(page);
       const release = await holdAndPlayOn(page);
       await page.getByTestId('fix-save').click();
       await page.waitForTimeout(300); // the write is waiting on the held store
@@ -303,13 +323,7 @@ describe('Back tapped while a write waits', () => {
   it('Delete on a log opened from History, then Back to History: History stays (no second Back to Home)', async () => {
     const page = await openPage();
     try {
-      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob']);
-      await page.getByTestId('start-game').click();
-      await page.getByTestId('headline').waitFor();
-      await page.getByRole('button', { name: 'Back', exact: true }).click();
-      await page.getByRole('button', { name: 'History' }).click();
-      await page.getByRole('button', { name: /^Log: 5000 \(Big Roll\) with Ann, Bob/ }).click();
-      await page.getByRole('button', { name: 'Delete game…' }).click();
+      await deleteAskedFromHistory(page);
       const release = await hold(page, ['games']);
       await page.getByRole('button', { name: 'Delete for good' }).click();
       const said = await backDuringWrite(page, release, 'Game deleted.', 'history');
@@ -323,16 +337,7 @@ describe('Back tapped while a write waits', () => {
   it('a fix saved on the log opened from the table, then Back to the table: the table stays (no second Back to Home), the fix said and shown', async () => {
     const page = await openPage();
     try {
-      await setUpGame(page, 'five-thousand', ['Ann', 'Bob'], 0);
-      await page.getByTestId('start-game').click();
-      await page.getByTestId('headline').waitFor();
-      await padRoll(page, ['1', '1', '1', '2', '3']);
-      await page.getByTestId('fix-a-roll').click();
-      await page.getByTestId('fix-roll').first().click();
-      const panel = page.getByTestId('fix-panel');
-      for (const face of ['1', '1', '1', '5', '5']) await panel.locator(`button[data-face="${face}"]`).click();
-      await panel.getByTestId('dice-pad-done').click();
-      await page.getByTestId('fix-save').waitFor();
+      await fixReadyToSave(page);
       const release = await hold(page, ['games']);
       await page.getByTestId('fix-save').click();
       const said = await backDuringWrite(page, release, 'Fixed: Ann rolled 1 1 1 5 5.', 'game');
@@ -346,6 +351,7 @@ describe('Back tapped while a write waits', () => {
       await page.context().close();
     }
   });
+
   it('Teach Rollcall your dice on Kits, then Back to Home, and the set refused: Home says it was not made, and why', async () => {
     const page = await openPage();
     try {
@@ -363,10 +369,7 @@ describe('Back tapped while a write waits', () => {
   it('New kit: Make the kit, then Back to Kits, and the kit refused: Kits says it was not made, and why', async () => {
     const page = await openPage();
     try {
-      await page.getByRole('button', { name: 'Dice kits' }).click();
-      await page.getByTestId('new-kit').click();
-      await page.getByTestId('kit-name').fill('Rune dice');
-      for (const [i, label] of ['Sun', 'Moon', 'Star', 'Tree', 'Wave', 'Fire'].entries()) await page.getByTestId('face-label').nth(i).fill(label);
+      await runeKitFilledIn(page);
       const release = await hold(page, ['taughtSets']);
       await page.getByTestId('create-kit').click();
       const { shown, said } = await refusedOnFullDisk(page, release, 'kits', 'taughtSets', 'add');
@@ -382,13 +385,7 @@ describe('Back tapped while a write waits', () => {
   it('Delete on a log opened from History, then Back to History, and the delete refused: History says which game was not deleted, and why, once', async () => {
     const page = await openPage();
     try {
-      await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob']);
-      await page.getByTestId('start-game').click();
-      await page.getByTestId('headline').waitFor();
-      await page.getByRole('button', { name: 'Back', exact: true }).click();
-      await page.getByRole('button', { name: 'History' }).click();
-      await page.getByRole('button', { name: /^Log: 5000 \(Big Roll\) with Ann, Bob/ }).click();
-      await page.getByRole('button', { name: 'Delete game…' }).click();
+      await deleteAskedFromHistory(page);
       const release = await hold(page, ['games']);
       await page.getByRole('button', { name: 'Delete for good' }).click();
       const { shown, said } = await refusedOnFullDisk(page, release, 'history', 'games', 'delete');

@@ -6,17 +6,13 @@
  * under the name played; two who sat at one table are refused, the game named, nothing changed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { appSession, ROOT } from './harness.ts';
-import { restoreBackup } from './table-helpers.ts';
+import { appSession } from './harness.ts';
+import { FIVE_ONES, restoreBackup } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
 
-/** Big Roll 5000, ante 2: the second seat throws five ones and takes the pot of 6 (+4; the others −2). */
-const FIVE_ONES = JSON.parse(readFileSync(join(ROOT, 'tests/transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { options: BackupFile['games'][number]['options']; actions: BackupFile['games'][number]['actions'][number]['action'][] };
 
 /** Tonight's evening, still open: Ann, Bbo and Cy played, then Ann, Bob and Cy. */
 function evening(): BackupFile {
@@ -96,6 +92,22 @@ async function mergeBboIntoBob(page: Page): Promise<void> {
 }
 
 const row = (name: string) => app.page.getByTestId('player').filter({ has: app.page.getByTestId('player-name').getByText(name, { exact: true }) });
+
+/** "Play again" tapped on `page`'s game over: the new game's seats, by name, once its slate shows. */
+async function playedAgain(page: Page): Promise<(string | null)[]> {
+  await page.getByTestId('play-again').click();
+  await page.getByTestId('game-over').waitFor({ state: 'detached' });
+  await page.getByTestId('slate-row').first().waitFor();
+  return page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')));
+}
+
+/** From the table, Back and Players: every player's name, sorted, once `expected` is listed (the list is read after the screen shows). */
+async function playersListed(page: Page, expected: string): Promise<string[]> {
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('button', { name: 'Players' }).click();
+  await page.getByTestId('player-name').getByText(expected, { exact: true }).waitFor();
+  return (await page.getByTestId('player-name').allTextContents()).sort();
+}
 
 beforeAll(async () => {
   const { page } = app;
@@ -239,11 +251,8 @@ describe('Players: one person under two names', () => {
       await tab.getByTestId('play-again').waitFor();
       await mergeBboIntoBob(page);
 
-      await tab.getByTestId('play-again').click();
-      await tab.getByTestId('game-over').waitFor({ state: 'detached' });
-      await tab.getByTestId('slate-row').first().waitFor();
       // Bob's id and name, not Bbo's, gone from this device: a player no list shows, whose wins Home would give to "Someone"
-      expect(await tab.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bob', 'Cy']);
+      expect(await playedAgain(tab)).toEqual(['Ann', 'Bob', 'Cy']);
       await page.getByRole('button', { name: 'Back', exact: true }).click();
       await page.getByRole('button', { name: 'History' }).click();
       await page.getByTestId('history-count').waitFor();
@@ -334,15 +343,8 @@ describe('Players: one person under two names', () => {
       backup.players = backup.players.filter((p) => p.id !== 'p-cy');
       await restoreBackup(page, backup);
       await page.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bob, Cy,/ }).click();
-      await page.getByTestId('play-again').click();
-      await page.getByTestId('game-over').waitFor({ state: 'detached' });
-      await page.getByTestId('slate-row').first().waitFor();
-      expect(await page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bob', 'Cy']);
-      await page.getByRole('button', { name: 'Back', exact: true }).click();
-      await page.getByRole('button', { name: 'Players' }).click();
-      // the list is read after the screen shows: waited for (read at once, a loaded machine gave none)
-      await page.getByTestId('player-name').getByText('Cy', { exact: true }).waitFor();
-      expect(await page.getByTestId('player-name').allTextContents()).toEqual(expect.arrayContaining(['Ann', 'Bob', 'Cy']));
+      expect(await playedAgain(page)).toEqual(['Ann', 'Bob', 'Cy']);
+      expect(await playersListed(page, 'Cy')).toEqual(expect.arrayContaining(['Ann', 'Bob', 'Cy']));
     });
   });
 
@@ -354,14 +356,8 @@ describe('Players: one person under two names', () => {
       backup.players = backup.players.filter((p) => p.id !== 'p-bbo').map((p) => (p.id === 'p-bob' ? { ...p, aliases: ['Bbo'] } : p));
       await restoreBackup(page, backup);
       await page.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bbo, Cy,/ }).click();
-      await page.getByTestId('play-again').click();
-      await page.getByTestId('game-over').waitFor({ state: 'detached' });
-      await page.getByTestId('slate-row').first().waitFor();
-      expect(await page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bob', 'Cy']);
-      await page.getByRole('button', { name: 'Back', exact: true }).click();
-      await page.getByRole('button', { name: 'Players' }).click();
-      await page.getByTestId('player-name').getByText('Bob', { exact: true }).waitFor();
-      expect((await page.getByTestId('player-name').allTextContents()).sort()).toEqual(['Ann', 'Bob', 'Cy']);
+      expect(await playedAgain(page)).toEqual(['Ann', 'Bob', 'Cy']);
+      expect(await playersListed(page, 'Bob')).toEqual(['Ann', 'Bob', 'Cy']);
     });
   });
 
@@ -377,14 +373,8 @@ describe('Players: one person under two names', () => {
       backup.players = backup.players.filter((p) => p.id !== 'p-bbo').map((p) => (p.id === 'p-bob' ? { ...p, aliases: ['Bbo'] } : p));
       await restoreBackup(page, backup);
       await page.getByRole('button', { name: /^View: 5000 \(Big Roll\) with Ann, Bbo, Bob,/ }).click();
-      await page.getByTestId('play-again').click();
-      await page.getByTestId('game-over').waitFor({ state: 'detached' });
-      await page.getByTestId('slate-row').first().waitFor();
-      expect(await page.getByTestId('slate-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')))).toEqual(['Ann', 'Bbo', 'Bob']);
-      await page.getByRole('button', { name: 'Back', exact: true }).click();
-      await page.getByRole('button', { name: 'Players' }).click();
-      await page.getByTestId('player-name').getByText('Bbo', { exact: true }).waitFor();
-      expect((await page.getByTestId('player-name').allTextContents()).sort()).toEqual(['Ann', 'Bbo', 'Bob', 'Cy']);
+      expect(await playedAgain(page)).toEqual(['Ann', 'Bbo', 'Bob']);
+      expect(await playersListed(page, 'Bbo')).toEqual(['Ann', 'Bbo', 'Bob', 'Cy']);
     });
   });
 

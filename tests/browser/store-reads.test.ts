@@ -7,16 +7,13 @@
  * `IDBDatabase.transaction` for read-only transactions over the stores named.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { appSession, ROOT } from './harness.ts';
-import { restoreBackup } from './table-helpers.ts';
+import { appSession } from './harness.ts';
+import { FIVE_ONES, restoreBackup } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
 
-const FIVE_ONES = JSON.parse(readFileSync(join(ROOT, 'tests/transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { options: BackupFile['games'][number]['options']; actions: BackupFile['games'][number]['actions'][number]['action'][] };
 const FINISHED = 52;
 
 /** Tonight: Ann and Ben played 52 games of Big Roll 5000 (ante 2, Ben won each), and a 53rd is in play. */

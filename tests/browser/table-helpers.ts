@@ -1,7 +1,20 @@
 /** What a player does at the table, for the browser tests: start a game, enter rolls, read the slate (and restore a backup). */
 import { expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ECHO_TAP_MS } from '../../src/app/echoTap.ts';
+import type { BackupFile } from '../../src/lib/store/backup.ts';
+
+/**
+ * Big Roll 5000, ante 2 (tests/transcripts/big-roll-5000/five-ones-win.json): the second seat
+ * throws five ones and takes the pot of 6 (+4; the others −2). Its options and actions, for the
+ * games a test writes into a backup.
+ */
+export const FIVE_ONES = JSON.parse(readFileSync(join(import.meta.dirname, '../transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as {
+  options: BackupFile['games'][number]['options'];
+  actions: BackupFile['games'][number]['actions'][number]['action'][];
+};
 
 /** From Home: New game, the game chosen, its players added in order and the ante set; not started yet. */
 export async function setUpGame(page: Page, game: string, players: string[], ante?: number): Promise<void> {

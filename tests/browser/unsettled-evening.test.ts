@@ -7,17 +7,13 @@
  * restored would be, a week before the game the test starts.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { appSession, ROOT } from './harness.ts';
-import { restoreBackup, startGame } from './table-helpers.ts';
+import { appSession } from './harness.ts';
+import { FIVE_ONES, restoreBackup, startGame } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
 
-/** Big Roll 5000, ante 2: the second seat throws five ones and takes the pot of 6 (+4; the others −2). */
-const FIVE_ONES = JSON.parse(readFileSync(join(ROOT, 'tests/transcripts/big-roll-5000/five-ones-win.json'), 'utf8')) as { options: BackupFile['games'][number]['options']; actions: BackupFile['games'][number]['actions'][number]['action'][] };
 
 const HOUR = 3600_000;
 const PLAYERS = [
