@@ -13,7 +13,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import {
-  addTestStyles,
   browserOffersInstall,
   contrastRatio,
   fakeCameraFile,
@@ -27,60 +26,10 @@ import {
 } from './harness.ts';
 import { addDieAndConfirm, move, padEnter, padRoll, startGame } from './table-helpers.ts';
 import { bigHistory } from '../../scripts/lib/big-history.ts';
-import type { AxeResults, RunOptions } from 'axe-core';
+import { audit, COLOURS, violations } from './axe-audit.ts';
 
-// evaluated through the DevTools protocol, which the page's Content-Security-Policy does not
-// govern: a <script> element (addScriptTag) would be refused, as an attacker's would
-const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const PHONE = { width: 360, height: 740 };
-const WCAG: RunOptions = {
-  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-  // Label in name (WCAG 2.5.3): a speech user says what the button shows. axe calls the rule
-  // experimental and leaves it off unless asked.
-  rules: { 'label-content-name-mismatch': { enabled: true } },
-  resultTypes: ['violations'],
-};
-/** The dark scheme changes colours only: its pass runs the one rule colours can break. */
-const COLOURS: RunOptions = { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] };
 const PHOTO = readFileSync(join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg'));
-
-/** axe's violations on the page as it is now, one line per element: "rule-id: selector — why". */
-async function violations(page: Page, options: RunOptions = WCAG): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-  return page.evaluate(async (options) => {
-    const { axe } = window as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } };
-    const result = await axe.run(document, options);
-    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`));
-  }, options);
-}
-
-/**
- * axe reads no colour through a background image, so it would leave every cell of the slate "to
- * review", unchecked: the slate's box draws its scroll hint with gradients (a shadow at the edge
- * it scrolls to, only where it scrolls), and its sticky names column a 1 px rule. While axe runs
- * they are taken away, and it checks the slate's text against the colour it sits on (--bg,
- * --surface-2 on the current row); the shadow's strip at the edge goes unchecked.
- */
-const SLATE_WITHOUT_GRADIENTS = '.slate-wrap, .slate th { background-image: none !important; }';
-
-/**
- * The screen as it is now, in the light scheme and then the dark one. Soft: a screen's findings
- * are reported and the walk goes on, so that one run lists every screen's.
- */
-async function audit(page: Page, screen: string): Promise<void> {
-  const removeGradientRule = await addTestStyles(page, SLATE_WITHOUT_GRADIENTS);
-  try {
-    await page.emulateMedia({ colorScheme: 'light' });
-    const light = await violations(page);
-    expect.soft(light, `${screen}:\n${light.join('\n')}\n`).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    const dark = await violations(page, COLOURS);
-    expect.soft(dark, `${screen}, dark:\n${dark.join('\n')}\n`).toEqual([]);
-  } finally {
-    await page.emulateMedia({ colorScheme: 'light' });
-    await removeGradientRule();
-  }
-}
 
 /** The contrast of a field's placeholder on the field, which axe leaves unchecked. */
 async function placeholderContrast(field: Locator): Promise<number> {

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession } from './harness.ts';
+import { audit } from './axe-audit.ts';
 import { FIVE_ONES, restoreBackup, startGame } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
@@ -101,8 +102,12 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
     expect(await page.getByTestId('ledger').count()).toBe(0);
     expect(await fridaysEnding(page)).toBe('Last Friday ended without settling up: Home shows what is still owed.');
 
+    // axe on the card, at a phone's size, and on its question (a screen accessibility.test does not reach)
+    await page.setViewportSize({ width: 360, height: 740 });
+    await audit(page, 'home (an evening not settled up)');
     // neither can be taken back: a tap asks first, "Not now" leaves the card as it was
     await page.getByTestId('carry-evening').click();
+    await audit(page, 'home (an evening not settled up, carrying it on asked)');
     expect(await page.getByTestId('unsettled-question').textContent()).toBe("Carry Last Friday's balances (Bob +4, Ann -2, Cy -2) on into tonight's? They are added to tonight's, for good.");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Carry them on');
     await page.getByRole('button', { name: 'Not now' }).click();
