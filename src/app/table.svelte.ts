@@ -3,7 +3,7 @@
  * and the two ways it changes — an action appended (checked by the rules first, written before
  * it is shown) and undo (the last action dropped). Every screen of a game goes through this.
  */
-import { resultOfGame, SAME_EVENING_MS, SETTLED_GAME_CLOSED, StoreError, withLogChange, type GameRecord, type LogExpectation } from '../lib/store/index.ts';
+import { resultOfGame, SAME_EVENING_MS, SETTLED_GAME_CLOSED, StoreError, withLogChange, type GameRecord, type LogExpectation, type SessionEnding } from '../lib/store/index.ts';
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { readProblem } from './readProblem.ts';
@@ -29,8 +29,28 @@ function scoreChanges(before: MatchView, after: MatchView): string {
  * log offers to undo or fix it (the store would refuse, `SETTLED_GAME_CLOSED`).
  */
 export async function settledUp(game: GameRecord): Promise<boolean> {
-  if (game.status !== 'finished' || game.sessionId === null) return false;
-  return (await (await data.store()).getSession(game.sessionId))?.endedAt != null;
+  return (await eveningEnded(game)) !== null;
+}
+
+/**
+ * How a finished game's evening ended (`SessionRecord.endedBy`; `ended` for one ended before that
+ * was kept), or null while it is open (and for a game not finished, or of no evening).
+ */
+export async function eveningEnded(game: GameRecord): Promise<SessionEnding | 'ended' | null> {
+  if (game.status !== 'finished' || game.sessionId === null) return null;
+  const session = await (await data.store()).getSession(game.sessionId);
+  return session?.endedAt != null ? (session.endedBy ?? 'ended') : null;
+}
+
+/**
+ * What deleting a finished game takes with it, as its question says: "the balances" of an evening
+ * still open; of an ended one, what became of its balances (a delete still takes the game's line).
+ */
+export function deletedFrom(ending: SessionEnding | 'ended' | null): string {
+  if (ending === null) return 'from the balances too';
+  if (ending === 'break') return 'from its evening’s balances too, never settled up (Home says what is still owed)';
+  if (ending === 'carried') return 'from its evening’s totals too; what was carried on into a later evening stays as it was';
+  return 'from its settled evening’s totals too';
 }
 
 /**

@@ -79,6 +79,17 @@ async function aWeekLater(page: Page): Promise<void> {
   await home(page);
 }
 
+/** What deleting Last Friday's game would take with it, as its log's question says (asked, then kept). */
+async function fridaysDeleteQuestion(page: Page): Promise<string | null> {
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByRole('button', { name: /^Log: 5000 \(Big Roll\) with Ann, Bob, Cy/ }).click();
+  await page.getByRole('button', { name: 'Delete game…' }).click();
+  const question = await page.getByRole('alert').filter({ hasText: 'Delete this game?' }).textContent();
+  await page.getByRole('button', { name: 'Keep it' }).click();
+  await home(page);
+  return question;
+}
+
 /** What Last Friday's game over says of its evening. */
 async function fridaysEnding(page: Page): Promise<string | null> {
   await page.getByRole('button', { name: /^View:/ }).click();
@@ -101,6 +112,10 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
     // tonight has no balances yet
     expect(await page.getByTestId('ledger').count()).toBe(0);
     expect(await fridaysEnding(page)).toBe('Last Friday ended without settling up: Home shows what is still owed.');
+    // its log's delete question says the same, not "its settled evening's totals"
+    expect(await fridaysDeleteQuestion(page)).toBe(
+      'Delete this game? Its log and its result go for good, from its evening’s balances too, never settled up (Home says what is still owed).',
+    );
 
     // axe on the card, at a phone's size, and on its question (a screen accessibility.test does not reach)
     await page.setViewportSize({ width: 360, height: 740 });
@@ -121,6 +136,9 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
     expect(await page.getByRole('heading', { name: /^Balances/ }).textContent()).toBe(`Balances · ${tonight}`);
     expect(await rows(page, 'ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
     expect(await fridaysEnding(page)).toBe("Last Friday ended without settling up; its balances were carried on into a later evening's.");
+    expect(await fridaysDeleteQuestion(page)).toBe(
+      'Delete this game? Its log and its result go for good, from its evening’s totals too; what was carried on into a later evening stays as it was.',
+    );
     // kept: the app opened again says the same
     await page.reload();
     await home(page);
