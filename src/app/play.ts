@@ -41,7 +41,7 @@ import { rollcallFileKind, wrongFileMessage } from './file-kinds.ts';
  * 15.", "The pot was empty."; null for a game without an ante, or not over. `names`: each seat's
  * name as the screen says it (the game over card's "Bob (as Bbo)"), by default as played.
  */
-export function payoutSentence(view: MatchView, names: readonly string[] = view.players): string | null {
+export function payoutSentence(view: Pick<MatchView, 'ante' | 'payouts' | 'players'>, names: readonly string[] = view.players): string | null {
   if (view.ante <= 0 || !view.payouts) return null;
   const paid = view.payouts.reduce((a, b) => a + b, 0);
   if (paid === 0) return 'The pot was empty.';
@@ -50,6 +50,33 @@ export function payoutSentence(view: MatchView, names: readonly string[] = view.
     .filter((p) => p.amount > 0)
     .map((p) => `${isolated(p.name)} takes ${p.amount}`);
   return `${takers.join(', ')} from the pot of ${paid}.`;
+}
+
+/**
+ * A finished game said as text, for the group's chat (the game over's Share): the game and when it
+ * ended, the heading, each seat's score as the slate counts it (in seat order: some games count
+ * points against), the payout, and the evening's balances so far when it was played for stakes.
+ * `names`: each seat's name as the screen says it.
+ */
+export function resultText(result: {
+  game: string;
+  endedAt: string;
+  heading: string;
+  view: Pick<MatchView, 'slate' | 'ante' | 'payouts' | 'players'>;
+  names: readonly string[];
+  evening: { name: string; games: number; balances: readonly Pick<PlayerBalance, 'player' | 'net'>[] } | null;
+}): string {
+  const { view, names } = result;
+  const scores = view.slate.rows.map((row) => `${isolated(names[row.player] ?? row.name)} ${row.score}`).join(', ');
+  const lines = [`${result.game}, ${result.endedAt}`, result.heading, `${view.slate.scoreLabel}: ${scores}`];
+  const payout = payoutSentence(view, names);
+  if (payout) lines.push(payout);
+  const { evening } = result;
+  if (evening && evening.balances.length > 0) {
+    const balances = evening.balances.map((b) => `${isolated(b.player)} ${b.net > 0 ? '+' : ''}${b.net}`).join(', ');
+    lines.push(`${evening.name} (${evening.games} ${evening.games === 1 ? 'game' : 'games'}): ${balances}`);
+  }
+  return lines.join('\n');
 }
 
 /**

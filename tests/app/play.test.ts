@@ -8,6 +8,7 @@ import {
   holdsSecretDice,
   logSteps,
   payoutSentence,
+  resultText,
   abandonQuestion,
   eveningLedger,
   previewRoll,
@@ -95,6 +96,27 @@ describe('the payout at the end', () => {
     expect(payoutSentence(bigRoll(5, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBe('Ann takes 15 from the pot of 15.');
     expect(payoutSentence(bigRoll(0, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]))).toBeNull();
     expect(payoutSentence(bigRoll(5, []))).toBeNull();
+  });
+});
+
+describe('the result shared at the end', () => {
+  const wonByAnn = (ante: number, players = ['Ann', 'Bob', 'Cy']) =>
+    viewMatch(replayLog({ game: 'big-roll-5000', players, options: { ante, startingPlayer: 'first-listed' } }, [{ type: 'roll', dice: [1, 1, 1, 1, 1] }]).state, null);
+
+  it('says the game, when it ended, the winner, each seat in order with its score, the pot and the evening so far', () => {
+    const view = wonByAnn(2);
+    const evening = { name: 'Dec 7, 2026', games: 2, balances: [{ player: 'Ann', net: 4 }, { player: 'Bob', net: -2 }, { player: 'Cy', net: -2 }] };
+    expect(resultText({ game: '5000 (Big Roll)', endedAt: 'Dec 7, 2026, 9:40 PM', heading: 'Ann wins!', view, names: view.players, evening })).toBe(
+      ['5000 (Big Roll), Dec 7, 2026, 9:40 PM', 'Ann wins!', 'Points: Ann 5000, Bob 0, Cy 0', 'Ann takes 6 from the pot of 6.', 'Dec 7, 2026 (2 games): Ann +4, Bob -2, Cy -2'].join('\n'),
+    );
+  });
+
+  it('names seats as the screen does, keeps a right-to-left name in its place, and leaves out a pot and balances not played for', () => {
+    const view = wonByAnn(0, ['Ann', 'سارة']);
+    const text = resultText({ game: '5000 (Big Roll)', endedAt: 'today', heading: 'Ann wins!', view, names: ['Ann', 'سارة'], evening: null });
+    expect(text).toBe(['5000 (Big Roll), today', 'Ann wins!', 'Points: Ann 5000, \u2068سارة\u2069 0'].join('\n'));
+    const renamed = resultText({ game: '5000 (Big Roll)', endedAt: 'today', heading: 'Bob (as Bbo) wins!', view: wonByAnn(0, ['Bbo', 'Cy']), names: ['Bob (as Bbo)', 'Cy'], evening: null });
+    expect(renamed.split('\n')[2]).toBe('Points: Bob (as Bbo) 5000, Cy 0');
   });
 });
 

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession } from './harness.ts';
-import { padRoll, setUpGame } from './table-helpers.ts';
+import { gameWonByAnn, padRoll, setUpGame } from './table-helpers.ts';
 
 const app = appSession({ open: false });
 
@@ -175,17 +175,6 @@ async function runeKitFilledIn(page: Page): Promise<void> {
   await page.getByTestId('new-kit').click();
   await page.getByTestId('kit-name').fill('Rune dice');
   for (const [i, label] of ['Sun', 'Moon', 'Star', 'Tree', 'Wave', 'Fire'].entries()) await page.getByTestId('face-label').nth(i).fill(label);
-}
-
-/** A game of Big Roll 5000 with no ante, won by Ann's five 1s: its game over, "Play again" offered. */
-async function gameWonByAnn(page: Page): Promise<void> {
-  await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob'], 0);
-  await page.getByTestId('start-game').click();
-  await page.getByTestId('headline').waitFor();
-  await padRoll(page, ['6']); // the roll-off: Ann starts
-  await padRoll(page, ['2']);
-  await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
-  await page.getByTestId('play-again').waitFor();
 }
 
 /** A game of 5000 where Ann rolled 1 1 1 2 3, its log open from the table with the roll fixed to 1 1 1 5 5, not yet saved. */

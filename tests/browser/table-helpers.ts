@@ -33,6 +33,17 @@ export async function startGame(page: Page, game: string, players: string[], ant
   await page.getByTestId('headline').waitFor();
 }
 
+/** From Home: a game of Big Roll 5000 (Ann and Bob, this ante), won by Ann's five 1s: its game over, "Play again" offered. */
+export async function gameWonByAnn(page: Page, ante = 0): Promise<void> {
+  await setUpGame(page, 'big-roll-5000', ['Ann', 'Bob'], ante);
+  await page.getByTestId('start-game').click();
+  await page.getByTestId('headline').waitFor();
+  await padRoll(page, ['6']); // the roll-off: Ann starts
+  await padRoll(page, ['2']);
+  await padRoll(page, ['1', '1', '1', '1', '1']); // five 1s win at once
+  await page.getByTestId('play-again').waitFor();
+}
+
 /** From Home: Settings, `backup` (a backup file's JSON) restored, back on Home; returns what the import said. */
 export async function restoreBackup(page: Page, backup: unknown): Promise<string> {
   await page.getByRole('button', { name: 'Settings' }).click();
