@@ -23,6 +23,15 @@ describe('player names in the store', () => {
     expect((await s.listPlayers()).map((p) => p.name).sort()).toEqual(['Ann', NFC]);
   });
 
+  it("Turkish names: İlker and ilker, Işıl and ışıl are one player on every phone (Turkish case pairs İ/i and I/ı)", async () => {
+    const s = await store();
+    await s.addPlayer('İlker');
+    await s.addPlayer('Işıl');
+    for (const same of ['ilker', 'ILKER', 'Ilker', 'ılker']) expect((await refusal(s.addPlayer(same))).code).toBe('name-taken');
+    for (const same of ['ışıl', 'IŞIL', 'işil']) expect((await refusal(s.addPlayer(same))).code).toBe('name-taken');
+    expect((await s.listPlayers()).map((p) => p.name).sort()).toEqual(['Işıl', 'İlker']);
+  });
+
   it('refuses a name with nothing visible, and writes nothing', async () => {
     const s = await store();
     for (const blank of ['\u200b', ' \u00ad ', '\ufeff']) {
@@ -124,6 +133,11 @@ describe('finding a known player by part of a name (New game\'s "+ name" buttons
     expect(playerMatches(jose, 'ann')).toBe(false);
     expect(playerMatches({ name: 'Zoë' }, 'zoe')).toBe(true);
     expect(playerMatches({ name: 'Ann' }, 'Anne')).toBe(false);
+    // a Turkish phone's lower case, and an English keyboard's dotted i
+    expect(playerMatches({ name: 'Işıl' }, 'ışıl')).toBe(true);
+    expect(playerMatches({ name: 'Işıl' }, 'isil')).toBe(true);
+    expect(playerMatches({ name: 'İlker' }, 'ilk')).toBe(true);
+    expect(playerMatches({ name: 'ilker' }, 'İL')).toBe(true);
   });
 });
 

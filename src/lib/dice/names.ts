@@ -12,7 +12,9 @@ export const MAX_NAME_LENGTH = 40;
  * forms: "Ann²" is "Ann2"); invisible format characters (soft hyphen, zero-width space, BOM:
  * \p{Cf}) dropped, but not the joiners inside a name (ZWJ, ZWNJ), which change what it shows (a
  * family emoji, an Indic conjunct); runs of spaces as one; case ignored with `toLowerCase`, the
- * same on every device whatever its locale.
+ * same on every device whatever its locale. Turkish pairs İ with i and I with ı, English I with i:
+ * no locale-free lower case joins all of them, so the four are one letter here ("ilker" typed is
+ * İlker, "ışıl" Işıl), as on a phone whose keyboard has no dotless ı they are typed anyway.
  * Two players of one game, two players on a device, or two dice sets may not share it.
  * `nameKey(name) === ''` is THE test for a blank name: nothing a player could see.
  */
@@ -22,7 +24,9 @@ export function nameKey(name: string): string {
     .replace(/(?![\u200C\u200D])\p{Cf}/gu, '')
     .replace(/^[\s\u200C\u200D]+|[\s\u200C\u200D]+$/gu, '')
     .replace(/\s+/g, ' ')
-    .toLowerCase();
+    .toLowerCase()
+    // toLowerCase makes İ "i" with a combining dot above; ı has no upper case of its own here
+    .replace(/i\u0307|ı/g, 'i');
   return key;
 }
 

@@ -17,7 +17,7 @@ import type {
 } from './types.ts';
 
 export const DB_NAME = 'rollcall';
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 export interface RollcallSchema extends DBSchema {
   games: {
@@ -145,26 +145,9 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
   /**
    * v4: players' `nameKey` recomputed by the key that sees names as a player does (Unicode
    * forms, invisible characters; the current `nameKey`, which the app looks players up by).
-   * Two players whose names now share a key both stay, with their games: merging them would
-   * silently give one person's games to another. The first made keeps the key (New game and
-   * backups find them by name); the later one gets `key#id`, unique while the index is, until
-   * they are renamed or deleted.
+   * Two whose names now share a key both stay (`rekeyPlayers`).
    */
-  4: async (_db, tx) => {
-    const players = tx.objectStore('players');
-    // Keys are swapped among records (an old key may be a new one's): no uniqueness until all are written.
-    players.deleteIndex('by-name');
-    const all = (await players.getAll()) as PlayerRecord[];
-    all.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const used = new Set<string>();
-    for (const player of all) {
-      const key = nameKey(player.name);
-      const unique = used.has(key) ? `${key}#${player.id}` : key;
-      used.add(unique);
-      await players.put({ ...player, nameKey: unique } satisfies PlayerRecord);
-    }
-    players.createIndex('by-name', 'nameKey', { unique: true });
-  },
+  4: (_db, tx) => rekeyPlayers(tx),
 
   /**
    * v5: games indexed by status and then when last played, so that a page of one status's games,
@@ -174,7 +157,35 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
   5: async (_db, tx) => {
     tx.objectStore('games').createIndex('by-status-updated', ['status', 'updatedAt']);
   },
+
+  /**
+   * v6: players' `nameKey` recomputed again, as v4 did, now that the key joins Turkish İ, I, ı and
+   * i: "İlker" was kept under "i" + a combining dot, which "ilker" typed never found.
+   */
+  6: (_db, tx) => rekeyPlayers(tx),
 };
+
+/**
+ * Every player's `nameKey` set to the current `nameKey` of their name. Two players whose names
+ * now share a key both stay, with their games: merging them would silently give one person's
+ * games to another. The first made keeps the key (New game and backups find them by name); the
+ * later one gets `key#id`, unique while the index is, until they are renamed or deleted.
+ */
+async function rekeyPlayers(tx: UpgradeTx): Promise<void> {
+  const players = tx.objectStore('players');
+  // Keys are swapped among records (an old key may be a new one's): no uniqueness until all are written.
+  players.deleteIndex('by-name');
+  const all = (await players.getAll()) as PlayerRecord[];
+  all.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const used = new Set<string>();
+  for (const player of all) {
+    const key = nameKey(player.name);
+    const unique = used.has(key) ? `${key}#${player.id}` : key;
+    used.add(unique);
+    await players.put({ ...player, nameKey: unique } satisfies PlayerRecord);
+  }
+  players.createIndex('by-name', 'nameKey', { unique: true });
+}
 
 /** Runs the migrations from `oldVersion` (exclusive) to `newVersion` (inclusive), in order. */
 export async function migrate(db: UpgradeDb, tx: UpgradeTx, oldVersion: number, newVersion: number): Promise<void> {
