@@ -1,46 +1,80 @@
 /** Small formatting helpers shared by the screens. */
 
-/** The formatters `formatDateTime` and `formatTime` keep (each also with its zone's name), and the phone's UTC offset (minutes) when they were made. */
+/** How a phone's clock is read: Intl's hour cycles. */
+type HourCycle = NonNullable<Intl.DateTimeFormatOptions['hourCycle']>;
+
+/**
+ * THE rule for every date and time the app says: in its own language, English, with the phone's
+ * region's ways. "4 Dec 2026, 21:40" on a phone set to German in Germany ("en-DE": day before
+ * month, a 24-hour clock), "Dec 4, 2026, 9:40 PM" in the US, never "04.12.2026" or "٠٤‏/١٢‏/٢٠٢٦"
+ * with "م" for PM in an English sentence beside Latin scores. Where Intl knows no English of the
+ * region (Turkey, Egypt: it would fall back to US English), international English ("en-001", day
+ * before month). Either way the clock is the phone's own, 24-hour or not. `phone`: the phone's
+ * locale, as Intl's default resolves it.
+ */
+export function dateLocale(phone: string): { locale: string; hourCycle: HourCycle | undefined } {
+  const region = new Intl.Locale(phone).maximize().region;
+  const wanted = region === undefined ? 'en' : `en-${region}`;
+  const locale = new Intl.DateTimeFormat(wanted).resolvedOptions().locale === wanted ? wanted : 'en-001';
+  return { locale, hourCycle: new Intl.DateTimeFormat(phone, { hour: 'numeric' }).resolvedOptions().hourCycle };
+}
+
+/** The formatters of this file, all in `dateLocale` (each also with its zone's name), and the phone's UTC offset (minutes) and language when they were made. */
 interface Formatters {
   dateTime: Intl.DateTimeFormat;
   time: Intl.DateTimeFormat;
   /** The zone's short name at a moment ("CEST", "GMT+2"), read from its parts. */
   zone: Intl.DateTimeFormat;
+  /** A day: "4 Dec 2026". */
+  day: Intl.DateTimeFormat;
+  /** A day of this year or so: "4 Dec". */
+  dayMonth: Intl.DateTimeFormat;
 }
-let kept: (Formatters & { offset: number }) | undefined;
+let kept: (Formatters & { offset: number; language: string }) | undefined;
 
 /**
  * The kept formatters. One of each, kept: `toLocaleString` with options builds a new one every
  * time, and History writes two dates per game (a two-year history of 600 games spent about 90 ms
  * there on formatters alone), a game's log a time per action. A formatter keeps the zone it was
  * made in, and an app left open on a phone carried to another zone would say its dates in the
- * old one: new ones are made when the phone's offset now is not the one they were made at.
+ * old one: new ones are made when the phone's offset now is not the one they were made at (or
+ * its language, set anew in the phone's settings).
  */
 function formatters(): Formatters {
   const offset = new Date().getTimezoneOffset();
-  if (kept?.offset !== offset) {
+  const language = typeof navigator === 'undefined' ? '' : navigator.language;
+  if (kept?.offset !== offset || kept.language !== language) {
+    const { locale, hourCycle } = dateLocale(new Intl.DateTimeFormat().resolvedOptions().locale);
     kept = {
-      dateTime: new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+      dateTime: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', hourCycle }),
       // the options `toLocaleTimeString()` takes when given none (ECMA-402's ToDateTimeOptions)
-      time: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: 'numeric', second: 'numeric' }),
-      zone: new Intl.DateTimeFormat(undefined, { hour: 'numeric', timeZoneName: 'short' }),
+      time: new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle }),
+      zone: new Intl.DateTimeFormat(locale, { hour: 'numeric', timeZoneName: 'short', hourCycle }),
+      day: new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }),
+      dayMonth: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }),
       offset,
+      language,
     };
   }
   return kept;
 }
 
 /**
- * "6 Dec 2025, 21:40" in the phone's own language and zone; `zoned` (`offsetsDiffer`) adds the
+ * "6 Dec 2025, 21:40" (`dateLocale`) in the phone's zone; `zoned` (`offsetsDiffer`) adds the
  * zone's name: "25 Oct 2026, 02:40 CEST", then "02:20 CET" an hour later by the sun.
  */
 export function formatDateTime(ms: number, zoned = false): string {
   return withZone(formatters().dateTime.format(ms), ms, zoned);
 }
 
-/** "21:40:05" in the phone's own language and zone, as `toLocaleTimeString()` says it: a log's times; `zoned`: with its zone's name. */
+/** "21:40:05" (`dateLocale`) in the phone's zone: a log's times; `zoned`: with its zone's name. */
 export function formatTime(ms: number, zoned = false): string {
   return withZone(formatters().time.format(ms), ms, zoned);
+}
+
+/** "3 Dec" (`dateLocale`): the day of a game a sentence names. */
+export function formatDayMonth(ms: number): string {
+  return formatters().dayMonth.format(ms);
 }
 
 /** `text` (the moment `ms` said without its zone) and, when `zoned`, the zone's short name after it: said the same way either way. */
@@ -59,11 +93,12 @@ export function offsetsDiffer(times: readonly number[]): boolean {
 }
 
 /**
- * An evening's name, by the day it began: "Dec 6, 2026" in the phone's own language, as History
- * dates its games (a numeric "12/6/2026" reads as June 12th to half the world).
+ * An evening's name, by the day it began: "6 Dec 2026" (`dateLocale`), as History dates its games
+ * (a numeric "12/6/2026" reads as June 12th to half the world). Kept with the evening, so it is
+ * English on every phone, as the screens that show it are.
  */
 export function eveningName(at: Date = new Date()): string {
-  return at.toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return formatters().day.format(at);
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Players as the screens say them: a seat's name now, a game named in a merge's refusal, a merge's question. */
 import type { GamePlayer, GameRecord } from '../lib/store/index.ts';
 import { nameKey } from '../lib/rules/index.ts';
+import { formatDayMonth } from './format.ts';
 import { gameName } from './games.ts';
 
 /**
@@ -16,11 +17,11 @@ export function seatName(seat: GamePlayer, namesNow: ReadonlyMap<string, string>
 }
 
 /**
- * A game as a merge's refusal names it: "5000 (Big Roll), started 3 Dec", in the phone's own
- * language (a comma, not brackets: some games' names end in brackets of their own).
+ * A game as a merge's refusal names it: "5000 (Big Roll), started 3 Dec" (`dateLocale`; a comma,
+ * not brackets: some games' names end in brackets of their own).
  */
 export function gameStartedOn(game: Pick<GameRecord, 'game' | 'createdAt'>): string {
-  return `${gameName(game.game)}, started ${new Date(game.createdAt).toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}`;
+  return `${gameName(game.game)}, started ${formatDayMonth(game.createdAt)}`;
 }
 
 /** "4 games", "1 game", "no games". */

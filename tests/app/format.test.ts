@@ -8,7 +8,7 @@ afterAll(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
 });
-import { asSentence, backupFileName, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList, offsetsDiffer, playAgainText } from '../../src/app/format.ts';
+import { asSentence, backupFileName, dateLocale, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList, offsetsDiffer, playAgainText } from '../../src/app/format.ts';
 
 describe('dates on screen', () => {
   it("a time reads as the phone's own toLocaleString says it, in the phone's zone", () => {
@@ -45,6 +45,26 @@ describe('dates on screen', () => {
       process.env.TZ = 'Pacific/Auckland';
     }
     expect(formatDateTime(ms)).toMatch(/\b0?9[:.]30\b/);
+  });
+});
+
+describe("the one locale of dates: English, in the phone's region's ways", () => {
+  const said = (phone: string): string => {
+    const { locale, hourCycle } = dateLocale(phone);
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', hourCycle, timeZone: 'UTC' }).format(Date.UTC(2026, 11, 4, 20, 40));
+  };
+  it('says English words and Latin digits, day before month and a 24-hour clock where the region does', () => {
+    expect(said('de-DE')).toBe('4 Dec 2026, 20:40');
+    expect(said('fr-FR')).toBe('4 Dec 2026, 20:40');
+    expect(said('en-GB')).toBe('4 Dec 2026, 20:40');
+    expect(said('en-US')).toMatch(/^Dec 4, 2026, 8:40\sPM$/);
+    expect(said('hi-IN')).toMatch(/^4 Dec 2026, 8:40\spm$/);
+  });
+  it("where Intl knows no English of the region, international English with the phone's own clock", () => {
+    expect(dateLocale('tr-TR')).toEqual({ locale: 'en-001', hourCycle: 'h23' });
+    expect(said('tr-TR')).toBe('4 Dec 2026, 20:40');
+    expect(dateLocale('ar-EG')).toEqual({ locale: 'en-001', hourCycle: 'h12' });
+    expect(said('ar-EG')).toMatch(/^4 Dec 2026, 8:40\s?pm$/);
   });
 });
 

@@ -115,6 +115,10 @@ export interface LaunchOptions {
   camera?: string;
   /** Grant the camera permission (default) or leave it to be refused. */
   cameraPermission?: 'grant' | 'deny';
+  /** The phone's language and region (`navigator.language`, Intl's default), e.g. 'de-DE'; Chromium's own when left out. */
+  locale?: string;
+  /** The phone's time zone, e.g. 'Europe/Berlin'; the machine's when left out. */
+  timezoneId?: string;
 }
 
 export interface BrowserSession {
@@ -165,7 +169,12 @@ export async function launch(options: LaunchOptions = {}): Promise<BrowserSessio
     if (options.cameraPermission !== 'deny') args.push('--use-fake-ui-for-media-stream');
   }
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
-  const context = await browser.newContext({ viewport: { width: 412, height: 860 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 860 },
+    deviceScaleFactor: 1,
+    ...(options.locale ? { locale: options.locale } : {}),
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+  });
   if (options.camera && options.cameraPermission !== 'deny') await context.grantPermissions(['camera']);
   const page = await context.newPage();
   const errors = watchErrors(page);

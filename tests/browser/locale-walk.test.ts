@@ -1,0 +1,86 @@
+/**
+ * The app on phones set to other languages and regions (Chromium's `locale` and `timezoneId`): a
+ * game of 5000 begun by the pad, then Home, History, Players and the game's log. Its words are
+ * English, so every date and time is too, in the region's ways (format.ts, `dateLocale`): day
+ * before month and a 24-hour clock in Berlin, Latin digits in Cairo beside the Latin scores,
+ * never "07.12.2026" or "٠٧‏/١٢‏/٢٠٢٦، ٦:٢٤ م" in an English line.
+ */
+import { describe, expect, it } from 'vitest';
+import { appSession } from './harness.ts';
+import { padRoll, startGame } from './table-helpers.ts';
+
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+/** "7 Dec 2026, 16:24": day first, a 24-hour clock. */
+const DAY_FIRST_24 = new RegExp(`^\\d{1,2} ${MONTH} \\d{4}, \\d{2}:\\d{2}$`);
+/** "7 Dec 2026, 4:24 pm". */
+const DAY_FIRST_12 = new RegExp(`^\\d{1,2} ${MONTH} \\d{4}, \\d{1,2}:\\d{2}\\s[ap]m$`);
+/** "Dec 7, 2026, 4:24 PM". */
+const MONTH_FIRST_12 = new RegExp(`^${MONTH} \\d{1,2}, \\d{4}, \\d{1,2}:\\d{2}\\s[AP]M$`);
+
+const PHONES = [
+  { locale: 'de-DE', timezoneId: 'Europe/Berlin', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
+  { locale: 'fr-FR', timezoneId: 'Europe/Paris', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
+  // Intl knows no "en-TR" or "en-EG": international English, the phone's own clock
+  { locale: 'tr-TR', timezoneId: 'Europe/Istanbul', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
+  { locale: 'ar-EG', timezoneId: 'Africa/Cairo', date: DAY_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[ap]m$/ },
+  { locale: 'hi-IN', timezoneId: 'Asia/Kolkata', date: DAY_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[ap]m$/ },
+  { locale: 'en-GB', timezoneId: 'Europe/London', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
+  { locale: 'en-US', timezoneId: 'America/New_York', date: MONTH_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[AP]M$/ },
+] as const;
+
+for (const phone of PHONES) {
+  describe(`a phone set to ${phone.locale} (${phone.timezoneId})`, () => {
+    const app = appSession({ locale: phone.locale, timezoneId: phone.timezoneId });
+
+    it('says every date and time in English, in the region’s ways, with Latin digits', async () => {
+      const { page } = app.session;
+      await startGame(page, 'five-thousand', ['Ann', 'Bob'], 5);
+      await padRoll(page, ['1', '2', '3', '4', '5']);
+      // the pot and the slate: plain Latin numbers, as everywhere
+      expect(await page.getByTestId('pot').textContent()).toBe('10');
+
+      await page.getByTestId('open-log').click();
+      await page.getByTestId('game-log').waitFor();
+      const started = await page.locator('dt', { hasText: /^Started$/ }).locator('xpath=following-sibling::dd[1]').textContent();
+      expect(started?.trim()).toMatch(phone.date);
+      expect((await page.locator('[data-testid="log-step"] .time').first().textContent())?.trim()).toMatch(phone.time);
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByTestId('headline').waitFor();
+      await page.getByRole('button', { name: 'Back' }).click();
+
+      // Home's game in progress and History's: "In progress · 7 Dec 2026, 16:24 · 1 move"
+      const summary = page.getByTestId('game-summary').first();
+      const [status, date, moves] = ((await summary.textContent()) ?? '').split(' · ');
+      expect([status, moves]).toEqual(['In progress', '1 move']);
+      expect(date).toMatch(phone.date);
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByTestId('history-count').waitFor();
+      expect((await page.getByTestId('game-summary').first().textContent())?.split(' · ')[1]).toBe(date);
+      await page.getByRole('button', { name: 'Back' }).click();
+
+      await page.getByRole('button', { name: 'Players' }).click();
+      const player = page.getByTestId('player').first();
+      await player.waitFor();
+      expect((await player.textContent())?.match(/last played (.*?)\s*Rename/)?.[1]).toBe(date);
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByTestId('new-game').waitFor();
+      expect(app.session.errors).toEqual([]);
+    });
+  });
+}
+
+describe('a phone set to Turkish: names typed in its lower case', () => {
+  const app = appSession({ locale: 'tr-TR', timezoneId: 'Europe/Istanbul' });
+
+  it('"ışıl" and "ilker" typed in New game offer Işıl and İlker, who played before', async () => {
+    const { page } = app.session;
+    await startGame(page, 'five-thousand', ['İlker', 'Işıl']);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('player-name').fill('ışıl');
+    await page.getByRole('button', { name: '+ Işıl' }).waitFor();
+    await page.getByTestId('player-name').fill('ilker');
+    await page.getByRole('button', { name: '+ İlker' }).waitFor();
+    expect(app.session.errors).toEqual([]);
+  });
+});
