@@ -11,8 +11,9 @@ afterAll(() => {
 import { asSentence, backupFileName, dateLocale, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList, offsetsDiffer, playAgainText } from '../../src/app/format.ts';
 
 describe('dates on screen', () => {
-  it("a time reads as the phone's own toLocaleString says it, in the phone's zone", () => {
+  it("a time reads as toLocaleString says it on an en-US phone (Node's), in the phone's zone", () => {
     // the formatter is made once and kept: it must say what toLocaleString says, every time
+    // (other regions: dateLocale below)
     for (const ms of [Date.UTC(2025, 0, 4, 20, 30), Date.UTC(2025, 6, 1, 12, 0), 0]) {
       expect(formatDateTime(ms)).toBe(new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
     }
@@ -20,7 +21,7 @@ describe('dates on screen', () => {
     expect(formatDateTime(Date.UTC(2025, 0, 4, 20, 30))).toMatch(/\b0?9[:.]30\b/);
   });
 
-  it("a log's time reads as the phone's own toLocaleTimeString says it, in the phone's zone, wherever the phone goes", () => {
+  it("a log's time reads as toLocaleTimeString says it on an en-US phone, in the phone's zone, wherever the phone goes", () => {
     const ms = Date.UTC(2025, 0, 4, 20, 30, 5);
     for (const t of [ms, Date.UTC(2025, 6, 1, 12, 0, 59), 0]) expect(formatTime(t)).toBe(new Date(t).toLocaleTimeString());
     expect(formatTime(ms)).toMatch(/\b0?9[:.]30[:.]05\b/);

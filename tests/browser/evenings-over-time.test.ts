@@ -94,7 +94,8 @@ describe('a game left in play for a week', () => {
     await page.getByTestId('headline').waitFor();
     await padRoll(page, ['1', '1', '1', '1', '1']);
     // the game over's ledger is tonight's: this one game
-    // tonight's name as the phone says it (eveningName: the day in the phone's own language)
+    // tonight's name as the phone says it (eveningName, in format.ts's dateLocale: on this en-US
+    // phone what its own toLocaleDateString says; locale-walk.test has the other regions)
     const tonight = await page.evaluate(() => new Date().toLocaleDateString(undefined, { dateStyle: 'medium' }));
     expect(await page.getByTestId('session-ledger').locator('caption').textContent()).toBe(`${tonight}: 1 game`);
     await home();
