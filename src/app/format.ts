@@ -101,6 +101,23 @@ export function eveningName(at: Date = new Date()): string {
   return formatters().day.format(at);
 }
 
+/** The zero of each run of digits a phone's keyboard may type besides 0–9: Arabic-Indic, Persian, Devanagari, Bengali, full-width. */
+const DIGIT_ZEROS = [0x0660, 0x06f0, 0x0966, 0x09e6, 0xff10];
+
+/**
+ * A whole number as typed in a field ("5", " 12 ", or "٥" on an Arabic keyboard), else null:
+ * "0,50", "2.5" or a German "1.000" are not guessed at. A `type="number"` field does guess, and
+ * by the browser's rules: Chromium drops the comma of "0,50" and reads 50, reads "1.000" as 1.
+ */
+export function typedWholeNumber(text: string): number | null {
+  const digits = text.trim().replace(/\p{Nd}/gu, (digit) => {
+    const code = digit.codePointAt(0)!;
+    const zero = DIGIT_ZEROS.find((z) => code >= z && code <= z + 9);
+    return zero === undefined ? digit : String(code - zero);
+  });
+  return /^[0-9]+$/.test(digits) ? Number(digits) : null;
+}
+
 /**
  * An error's message said on screen before another sentence: a full stop added where it has no
  * closing punctuation of its own (a browser's "OffscreenCanvas is not defined").

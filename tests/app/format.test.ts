@@ -8,7 +8,7 @@ afterAll(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
 });
-import { asSentence, backupFileName, dateLocale, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList, offsetsDiffer, playAgainText } from '../../src/app/format.ts';
+import { asSentence, backupFileName, dateLocale, diceText, fileNamePart, formatDateTime, formatTime, localDay, movesText, nameList, offsetsDiffer, playAgainText, typedWholeNumber } from '../../src/app/format.ts';
 
 describe('dates on screen', () => {
   it("a time reads as toLocaleString says it on an en-US phone (Node's), in the phone's zone", () => {
@@ -66,6 +66,19 @@ describe("the one locale of dates: English, in the phone's region's ways", () =>
     expect(said('tr-TR')).toBe('4 Dec 2026, 20:40');
     expect(dateLocale('ar-EG')).toEqual({ locale: 'en-001', hourCycle: 'h12' });
     expect(said('ar-EG')).toMatch(/^4 Dec 2026, 8:40\s?pm$/);
+  });
+});
+
+describe('a whole number typed in a field', () => {
+  it('reads digits, from any keyboard; refuses a decimal comma or point and a thousands separator rather than guess', () => {
+    expect(typedWholeNumber('5')).toBe(5);
+    expect(typedWholeNumber(' 12 ')).toBe(12);
+    expect(typedWholeNumber('0')).toBe(0);
+    expect(typedWholeNumber('\u0665')).toBe(5); // Arabic-Indic ٥
+    expect(typedWholeNumber('\u06f1\u06f0')).toBe(10); // Persian ۱۰
+    expect(typedWholeNumber('\u0968\u0966')).toBe(20); // Devanagari २०
+    expect(typedWholeNumber('\uff13')).toBe(3); // full-width ３
+    for (const text of ['', ' ', '0,50', '2,5', '2.5', '1.000', '1,000', '-1', '5e3', '+5', 'five', '\u0e51']) expect(typedWholeNumber(text)).toBeNull();
   });
 });
 

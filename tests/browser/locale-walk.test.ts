@@ -84,3 +84,35 @@ describe('a phone set to Turkish: names typed in its lower case', () => {
     expect(app.session.errors).toEqual([]);
   });
 });
+
+describe('the ante typed on a German or Arabic keyboard', () => {
+  const app = appSession({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+
+  /** The ante typed key by key, as a phone's keyboard enters it, and Start tapped. */
+  async function typeAnteAndStart(typed: string): Promise<void> {
+    const { page } = app.session;
+    const ante = page.getByTestId('ante');
+    await ante.fill('');
+    await ante.focus();
+    await page.keyboard.type(typed);
+    await page.getByTestId('start-game').click();
+  }
+
+  it('"0,50" or "1.000" is refused, not read as an ante of 50 or 1; "٥" is 5', async () => {
+    const { page } = app.session;
+    await page.getByTestId('new-game').click();
+    for (const name of ['Ann', 'Bob']) {
+      await page.getByTestId('player-name').fill(name);
+      await page.getByTestId('add-player').click();
+    }
+    for (const typed of ['0,50', '2,5', '1.000']) {
+      await typeAnteAndStart(typed);
+      expect(await page.getByTestId('start-problem').textContent()).toBe('Ante per player: enter a whole number between 0 and 1000000.');
+      expect(await page.getByTestId('headline').count()).toBe(0);
+    }
+    await typeAnteAndStart('٥');
+    await page.getByTestId('headline').waitFor();
+    expect(await page.getByTestId('pot').textContent()).toBe('10');
+    expect(app.session.errors).toEqual([]);
+  });
+});
