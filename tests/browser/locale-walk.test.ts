@@ -116,3 +116,21 @@ describe('the ante typed on a German or Arabic keyboard', () => {
     expect(app.session.errors).toEqual([]);
   });
 });
+
+describe('the dice pad typed on an Arabic keyboard', () => {
+  const app = appSession({ locale: 'ar-EG', timezoneId: 'Africa/Cairo' });
+
+  it('Eastern Arabic digits ١–٦ enter dice as 1–6 do', async () => {
+    const { page } = app.session;
+    await startGame(page, 'five-thousand', ['سارة', 'Bob']);
+    const one = page.getByTestId('dice-pad').locator('button[data-face="1"]');
+    await one.focus();
+    // keyboard.type sends a letter off the US layout as text alone, without the keydown a keyboard sends
+    for (const key of '١٢٣٤٥') await one.dispatchEvent('keydown', { key, bubbles: true, cancelable: true });
+    await page.getByTestId('dice-pad-done').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('camera-read').waitFor();
+    expect(await page.getByTestId('camera-read').textContent()).toBe('1 2 3 4 5');
+    expect(app.session.errors).toEqual([]);
+  });
+});
