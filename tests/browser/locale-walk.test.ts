@@ -3,8 +3,11 @@
  * game of 5000 begun by the pad, then Home, History, Players and the game's log. Its words are
  * English, so every date and time is too, in the region's ways (format.ts, `dateLocale`): day
  * before month and a 24-hour clock in Berlin, Latin digits in Cairo beside the Latin scores,
- * never "07.12.2026" or "٠٧‏/١٢‏/٢٠٢٦، ٦:٢٤ م" in an English line.
+ * never "07.12.2026" or "٠٧‏/١٢‏/٢٠٢٦، ٦:٢٤ م" in an English line. The CSV and the JSON transcript
+ * are the same on every phone (a spreadsheet's "2026-12-07 17:30:05", ISO times in UTC).
  */
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appSession } from './harness.ts';
 import { padRoll, startGame } from './table-helpers.ts';
@@ -14,6 +17,8 @@ const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 const DAY_FIRST_24 = new RegExp(`^\\d{1,2} ${MONTH} \\d{4}, \\d{2}:\\d{2}$`);
 /** "7 Dec 2026, 4:24 pm". */
 const DAY_FIRST_12 = new RegExp(`^\\d{1,2} ${MONTH} \\d{4}, \\d{1,2}:\\d{2}\\s[ap]m$`);
+/** "Dec 7, 2026, 16:24". */
+const MONTH_FIRST_24 = new RegExp(`^${MONTH} \\d{1,2}, \\d{4}, \\d{1,2}:\\d{2}$`);
 /** "Dec 7, 2026, 4:24 PM". */
 const MONTH_FIRST_12 = new RegExp(`^${MONTH} \\d{1,2}, \\d{4}, \\d{1,2}:\\d{2}\\s[AP]M$`);
 
@@ -24,9 +29,15 @@ const PHONES = [
   { locale: 'tr-TR', timezoneId: 'Europe/Istanbul', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
   { locale: 'ar-EG', timezoneId: 'Africa/Cairo', date: DAY_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[ap]m$/ },
   { locale: 'hi-IN', timezoneId: 'Asia/Kolkata', date: DAY_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[ap]m$/ },
+  { locale: 'ja-JP', timezoneId: 'Asia/Tokyo', date: MONTH_FIRST_24, time: /^\d{1,2}:\d{2}:\d{2}$/ },
   { locale: 'en-GB', timezoneId: 'Europe/London', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
   { locale: 'en-US', timezoneId: 'America/New_York', date: MONTH_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[AP]M$/ },
 ] as const;
+
+async function download(page: Page, testId: string): Promise<string> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  return readFile(await file.path(), 'utf8');
+}
 
 for (const phone of PHONES) {
   describe(`a phone set to ${phone.locale} (${phone.timezoneId})`, () => {
@@ -44,6 +55,13 @@ for (const phone of PHONES) {
       const started = await page.locator('dt', { hasText: /^Started$/ }).locator('xpath=following-sibling::dd[1]').textContent();
       expect(started?.trim()).toMatch(phone.date);
       expect((await page.locator('[data-testid="log-step"] .time').first().textContent())?.trim()).toMatch(phone.time);
+      // the exports are the same on every phone: a spreadsheet's date and time, plain numbers; ISO times (UTC)
+      const csv = (await download(page, 'export-csv')).replace(/^\uFEFF/, '').split('\r\n');
+      expect(csv[0]).toBe('#,time,player,action,dice,Ann score,Bob score,after');
+      expect(csv[1]).toMatch(/^1,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},Ann,[^\u0660-\u0669]*,1 2 3 4 5,0,0,/);
+      const transcript = JSON.parse(await download(page, 'export-json')) as { times: string[]; options: { ante: number } };
+      expect(transcript.times[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(transcript.options.ante).toBe(5);
       await page.getByRole('button', { name: 'Back' }).click();
       await page.getByTestId('headline').waitFor();
       await page.getByRole('button', { name: 'Back' }).click();
