@@ -35,7 +35,11 @@ function speak(text: string): void {
   if (typeof speechSynthesis === 'undefined' || typeof SpeechSynthesisUtterance === 'undefined') return;
   // A new read replaces what is still being said about the last one.
   speechSynthesis.cancel();
-  speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+  const utterance = new SpeechSynthesisUtterance(text);
+  // the app's words are English (the page's lang): unset, Chromium picks the voice of the browser's
+  // own language, and a German phone reads "Ann rolled 1 1 1" in German
+  utterance.lang = document.documentElement.lang || 'en';
+  speechSynthesis.speak(utterance);
 }
 
 export const speechAvailable = typeof speechSynthesis !== 'undefined';

@@ -152,3 +152,27 @@ describe('the dice pad typed on an Arabic keyboard', () => {
     expect(app.session.errors).toEqual([]);
   });
 });
+
+describe('speech on a phone set to German', () => {
+  const app = appSession({ locale: 'de-DE', timezoneId: 'Europe/Berlin', open: false });
+
+  it('says the English words in English, not in the phone’s German voice', async () => {
+    const { page } = app.session;
+    // records each utterance's text and language, in place of the browser's voice
+    await page.addInitScript(`
+      window.__spoken = [];
+      window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; this.lang = ''; } };
+      Object.defineProperty(window, 'speechSynthesis', { configurable: true, value: { speak: (u) => window.__spoken.push([u.text, u.lang]), cancel: () => {} } });
+    `);
+    await page.goto(app.server.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('speech').check();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await startGame(page, 'five-thousand', ['Ann', 'Bob']);
+    await padRoll(page, ['1', '1', '1', '2', '3']);
+    const spoken = (await page.evaluate('window.__spoken')) as [string, string][];
+    expect(spoken.length).toBeGreaterThan(0);
+    for (const [text, lang] of spoken) expect([text, lang]).toEqual([text, 'en']);
+    expect(app.session.errors).toEqual([]);
+  });
+});
