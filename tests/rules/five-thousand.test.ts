@@ -254,6 +254,30 @@ describe('5000 bumps', () => {
     expect(g(after).bumped).toEqual([false, true, true, false]);
     expect(viewMatch(after).headline).toContain("Dee lands on Bob and Cy's 1100: Bob and Cy are bumped to 0");
   });
+  it('at a big table the players bumped are counted past three, as the headline counts other players', () => {
+    // giftBumps off: Ann's overflow gifts lift Bob, Cy and Dee onto Eve's 1100 one by one; Fay then enters on 1100
+    const six = ['Ann', 'Bob', 'Cy', 'Dee', 'Eve', 'Fay'];
+    const others = [BUST, BUST, BUST, BUST, BUST];
+    const state = play(
+      [
+        ...TURN[4800], ...TURN[500], ...TURN[600], ...TURN[700], ...TURN[1100], BUST,
+        ...TURN[600], ...others, // 4800 + 600 > 5000: Bob 500 → 1100
+        ...TURN[500], ...others, // Cy 600 → 1100
+        r(2, 2, 2, 2, 3), bank, BUST, BUST, BUST, BUST, // four 2s, 400: Dee 700 → 1100
+      ],
+      { giftBumps: false },
+      six,
+    );
+    expect(g(state).scores).toEqual([4800, 1100, 1100, 1100, 1100, 0]);
+    expect(g(state).current).toBe(5);
+    const rolled = applyAction(state, r(1, 1, 1, 2, 3));
+    expect(viewMatch(rolled).headline).toContain('(0 → 1100, bumps 4 players to 0)');
+    const after = applyAction(rolled, bank);
+    expect(g(after).scores).toEqual([4800, 0, 0, 0, 0, 1100]);
+    expect(viewMatch(after).headline).toContain('Fay lands on 1100, the score of 4 players: all 4 are bumped to 0 and must score 500 in one turn to get back on the slate.');
+    // the slate's rows say who
+    expect(viewMatch(after).slate.rows.filter((row) => row.note === 'bumped: needs 500 to get back on')).toHaveLength(4);
+  });
   it('the bank button and headline say who banking would bump', () => {
     const s2 = play([...TURN[600], ...TURN[500], BUST, BUST, r(1, 2, 3, 4, 6)]);
     expect(viewMatch(s2).headline).toBe('Bob rolled 1 2 3 4 6 = 100 (1 set aside). Roll 4 dice or bank — turn total 100 (500 → 600, bumps Ann to 0)');

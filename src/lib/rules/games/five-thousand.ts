@@ -12,6 +12,7 @@ import { STANDARD_KIT } from '../../dice/index.ts';
 import { RuleError } from '../errors.ts';
 import { booleanOption, choiceOption, numberOption } from '../options.ts';
 import type { Action, GameDefinition, PlayerIndex, PlayView } from '../types.ts';
+import { NAMED_AT_MOST } from '../dice.ts';
 import {
   bankBlock,
   bustEvent,
@@ -161,12 +162,15 @@ function settleBank(g: FiveThousandState): BankResult {
       last[p] = 'bumped to 0';
     }
     if (victims.length === 0) return { story: '', who: '' };
+    const rule = `bumped to 0 and must score ${g.rules.entryScore} in one turn to get back on the slate.`;
+    // past three they are counted, as the headline's other lists of players are (`playersText`):
+    // the slate's rows say who each is ("bumped: needs 500 to get back on")
+    if (victims.length > NAMED_AT_MOST) {
+      const who = playersText(g, victims);
+      return { story: ` ${nameOf(g, landed)} lands on ${value}, the score of ${who}: all ${victims.length} are ${rule}`, who };
+    }
     const who = namesText(g, victims);
-    const are = victims.length === 1 ? 'is' : 'are';
-    return {
-      story: ` ${nameOf(g, landed)} lands on ${who}'s ${value}: ${who} ${are} bumped to 0 and must score ${g.rules.entryScore} in one turn to get back on the slate.`,
-      who,
-    };
+    return { story: ` ${nameOf(g, landed)} lands on ${who}'s ${value}: ${who} ${victims.length === 1 ? 'is' : 'are'} ${rule}`, who };
   };
 
   if (before + points <= target) {
