@@ -24,5 +24,5 @@ export {
   type Transcript,
 } from './transcript.ts';
 export { MAX_NAME_LENGTH, NAME_INPUT_MAXLENGTH, clipName, nameKey, nameLength, nameLengthProblem } from '../dice/names.ts';
-export { thrownDiceFromTable, formatDice, sameDice, andList } from './dice.ts';
+export { thrownDiceFromTable, formatDice, sameDice, andList, namesOrCount, NAMED_AT_MOST } from './dice.ts';
 export { potAfterAntes, sessionLedger, splitPot, type GameMoney, type PlayerBalance } from './pot.ts';
