@@ -1,14 +1,24 @@
 /**
- * The end of a game won by five at a big table, on a 320 px phone with the text at 200%: the
- * heading counts them ("5 players share the win!"), their names said under it.
+ * New game and the end of a game at a big table, on a 320 or 360 px phone with the text at 100% and
+ * 200%: every game's name whole in the game picker (a select draws one line: "5000 (bu…" was both
+ * 5000s), and a win shared by five counted in the heading ("5 players share the win!"), their
+ * names under it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { addTestStyles, appSession, layoutProblems } from './harness.ts';
 import { audit } from './axe-audit.ts';
 import { restoreBackup } from './table-helpers.ts';
+import { GAMES } from '../../src/lib/rules/index.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
+
+const SIZES = [
+  { width: 320, height: 568 },
+  { width: 360, height: 640 },
+];
+const TEXT = ['100%', '200%'];
 
 /** Each walk ends on Home. */
 afterEach(async () => {
@@ -16,6 +26,53 @@ afterEach(async () => {
   while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
 });
 
+/**
+ * The game's name as the picker lets a player read it: a select drawn on the screen shows what its
+ * one line holds (its width less its padding, the arrow not even counted); a select drawn by a face
+ * over it, the face's text when none of it is cut.
+ */
+function pickerShows(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const select = document.querySelector<HTMLSelectElement>('#game')!;
+    const text = select.selectedOptions[0]?.textContent ?? '';
+    const style = getComputedStyle(select);
+    if (style.opacity !== '0') {
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      let letters = 0;
+      while (letters < text.length && ctx.measureText(text.slice(0, letters + 1)).width <= room) letters++;
+      return text.slice(0, letters);
+    }
+    const face = select.parentElement!.querySelector<HTMLElement>('[data-testid="game-shown"]')!;
+    const cut = face.scrollWidth > face.clientWidth || face.scrollHeight > face.clientHeight;
+    // the select, invisible, must lie over the whole face for a tap on the face to open it
+    const a = select.getBoundingClientRect();
+    const b = face.getBoundingClientRect();
+    const covers = a.left <= b.left + 1 && a.top <= b.top + 1 && a.right >= b.right - 1 && a.bottom >= b.bottom - 1;
+    return cut ? '(cut)' : covers ? (face.textContent ?? '') : '(not under the select)';
+  });
+}
+
+describe('New game with big text on a small phone', () => {
+  it('the game picker shows every game whole, at 320 and 360 px, 100% and 200% text', async () => {
+    const { page } = app;
+    await page.getByTestId('new-game').click();
+    for (const text of TEXT) {
+      const undo = await addTestStyles(page, `html { font-size: ${text} !important; }`);
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        for (const game of GAMES) {
+          await page.getByTestId('game-select').selectOption(game.id);
+          expect(await pickerShows(page), `${game.name} at ${size.width} px, ${text} text`).toBe(game.name);
+        }
+        expect(await layoutProblems(page)).toEqual([]);
+      }
+      await undo();
+    }
+    await audit(page, 'New game, its game picker drawn by a face');
+  });
+});
 
 const SIX = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Bartholomew'].map((name, i) => ({ id: `p-${i}`, name }));
 
