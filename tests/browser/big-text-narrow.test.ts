@@ -1,14 +1,15 @@
 /**
  * New game and the end of a game at a big table, on a 320 or 360 px phone with the text at 100% and
  * 200%: every game's name whole in the game picker (a select draws one line: "5000 (bu…" was both
- * 5000s), and a win shared by five counted in the heading ("5 players share the win!"), their
- * names under it.
+ * 5000s), every seat's name whole (a text field cannot wrap: "Alexandra Papadopoulou" and
+ * "Alexandra Papadopoulos" both showed "Alexandra"), and a win shared by five counted in the
+ * heading ("5 players share the win!"), their names under it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addTestStyles, appSession, layoutProblems } from './harness.ts';
 import { audit } from './axe-audit.ts';
-import { restoreBackup } from './table-helpers.ts';
+import { restoreBackup, setUpGame } from './table-helpers.ts';
 import { GAMES } from '../../src/lib/rules/index.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
@@ -54,6 +55,27 @@ function pickerShows(page: Page): Promise<string> {
   });
 }
 
+/**
+ * Each seat's name as a player can read it: the field's whole value when it fits, else what the
+ * field shows, unless the whole name is written out under the field.
+ */
+function seatsShow(page: Page): Promise<string[]> {
+  return page.getByTestId('seat').evaluateAll((seats) =>
+    seats.map((seat) => {
+      const input = seat.querySelector('input')!;
+      const whole = seat.querySelector<HTMLElement>('[data-testid="seat-whole"]');
+      if (whole && whole.checkVisibility() && whole.scrollWidth <= whole.clientWidth) return whole.textContent ?? '';
+      const style = getComputedStyle(input);
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      let letters = 0;
+      while (letters < input.value.length && ctx.measureText(input.value.slice(0, letters + 1)).width <= room) letters++;
+      return input.value.slice(0, letters);
+    }),
+  );
+}
+
 describe('New game with big text on a small phone', () => {
   it('the game picker shows every game whole, at 320 and 360 px, 100% and 200% text', async () => {
     const { page } = app;
@@ -71,6 +93,42 @@ describe('New game with big text on a small phone', () => {
       await undo();
     }
     await audit(page, 'New game, its game picker drawn by a face');
+  });
+
+  it('at 200% text every seat\'s name can be read whole, on 320 and 360 px', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 360, height: 640 });
+    const undoStyles = await addTestStyles(page, 'html { font-size: 200% !important; }');
+    let undone = false;
+    const undo = async () => {
+      if (!undone) await undoStyles();
+      undone = true;
+    };
+    try {
+      const names = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Bartholomew', 'Alexandra Papadopoulou', 'Alexandra Papadopoulos'];
+      await setUpGame(page, 'five-thousand', names);
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        // "Alexandra" and "Alexandra": which to move, or take off, was a guess
+        expect(await seatsShow(page), `at ${size.width} px`).toEqual(names);
+        expect(await layoutProblems(page)).toEqual([]);
+      }
+      await audit(page, 'New game at 320 px, 200% text, long names written out under their fields');
+      // a name changed in its seat is written out whole too, and a short one needs nothing under it
+      await page.getByLabel('Player 7 name').fill('Alexandra Papadopoulou-Smith');
+      await page.getByLabel('Player 7 name').press('Tab');
+      await page.getByLabel('Player 1 name').fill('Max');
+      await page.getByLabel('Player 1 name').press('Tab');
+      expect((await seatsShow(page))[6]).toBe('Alexandra Papadopoulou-Smith');
+      expect(await page.getByTestId('seat').first().getByTestId('seat-whole').count()).toBe(0);
+      // at 100% text the whole name is in the field: nothing is written twice
+      await undo();
+      await page.setViewportSize({ width: 360, height: 640 });
+      await expect.poll(() => page.getByTestId('seat-whole').count()).toBe(0);
+      expect(await seatsShow(page)).toEqual(['Max', ...names.slice(1, 6), 'Alexandra Papadopoulou-Smith', names[7]]);
+    } finally {
+      await undo();
+    }
   });
 });
 
