@@ -2,8 +2,8 @@
  * New game and the end of a game at a big table, on a 320 or 360 px phone with the text at 100% and
  * 200%: every game's name whole in the game picker (a select draws one line: "5000 (bu…" was both
  * 5000s), every seat's name whole (a text field cannot wrap: "Alexandra Papadopoulou" and
- * "Alexandra Papadopoulos" both showed "Alexandra"), and a win shared by five counted in the
- * heading ("5 players share the win!"), their names under it.
+ * "Alexandra Papadopoulos" both showed "Alexandra"), the new player's field inside its card, and a
+ * win shared by five counted in the heading ("5 players share the win!"), their names under it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -76,6 +76,18 @@ function seatsShow(page: Page): Promise<string[]> {
   );
 }
 
+/** Controls of New game reaching past their card's edge (the card's padding is its own). */
+function pastTheCard(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.card input, .card select, .card button')].flatMap((el) => {
+      const card = el.closest('.card')!.getBoundingClientRect();
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0) return [];
+      return rect.right > card.right + 0.5 || rect.left < card.left - 0.5 ? [`${el.tagName} ${el.getAttribute('aria-label') ?? el.id ?? ''} ${Math.round(rect.right - card.right)} px past`] : [];
+    }),
+  );
+}
+
 describe('New game with big text on a small phone', () => {
   it('the game picker shows every game whole, at 320 and 360 px, 100% and 200% text', async () => {
     const { page } = app;
@@ -95,7 +107,7 @@ describe('New game with big text on a small phone', () => {
     await audit(page, 'New game, its game picker drawn by a face');
   });
 
-  it('at 200% text every seat\'s name can be read whole, on 320 and 360 px', async () => {
+  it('at 200% text every seat\'s name can be read whole, on 320 and 360 px; the new player\'s field stays in its card', async () => {
     const { page } = app;
     await page.setViewportSize({ width: 360, height: 640 });
     const undoStyles = await addTestStyles(page, 'html { font-size: 200% !important; }');
@@ -111,6 +123,7 @@ describe('New game with big text on a small phone', () => {
         await page.setViewportSize(size);
         // "Alexandra" and "Alexandra": which to move, or take off, was a guess
         expect(await seatsShow(page), `at ${size.width} px`).toEqual(names);
+        expect(await pastTheCard(page), `at ${size.width} px`).toEqual([]);
         expect(await layoutProblems(page)).toEqual([]);
       }
       await audit(page, 'New game at 320 px, 200% text, long names written out under their fields');
