@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { addTestStyles, appSession, layoutProblems } from './harness.ts';
 import { audit } from './axe-audit.ts';
 import { restoreBackup, setUpGame } from './table-helpers.ts';
-import { GAMES } from '../../src/lib/rules/index.ts';
+import { GAMES, optionSpecs } from '../../src/lib/rules/index.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
@@ -28,13 +28,12 @@ afterEach(async () => {
 });
 
 /**
- * The game's name as the picker lets a player read it: a select drawn on the screen shows what its
- * one line holds (its width less its padding, the arrow not even counted); a select drawn by a face
- * over it, the face's text when none of it is cut.
+ * The chosen option of the select `css` as a player can read it: a select drawn on the screen shows
+ * what its one line holds (its width less its padding, the arrow not even counted); a select drawn
+ * by a face over it, the face's text when none of it is cut.
  */
-function pickerShows(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const select = document.querySelector<HTMLSelectElement>('#game')!;
+function selectShows(page: Page, css: string): Promise<string> {
+  return page.locator(css).evaluate((select: HTMLSelectElement) => {
     const text = select.selectedOptions[0]?.textContent ?? '';
     const style = getComputedStyle(select);
     if (style.opacity !== '0') {
@@ -45,7 +44,7 @@ function pickerShows(page: Page): Promise<string> {
       while (letters < text.length && ctx.measureText(text.slice(0, letters + 1)).width <= room) letters++;
       return text.slice(0, letters);
     }
-    const face = select.parentElement!.querySelector<HTMLElement>('[data-testid="game-shown"]')!;
+    const face = select.parentElement!.querySelector<HTMLElement>('[data-testid="select-shown"]')!;
     const cut = face.scrollWidth > face.clientWidth || face.scrollHeight > face.clientHeight;
     // the select, invisible, must lie over the whole face for a tap on the face to open it
     const a = select.getBoundingClientRect();
@@ -98,13 +97,38 @@ describe('New game with big text on a small phone', () => {
         await page.setViewportSize(size);
         for (const game of GAMES) {
           await page.getByTestId('game-select').selectOption(game.id);
-          expect(await pickerShows(page), `${game.name} at ${size.width} px, ${text} text`).toBe(game.name);
+          expect(await selectShows(page, '#game'), `${game.name} at ${size.width} px, ${text} text`).toBe(game.name);
         }
         expect(await layoutProblems(page)).toEqual([]);
       }
       await undo();
     }
     await audit(page, 'New game, its game picker drawn by a face');
+  });
+
+  it("every rule's choice shows whole, at 320 px with 200% text and 360 px with 100%", async () => {
+    const { page } = app;
+    await page.getByTestId('new-game').click();
+    for (const [size, text] of [[SIZES[0]!, '200%'], [SIZES[1]!, '100%']] as const) {
+      await page.setViewportSize(size);
+      const undo = await addTestStyles(page, `html { font-size: ${text} !important; }`);
+      for (const game of GAMES) {
+        await page.getByTestId('game-select').selectOption(game.id);
+        const rules = page.locator('details.options');
+        if (!(await rules.evaluate((d: HTMLDetailsElement) => d.open))) await rules.locator('summary').click();
+        for (const spec of optionSpecs(game)) {
+          if (spec.kind !== 'choice') continue;
+          for (const choice of spec.choices) {
+            await page.locator(`#option-${spec.key}`).selectOption(choice.value);
+            // "Given to the lowest player on the slate (the sheet)" read "Given to the lowest pl"
+            expect(await selectShows(page, `#option-${spec.key}`), `${game.name}: ${spec.label} at ${size.width} px, ${text} text`).toBe(choice.label);
+          }
+        }
+      }
+      expect(await layoutProblems(page)).toEqual([]);
+      await audit(page, `New game's rules and variations at ${size.width} px, ${text} text`);
+      await undo();
+    }
   });
 
   it('at 200% text every seat\'s name can be read whole, on 320 and 360 px; the new player\'s field stays in its card', async () => {
