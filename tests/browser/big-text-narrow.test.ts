@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addTestStyles, appSession, layoutProblems } from './harness.ts';
 import { audit } from './axe-audit.ts';
-import { restoreBackup, setUpGame } from './table-helpers.ts';
+import { padRoll, restoreBackup, setUpGame, startGame } from './table-helpers.ts';
 import { GAMES, optionSpecs } from '../../src/lib/rules/index.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
@@ -233,6 +233,37 @@ describe('the end of a game won by five', () => {
       expect(await layoutProblems(page)).toEqual([]);
       const cut = await page.getByTestId('game-over').locator('h2, p, button').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
       expect(cut).toEqual([]);
+    } finally {
+      await undo();
+    }
+  });
+
+  it("a big table's ledger at 320 px, 200% text: its caption whole in the box it scrolls in", async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 320, height: 568 });
+    const names = ['Maximilian', 'Anne-Sophie', 'Guðrún', 'Нина', 'José María', 'Bartholomew', 'Alexandra Papadopoulou', 'Alexandra Papadopoulos'];
+    await startGame(page, 'big-roll-5000', names, 2);
+    // the roll-off, one die each: Maximilian's 6 starts, and throws five 1s
+    for (const face of ['6', '5', '4', '3', '2', '2', '2', '2']) await padRoll(page, [face]);
+    await padRoll(page, ['1', '1', '1', '1', '1']);
+    await page.getByTestId('session-ledger').waitFor();
+    const undo = await addTestStyles(page, 'html { font-size: 200% !important; }');
+    try {
+      await page.getByRole('region', { name: 'Ledger, scrolls sideways' }).waitFor();
+      // "Dec 7, 2026: 1 game" read "Dec 7, 202", the rest past the box's edge
+      const past = () =>
+        page.getByTestId('session-ledger').locator('caption').evaluate((caption) => {
+          const box = caption.closest('.ledger-wrap')!.getBoundingClientRect();
+          const range = document.createRange();
+          range.selectNodeContents(caption);
+          const text = range.getBoundingClientRect();
+          return Math.max(0, Math.round(text.right - box.right));
+        });
+      expect(await past()).toBe(0);
+      // and it stays in view as the table scrolls under it
+      await page.locator('.ledger-wrap').evaluate((wrap) => wrap.scrollTo({ left: wrap.scrollWidth }));
+      expect(await past()).toBe(0);
+      expect(await layoutProblems(page)).toEqual([]);
     } finally {
       await undo();
     }
