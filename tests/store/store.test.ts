@@ -446,6 +446,39 @@ describe('games and the action log', () => {
     expect(await s.sessionBalances(fourth!.id)).toEqual({});
   });
 
+  it('evenings are read a page at a time, the latest first, each with its games and balances; an empty one is left out', async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    let clock = Date.UTC(2026, 10, 6, 20);
+    const s = await store({ now: () => clock });
+    // five Fridays, a game each (Alice wins k from Bob on the k-th); the third's game deleted: nothing to say of it
+    const fridays = [];
+    for (let k = 1; k <= 5; k++) {
+      const friday = await s.sessionForNewGame(`Friday ${k}`);
+      const g = await s.createGame({ ...newGame, sessionId: friday.id });
+      await s.finishGame(g.id, { winners: [ALICE.id], payouts: { [ALICE.id]: k, [BOB.id]: -k } });
+      if (k === 3) await s.deleteGame(g.id);
+      fridays.push({ friday, g });
+      clock += 7 * DAY;
+    }
+    await s.settleEvening(fridays[0]!.friday.id);
+    const first = await s.eveningsPage({ limit: 2 });
+    expect(first.evenings.map((e) => e.session.name)).toEqual(['Friday 5', 'Friday 4']);
+    expect(first.more).toBe(true);
+    expect(first.evenings[0]).toEqual({ session: expect.objectContaining({ endedAt: null }), games: [expect.objectContaining({ id: fridays[4]!.g.id })], balances: { [ALICE.id]: 5, [BOB.id]: -5 } });
+    expect(first.evenings[1]!.session.endedBy).toBe('break');
+    // the next page skips the empty Friday 3, and says no more follow once the last is read
+    const second = await s.eveningsPage({ limit: 2, after: first.evenings[1]!.session });
+    expect(second.evenings.map((e) => [e.session.name, e.session.endedBy])).toEqual([
+      ['Friday 2', 'break'],
+      ['Friday 1', 'settled'],
+    ]);
+    expect(second.more).toBe(false);
+    // the empty Friday 3 skipped after Friday 4 too, and nothing more offered after Friday 1
+    expect((await s.eveningsPage({ limit: 1, after: fridays[3]!.friday })).evenings.map((e) => e.session.name)).toEqual(['Friday 2']);
+    expect((await s.eveningsPage({ limit: 3 })).evenings.map((e) => e.session.name)).toEqual(['Friday 5', 'Friday 4', 'Friday 2']);
+    expect(await s.eveningsPage({ limit: 5, after: fridays[0]!.friday })).toEqual({ evenings: [], more: false });
+  });
+
   it('an evening ended by the break with nobody owed anything is not said', async () => {
     let clock = Date.UTC(2026, 11, 5, 20);
     const s = await store({ now: () => clock });

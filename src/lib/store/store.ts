@@ -13,6 +13,7 @@ import {
   DEFAULT_SETTINGS,
   type ActionLike,
   type ActionRecord,
+  type Evening,
   type GameDice,
   type GamePlayer,
   type GameRecord,
@@ -127,6 +128,16 @@ export function resultOfGame(players: readonly GamePlayer[], ante: number, resul
     winners: result.winners.map((seat) => players[seat]!.id),
     payouts: ante > 0 ? Object.fromEntries(result.payouts.map((amount, seat) => [players[seat]!.id, amount])) : {},
   };
+}
+
+/** Each player's balance over these ledger lines (a session's). */
+function balancesOf(lines: readonly Pick<LedgerEntry, 'deltas'>[]): Record<string, number> {
+  // a Map, not `obj[id] = …`: an id is data, and must never reach an object's prototype
+  const balances = new Map<string, number>();
+  for (const line of lines) {
+    for (const [player, amount] of Object.entries(line.deltas)) balances.set(player, (balances.get(player) ?? 0) + amount);
+  }
+  return Object.fromEntries(balances);
 }
 
 /** When a session's table was last at it: its latest game or ledger line, else its start. */
@@ -1219,6 +1230,41 @@ export class RollcallStore {
   }
 
   /**
+   * Up to `limit` evenings, the latest begun first, that come after `after` in that order (an
+   * evening of the page before; from the latest without it), each with its games (the first
+   * played first) and its balances, and whether more follow. An evening with neither a game nor a
+   * ledger line (its only game deleted) is left out: there is nothing to say of it. Read with a
+   * cursor over `by-started`, each evening's games and lines by their `by-session` indexes, so
+   * History's evenings read a page, not two years (as `gamesPage` does for its games).
+   */
+  async eveningsPage(options: { limit: number; after?: Pick<SessionRecord, 'id' | 'startedAt'> }): Promise<{ evenings: Evening[]; more: boolean }> {
+    const { limit, after } = options;
+    return inTx(this.db, ['sessions', 'games', 'ledger'], 'readonly', async (tx) => {
+      const evenings: Evening[] = [];
+      const games = tx.objectStore('games').index('by-session');
+      const ledger = tx.objectStore('ledger').index('by-session');
+      let cursor = await tx.objectStore('sessions').index('by-started').openCursor(IDBKeyRange.upperBound(after?.startedAt ?? Infinity), 'prev');
+      // Evenings begun at the same millisecond come by id, descending: those up to `after` were on the page before.
+      while (cursor && after && cursor.value.startedAt === after.startedAt && cursor.primaryKey >= after.id) cursor = await cursor.continue();
+      // one evening past the page is read too, so that `more` never offers a page of none
+      let more = false;
+      while (cursor) {
+        const session = cursor.value;
+        const [played, lines] = await Promise.all([games.getAll(session.id), ledger.getAll(session.id)]);
+        if (played.length > 0 || lines.length > 0) {
+          if (evenings.length === limit) {
+            more = true;
+            break;
+          }
+          evenings.push({ session, games: played.sort((a, b) => a.updatedAt - b.updatedAt), balances: balancesOf(lines) });
+        }
+        cursor = await cursor.continue();
+      }
+      return { evenings, more };
+    });
+  }
+
+  /**
    * Evenings nobody ended whose balances were never settled (ended by the break, `endedBy`
    * 'break', with someone still owed), the latest first, each with its balances. Why: an evening
    * ended by the next game, a week later, took its debts off Home without a word; Home says them
@@ -1264,11 +1310,7 @@ export class RollcallStore {
       if (session.endedAt === null) throw new StoreError('invalid-input', 'That evening has not ended: its balances are still tonight’s.');
       const tonight = await this.sessionForNewGameInTx(tx, name);
       if (session.endedBy === 'settled' || session.endedBy === 'carried') return tonight;
-      const balances = new Map<string, number>();
-      for (const line of await tx.objectStore('ledger').index('by-session').getAll(session.id)) {
-        for (const [player, amount] of Object.entries(line.deltas)) balances.set(player, (balances.get(player) ?? 0) + amount);
-      }
-      const owed = [...balances].filter(([, amount]) => amount !== 0);
+      const owed = Object.entries(balancesOf(await tx.objectStore('ledger').index('by-session').getAll(session.id))).filter(([, amount]) => amount !== 0);
       if (owed.length > 0) {
         await tx.objectStore('ledger').add({ id: this.newId(), sessionId: tonight.id, gameId: null, at: this.now(), deltas: Object.fromEntries(owed), note: `Carried on from ${session.name}` });
       }
@@ -1293,12 +1335,7 @@ export class RollcallStore {
 
   /** Each player's running balance over a session's games and settle-ups. */
   async sessionBalances(sessionId: string): Promise<Record<string, number>> {
-    // a Map, not `obj[id] = …`: an id is data, and must never reach an object's prototype
-    const balances = new Map<string, number>();
-    for (const line of await this.ledgerForSession(sessionId)) {
-      for (const [player, amount] of Object.entries(line.deltas)) balances.set(player, (balances.get(player) ?? 0) + amount);
-    }
-    return Object.fromEntries(balances);
+    return balancesOf(await this.ledgerForSession(sessionId));
   }
 
   // ── taught sets and faces ──────────────────────────────────────────────────────────────

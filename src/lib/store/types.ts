@@ -107,6 +107,13 @@ export interface SessionRecord {
   endedBy?: SessionEnding;
 }
 
+/** An evening as History shows it (`eveningsPage`): the session, its games (the first played first) and its balances, by player. */
+export interface Evening {
+  session: SessionRecord;
+  games: GameRecord[];
+  balances: Record<string, number>;
+}
+
 /** How an evening's balances ended (`SessionRecord.endedBy`). */
 export type SessionEnding = 'settled' | 'break' | 'carried';
 
