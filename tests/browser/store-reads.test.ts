@@ -143,6 +143,27 @@ describe('a store read that fails', () => {
     await home(page);
   });
 
+  it('History: the evenings say they could not be read, and Try again reads them', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByTestId('history-count').waitFor();
+    await failReads(page, ['sessions'], 'disk');
+    await page.getByRole('radio', { name: 'Evenings' }).check();
+    await page.getByTestId('history-problem').waitFor();
+    expect(await page.getByTestId('history-problem').textContent()).toBe('The evenings could not be read (The disk could not be read.). Try again, or reload the page; everything saved is safe.');
+    expect(await page.getByTestId('evening').count()).toBe(0);
+    await readsAgain(page);
+    await page.getByTestId('evenings-again').click();
+    await page.getByTestId('evening').first().waitFor();
+    expect(await page.getByTestId('history-problem').count()).toBe(0);
+    expect(await page.getByTestId('evening').locator('h2').allTextContents()).toEqual(['Tonight']);
+    expect(await page.getByTestId('evening-balances').locator('tr').allTextContents()).toEqual([`Ben+${FINISHED * 2}`, `Ann-${FINISHED * 2}`]);
+    // History opens on the games again for the tests after
+    await page.getByRole('radio', { name: 'Games' }).check();
+    expect(errors).toEqual([]);
+  });
+
   it('the table looked at again as the page comes back into view says the game could not be read, and shows it as it was', async () => {
     const { page } = app;
     const errors = watchErrors(page);
