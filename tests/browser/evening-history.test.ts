@@ -28,13 +28,22 @@ const seatsFor = (winner: string) => {
   return [0, 1, 2].map((i) => PLAYERS[(k - 1 + i + 3) % 3]!);
 };
 
-/** Three Fridays, one game each, won by `winner` (+4, the other two −2). */
-function threeFridays(): BackupFile {
-  const fridays = [
-    { id: 'three', name: 'Three Fridays ago', weeks: 3, winner: 'p-ann', endedBy: 'settled' as const },
-    { id: 'two', name: 'Two Fridays ago', weeks: 2, winner: 'p-bob', endedBy: 'break' as const },
-    { id: 'last', name: 'Last Friday', weeks: 1, winner: 'p-cy', endedBy: 'break' as const },
-  ];
+interface Friday {
+  id: string;
+  name: string;
+  weeks: number;
+  winner: string;
+  endedBy: 'settled' | 'break';
+}
+
+const THREE_FRIDAYS: Friday[] = [
+  { id: 'three', name: 'Three Fridays ago', weeks: 3, winner: 'p-ann', endedBy: 'settled' },
+  { id: 'two', name: 'Two Fridays ago', weeks: 2, winner: 'p-bob', endedBy: 'break' },
+  { id: 'last', name: 'Last Friday', weeks: 1, winner: 'p-cy', endedBy: 'break' },
+];
+
+/** Fridays (three, unless said), one game each, won by `winner` (+4, the other two −2). */
+function threeFridays(fridays: Friday[] = THREE_FRIDAYS): BackupFile {
   const payouts = (winner: string) => Object.fromEntries(PLAYERS.map((p) => [p.id, p.id === winner ? 4 : -2]));
   const startOf = (weeks: number) => Date.now() - weeks * 7 * DAY;
   const endOf = (weeks: number) => startOf(weeks) + FIVE_ONES.actions.length * 20_000;
@@ -59,7 +68,7 @@ function threeFridays(): BackupFile {
       result: { winners: [winner], payouts: payouts(winner) },
       actions: FIVE_ONES.actions.map((action, k) => ({ action, at: startOf(weeks) + k * 20_000 })),
     })),
-    players: PLAYERS.map((p) => ({ ...p, createdAt: startOf(4), lastPlayedAt: endOf(1) })),
+    players: PLAYERS.map((p) => ({ ...p, createdAt: startOf(Math.max(...fridays.map((f) => f.weeks)) + 1), lastPlayedAt: endOf(1) })),
     sessions: fridays.map(({ id, name, weeks, endedBy }) => ({ id: `s-${id}`, name, startedAt: startOf(weeks), endedAt: endOf(weeks), endedBy })),
     ledger: fridays.map(({ id, weeks, winner }) => ({ id: `l-${id}`, sessionId: `s-${id}`, gameId: `g-${id}`, at: endOf(weeks), deltas: payouts(winner), note: '' })),
     taughtSets: [],
@@ -168,5 +177,29 @@ describe('evenings, week after week', () => {
     const removeStyles = await addTestStyles(page, 'html { font-size: 200% !important; }');
     expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth)).toBeLessThanOrEqual(360);
     await removeStyles();
+  });
+
+  it('a year of Fridays comes 20 evenings at a time; Show older evenings adds the rest, focus on the first of them', async () => {
+    const context = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(app.server.url);
+      await page.getByTestId('new-game').waitFor();
+      // 25 Fridays, all settled up
+      const year = Array.from({ length: 25 }, (_, k): Friday => ({ id: `w${k + 1}`, name: `Friday ${25 - k}`, weeks: k + 1, winner: PLAYERS[k % 3]!.id, endedBy: 'settled' }));
+      expect(await restoreBackup(page, threeFridays(year))).toBe('Imported 25 games.');
+      await evenings(page);
+      const list = page.getByTestId('evening');
+      expect(await list.count()).toBe(20);
+      expect(await list.first().locator('h2').textContent()).toBe('Friday 25');
+      await page.getByTestId('evenings-more').click();
+      await list.nth(24).waitFor();
+      expect(await list.locator('h2').allTextContents()).toEqual(Array.from({ length: 25 }, (_, k) => `Friday ${25 - k}`));
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Friday 5');
+      expect(await page.getByTestId('evenings-more').count()).toBe(0);
+      expect(await page.getByTestId('evenings-count').textContent()).toBe('Showing 25 evenings, the latest first.');
+    } finally {
+      await context.close();
+    }
   });
 });
