@@ -113,6 +113,10 @@ describe('evenings, week after week', () => {
     expect(await rows(two.getByTestId('unsettled-ledger'))).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
     expect(await two.locator('caption').textContent()).toBe('Still owed');
     await audit(page, 'home (two evenings not settled up, one open)');
+    // at 200% text the card stays on the 360 px screen
+    const removeStyles = await addTestStyles(page, 'html { font-size: 200% !important; }');
+    expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth)).toBeLessThanOrEqual(360);
+    await removeStyles();
     await two.getByTestId('settle-evening').click();
     expect(await two.getByTestId('unsettled-question').textContent()).toBe('Settled up for Two Fridays ago? Its balances (Bob +4, Ann -2, Cy -2) leave Home for good.');
     await audit(page, 'home (two evenings not settled up, settling one asked)');
