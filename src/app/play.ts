@@ -34,7 +34,7 @@ import {
 } from '../lib/rules/index.ts';
 import { BUILT_IN_KITS, describeDice, tokenForFace, type DiceKit } from '../lib/dice/index.ts';
 import { isolated, spreadsheetTime } from './format.ts';
-import { balancesSaid } from './balances.ts';
+import { eveningText } from './balances.ts';
 import { rollcallFileKind, wrongFileMessage } from './file-kinds.ts';
 
 /**
@@ -74,8 +74,7 @@ export function resultText(result: {
   if (payout) lines.push(payout);
   const { evening } = result;
   if (evening && evening.balances.length > 0) {
-    const balances = balancesSaid(evening.balances.map((b) => ({ name: isolated(b.player), amount: b.net })));
-    lines.push(`${evening.name} (${evening.games} ${evening.games === 1 ? 'game' : 'games'}): ${balances}`);
+    lines.push(eveningText(evening.name, evening.balances.map((b) => ({ name: b.player, amount: b.net })), evening.games));
   }
   return lines.join('\n');
 }

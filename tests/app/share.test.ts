@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shareText, type ShareTargets } from '../../src/app/share.ts';
+import { eveningText } from '../../src/app/balances.ts';
 
 const DATA = { title: '5000: Ann wins!', text: 'Ann wins!' };
 
@@ -49,5 +50,18 @@ describe('sharing a text', () => {
     expect(await shareText(DATA, targets('none', 'refused').t)).toBe('shown');
     expect(await shareText(DATA, targets('refused', 'none').t)).toBe('shown');
     expect(await shareText(DATA, {})).toBe('shown');
+  });
+});
+
+describe("an evening's balances as text", () => {
+  it('names the evening, counts its games when known, and keeps a right-to-left name in its place', () => {
+    const rows = [
+      { name: 'Ann', amount: 4 },
+      { name: 'سارة', amount: 0 },
+      { name: 'Bob', amount: -4 },
+    ];
+    expect(eveningText('Dec 7, 2026', rows, 2)).toBe('Dec 7, 2026 (2 games): Ann +4, \u2068سارة\u2069 0, Bob -4');
+    expect(eveningText('Dec 7, 2026', rows.slice(0, 1), 1)).toBe('Dec 7, 2026 (1 game): Ann +4');
+    expect(eveningText('Last Friday', rows.slice(2))).toBe('Last Friday: Bob -4');
   });
 });

@@ -82,7 +82,7 @@ describe('Share the result', () => {
     try {
       await shareAnnsWin(page);
       await page.getByTestId('share-said').waitFor({ timeout: 10_000 });
-      expect(await page.getByTestId('share-said').textContent()).toBe('The result is copied: paste it into your group’s chat.');
+      expect(await page.getByTestId('share-said').textContent()).toBe('Copied: paste it into your group’s chat.');
       const { copied } = await handed(page);
       expect(copied).toHaveLength(1);
       expect(linesOf(copied[0] ?? '').slice(0, 3)).toEqual(RESULT);
@@ -96,10 +96,33 @@ describe('Share the result', () => {
     try {
       await shareAnnsWin(page);
       await page.getByTestId('share-said').waitFor({ timeout: 10_000 });
-      expect(await page.getByTestId('share-said').textContent()).toBe('This browser would neither share nor copy it: select the result below and copy it.');
+      expect(await page.getByTestId('share-said').textContent()).toBe('This browser would neither share nor copy it: select the text below and copy it.');
       expect(linesOf(await page.getByTestId('shared-text').inputValue()).slice(0, 3)).toEqual(RESULT);
       // the game over stands as it was: Play again is still there
       await page.getByTestId('play-again').waitFor();
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it("Home's balances tonight and History's evenings share their balances too", async () => {
+    const page = await openPage('share-sheet');
+    try {
+      await gameWonByAnn(page, 2);
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.getByTestId('ledger').waitFor();
+      await page.getByTestId('share-balances').click();
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByRole('radio', { name: 'Evenings' }).check();
+      await page.getByTestId('evening-balances').waitFor();
+      await page.getByTestId('share-balances').click();
+      await expect.poll(async () => (await handed(page)).shared.length, { timeout: 10_000 }).toBe(2);
+      const [home, history] = (await handed(page)).shared;
+      // tonight's evening is named by its day; History counts its games
+      expect(home?.text).toMatch(/^(.+): Ann \+2, Bob -2$/);
+      const evening = /^(.+): Ann/.exec(home?.text ?? '')?.[1] ?? '';
+      expect(home?.title).toBe(`Balances · ${evening}`);
+      expect(history?.text).toBe(`${evening} (1 game): Ann +2, Bob -2`);
     } finally {
       await page.context().close();
     }
