@@ -417,9 +417,9 @@ describe('games and the action log', () => {
     expect((await s.carryEvening(friday.id, 'unused')).id).toBe(tonight.id);
     expect(await s.sessionBalances(tonight.id)).toEqual({ [ALICE.id]: 6, [BOB.id]: -6 });
     expect((await s.ledgerForSession(tonight.id)).map((l) => l.note)).toEqual(['Carried on from Dec 5, 2026']);
-    // Friday keeps its balances as played, marked carried, and is no longer said
+    // Friday keeps its balances as played, marked carried into tonight's, and is no longer said
     expect(await s.sessionBalances(friday.id)).toEqual({ [ALICE.id]: 6, [BOB.id]: -6 });
-    expect(await s.getSession(friday.id)).toMatchObject({ endedBy: 'carried' });
+    expect(await s.getSession(friday.id)).toMatchObject({ endedBy: 'carried', carriedInto: tonight.id });
     expect(await s.unsettledEvenings()).toEqual([]);
     // tonight ended on Home: settled up
     await s.endSession(tonight.id);
@@ -441,9 +441,10 @@ describe('games and the action log', () => {
     expect(await s.settleEvening(third.id)).toMatchObject({ endedBy: 'settled' });
     expect(await s.unsettledEvenings()).toEqual([]);
     expect(await s.sessionBalances(third.id)).toEqual({ [ALICE.id]: -2, [BOB.id]: 2 });
-    // carrying a settled evening carries nothing
+    // carrying a settled evening carries nothing, nor says it was carried anywhere
     await s.carryEvening(third.id, 'unused');
     expect(await s.sessionBalances(fourth!.id)).toEqual({});
+    expect(await s.getSession(third.id)).not.toHaveProperty('carriedInto');
   });
 
   it('evenings are read a page at a time, the latest first, each with its games and balances; an empty one is left out', async () => {

@@ -1299,8 +1299,8 @@ export class RollcallStore {
   /**
    * An ended evening's balances, never settled, carried on into tonight's (the evening a new game
    * would join now, `sessionForNewGame`, named `name` when it is new), in one transaction: tonight
-   * gets one ledger line of them ("Carried on from …"), and the old evening is marked carried, its
-   * games and balances kept as they were played. Returns tonight's evening. Carried once: a second
+   * gets one ledger line of them ("Carried on from …"), and the old evening is marked carried into
+   * it (`carriedInto`), its games and balances kept as they were played. Returns tonight's evening. Carried once: a second
    * call (a double tap, another tab) carries nothing more, and returns the open evening unchanged.
    */
   async carryEvening(id: string, name: string): Promise<SessionRecord> {
@@ -1314,7 +1314,7 @@ export class RollcallStore {
       if (owed.length > 0) {
         await tx.objectStore('ledger').add({ id: this.newId(), sessionId: tonight.id, gameId: null, at: this.now(), deltas: Object.fromEntries(owed), note: `Carried on from ${session.name}` });
       }
-      await tx.objectStore('sessions').put({ ...session, endedBy: 'carried' });
+      await tx.objectStore('sessions').put({ ...session, endedBy: 'carried', carriedInto: tonight.id });
       return tonight;
     });
   }

@@ -105,6 +105,12 @@ export interface SessionRecord {
    * evening, and on an evening ended before this was kept (no migration: nothing is said of it).
    */
   endedBy?: SessionEnding;
+  /**
+   * The evening an evening `carried` was carried into (its id), so History and the game over can
+   * name it. Absent on every other evening, and on one carried before this was kept (no migration:
+   * said as "a later evening's").
+   */
+  carriedInto?: string;
 }
 
 /** An evening as History shows it (`eveningsPage`): the session, its games (the first played first) and its balances, by player. */
