@@ -24,7 +24,8 @@ export const BACKUP_FORMAT = 'rollcall-backup';
  * 2: taught sets carry an own kit and its art, taught faces where the die lies (both optional, so
  * version 1 files still import). 3: players carry the names they were known by (`aliases`,
  * optional: older files import as players known by no other name); a Rollcall of version 2 would
- * drop them unsaid, so it is told the file is newer.
+ * drop them unsaid, so it is told the file is newer. Sessions' `endedBy` and `carriedInto` came
+ * without a new version (optional; a version 3 Rollcall drops them and says less of the evening).
  */
 const BACKUP_VERSION = 3;
 
@@ -109,7 +110,9 @@ const backupSchema = v.object({
   exportedAt: v.string(),
   games: v.array(gameSchema),
   players: v.array(v.object({ id, name, aliases: v.optional(v.array(name)), createdAt: time, lastPlayedAt: v.nullable(time) })),
-  sessions: v.array(v.object({ id, name, startedAt: time, endedAt: v.nullable(time), endedBy: v.optional(v.picklist(['settled', 'break', 'carried'])) })),
+  sessions: v.array(
+    v.object({ id, name, startedAt: time, endedAt: v.nullable(time), endedBy: v.optional(v.picklist(['settled', 'break', 'carried'])), carriedInto: v.optional(id) }),
+  ),
   ledger: v.array(
     v.object({ id, sessionId: v.nullable(id), gameId: v.nullable(id), at: time, deltas: v.record(v.string(), amount), note: v.string() }),
   ),
@@ -390,6 +393,12 @@ function* checkBackup(text: string): Generator<ImportProgress, ParsedBackup, voi
       }
     }
     checkResultMatchesLog(g, state);
+  }
+  for (const s of file.sessions) {
+    if (s.carriedInto === undefined) continue;
+    // a backup holds every evening and none is ever deleted: the evening it went into is in the file
+    if (s.endedBy !== 'carried') throw corrupt(`session "${s.id}" names an evening it was carried into but was not carried on`);
+    if (s.carriedInto === s.id || !sessionIds.has(s.carriedInto)) throw corrupt(`session "${s.id}" was carried into a missing session`);
   }
   for (const l of file.ledger) {
     if (l.gameId !== null && !gameIds.has(l.gameId)) throw corrupt(`ledger line "${l.id}" belongs to a missing game`);
