@@ -135,7 +135,8 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
     const tonight = await page.evaluate(() => new Date().toLocaleDateString(undefined, { dateStyle: 'medium' }));
     expect(await page.getByRole('heading', { name: /^Balances/ }).textContent()).toBe(`Balances · ${tonight}`);
     expect(await rows(page, 'ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
-    expect(await fridaysEnding(page)).toBe("Last Friday ended without settling up; its balances were carried on into a later evening's.");
+    // the evening they went into, by its name
+    expect(await fridaysEnding(page)).toBe(`Last Friday ended without settling up; its balances were carried on into ${tonight}'s.`);
     expect(await fridaysDeleteQuestion(page)).toBe(
       'Delete this game? Its log and its result go for good, from its evening’s totals too; what was carried on into a later evening stays as it was.',
     );
@@ -162,6 +163,24 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
       await page.reload();
       await home(page);
       expect(await page.getByTestId('unsettled-evening').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('carried on before Rollcall kept into which evening (an older backup): said as a later evening’s', async () => {
+    const context = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(app.server.url);
+      await page.getByTestId('new-game').waitFor();
+      const file = lastFriday();
+      const end = file.games[0]!.finishedAt!;
+      expect(await restoreBackup(page, { ...file, sessions: file.sessions.map((s) => ({ ...s, endedAt: end, endedBy: 'carried' as const })) })).toBe('Imported 1 game.');
+      expect(await fridaysEnding(page)).toBe("Last Friday ended without settling up; its balances were carried on into a later evening's.");
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByRole('radio', { name: 'Evenings' }).check();
+      expect(await page.getByTestId('evening-ending').allTextContents()).toEqual(['Never settled up; its balances were carried on into a later evening’s.']);
     } finally {
       await context.close();
     }
