@@ -185,4 +185,28 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
       await context.close();
     }
   });
+
+  it('carried into an evening with nothing in it, which History does not list: named all the same', async () => {
+    const context = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(app.server.url);
+      await page.getByTestId('new-game').waitFor();
+      const file = lastFriday();
+      const end = file.games[0]!.finishedAt!;
+      // nothing was owed when it was carried: the evening it went into got no line, and has no game
+      const sessions = [
+        { ...file.sessions[0]!, endedAt: end, endedBy: 'carried' as const, carriedInto: 's-empty' },
+        { id: 's-empty', name: 'Quiet Tuesday', startedAt: end + HOUR, endedAt: end + 2 * HOUR, endedBy: 'settled' as const },
+      ];
+      expect(await restoreBackup(page, { ...file, version: 3, sessions })).toBe('Imported 1 game.');
+      expect(await fridaysEnding(page)).toBe("Last Friday ended without settling up; its balances were carried on into Quiet Tuesday's.");
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByRole('radio', { name: 'Evenings' }).check();
+      await page.getByText('Never settled up; its balances were carried on into Quiet Tuesday’s.').waitFor();
+      expect(await page.getByTestId('evening').locator('h2').allTextContents()).toEqual(['Last Friday']);
+    } finally {
+      await context.close();
+    }
+  });
 });
