@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addTestStyles, appSession, layoutProblems } from './harness.ts';
 import { audit } from './axe-audit.ts';
+import { selectShows } from './select-shows.ts';
 import { padRoll, restoreBackup, setUpGame, startGame } from './table-helpers.ts';
 import { GAMES, optionSpecs } from '../../src/lib/rules/index.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
@@ -26,33 +27,6 @@ afterEach(async () => {
   const { page } = app;
   while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
 });
-
-/**
- * The chosen option of the select `css` as a player can read it: a select drawn on the screen shows
- * what its one line holds (its width less its padding, the arrow not even counted); a select drawn
- * by a face over it, the face's text when none of it is cut.
- */
-function selectShows(page: Page, css: string): Promise<string> {
-  return page.locator(css).evaluate((select: HTMLSelectElement) => {
-    const text = select.selectedOptions[0]?.textContent ?? '';
-    const style = getComputedStyle(select);
-    if (style.opacity !== '0') {
-      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-      const ctx = document.createElement('canvas').getContext('2d')!;
-      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-      let letters = 0;
-      while (letters < text.length && ctx.measureText(text.slice(0, letters + 1)).width <= room) letters++;
-      return text.slice(0, letters);
-    }
-    const face = select.parentElement!.querySelector<HTMLElement>('[data-testid="select-shown"]')!;
-    const cut = face.scrollWidth > face.clientWidth || face.scrollHeight > face.clientHeight;
-    // the select, invisible, must lie over the whole face for a tap on the face to open it
-    const a = select.getBoundingClientRect();
-    const b = face.getBoundingClientRect();
-    const covers = a.left <= b.left + 1 && a.top <= b.top + 1 && a.right >= b.right - 1 && a.bottom >= b.bottom - 1;
-    return cut ? '(cut)' : covers ? (face.textContent ?? '') : '(not under the select)';
-  });
-}
 
 /**
  * Each seat's name as a player can read it: the field's whole value when it fits, else what the
