@@ -1,6 +1,7 @@
 /**
- * The selects of Settings (the camera) at 320 px with the text at 200%: each chosen option whole,
- * drawn wrapped by a SelectFace, where a select's one line read "Rear camer…".
+ * The selects of Settings (the camera) and Players (a merge's "Same person as…") at 320 px with
+ * the text at 200%: each chosen option whole, drawn wrapped by a SelectFace, where a select's one
+ * line read "Rear camer…", "Alexandra Pa…".
  *
  * Chromium's fake camera calls itself "fake_device_0" and no switch names it otherwise: the page's
  * enumerateDevices gives that same camera a long name, as a phone's "camera2 1, facing back" or a
@@ -11,8 +12,11 @@ import sharp from 'sharp';
 import { addTestStyles, fakeCameraFile, launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { audit } from './axe-audit.ts';
 import { selectShows } from './select-shows.ts';
+import { restoreBackup } from './table-helpers.ts';
+import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const LONG_CAMERA = 'USB2.0 HD UVC WebCam (13d3:56ff), facing the table from the back';
+const LONG_NAMES = ['Alexandra Papadopoulou-Smith', 'Alexandra Papadopoulou-Jones'];
 
 let server: StaticServer;
 let camera: { path: string; cleanup: () => Promise<void> };
@@ -45,6 +49,22 @@ afterAll(async () => {
   await server?.stop();
 });
 
+function twoLongNames(): BackupFile {
+  const at = Date.now() - 3600_000;
+  return {
+    format: 'rollcall-backup',
+    version: 2,
+    exportedAt: new Date(at).toISOString(),
+    games: [],
+    players: LONG_NAMES.map((name, i) => ({ id: `p-${i}`, name, createdAt: at, lastPlayedAt: at })),
+    sessions: [],
+    ledger: [],
+    taughtSets: [],
+    taughtFaces: [],
+    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
+  };
+}
+
 describe('selects at 320 px, 200% text', () => {
   it("Settings' camera shows its long name whole, and the automatic one", async () => {
     const { page } = session;
@@ -62,5 +82,21 @@ describe('selects at 320 px, 200% text', () => {
     await expect.poll(() => selectShows(page, '#camera')).toBe(LONG_CAMERA);
     await select.selectOption('');
     await expect.poll(() => selectShows(page, '#camera')).toBe('Rear camera (automatic)');
+  });
+
+  it("Players' merge shows the chosen long name whole, also while the question is asked", async () => {
+    const { page } = session;
+    await restoreBackup(page, twoLongNames());
+    await page.getByRole('button', { name: 'Players' }).click();
+    await page.getByTestId('player').filter({ hasText: LONG_NAMES[0]! }).getByTestId('merge-player').click();
+    expect(await selectShows(page, '#merge-into')).toBe('Choose…');
+    await page.getByTestId('merge-into').selectOption({ label: LONG_NAMES[1]! });
+    expect(await selectShows(page, '#merge-into')).toBe(LONG_NAMES[1]);
+    expect(await layoutProblems(page)).toEqual([]);
+    await audit(page, "Players, a merge's long name drawn by a face");
+    await page.getByTestId('merge-ask').click();
+    await page.getByTestId('merge-question').waitFor();
+    expect(await selectShows(page, '#merge-into')).toBe(LONG_NAMES[1]);
+    await audit(page, "Players, a merge's question under the chosen long name");
   });
 });
