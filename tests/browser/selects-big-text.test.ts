@@ -1,7 +1,7 @@
 /**
- * The selects of Settings (the camera) and Players (a merge's "Same person as…") at 320 px with
- * the text at 200%: each chosen option whole, drawn wrapped by a SelectFace, where a select's one
- * line read "Rear camer…", "Alexandra Pa…".
+ * The selects of Settings (the camera), Players (a merge's "Same person as…") and the camera check
+ * ("Read as") at 320 px with the text at 200%: each chosen option whole, drawn wrapped by a
+ * SelectFace, where a select's one line read "Rear camer…", "Alexandra Pa…", "Corellian Sp…".
  *
  * Chromium's fake camera calls itself "fake_device_0" and no switch names it otherwise: the page's
  * enumerateDevices gives that same camera a long name, as a phone's "camera2 1, facing back" or a
@@ -17,6 +17,8 @@ import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const LONG_CAMERA = 'USB2.0 HD UVC WebCam (13d3:56ff), facing the table from the back';
 const LONG_NAMES = ['Alexandra Papadopoulou-Smith', 'Alexandra Papadopoulou-Jones'];
+/** The longest built-in dice kit's name. */
+const LONG_KIT = 'Corellian Spike dice (symbols valued 1–6)';
 
 let server: StaticServer;
 let camera: { path: string; cleanup: () => Promise<void> };
@@ -82,6 +84,17 @@ describe('selects at 320 px, 200% text', () => {
     await expect.poll(() => selectShows(page, '#camera')).toBe(LONG_CAMERA);
     await select.selectOption('');
     await expect.poll(() => selectShows(page, '#camera')).toBe('Rear camera (automatic)');
+  });
+
+  it("the camera check's kit shows whole", async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('camera-check').click();
+    const select = page.getByTestId('check-kit');
+    await select.selectOption({ label: LONG_KIT });
+    expect(await selectShows(page, '[data-testid="check-kit"]')).toBe(LONG_KIT);
+    expect(await layoutProblems(page)).toEqual([]);
+    await audit(page, "the camera check, its kit's long name drawn by a face");
   });
 
   it("Players' merge shows the chosen long name whole, also while the question is asked", async () => {
