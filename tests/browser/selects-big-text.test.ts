@@ -110,6 +110,10 @@ describe('selects at 320 px, 200% text', () => {
     await page.getByTestId('merge-ask').click();
     await page.getByTestId('merge-question').waitFor();
     expect(await selectShows(page, '#merge-into')).toBe(LONG_NAMES[1]);
+    // the choice is disabled while the question stands, and its face looks it (as a native select greys itself)
+    expect(await page.locator('#merge-into').isDisabled()).toBe(true);
+    const faceEdge = () => page.locator('.select-face:has(#merge-into) [data-testid="select-shown"]').evaluate((face) => getComputedStyle(face).borderTopStyle);
+    expect(await faceEdge()).toBe('dashed');
     await audit(page, "Players, a merge's question under the chosen long name");
   });
 });
