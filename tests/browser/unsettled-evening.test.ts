@@ -63,6 +63,19 @@ function lastFriday(): BackupFile {
 /** A table's rows, row by row: "Bob +4". */
 const rows = (page: Page, testId: string) => page.getByTestId(testId).locator('tr').evaluateAll((trs) => trs.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim()).join(' ')));
 
+/** A phone of its own (a browser context: its own store) on Home, for `walk`; closed after it. */
+async function onNewPhone(walk: (page: Page) => Promise<void>): Promise<void> {
+  const context = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(app.server.url);
+    await page.getByTestId('new-game').waitFor();
+    await walk(page);
+  } finally {
+    await context.close();
+  }
+}
+
 async function home(page: Page): Promise<void> {
   while (!(await page.getByTestId('new-game').isVisible())) await page.getByRole('button', { name: 'Back', exact: true }).click();
   await page.getByRole('heading', { name: 'In progress' }).waitFor();
@@ -148,10 +161,7 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
   });
 
   it('marked settled up, Home says no more of it and tonight starts clean', async () => {
-    const context = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
-    try {
-      const page = await context.newPage();
-      await page.goto(app.server.url);
+    await onNewPhone(async (page) => {
       await aWeekLater(page);
       expect(await rows(page, 'unsettled-ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
       await page.getByTestId('settle-evening').click();
@@ -163,17 +173,11 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
       await page.reload();
       await home(page);
       expect(await page.getByTestId('unsettled-evening').count()).toBe(0);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('carried on before Rollcall kept into which evening (an older backup): said as a later evening’s', async () => {
-    const context = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
-    try {
-      const page = await context.newPage();
-      await page.goto(app.server.url);
-      await page.getByTestId('new-game').waitFor();
+    await onNewPhone(async (page) => {
       const file = lastFriday();
       const end = file.games[0]!.finishedAt!;
       expect(await restoreBackup(page, { ...file, sessions: file.sessions.map((s) => ({ ...s, endedAt: end, endedBy: 'carried' as const })) })).toBe('Imported 1 game.');
@@ -181,17 +185,11 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
       await page.getByRole('button', { name: 'History' }).click();
       await page.getByRole('radio', { name: 'Evenings' }).check();
       expect(await page.getByTestId('evening-ending').allTextContents()).toEqual(['Never settled up; its balances were carried on into a later evening’s.']);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('carried into an evening with nothing in it, which History does not list: named all the same', async () => {
-    const context = await app.session.browser.newContext({ viewport: { width: 412, height: 860 } });
-    try {
-      const page = await context.newPage();
-      await page.goto(app.server.url);
-      await page.getByTestId('new-game').waitFor();
+    await onNewPhone(async (page) => {
       const file = lastFriday();
       const end = file.games[0]!.finishedAt!;
       // nothing was owed when it was carried: the evening it went into got no line, and has no game
@@ -205,8 +203,6 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
       await page.getByRole('radio', { name: 'Evenings' }).check();
       await page.getByText('Never settled up; its balances were carried on into Quiet Tuesday’s.').waitFor();
       expect(await page.getByTestId('evening').locator('h2').allTextContents()).toEqual(['Last Friday']);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
