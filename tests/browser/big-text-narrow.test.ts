@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { addTestStyles, appSession, layoutProblems } from './harness.ts';
 import { audit } from './axe-audit.ts';
 import { selectShows } from './select-shows.ts';
-import { padRoll, restoreBackup, setUpGame, startGame } from './table-helpers.ts';
+import { backupFile, padRoll, restoreBackup, setUpGame, startGame } from './table-helpers.ts';
 import { GAMES, optionSpecs } from '../../src/lib/rules/index.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
@@ -162,10 +162,7 @@ function fiveWinners(): BackupFile {
   const start = Date.now() - 3600_000;
   const at = (k: number) => start + k * 10_000;
   const end = at(actions.length);
-  return {
-    format: 'rollcall-backup',
-    version: 2,
-    exportedAt: new Date(end).toISOString(),
+  return backupFile({
     games: [
       {
         id: 'g-five',
@@ -187,11 +184,7 @@ function fiveWinners(): BackupFile {
     ],
     players: SIX.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: end })),
     sessions: [{ id: 's-tonight', name: 'Tonight', startedAt: start, endedAt: null }],
-    ledger: [],
-    taughtSets: [],
-    taughtFaces: [],
-    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
-  };
+  });
 }
 
 describe('the end of a game won by five', () => {

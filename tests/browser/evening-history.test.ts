@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addTestStyles, appSession } from './harness.ts';
 import { audit } from './axe-audit.ts';
-import { FIVE_ONES, restoreBackup, startGame } from './table-helpers.ts';
+import { backupFile, FIVE_ONES, restoreBackup, startGame } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
@@ -47,10 +47,7 @@ function threeFridays(fridays: Friday[] = THREE_FRIDAYS): BackupFile {
   const payouts = (winner: string) => Object.fromEntries(PLAYERS.map((p) => [p.id, p.id === winner ? 4 : -2]));
   const startOf = (weeks: number) => Date.now() - weeks * 7 * DAY;
   const endOf = (weeks: number) => startOf(weeks) + FIVE_ONES.actions.length * 20_000;
-  return {
-    format: 'rollcall-backup',
-    version: 2,
-    exportedAt: new Date(endOf(1)).toISOString(),
+  return backupFile({
     games: fridays.map(({ id, weeks, winner }) => ({
       id: `g-${id}`,
       game: 'big-roll-5000',
@@ -71,10 +68,7 @@ function threeFridays(fridays: Friday[] = THREE_FRIDAYS): BackupFile {
     players: PLAYERS.map((p) => ({ ...p, createdAt: startOf(Math.max(...fridays.map((f) => f.weeks)) + 1), lastPlayedAt: endOf(1) })),
     sessions: fridays.map(({ id, name, weeks, endedBy }) => ({ id: `s-${id}`, name, startedAt: startOf(weeks), endedAt: endOf(weeks), endedBy })),
     ledger: fridays.map(({ id, weeks, winner }) => ({ id: `l-${id}`, sessionId: `s-${id}`, gameId: `g-${id}`, at: endOf(weeks), deltas: payouts(winner), note: '' })),
-    taughtSets: [],
-    taughtFaces: [],
-    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
-  };
+  });
 }
 
 /** A table's rows, row by row: "Bob +4". */

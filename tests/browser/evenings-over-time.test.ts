@@ -9,7 +9,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appSession } from './harness.ts';
-import { FIVE_ONES, padRoll, restoreBackup } from './table-helpers.ts';
+import { backupFile, FIVE_ONES, padRoll, restoreBackup } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
@@ -54,18 +54,12 @@ function backup(start: number, sessionId: string, sessionName: string, times: nu
     };
   };
   const games = [game('g-won', start, FIVE_ONES.actions.length), times ? game('g-late', times[0]! - 5 * 60_000, times.length, (k) => times[k]!) : game('g-left', start + HOUR, FIVE_ONES.actions.length - 1)];
-  return {
-    format: 'rollcall-backup',
-    version: 2,
-    exportedAt: new Date(start + 2 * HOUR).toISOString(),
+  return backupFile({
     games,
     players: PLAYERS.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: start + HOUR })),
     sessions: [{ id: sessionId, name: sessionName, startedAt: start, endedAt: null }],
     ledger: games.filter((g) => g.result).map((g) => ({ id: `l-${g.id}`, sessionId, gameId: g.id, at: g.updatedAt, deltas: { ...g.result!.payouts }, note: '' })),
-    taughtSets: [],
-    taughtFaces: [],
-    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
-  };
+  });
 }
 
 /** Home's balances, row by row: "Bob +8". */

@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appSession, layoutProblems } from './harness.ts';
-import { restoreBackup } from './table-helpers.ts';
+import { backupFile, restoreBackup } from './table-helpers.ts';
+import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
 
@@ -13,20 +14,11 @@ const app = appSession();
 const GROUP = ['Ann', 'Bob', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ida', 'Jonathan', 'Zoë', 'Lou'];
 
 /** A backup of the group alone: twelve players, no games yet. */
-function group(): unknown {
+function group(): BackupFile {
   const now = Date.now();
-  return {
-    format: 'rollcall-backup',
-    version: 2,
-    exportedAt: new Date(now).toISOString(),
-    games: [],
+  return backupFile({
     players: GROUP.map((name, i) => ({ id: `p-${i}`, name, createdAt: now - 86_400_000, lastPlayedAt: now - (i + 1) * 60_000 })),
-    sessions: [],
-    ledger: [],
-    taughtSets: [],
-    taughtFaces: [],
-    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
-  };
+  });
 }
 
 const offered = () => app.page.getByRole('group', { name: 'Players from earlier games' }).getByRole('button').allTextContents();

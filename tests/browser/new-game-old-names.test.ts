@@ -7,27 +7,19 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addTestStyles, appSession, layoutProblems } from './harness.ts';
-import { restoreBackup } from './table-helpers.ts';
+import { backupFile, restoreBackup } from './table-helpers.ts';
+import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
 
 const GROUP = ['Ann', 'Bob', 'Cy', 'Alexandra Papadopoulou', 'Alexandra Papadopoulos'];
 
 /** A backup of the group alone: Bob known as Bbo before, no games yet. */
-function group(): unknown {
+function group(): BackupFile {
   const now = Date.now();
-  return {
-    format: 'rollcall-backup',
-    version: 3,
-    exportedAt: new Date(now).toISOString(),
-    games: [],
+  return backupFile({
     players: GROUP.map((name, i) => ({ id: `p-${i}`, name, ...(name === 'Bob' ? { aliases: ['Bbo'] } : {}), createdAt: now - 86_400_000, lastPlayedAt: now - (i + 1) * 60_000 })),
-    sessions: [],
-    ledger: [],
-    taughtSets: [],
-    taughtFaces: [],
-    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
-  };
+  });
 }
 
 const seated = () => app.page.getByTestId('seat').locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { appSession } from './harness.ts';
-import { FIVE_ONES, restoreBackup } from './table-helpers.ts';
+import { backupFile, FIVE_ONES, restoreBackup } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
@@ -46,18 +46,12 @@ function evening(): BackupFile {
       actions: FIVE_ONES.actions.map((action, k) => ({ action, at: at + k * 20_000 })),
     };
   });
-  return {
-    format: 'rollcall-backup',
-    version: 2,
-    exportedAt: new Date().toISOString(),
+  return backupFile({
     games,
     players: players.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: games.find((g) => g.players.some((s) => s.id === p.id))!.updatedAt })),
     sessions: [{ id: 's-tonight', name: 'Tonight', startedAt: start, endedAt: null }],
     ledger: games.map((g) => ({ id: `l-${g.id}`, sessionId: 's-tonight', gameId: g.id, at: g.updatedAt, deltas: { ...g.result!.payouts }, note: '' })),
-    taughtSets: [],
-    taughtFaces: [],
-    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
-  };
+  });
 }
 
 async function home(): Promise<void> {

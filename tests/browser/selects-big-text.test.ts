@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { addTestStyles, fakeCameraFile, launch, layoutProblems, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { audit } from './axe-audit.ts';
 import { selectShows } from './select-shows.ts';
-import { restoreBackup } from './table-helpers.ts';
+import { backupFile, restoreBackup } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const LONG_CAMERA = 'USB2.0 HD UVC WebCam (13d3:56ff), facing the table from the back';
@@ -53,18 +53,9 @@ afterAll(async () => {
 
 function twoLongNames(): BackupFile {
   const at = Date.now() - 3600_000;
-  return {
-    format: 'rollcall-backup',
-    version: 2,
-    exportedAt: new Date(at).toISOString(),
-    games: [],
+  return backupFile({
     players: LONG_NAMES.map((name, i) => ({ id: `p-${i}`, name, createdAt: at, lastPlayedAt: at })),
-    sessions: [],
-    ledger: [],
-    taughtSets: [],
-    taughtFaces: [],
-    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
-  };
+  });
 }
 
 describe('selects at 320 px, 200% text', () => {

@@ -9,7 +9,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession } from './harness.ts';
-import { FIVE_ONES, restoreBackup } from './table-helpers.ts';
+import { backupFile, FIVE_ONES, restoreBackup } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
@@ -45,18 +45,12 @@ function evening(): BackupFile {
       actions: finished ? FIVE_ONES.actions.map((action, k) => ({ action, at: at + k * 1000 })) : [],
     };
   });
-  return {
-    format: 'rollcall-backup',
-    version: 2,
-    exportedAt: new Date().toISOString(),
+  return backupFile({
     games,
     players: players.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: start })),
     sessions: [{ id: 's-tonight', name: 'Tonight', startedAt: start, endedAt: null }],
     ledger: games.filter((g) => g.result).map((g) => ({ id: `l-${g.id}`, sessionId: 's-tonight', gameId: g.id, at: g.updatedAt, deltas: { ...g.result!.payouts }, note: '' })),
-    taughtSets: [],
-    taughtFaces: [],
-    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
-  };
+  });
 }
 
 const CLOSED = 'could not be read: this page can no longer reach the saved games (a newer Rollcall opened in another tab, or the browser closed them). Reload the page; everything saved is safe.';

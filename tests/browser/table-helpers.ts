@@ -55,6 +55,28 @@ export async function restoreBackup(page: Page, backup: unknown): Promise<string
   return said;
 }
 
+/**
+ * A backup file for `restoreBackup`, holding only `parts` over an empty device: the header
+ * (format, this Rollcall's version, exported now; import checks the format and version only),
+ * no games, players, sessions, ledger or taught dice, and default settings with the storage
+ * question already asked. So a test's fixture says what it is about, not what every file must hold.
+ */
+export function backupFile(parts: Partial<BackupFile> = {}): BackupFile {
+  return {
+    format: 'rollcall-backup',
+    version: 3,
+    exportedAt: new Date().toISOString(),
+    games: [],
+    players: [],
+    sessions: [],
+    ledger: [],
+    taughtSets: [],
+    taughtFaces: [],
+    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
+    ...parts,
+  };
+}
+
 export async function headline(page: Page): Promise<string> {
   return (await page.getByTestId('headline').textContent()) ?? '';
 }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession } from './harness.ts';
 import { audit } from './axe-audit.ts';
-import { FIVE_ONES, restoreBackup, startGame } from './table-helpers.ts';
+import { backupFile, FIVE_ONES, restoreBackup, startGame } from './table-helpers.ts';
 import type { BackupFile } from '../../src/lib/store/backup.ts';
 
 const app = appSession();
@@ -28,10 +28,7 @@ function lastFriday(): BackupFile {
   const start = Date.now() - 7 * 24 * HOUR;
   const at = (k: number) => start + k * 20_000;
   const end = at(FIVE_ONES.actions.length);
-  return {
-    format: 'rollcall-backup',
-    version: 2,
-    exportedAt: new Date(end).toISOString(),
+  return backupFile({
     games: [
       {
         id: 'g-friday',
@@ -54,10 +51,7 @@ function lastFriday(): BackupFile {
     players: PLAYERS.map((p) => ({ ...p, createdAt: start - 1000, lastPlayedAt: end })),
     sessions: [{ id: 's-friday', name: 'Last Friday', startedAt: start, endedAt: null }],
     ledger: [{ id: 'l-friday', sessionId: 's-friday', gameId: 'g-friday', at: end, deltas: { 'p-ann': -2, 'p-bob': 4, 'p-cy': -2 }, note: '' }],
-    taughtSets: [],
-    taughtFaces: [],
-    settings: { theme: 'system', speech: false, settleMs: 600, cameraId: null, persistAsked: true },
-  };
+  });
 }
 
 /** A table's rows, row by row: "Bob +4". */
