@@ -72,6 +72,8 @@ describe('New game with a player known by an old name', () => {
   it('"Someone else called Bbo", taken by keyboard, leaves focus on that seat\'s name', async () => {
     const { page } = app;
     await page.getByTestId('new-game').click();
+    // the known players read first (offered as "+ Ann"): typed before, "Bbo" finds no one
+    await page.getByRole('button', { name: '+ Ann' }).waitFor();
     await page.getByTestId('player-name').fill('Bbo');
     await page.getByTestId('player-name').press('Enter');
     expect(await seated()).toEqual(['Bob']);
