@@ -215,6 +215,22 @@ describe('a store read that fails', () => {
     expect(errors).toEqual([]);
   });
 
+  it('Dice kits says its taught sets could not be read, not nothing at all, and Try again reads them', async () => {
+    const { page } = app;
+    const errors = watchErrors(page);
+    await failReads(page, ['taughtSets'], 'disk');
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.getByTestId('kits-problem').waitFor();
+    expect(await page.getByTestId('kits-problem').textContent()).toBe('The dice sets could not be read (The disk could not be read.). Try again, or reload the page; everything saved is safe.');
+    // nothing says there are none: they could not be read
+    expect(await page.getByText('None yet.', { exact: true }).count()).toBe(0);
+    await readsAgain(page);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('kits-problem').waitFor({ state: 'detached' });
+    await page.getByTestId('own-kits').getByText('None yet.', { exact: true }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('Home says the games could not be read, not "No game in progress", and still offers a new game', async () => {
     const { page } = app;
     const errors = watchErrors(page);
