@@ -77,8 +77,9 @@ describe('one game in two tabs', () => {
     await banner.waitFor();
     // Home and History can no longer read the games, and show none: the banner says why, and that they are safe
     expect(await banner.locator('p').textContent()).toBe('Rollcall was updated in another tab. Reload to go on: this page can no longer show or save your games, which are safe.');
-    // scrolled to the page's foot, Undo (the last control) lies clear above the banner
-    expect(await lastControlClearance(page, '[data-testid="outdated"]')).toBeGreaterThanOrEqual(0);
+    // scrolled to the page's foot, Undo (the last control) lies clear above the banner (polled: App
+    // makes the room once a ResizeObserver tells it the banner's height, a frame or more after it shows)
+    await expect.poll(() => lastControlClearance(page, '[data-testid="outdated"]')).toBeGreaterThanOrEqual(0);
     // a roll confirmed now is refused in words a player can act on (it was the browser's
     // "InvalidStateError: Failed to execute 'transaction' on 'IDBDatabase'…"), and the table stays as it was
     const before = await headline(page);
