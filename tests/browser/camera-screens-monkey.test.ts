@@ -224,17 +224,34 @@ async function walk(page: Page, errors: string[], seed: number, pool: Pool, dir:
       }
     }
     if (at.screen === 'kits' && (await page.getByText('None yet.').count()) + (await page.getByTestId('taught-set').count()) > 0) {
-      const rows = await page.evaluate(() =>
-        [...document.querySelectorAll('[data-testid="taught-set"]')].map((r) => ({ id: r.getAttribute('data-set-id') ?? '', text: r.querySelector('p .muted')?.textContent ?? '' })),
-      );
-      for (const row of rows) {
-        const set = now.sets[row.id];
-        if (!set) fail(step, `Dice kits lists set ${row.id}, which is not in the store`);
-        const n = total(set!.faces);
-        const said = n === 0 ? 'nothing taught yet' : `${n} taught ${n === 1 ? 'view' : 'views'}`;
-        if (!row.text.includes(said)) fail(step, `Dice kits says "${row.text}" for ${set!.name}, the store holds ${n} views`);
+      // After a delete, Dice kits says "Deleted …" and only then reads its sets again (three reads
+      // in a row), with nothing disabled meanwhile, so the page can look settled with the deleted
+      // set still listed (with the store's reads 150 ms slower, 4 checks in 6): the list is
+      // compared until it agrees with the store, 3 s at most, as checkHeld waits for the page.
+      const disagree = async (): Promise<string[]> => {
+        const rows = await page.evaluate(() =>
+          [...document.querySelectorAll('[data-testid="taught-set"]')].map((r) => ({ id: r.getAttribute('data-set-id') ?? '', text: r.querySelector('p .muted')?.textContent ?? '' })),
+        );
+        const problems: string[] = [];
+        for (const row of rows) {
+          const set = now.sets[row.id];
+          if (!set) {
+            problems.push(`Dice kits lists set ${row.id}, which is not in the store`);
+            continue;
+          }
+          const n = total(set.faces);
+          const said = n === 0 ? 'nothing taught yet' : `${n} taught ${n === 1 ? 'view' : 'views'}`;
+          if (!row.text.includes(said)) problems.push(`Dice kits says "${row.text}" for ${set.name}, the store holds ${n} views`);
+        }
+        for (const id of Object.keys(now.sets)) if (!rows.some((r) => r.id === id)) problems.push(`set ${id} is in the store but not on Dice kits`);
+        return problems;
+      };
+      let problems = await disagree();
+      for (let wait = 0; problems.length > 0 && wait < 30; wait++) {
+        await page.waitForTimeout(100);
+        problems = await disagree();
       }
-      for (const id of Object.keys(now.sets)) if (!rows.some((r) => r.id === id)) fail(step, `set ${id} is in the store but not on Dice kits`);
+      if (problems.length > 0) fail(step, problems[0]!);
     }
     return now;
   };
