@@ -422,6 +422,8 @@ describe('Star Wars Face Off read by the camera', () => {
     await page.getByTestId('new-game').click();
     await page.getByTestId('game-select').selectOption('face-off');
     const choice = page.getByTestId('dice-select');
+    // drawn only once New game has read the taught sets, after it shows (and allTextContents() does not wait)
+    await choice.waitFor();
     expect(await choice.locator('option').allTextContents()).toEqual(['Printed faces (built in)', 'Our Face Off dice']);
     expect(await page.getByTestId('dice-note').textContent()).toBe('reads dice that look like the printed art');
     await choice.selectOption({ label: 'Our Face Off dice' });
