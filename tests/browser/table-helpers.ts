@@ -57,7 +57,7 @@ export async function restoreBackup(page: Page, backup: unknown): Promise<string
 
 /**
  * A backup file for `restoreBackup`, holding only `parts` over an empty device: the header
- * (format, this Rollcall's version, exported now; import checks the format and version only),
+ * (format, version 3, exported now; import checks the format and version only),
  * no games, players, sessions, ledger or taught dice, and default settings with the storage
  * question already asked. So a test's fixture says what it is about, not what every file must hold.
  */
