@@ -288,6 +288,8 @@ describe('a game played without stakes', () => {
       await page.getByTestId('start-game').click();
       await page.getByTestId('headline').waitFor();
       await winAsFirst();
+      // the evening's ledger is read after the game over shows (and evaluateAll does not wait)
+      await page.getByTestId('session-ledger').waitFor();
       const rows = await page.getByTestId('session-ledger').locator('tbody tr').evaluateAll((trs) => trs.map((r) => [r.getAttribute('data-player'), r.querySelector('[data-testid="net"]')?.textContent]));
       expect(rows).toEqual([
         ['Ann', '+2'],
@@ -302,6 +304,8 @@ describe('a game played without stakes', () => {
       expect(await page.getByTestId('play-again').textContent()).toBe('Play again with Ann, Bob');
       await page.getByTestId('play-again').click();
       await page.getByTestId('game-over').waitFor({ state: 'detached' });
+      // the new game is saved, then its slate drawn: read once it shows (CI once read no rows)
+      await page.getByTestId('slate-row').first().waitFor();
       expect(Object.keys(await scores(page))).toEqual(['Ann', 'Bob']);
     } finally {
       await context.close();
