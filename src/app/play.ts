@@ -33,7 +33,7 @@ import {
   type Transcript,
 } from '../lib/rules/index.ts';
 import { BUILT_IN_KITS, describeDice, tokenForFace, type DiceKit } from '../lib/dice/index.ts';
-import { isolated, spreadsheetTime } from './format.ts';
+import { isolated, offsetsDiffer, spreadsheetTime } from './format.ts';
 import { eveningText } from './balances.ts';
 import { rollcallFileKind, wrongFileMessage } from './file-kinds.ts';
 
@@ -508,18 +508,51 @@ export function transcriptOf(header: GameHeader, actions: readonly Action[], tim
   return times ? { ...transcript, times: times.map((t) => new Date(t).toISOString()) } : transcript;
 }
 
-/** One CSV field: quoted when needed; text that a spreadsheet would run as a formula is defused. */
-function csvField(value: string | number): string {
-  if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+/**
+ * The field separator a spreadsheet on a phone in `language` ("de-DE") expects: ";" where numbers
+ * are written with a decimal comma (Germany, France, Brazil…), as Excel's list separator is there;
+ * a "," file opened in such an Excel puts every row in one column. "," everywhere else.
+ */
+export function csvSeparator(language: string): ',' | ';' {
+  let decimal: string | undefined;
+  try {
+    decimal = new Intl.NumberFormat(language || undefined).formatToParts(1.5).find((part) => part.type === 'decimal')?.value;
+  } catch {
+    return ','; // a language tag Intl does not take
+  }
+  return decimal === ',' ? ';' : ',';
 }
 
-/** The log as CSV for spreadsheets: one row per action, when it was made (`times`, ms) and every player's score after it. */
-export function csvOf(players: readonly string[], steps: readonly LogStep[], times: readonly number[]): string {
-  const head = ['#', 'time', 'player', 'action', 'dice', ...players.map((p) => `${p} score`), 'after'];
-  const rows = steps.map((s) => [s.index + 1, times[s.index] === undefined ? '' : spreadsheetTime(times[s.index]!), s.player ?? '', s.text, s.dice, ...s.scores, s.headline]);
-  return [head, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+/** One CSV field: quoted when needed; text that a spreadsheet would run as a formula is defused. */
+function csvField(value: string | number, separator: ',' | ';'): string {
+  if (typeof value === 'number') return String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /["\n\r]/.test(text) || text.includes(separator) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** "UTC+02:00": a time's offset from UTC on this phone (text: a bare "+02:00" is a formula to a spreadsheet). */
+function utcOffset(ms: number): string {
+  const minutes = -new Date(ms).getTimezoneOffset();
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `UTC${minutes < 0 ? '-' : '+'}${two(Math.floor(Math.abs(minutes) / 60))}:${two(Math.abs(minutes) % 60)}`;
+}
+
+/**
+ * The log as CSV for spreadsheets: one row per action, when it was made (`times`, ms) and every
+ * player's score after it, fields parted by `separator` (`csvSeparator`). A game played across a
+ * daylight-saving change (`offsetsDiffer`) gets a "UTC offset" column beside the time, as its
+ * log shows the zones: 02:50 then 02:10 is otherwise a game going backwards.
+ */
+export function csvOf(players: readonly string[], steps: readonly LogStep[], times: readonly number[], separator: ',' | ';' = ','): string {
+  const zoned = offsetsDiffer(times);
+  const head = ['#', 'time', ...(zoned ? ['UTC offset'] : []), 'player', 'action', 'dice', ...players.map((p) => `${p} score`), 'after'];
+  const rows = steps.map((s) => {
+    const at = times[s.index];
+    const when = at === undefined ? [''] : [spreadsheetTime(at)];
+    if (zoned) when.push(at === undefined ? '' : utcOffset(at));
+    return [s.index + 1, ...when, s.player ?? '', s.text, s.dice, ...s.scores, s.headline];
+  });
+  return [head, ...rows].map((row) => row.map((field) => csvField(field, separator)).join(separator)).join('\r\n') + '\r\n';
 }
 
 export class TranscriptImportError extends Error {

@@ -5,6 +5,7 @@ import { createMatch, matchResult, replay, summarize, viewMatch, type Action } f
 import {
   brokenLog,
   csvOf,
+  csvSeparator,
   holdsSecretDice,
   logSteps,
   payoutSentence,
@@ -277,6 +278,38 @@ describe('the log step by step', () => {
     expect(lines[0]).toBe(`#,time,player,action,dice,"Ann, the first score","'=HYPERLINK(""x"") score",after`);
     expect(lines[1]).toMatch(/^1,2026-12-05 20:15:03,"Ann, the first",rolled 2 3 4 6 6,2 3 4 6 6,0,0,"?'?Ann, the first rolled 2 3 4 6 6/);
     expect(lines).toHaveLength(3);
+  });
+
+  it("parts fields as a spreadsheet in the phone's language expects: ';' where numbers take a decimal comma", () => {
+    for (const language of ['de-DE', 'fr-FR', 'pt-BR', 'nl-NL', 'ru-RU']) expect(csvSeparator(language), language).toBe(';');
+    for (const language of ['en-US', 'en-GB', 'ja-JP', 'zh-CN', 'he-IL']) expect(csvSeparator(language), language).toBe(',');
+    // no language, or one Intl does not take: the usual comma, not an error at the export button
+    expect(csvSeparator('')).toMatch(/^[,;]$/);
+    expect(csvSeparator('not a language!')).toBe(',');
+    const header = { game: 'five-thousand', players: ['Ann, the first', 'Bob; Jr.'], options: {} };
+    const { steps } = logSteps(header, [{ type: 'roll', dice: [2, 3, 4, 6, 6] }]);
+    const lines = csvOf(header.players, steps, [new Date(2026, 11, 5, 20, 15, 3).getTime()], ';').split('\r\n');
+    // a comma is plain text in a ';' file; a ';' in a name is quoted
+    expect(lines[0]).toBe('#;time;player;action;dice;Ann, the first score;"Bob; Jr. score";after');
+    expect(lines[1]).toMatch(/^1;2026-12-05 20:15:03;Ann, the first;rolled 2 3 4 6 6;2 3 4 6 6;0;0;/);
+  });
+
+  it('gives a game played across the night the clocks go back a UTC offset column, and no other game one', () => {
+    const zoneBefore = process.env.TZ;
+    try {
+      // Berlin, 25 October 2026: 03:00 CEST becomes 02:00 CET, and 02:50 comes twice
+      process.env.TZ = 'Europe/Berlin';
+      const header = { game: 'five-thousand', players: ['Ann', 'Bob'], options: {} };
+      const { steps } = logSteps(header, [{ type: 'roll', dice: [2, 3, 4, 6, 6] }, { type: 'roll', dice: [2, 3, 4, 6, 6] }, { type: 'roll', dice: [2, 3, 4, 6, 6] }]);
+      const across = csvOf(header.players, steps, [Date.UTC(2026, 9, 25, 0, 50), Date.UTC(2026, 9, 25, 1, 10), Date.UTC(2026, 9, 25, 1, 50)]).split('\r\n');
+      expect(across[0]).toBe('#,time,UTC offset,player,action,dice,Ann score,Bob score,after');
+      expect(across.slice(1, 4).map((line) => line.split(',').slice(1, 3).join(' '))).toEqual(['2026-10-25 02:50:00 UTC+02:00', '2026-10-25 02:10:00 UTC+01:00', '2026-10-25 02:50:00 UTC+01:00']);
+      const evening = csvOf(header.players, steps, [Date.UTC(2026, 9, 24, 18, 0), Date.UTC(2026, 9, 24, 18, 5), Date.UTC(2026, 9, 24, 18, 9)]).split('\r\n');
+      expect(evening[0]).toBe('#,time,player,action,dice,Ann score,Bob score,after');
+    } finally {
+      if (zoneBefore === undefined) delete process.env.TZ;
+      else process.env.TZ = zoneBefore;
+    }
   });
 });
 

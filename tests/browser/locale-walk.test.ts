@@ -4,7 +4,8 @@
  * English, so every date and time is too, in the region's ways (format.ts, `dateLocale`): day
  * before month and a 24-hour clock in Berlin, Latin digits in Cairo beside the Latin scores,
  * never "07.12.2026" or "٠٧‏/١٢‏/٢٠٢٦، ٦:٢٤ م" in an English line. The CSV and the JSON transcript
- * are the same on every phone (a spreadsheet's "2026-12-07 17:30:05", ISO times in UTC).
+ * say times the same on every phone (a spreadsheet's "2026-12-07 17:30:05", ISO times in UTC);
+ * the CSV parts its fields as the region's spreadsheets do (";" where numbers take a decimal comma).
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
@@ -23,15 +24,15 @@ const MONTH_FIRST_24 = new RegExp(`^${MONTH} \\d{1,2}, \\d{4}, \\d{1,2}:\\d{2}$`
 const MONTH_FIRST_12 = new RegExp(`^${MONTH} \\d{1,2}, \\d{4}, \\d{1,2}:\\d{2}\\s[AP]M$`);
 
 const PHONES = [
-  { locale: 'de-DE', timezoneId: 'Europe/Berlin', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
-  { locale: 'fr-FR', timezoneId: 'Europe/Paris', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
+  { locale: 'de-DE', csv: ';', timezoneId: 'Europe/Berlin', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
+  { locale: 'fr-FR', csv: ';', timezoneId: 'Europe/Paris', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
   // Intl knows no "en-TR" or "en-EG": international English, the phone's own clock
-  { locale: 'tr-TR', timezoneId: 'Europe/Istanbul', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
-  { locale: 'ar-EG', timezoneId: 'Africa/Cairo', date: DAY_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[ap]m$/ },
-  { locale: 'hi-IN', timezoneId: 'Asia/Kolkata', date: DAY_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[ap]m$/ },
-  { locale: 'ja-JP', timezoneId: 'Asia/Tokyo', date: MONTH_FIRST_24, time: /^\d{1,2}:\d{2}:\d{2}$/ },
-  { locale: 'en-GB', timezoneId: 'Europe/London', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
-  { locale: 'en-US', timezoneId: 'America/New_York', date: MONTH_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[AP]M$/ },
+  { locale: 'tr-TR', csv: ';', timezoneId: 'Europe/Istanbul', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
+  { locale: 'ar-EG', csv: ',', timezoneId: 'Africa/Cairo', date: DAY_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[ap]m$/ },
+  { locale: 'hi-IN', csv: ',', timezoneId: 'Asia/Kolkata', date: DAY_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[ap]m$/ },
+  { locale: 'ja-JP', csv: ',', timezoneId: 'Asia/Tokyo', date: MONTH_FIRST_24, time: /^\d{1,2}:\d{2}:\d{2}$/ },
+  { locale: 'en-GB', csv: ',', timezoneId: 'Europe/London', date: DAY_FIRST_24, time: /^\d{2}:\d{2}:\d{2}$/ },
+  { locale: 'en-US', csv: ',', timezoneId: 'America/New_York', date: MONTH_FIRST_12, time: /^\d{1,2}:\d{2}:\d{2}\s[AP]M$/ },
 ] as const;
 
 async function download(page: Page, testId: string): Promise<string> {
@@ -55,10 +56,12 @@ for (const phone of PHONES) {
       const started = await page.locator('dt', { hasText: /^Started$/ }).locator('xpath=following-sibling::dd[1]').textContent();
       expect(started?.trim()).toMatch(phone.date);
       expect((await page.locator('[data-testid="log-step"] .time').first().textContent())?.trim()).toMatch(phone.time);
-      // the exports are the same on every phone: a spreadsheet's date and time, plain numbers; ISO times (UTC)
+      // the exports say times the same on every phone: a spreadsheet's date and time, plain numbers; ISO times (UTC);
+      // the CSV's fields parted as the region's spreadsheets part them (a German Excel puts a "," file in one column)
       const csv = (await download(page, 'export-csv')).replace(/^\uFEFF/, '').split('\r\n');
-      expect(csv[0]).toBe('#,time,player,action,dice,Ann score,Bob score,after');
-      expect(csv[1]).toMatch(/^1,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},Ann,[^\u0660-\u0669]*,1 2 3 4 5,0,0,/);
+      const sep = phone.csv;
+      expect(csv[0]).toBe(['#', 'time', 'player', 'action', 'dice', 'Ann score', 'Bob score', 'after'].join(sep));
+      expect(csv[1]).toMatch(new RegExp(`^1${sep}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}${sep}Ann${sep}[^\u0660-\u0669${sep}]*${sep}1 2 3 4 5${sep}0${sep}0${sep}`));
       const transcript = JSON.parse(await download(page, 'export-json')) as { times: string[]; options: { ante: number } };
       expect(transcript.times[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(transcript.options.ante).toBe(5);
