@@ -3,7 +3,7 @@
  * and the two ways it changes — an action appended (checked by the rules first, written before
  * it is shown) and undo (the last action dropped). Every screen of a game goes through this.
  */
-import { resultOfGame, SAME_EVENING_MS, SETTLED_GAME_CLOSED, StoreError, withLogChange, type GameRecord, type LogExpectation, type SessionEnding } from '../lib/store/index.ts';
+import { resultOfGame, SETTLED_GAME_CLOSED, StoreError, tableStillAt, withLogChange, type GameRecord, type LogExpectation, type SessionEnding } from '../lib/store/index.ts';
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { readProblem } from './readProblem.ts';
@@ -55,13 +55,13 @@ export function deletedFrom(ending: SessionEnding | 'ended' | null): string {
 
 /**
  * Before a game in play is played on (a move, an undo, a fix): after a break longer than an evening
- * (`SAME_EVENING_MS`, a game left in play overnight or forgotten for a week) its old evening ends
+ * (`tableStillAt`, a game left in play overnight or forgotten for a week) its old evening ends
  * at its last activity and the game goes on in a new one, as a new game would start one
  * (`eveningForPlay`). Asked of the store only when this game itself has been still that long:
  * otherwise its evening was active within it.
  */
 export async function eveningAfterBreak(record: GameRecord): Promise<void> {
-  if (record.status !== 'active' || record.sessionId === null || Date.now() - record.updatedAt <= SAME_EVENING_MS) return;
+  if (record.status !== 'active' || record.sessionId === null || tableStillAt(record.updatedAt, Date.now())) return;
   await (await data.store()).eveningForPlay(record.id, eveningName());
 }
 

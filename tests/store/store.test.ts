@@ -396,6 +396,49 @@ describe('games and the action log', () => {
     expect((await s.getSession(saturday!.id))?.endedAt).toBeNull();
   });
 
+  it('a clock set a day ahead, then put right, ends the evening stamped in that future rather than keeping it open until then', async () => {
+    const HOUR = 60 * 60 * 1000;
+    const right = Date.UTC(2026, 2, 6, 20);
+    let clock = right + 24 * HOUR;
+    const s = await store({ now: () => clock });
+    const wrongDay = await s.sessionForNewGame('Saturday');
+    const won = await s.createGame({ ...newGame, sessionId: wrongDay.id });
+    await s.finishGame(won.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 5, [BOB.id]: -5 } });
+    const left = await s.createGame({ ...newGame, sessionId: wrongDay.id });
+    await s.appendAction(left.id, { type: 'roll' });
+    const lastWrong = clock;
+    // put back an hour (a wrong zone's hour, say): still the same evening
+    clock -= HOUR;
+    expect((await s.sessionForNewGame('Saturday, later')).id).toBe(wrongDay.id);
+    expect(await s.eveningForPlay(left.id, 'Saturday, later')).toBeNull();
+    // put right, a day back: the next game starts tonight's evening; the wrong one ends at its last move, its debts kept
+    clock = right;
+    const tonight = await s.sessionForNewGame('Friday');
+    expect(tonight.id).not.toBe(wrongDay.id);
+    expect(await s.getSession(wrongDay.id)).toMatchObject({ endedAt: lastWrong, endedBy: 'break' });
+    expect(await s.sessionBalances(wrongDay.id)).toEqual({ [ALICE.id]: 5, [BOB.id]: -5 });
+    // the game left in play goes on tonight, as of now: the next game joins tonight's evening, not a third
+    expect(await s.getGame(left.id)).toMatchObject({ sessionId: tonight.id, updatedAt: right });
+    clock += HOUR;
+    expect((await s.sessionForNewGame('Friday, later')).id).toBe(tonight.id);
+  });
+
+  it('a game in play stamped a day ahead, played on once the clock is right, goes on in a new evening', async () => {
+    const HOUR = 60 * 60 * 1000;
+    const right = Date.UTC(2026, 2, 6, 20);
+    let clock = right + 24 * HOUR;
+    const s = await store({ now: () => clock });
+    const wrongDay = await s.sessionForNewGame('Saturday');
+    const left = await s.createGame({ ...newGame, sessionId: wrongDay.id });
+    await s.appendAction(left.id, { type: 'roll' });
+    clock = right;
+    const tonight = await s.eveningForPlay(left.id, 'Friday');
+    expect(tonight).toMatchObject({ name: 'Friday', endedAt: null });
+    expect((await s.getSession(wrongDay.id))?.endedBy).toBe('break');
+    expect((await s.getGame(left.id))?.sessionId).toBe(tonight!.id);
+    expect(await s.eveningForPlay(left.id, 'Friday')).toBeNull();
+  });
+
   it('an evening ended by the break, never settled up, is said until the players settle it or carry it on', async () => {
     const HOUR = 60 * 60 * 1000;
     let clock = Date.UTC(2026, 11, 5, 20);

@@ -179,6 +179,17 @@ export async function findSameGame(
 const SETTINGS_KEY = 'settings';
 /** A table idle this long has broken up: the next game starts a new session (`sessionForNewGame`). */
 export const SAME_EVENING_MS = 8 * 60 * 60 * 1000;
+
+/**
+ * Whether a table last at it at `lastActivity` is still at it `now` (within `SAME_EVENING_MS`).
+ * A last activity more than an evening AHEAD of now is a break too: the phone's clock was set
+ * wrong (a day or a year ahead) and then put right, and an evening whose moves were stamped in
+ * that future would otherwise stay open until the wrong date came round, every game meanwhile
+ * piling onto its balances. Time zones do not move `Date.now()`; only a clock set anew does.
+ */
+export function tableStillAt(lastActivity: number, now: number): boolean {
+  return Math.abs(now - lastActivity) <= SAME_EVENING_MS;
+}
 const SEQ_MAX = Number.MAX_SAFE_INTEGER;
 
 /**
@@ -1156,9 +1167,12 @@ export class RollcallStore {
     const games = tx.objectStore('games');
     const inPlay = (await games.index('by-session').getAll(session.id)).filter((g) => g.status === 'active');
     if (inPlay.length === 0) return { ended, next: null };
-    const next: SessionRecord = { id: this.newId(), name: checkName(nextName, 'A session'), startedAt: this.now(), endedAt: null };
+    const now = this.now();
+    const next: SessionRecord = { id: this.newId(), name: checkName(nextName, 'A session'), startedAt: now, endedAt: null };
     await sessions.add(next);
-    for (const game of inPlay) await games.put({ ...game, sessionId: next.id });
+    // a game stamped ahead of now (a clock set wrong, then put right: `tableStillAt`) comes in as
+    // of now, or the new evening would seem to be in that future too and end at its next game
+    for (const game of inPlay) await games.put({ ...game, sessionId: next.id, updatedAt: Math.min(game.updatedAt, now) });
     return { ended, next };
   }
 
@@ -1181,7 +1195,7 @@ export class RollcallStore {
       const games = await tx.objectStore('games').index('by-session').getAll(open.id);
       const lines = await tx.objectStore('ledger').index('by-session').getAll(open.id);
       const lastActivity = sessionLastActivity(open, games, lines);
-      if (t - lastActivity <= SAME_EVENING_MS) return open;
+      if (tableStillAt(lastActivity, t)) return open;
       // a game left in play goes on in the new evening, which the new game joins
       // nobody ended it: its balances were never settled up (`unsettledEvenings`)
       const { next } = await this.closeSessionInTx(tx, open, lastActivity, name, 'break');
@@ -1210,7 +1224,7 @@ export class RollcallStore {
       const games = await tx.objectStore('games').index('by-session').getAll(session.id);
       const lines = await tx.objectStore('ledger').index('by-session').getAll(session.id);
       const lastActivity = sessionLastActivity(session, games, lines);
-      if (this.now() - lastActivity <= SAME_EVENING_MS) return null;
+      if (tableStillAt(lastActivity, this.now())) return null;
       return (await this.closeSessionInTx(tx, session, lastActivity, name, 'break')).next;
     });
   }
