@@ -154,6 +154,29 @@ describe('Big Roll 5000: all five dice scored', () => {
     const state = play([r(1, 1, 1, 5, 5), bank, BUST], {}, ['Ann', 'Bob']);
     expect(g(state).current).toBe(1);
   });
+  it('at a big table the forfeited turns skipped on the way are named up to three, then not listed', () => {
+    const six = ['Ann', 'Bob', 'Cy', 'Dee', 'Eve', 'Fay'];
+    const HOT = [r(1, 1, 1, 5, 5), bank]; // all five scored: passing forfeits the next turn
+    const reason = '(passed after all five dice had scored)';
+    // Bob to Fay each forfeit their next turn; Ann passes: every other player skips, Ann plays again.
+    const everyoneElse = play([...TURN[500], ...HOT, ...HOT, ...HOT, ...HOT, ...HOT, ...TURN[500]], {}, six);
+    expect(g(everyoneElse).current).toBe(0);
+    expect(viewMatch(everyoneElse).headline).toBe(`Ann passes with 500: 500 → 1000. Everyone else skips this turn ${reason}. Ann's turn: roll 5 dice.`);
+    // Fay does not forfeit: Bob to Eve skip, counted, and Fay plays next.
+    const four = play([...TURN[500], ...HOT, ...HOT, ...HOT, ...HOT, ...TURN[500], ...TURN[500]], {}, six);
+    expect(g(four).current).toBe(5);
+    expect(viewMatch(four).headline).toBe(`Ann passes with 500: 500 → 1000. 4 players skip this turn ${reason}. Fay's turn: roll 5 dice.`);
+    // Three are still named.
+    const three = play([...TURN[500], ...HOT, ...HOT, ...HOT, ...TURN[500], ...TURN[500], ...TURN[500]], {}, six);
+    expect(viewMatch(three).headline).toBe(`Ann passes with 500: 500 → 1000. Bob, Cy and Dee skip this turn ${reason}. Eve's turn: roll 5 dice.`);
+    // Ann forfeits too: every turn is skipped once, and Bob, first after Ann, plays.
+    const everyone = play([...TURN[500], ...HOT, ...HOT, ...HOT, ...HOT, ...HOT, ...HOT], {}, six);
+    expect(g(everyone).current).toBe(1);
+    expect(g(everyone).skipNext).toEqual([false, false, false, false, false, false]);
+    expect(viewMatch(everyone).headline).toBe(
+      `Ann passes with 1100: 500 → 1600. All five dice had scored, so Ann skips their next turn. Everyone skips a turn ${reason}. Bob's turn: roll 5 dice.`,
+    );
+  });
   it('passing with a die still to roll costs nothing', () => {
     const state = play([...TURN[1000]]);
     expect(g(state).skipNext).toEqual([false, false, false]);

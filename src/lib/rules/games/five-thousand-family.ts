@@ -500,6 +500,22 @@ export function familyPhase(g: FamilyState): FamilyPhase {
 }
 
 /**
+ * Who skips a forfeited turn as the dice pass on from `g.current`: "Bob skips this turn", "Bob,
+ * Cy and Dee skip this turn" — named up to `NAMED_AT_MOST`, like every list of players. More are
+ * not listed: "Everyone else skips this turn" when every other player skips (the dice come back
+ * to the player who passed, or the final round ends), "Everyone skips a turn" when the passer's
+ * own forfeit is spent too, else counted ("4 players skip this turn"). The headline goes on
+ * with whose turn it now is, so the next player is always named.
+ */
+function skippedText(g: FamilyState, skipped: readonly PlayerIndex[]): string {
+  if (skipped.length <= NAMED_AT_MOST) return `${namesText(g, skipped)} ${skipped.length === 1 ? 'skips' : 'skip'} this turn`;
+  const n = g.players.length;
+  if (skipped.length === n) return 'Everyone skips a turn';
+  if (skipped.length === n - 1 && !skipped.includes(g.current)) return 'Everyone else skips this turn';
+  return `${skipped.length} players skip this turn`;
+}
+
+/**
  * Ends the turn of `g.current` (whose `finalRound` already counts this turn) and hands the dice
  * on, skipping forfeited turns; ends the game, highest score winning, once the final round is done.
  * `skipped`: the players whose forfeited turn was skipped on the way (see `advanceTurn`).
@@ -511,10 +527,7 @@ export function passTurn<S extends FamilyState>(
   skipReason = '',
 ): { state: S; skipNext: boolean[]; skipped: PlayerIndex[] } {
   const adv = advanceTurn(g.current, skipNext, g.finalRound);
-  const skipped =
-    adv.skipped.length > 0
-      ? ` ${namesText(g, adv.skipped)} ${adv.skipped.length === 1 ? 'skips' : 'skip'} this turn (${skipReason}).`
-      : '';
+  const skipped = adv.skipped.length > 0 ? ` ${skippedText(g, adv.skipped)} (${skipReason}).` : '';
   if (adv.over) {
     const winners = highestScorers(g.scores);
     const state = { ...g, finalRound: adv.finalRound, turn: newTurn(), winners, event: `${event}${skipped} ${gameOverText(g, winners)}` };
