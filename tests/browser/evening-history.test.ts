@@ -146,8 +146,13 @@ describe('evenings, week after week', () => {
     expect(await last.locator('caption').textContent()).toBe('Final balances');
     expect(await rows(last.getByTestId('evening-balances'))).toEqual(['Cy +4', 'Ann -2', 'Bob -2']);
     expect(await rows(list.nth(3).getByTestId('evening-balances'))).toEqual(['Ann +4', 'Bob -2', 'Cy -2']);
-    expect(await page.getByTestId('evenings-count').textContent()).toBe('Showing 4 evenings, the latest first.');
+    expect(await page.getByTestId('evenings-count').textContent()).toBe('Showing 4 of 4 evenings, the latest first.');
     expect(await page.getByTestId('evenings-more').count()).toBe(0);
+    // over the four evenings each won one Friday and lost two: all even
+    const total = page.getByTestId('evenings-total');
+    expect(await total.getByRole('heading').textContent()).toBe('Over 4 evenings');
+    expect(await total.getByTestId('evenings-total-even').textContent()).toBe('Everyone is even: what each won, they lost again.');
+    expect(await total.getByTestId('evenings-total-covers').textContent()).toBe('What each player won or lost in the games of these 4 evenings.');
     await audit(page, 'history (evenings)');
 
     // an evening's game opens its log; Back comes back to the evenings
@@ -170,6 +175,8 @@ describe('evenings, week after week', () => {
     expect(await rows(list.nth(1).getByTestId('evening-balances'))).toEqual(['Cy +4', 'Ann -2', 'Bob -2']);
     expect(await list.nth(0).locator('caption').textContent()).toBe('Balances so far');
     expect(await rows(list.nth(0).getByTestId('evening-balances'))).toEqual(['Cy +4', 'Ann -2', 'Bob -2']);
+    // the carried balances are Last Friday's game, counted once: still all even (the evenings' balances added up would say Cy +8)
+    expect(await total.getByTestId('evenings-total-even').textContent()).toBe('Everyone is even: what each won, they lost again.');
 
     // at 200% text nothing leaves the 360 px screen
     const removeStyles = await addTestStyles(page, 'html { font-size: 200% !important; }');
@@ -190,12 +197,20 @@ describe('evenings, week after week', () => {
       const list = page.getByTestId('evening');
       expect(await list.count()).toBe(20);
       expect(await list.first().locator('h2').textContent()).toBe('Friday 25');
+      expect(await page.getByTestId('evenings-count').textContent()).toBe('Showing 20 of 25 evenings, the latest first.');
+      // the total is all 25 Fridays' (Ann won 9, Bob and Cy 8 each), not the 20 shown (Ann +2, Bob +2, Cy -4)
+      const total = page.getByTestId('evenings-total');
+      expect(await total.getByRole('heading').textContent()).toBe('Over 25 evenings');
+      expect(await rows(total.getByTestId('evenings-total-balances'))).toEqual(['Ann +4', 'Bob -2', 'Cy -2']);
+      expect(await total.getByTestId('evenings-total-covers').textContent()).toBe('What each player won or lost in the games of all 25 evenings, the older ones not shown yet too.');
       await page.getByTestId('evenings-more').click();
       await list.nth(24).waitFor();
       expect(await list.locator('h2').allTextContents()).toEqual(Array.from({ length: 25 }, (_, k) => `Friday ${25 - k}`));
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Friday 5');
       expect(await page.getByTestId('evenings-more').count()).toBe(0);
-      expect(await page.getByTestId('evenings-count').textContent()).toBe('Showing 25 evenings, the latest first.');
+      expect(await page.getByTestId('evenings-count').textContent()).toBe('Showing 25 of 25 evenings, the latest first.');
+      expect(await rows(total.getByTestId('evenings-total-balances'))).toEqual(['Ann +4', 'Bob -2', 'Cy -2']);
+      expect(await total.getByTestId('evenings-total-covers').textContent()).toBe('What each player won or lost in the games of these 25 evenings.');
     } finally {
       await context.close();
     }

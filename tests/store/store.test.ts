@@ -523,6 +523,38 @@ describe('games and the action log', () => {
     expect(await s.eveningsPage({ limit: 5, after: fridays[0]!.friday })).toEqual({ evenings: [], more: false });
   });
 
+  it('the total of every evening: how many, and what each won or lost in games, a carried balance counted once', async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    let clock = Date.UTC(2026, 10, 6, 20);
+    const s = await store({ now: () => clock });
+    expect(await s.eveningsTotal()).toEqual({ evenings: 0, won: {} });
+    // Friday 1: Alice wins 6 from Bob, never settled; carried on into Friday 2, where Bob wins 2 back
+    const first = await s.sessionForNewGame('Friday 1');
+    const won = await s.createGame({ ...newGame, sessionId: first.id });
+    await s.finishGame(won.id, { winners: [ALICE.id], payouts: { [ALICE.id]: 6, [BOB.id]: -6 } });
+    clock += 7 * DAY;
+    const second = await s.sessionForNewGame('Friday 2');
+    await s.carryEvening(first.id, 'unused');
+    const back = await s.createGame({ ...newGame, sessionId: second.id });
+    await s.finishGame(back.id, { winners: [BOB.id], payouts: { [ALICE.id]: -2, [BOB.id]: 2 } });
+    expect(await s.sessionBalances(second.id)).toEqual({ [ALICE.id]: 4, [BOB.id]: -4 });
+    // Friday 3: its only game deleted, nothing to say of it (not listed, not counted)
+    clock += 7 * DAY;
+    const third = await s.sessionForNewGame('Friday 3');
+    await s.deleteGame((await s.createGame({ ...newGame, sessionId: third.id })).id);
+    // Friday 4: a game still in play, nothing won yet: an evening all the same
+    clock += 7 * DAY;
+    await s.createGame({ ...newGame, players: [ALICE, CARA], sessionId: (await s.sessionForNewGame('Friday 4')).id });
+    // a game of no evening is not one of the evenings'
+    const alone = await s.createGame(newGame);
+    await s.finishGame(alone.id, { winners: [BOB.id], payouts: { [ALICE.id]: -9, [BOB.id]: 9 } });
+
+    const listed = (await s.eveningsPage({ limit: 10 })).evenings;
+    expect(listed.map((e) => e.session.name)).toEqual(['Friday 4', 'Friday 2', 'Friday 1']);
+    // the evenings' balances added up would count Friday 1's 6 twice (Alice +10)
+    expect(await s.eveningsTotal()).toEqual({ evenings: 3, won: { [ALICE.id]: 4, [BOB.id]: -4 } });
+  });
+
   it('an evening ended by the break with nobody owed anything is not said', async () => {
     let clock = Date.UTC(2026, 11, 5, 20);
     const s = await store({ now: () => clock });

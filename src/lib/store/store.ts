@@ -1279,6 +1279,30 @@ export class RollcallStore {
   }
 
   /**
+   * Every evening History lists (`eveningsPage`: one with a game or a ledger line), all of them,
+   * not a page: how many, and what each player won or lost in their games over them all, by
+   * player id. Only the games' lines count: an evening's balances carried on into a later one
+   * (`carryEvening`) are one more line there, the same money, and would count twice. Read in one
+   * transaction, the games' sessions by their index's keys alone (each once), so a page of
+   * History's evenings can say the total of them all without reading every evening's games.
+   */
+  async eveningsTotal(): Promise<{ evenings: number; won: Record<string, number> }> {
+    return inTx(this.db, ['sessions', 'games', 'ledger'], 'readonly', async (tx) => {
+      const [sessionIds, lines] = await Promise.all([tx.objectStore('sessions').getAllKeys(), tx.objectStore('ledger').getAll()]);
+      const ids = new Set<string>(sessionIds);
+      const counted = new Set<string>();
+      let cursor = await tx.objectStore('games').index('by-session').openKeyCursor(null, 'nextunique');
+      while (cursor) {
+        if (ids.has(cursor.key)) counted.add(cursor.key);
+        cursor = await cursor.continue();
+      }
+      const inEvenings = lines.filter((line) => line.sessionId !== null && ids.has(line.sessionId));
+      for (const line of inEvenings) counted.add(line.sessionId!);
+      return { evenings: counted.size, won: balancesOf(inEvenings.filter((line) => line.gameId !== null)) };
+    });
+  }
+
+  /**
    * Evenings nobody ended whose balances were never settled (ended by the break, `endedBy`
    * 'break', with someone still owed), the latest first, each with its balances. Why: an evening
    * ended by the next game, a week later, took its debts off Home without a word; Home says them
