@@ -130,6 +130,28 @@ describe('backup export and import', () => {
     await expectRefused(target, withInto(tonight.id, 'settled'), 'corrupt', /names an evening it was carried into but was not carried on/);
   });
 
+  it('takes back what a game deleted from an evening carried on left: the carried line as it was changed', async () => {
+    let clock = Date.UTC(2026, 11, 5, 20);
+    const source = await store({ now: () => clock });
+    const alice = await source.addPlayer('Alice');
+    const bob = await source.addPlayer('Bob');
+    const players = [{ id: alice.id, name: alice.name }, { id: bob.id, name: bob.name }];
+    const friday = await source.sessionForNewGame('Friday');
+    await bigRoll(source, players, friday.id);
+    await bigRoll(source, players, friday.id);
+    clock += 7 * 24 * 60 * 60 * 1000;
+    const tonight = await source.sessionForNewGame('Next Friday');
+    await source.carryEvening(friday.id, 'unused');
+    const [deleted] = await source.sessionGames(friday.id);
+    expect(await source.deleteGame(deleted!.id)).toEqual({ evening: expect.objectContaining({ id: tonight.id }), changes: true });
+    expect(await source.sessionBalances(tonight.id)).toEqual({ [alice.id]: -2, [bob.id]: 2 });
+    const target = await store();
+    await importBackupText(target, await exportBackupJson(source), 'replace');
+    expect(await target.getSession(friday.id)).toMatchObject({ endedBy: 'carried', carriedInto: tonight.id });
+    expect(await target.ledgerForSession(tonight.id)).toEqual(await source.ledgerForSession(tonight.id));
+    expect(await target.sessionBalances(friday.id)).toEqual({ [alice.id]: -2, [bob.id]: 2 });
+  });
+
   it('says how many games it has written as it goes, skipped ones counted, up to the total', async () => {
     const source = await populated();
     const text = await exportBackupJson(source);

@@ -555,6 +555,149 @@ describe('games and the action log', () => {
     expect(await s.eveningsTotal()).toEqual({ evenings: 3, won: { [ALICE.id]: 4, [BOB.id]: -4 } });
   });
 
+  describe('a game deleted from an evening carried on', () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    type S = Awaited<ReturnType<typeof store>>;
+    /** An evening named `name` at `clock`, with one finished game per payout (Alice's win, Bob's loss). */
+    async function evening(s: S, name: string, wins: number[]): Promise<{ id: string; games: string[] }> {
+      const session = await s.sessionForNewGame(name);
+      const games = [];
+      for (const win of wins) {
+        const g = await s.createGame({ ...newGame, sessionId: session.id });
+        await s.finishGame(g.id, { winners: [win >= 0 ? ALICE.id : BOB.id], payouts: { [ALICE.id]: win, [BOB.id]: -win } });
+        games.push(g.id);
+      }
+      return { id: session.id, games };
+    }
+    /** `id`'s evening ended by the next game's (a week on, named `name`) and carried on into it. */
+    async function carry(s: S, id: string, name: string) {
+      await s.sessionForNewGame(name);
+      return s.carryEvening(id, name);
+    }
+    const notes = async (s: S, id: string) => (await s.ledgerForSession(id)).map((l) => [l.note, l.deltas]);
+
+    it('takes its money off the line carried into tonight, and the line goes once nothing is owed', async () => {
+      let clock = Date.UTC(2026, 11, 4, 20);
+      const s = await store({ now: () => clock });
+      const friday = await evening(s, 'Friday', [6, 4]);
+      const unpaid = await s.createGame({ ...newGame, sessionId: friday.id });
+      await s.abandonGame(unpaid.id);
+      clock += 7 * DAY;
+      const tonight = await carry(s, friday.id, 'Tonight');
+      clock += 60_000;
+      await evening(s, 'Tonight', [1]);
+      expect(await s.sessionBalances(tonight.id)).toEqual({ [ALICE.id]: 11, [BOB.id]: -11 });
+      // a game that paid nothing: nothing else changes
+      await s.deleteGame(unpaid.id);
+      expect(await s.sessionBalances(tonight.id)).toEqual({ [ALICE.id]: 11, [BOB.id]: -11 });
+      // Friday's 6 comes off what was carried on from it, in the same line
+      await s.deleteGame(friday.games[0]!);
+      expect(await s.sessionBalances(friday.id)).toEqual({ [ALICE.id]: 4, [BOB.id]: -4 });
+      expect(await notes(s, tonight.id)).toEqual([
+        ['Carried on from Friday', { [ALICE.id]: 4, [BOB.id]: -4 }],
+        ['', { [ALICE.id]: 1, [BOB.id]: -1 }],
+      ]);
+      // its last game deleted: nothing is carried on from Friday any more
+      await s.deleteGame(friday.games[1]!);
+      expect(await notes(s, tonight.id)).toEqual([['', { [ALICE.id]: 1, [BOB.id]: -1 }]]);
+      expect(await s.getSession(friday.id)).toMatchObject({ endedBy: 'carried', carriedInto: tonight.id });
+    });
+
+    it('follows a chain of carries: each evening’s carried line comes to its balances after the delete', async () => {
+      let clock = Date.UTC(2026, 11, 4, 20);
+      const s = await store({ now: () => clock });
+      const first = await evening(s, 'First Friday', [6, 4]);
+      clock += 7 * DAY;
+      const second = await carry(s, first.id, 'Second Friday');
+      clock += 60_000;
+      await evening(s, 'Second Friday', [-3]);
+      clock += 7 * DAY;
+      const third = await carry(s, second.id, 'Third Friday');
+      expect(await s.getSession(second.id)).toMatchObject({ endedBy: 'carried', carriedInto: third.id });
+      expect(await s.sessionBalances(third.id)).toEqual({ [ALICE.id]: 7, [BOB.id]: -7 });
+      await s.deleteGame(first.games[0]!);
+      expect(await notes(s, second.id)).toEqual([
+        ['Carried on from First Friday', { [ALICE.id]: 4, [BOB.id]: -4 }],
+        ['', { [ALICE.id]: -3, [BOB.id]: 3 }],
+      ]);
+      expect(await notes(s, third.id)).toEqual([['Carried on from Second Friday', { [ALICE.id]: 1, [BOB.id]: -1 }]]);
+      // the second's balances net to nothing: no line carried on from it
+      await s.deleteGame(first.games[1]!);
+      expect(await notes(s, second.id)).toEqual([['', { [ALICE.id]: -3, [BOB.id]: 3 }]]);
+      expect(await notes(s, third.id)).toEqual([['Carried on from Second Friday', { [ALICE.id]: -3, [BOB.id]: 3 }]]);
+    });
+
+    it('an evening whose balances netted to nothing when carried gets a line once a delete leaves money owed', async () => {
+      let clock = Date.UTC(2026, 11, 4, 20);
+      const s = await store({ now: () => clock });
+      const friday = await evening(s, 'Friday', [5, -5]);
+      clock += 7 * DAY;
+      const tonight = await carry(s, friday.id, 'Tonight');
+      expect(await notes(s, tonight.id)).toEqual([]);
+      await s.deleteGame(friday.games[1]!);
+      expect(await notes(s, tonight.id)).toEqual([['Carried on from Friday', { [ALICE.id]: 5, [BOB.id]: -5 }]]);
+    });
+
+    it('leaves what was carried on as it was where the players settled it up: that money changed hands', async () => {
+      let clock = Date.UTC(2026, 11, 4, 20);
+      const s = await store({ now: () => clock });
+      // carried into an evening the players then settled up (End the evening)
+      const first = await evening(s, 'First Friday', [6, 4]);
+      clock += 7 * DAY;
+      const second = await carry(s, first.id, 'Second Friday');
+      await s.endSession(second.id);
+      expect(await s.whereCarried(first.games[0]!)).toEqual({ evening: expect.objectContaining({ id: second.id }), changes: false });
+      await s.deleteGame(first.games[0]!);
+      expect(await notes(s, second.id)).toEqual([['Carried on from First Friday', { [ALICE.id]: 10, [BOB.id]: -10 }]]);
+      // a chain that ends in an evening settled up (Settled up said of it later): no link of it changes
+      clock += 7 * DAY;
+      const a = await evening(s, 'A', [2]);
+      clock += 7 * DAY;
+      const b = await carry(s, a.id, 'B');
+      clock += 7 * DAY;
+      const c = await carry(s, b.id, 'C');
+      clock += 7 * DAY;
+      await s.sessionForNewGame('D');
+      expect(await s.getSession(c.id)).toMatchObject({ endedBy: 'break' });
+      await s.settleEvening(c.id);
+      await s.deleteGame(a.games[0]!);
+      expect(await notes(s, b.id)).toEqual([['Carried on from A', { [ALICE.id]: 2, [BOB.id]: -2 }]]);
+      expect(await notes(s, c.id)).toEqual([['Carried on from B', { [ALICE.id]: 2, [BOB.id]: -2 }]]);
+    });
+
+    it('changes an evening ended by the break, never settled, that it was carried into: Home then says what is still owed', async () => {
+      let clock = Date.UTC(2026, 11, 4, 20);
+      const s = await store({ now: () => clock });
+      const first = await evening(s, 'First Friday', [6, 4]);
+      clock += 7 * DAY;
+      const second = await carry(s, first.id, 'Second Friday');
+      clock += 7 * DAY;
+      await s.sessionForNewGame('Third Friday');
+      expect(await s.whereCarried(first.games[0]!)).toEqual({ evening: expect.objectContaining({ id: second.id, endedBy: 'break' }), changes: true });
+      await s.deleteGame(first.games[0]!);
+      expect(await s.unsettledEvenings()).toEqual([{ session: expect.objectContaining({ id: second.id }), balances: { [ALICE.id]: 4, [BOB.id]: -4 } }]);
+    });
+
+    it('changes nothing elsewhere when the game’s evening was not carried on', async () => {
+      let clock = Date.UTC(2026, 11, 4, 20);
+      const s = await store({ now: () => clock });
+      const friday = await evening(s, 'Friday', [6, 4]);
+      clock += 7 * DAY;
+      const tonight = await evening(s, 'Tonight', [1]);
+      expect(await s.getSession(friday.id)).toMatchObject({ endedBy: 'break' });
+      // tonight's own line (a settle-up between players) is no carried line
+      await s.addLedgerEntry({ sessionId: tonight.id, deltas: { [ALICE.id]: 6, [BOB.id]: -6 }, note: 'Carried on from Friday' });
+      expect(await s.whereCarried(friday.games[0]!)).toBeNull();
+      await s.deleteGame(friday.games[0]!);
+      expect(await s.sessionBalances(friday.id)).toEqual({ [ALICE.id]: 4, [BOB.id]: -4 });
+      expect(await s.sessionBalances(tonight.id)).toEqual({ [ALICE.id]: 7, [BOB.id]: -7 });
+      // nor for a game of tonight's, still open
+      expect(await s.whereCarried(tonight.games[0]!)).toBeNull();
+      await s.deleteGame(tonight.games[0]!);
+      expect(await s.sessionBalances(tonight.id)).toEqual({ [ALICE.id]: 6, [BOB.id]: -6 });
+    });
+  });
+
   it('an evening ended by the break with nobody owed anything is not said', async () => {
     let clock = Date.UTC(2026, 11, 5, 20);
     const s = await store({ now: () => clock });

@@ -5,6 +5,6 @@
  */
 export * from './types.ts';
 export * from './errors.ts';
-export { openStore, kitOfTaughtSet, SETTLED_GAME_CLOSED, resultOfGame, unusedName, withLogChange, RollcallStore, SAME_EVENING_MS, tableStillAt, type NewGame, type ImportedGame, type LogExpectation, type OpenStoreOptions, type PlayerMerge, type PlayerSummary } from './store.ts';
+export { openStore, kitOfTaughtSet, SETTLED_GAME_CLOSED, resultOfGame, unusedName, withLogChange, RollcallStore, SAME_EVENING_MS, tableStillAt, type NewGame, type ImportedGame, type LogExpectation, type OpenStoreOptions, type PlayerMerge, type PlayerSummary, type CarriedChange } from './store.ts';
 export { aliasesOf, playerMatches, playerNamed, playerSpelledAlike, type NamedPlayer } from './players.ts';
 export { DB_NAME, DB_VERSION } from './schema.ts';

@@ -140,6 +140,112 @@ function balancesOf(lines: readonly Pick<LedgerEntry, 'deltas'>[]): Record<strin
   return Object.fromEntries(balances);
 }
 
+/** Balances with every amount of 0 left out: what is still owed, as a carried line writes it (`carryEvening`). */
+function owedOf(balances: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(balances).filter(([, amount]) => amount !== 0));
+}
+
+/** Each player's amount in `a` plus theirs in `b`. */
+function balancesPlus(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> {
+  return balancesOf([{ deltas: a }, { deltas: b }]);
+}
+
+/** Whether two sets of balances owe the same (amounts of 0 count as none). */
+function sameOwed(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
+  const x = owedOf(a);
+  const y = owedOf(b);
+  return Object.keys(x).length === Object.keys(y).length && Object.entries(x).every(([player, amount]) => y[player] === amount);
+}
+
+/** The note of the line an evening named `name` was carried on with (`carryEvening`). */
+export function carriedNote(name: string): string {
+  return `Carried on from ${name}`;
+}
+
+/**
+ * Whether an ended evening's balances changed hands at the table: ended on Home (End the evening)
+ * or said Settled up later (`settled`), or ended before `endedBy` was kept (nothing is said of it:
+ * taken as paid, the safe side, where a change would rewrite what may have been paid). Not an
+ * evening ended by the break (still owed) nor one carried on (owed where it went).
+ */
+function settledUp(session: SessionRecord): boolean {
+  return session.endedAt !== null && session.endedBy !== 'break' && session.endedBy !== 'carried';
+}
+
+/** Where a delete's money comes off: `evening`, the last a game's evening was carried on into, and whether its balances change. */
+export interface CarriedChange {
+  evening: SessionRecord;
+  changes: boolean;
+}
+
+/** One carried line a delete changes: `before` put as `after` (dropped when null), or added where none was (`before` null). */
+interface CarriedLineChange {
+  before: LedgerEntry | null;
+  after: LedgerEntry | null;
+}
+
+/**
+ * What deleting a game takes off the evenings its evening was carried on into (`carryEvening`),
+ * read through `sessionOf` and `linesOf` (an evening's ledger) in the caller's transaction, written
+ * by none: null where its evening was not carried on, or the game paid nothing. Its evening's
+ * balances lose the game's (`change`); the line carried on from it ("Carried on from …", no game)
+ * is to owe its balances after that, and so on along the chain, evening by evening: the later
+ * evening's balances change by as much, and so must the line carried on from it.
+ *
+ * Where the chain ends in an evening settled up, no line of it changes: that evening's balances,
+ * carried ones and all, were paid at the table, and its History says what was paid then. A line
+ * rewritten would make a settled evening say the players owed what nobody paid, behind their
+ * backs (as a finished game of a settled evening can no longer be undone, `SETTLED_GAME_CLOSED`).
+ * Where the chain ends in an evening still open (tonight's) or ended by the break (still owed,
+ * Home says so), every line of it changes: that money has not changed hands yet.
+ *
+ * A carried line is told by its note and by owing what was carried (the earlier evening's
+ * balances before the delete): two evenings of one name carried into the same one are told apart
+ * by their amounts, and where both carried the same, either line is the one to change. An evening
+ * that owed nothing when carried got no line: one is added if the delete leaves money owed. A
+ * line not found (changed since by hand) ends the chain there: a line that may be another's is
+ * never rewritten.
+ */
+async function carriedChanges(
+  from: SessionRecord,
+  change: Readonly<Record<string, number>>,
+  sessionOf: (id: string) => Promise<SessionRecord | undefined>,
+  linesOf: (sessionId: string) => Promise<LedgerEntry[]>,
+  newId: () => string,
+): Promise<{ changed: CarriedChange; lines: CarriedLineChange[] } | null> {
+  if (from.endedBy !== 'carried' || from.carriedInto === undefined || Object.keys(owedOf(change)).length === 0) return null;
+  // the chain, to the evening where the money rests (an evening seen twice ends it: never in Rollcall's own records)
+  const chain: SessionRecord[] = [from];
+  const seen = new Set([from.id]);
+  for (let at = from; at.endedBy === 'carried' && at.carriedInto !== undefined && !seen.has(at.carriedInto); ) {
+    const next = await sessionOf(at.carriedInto);
+    if (!next) break;
+    chain.push(next);
+    seen.add(next.id);
+    at = next;
+  }
+  const last = chain[chain.length - 1]!;
+  if (chain.length === 1) return null;
+  if (settledUp(last)) return { changed: { evening: last, changes: false }, lines: [] };
+  const lines: CarriedLineChange[] = [];
+  let into = chain[0]!;
+  for (const [i, earlier] of chain.slice(0, -1).entries()) {
+    const later = chain[i + 1]!;
+    // the earlier evening's balances before the delete (its own lines as stored, the game's among them) and after
+    const before = owedOf(balancesOf(await linesOf(earlier.id)));
+    const after = owedOf(balancesPlus(before, change));
+    const laterLines = await linesOf(later.id);
+    const line = laterLines.find((l) => l.gameId === null && l.note === carriedNote(earlier.name) && sameOwed(l.deltas, before));
+    if (!line && Object.keys(before).length > 0) break;
+    const empty = Object.keys(after).length === 0;
+    if (line) lines.push({ before: line, after: empty ? null : { ...line, deltas: after } });
+    // dated when the later evening began, not now: a delete is no play at tonight's table (`sessionLastActivity`)
+    else if (!empty) lines.push({ before: null, after: { id: newId(), sessionId: later.id, gameId: null, at: later.startedAt, deltas: after, note: carriedNote(earlier.name) } });
+    into = later;
+  }
+  return into === chain[0] ? null : { changed: { evening: into, changes: true }, lines };
+}
+
 /** When a session's table was last at it: its latest game or ledger line, else its start. */
 export function sessionLastActivity(session: SessionRecord, games: readonly { updatedAt: number }[], lines: readonly { at: number }[]): number {
   return [...games.map((g) => g.updatedAt), ...lines.map((l) => l.at)].reduce((a, b) => Math.max(a, b), session.startedAt);
@@ -961,15 +1067,60 @@ export class RollcallStore {
     });
   }
 
-  /** Deletes a game, its log and its ledger lines. */
-  async deleteGame(gameId: string): Promise<void> {
-    await inTx(this.db, ['games', 'actions', 'ledger'], 'readwrite', async (tx) => {
-      if (!(await tx.objectStore('games').get(gameId))) throw new StoreError('not-found', 'That game is not on this device.');
+  /**
+   * Deletes a game, its log and its ledger lines. Where its evening was carried on into a later one
+   * (`carryEvening`), the line carried on from it comes to its balances after the delete, along the
+   * chain of carries, in the same transaction (`carriedChanges`; not where the chain ends in an
+   * evening settled up). Returns what changed there, for the player to be told; null where nothing did.
+   */
+  async deleteGame(gameId: string): Promise<CarriedChange | null> {
+    return inTx(this.db, ['games', 'actions', 'ledger', 'sessions'], 'readwrite', async (tx) => {
+      const game = await tx.objectStore('games').get(gameId);
+      if (!game) throw new StoreError('not-found', 'That game is not on this device.');
+      const ledger = tx.objectStore('ledger');
+      const carried = await this.carriedChangesInTx(tx, game);
       await tx.objectStore('games').delete(gameId);
       await tx.objectStore('actions').delete(actionRange(gameId));
-      const ledger = tx.objectStore('ledger');
       for (const id of await ledger.index('by-game').getAllKeys(gameId)) await ledger.delete(id);
+      for (const { before, after } of carried?.lines ?? []) {
+        if (after) await ledger.put(after);
+        else if (before) await ledger.delete(before.id);
+      }
+      return carried?.changed ?? null;
     }, 'delete');
+  }
+
+  /**
+   * What deleting the game `gameId` would take off the balances its evening was carried on into
+   * (`deleteGame`), for its question to say: the evening where that money now rests and whether its
+   * balances change (not where it was settled up); null where its evening was not carried on, or
+   * the game paid nothing (and for a game not on this device).
+   */
+  async whereCarried(gameId: string): Promise<CarriedChange | null> {
+    return inTx(this.db, ['games', 'actions', 'ledger', 'sessions'], 'readonly', async (tx) => {
+      const game = await tx.objectStore('games').get(gameId);
+      return game ? ((await this.carriedChangesInTx(tx, game))?.changed ?? null) : null;
+    });
+  }
+
+  /** `carriedChanges` of deleting `game`, read in the caller's transaction (its ledger lines still there). */
+  private async carriedChangesInTx<M extends IDBTransactionMode>(
+    tx: Tx<['games', 'actions', 'ledger', 'sessions'], M>,
+    game: GameRecord,
+  ): Promise<{ changed: CarriedChange; lines: CarriedLineChange[] } | null> {
+    if (game.sessionId === null) return null;
+    const from = await tx.objectStore('sessions').get(game.sessionId);
+    if (!from) return null;
+    const ledger = tx.objectStore('ledger');
+    const paid = balancesOf(await ledger.index('by-game').getAll(game.id));
+    const change = Object.fromEntries(Object.entries(paid).map(([player, amount]) => [player, -amount]));
+    return carriedChanges(
+      from,
+      change,
+      (id) => tx.objectStore('sessions').get(id),
+      (sessionId) => ledger.index('by-session').getAll(sessionId),
+      () => this.newId(),
+    );
   }
 
   // ── players ────────────────────────────────────────────────────────────────────────────
@@ -1348,9 +1499,9 @@ export class RollcallStore {
       if (session.endedAt === null) throw new StoreError('invalid-input', 'That evening has not ended: its balances are still tonight’s.');
       const tonight = await this.sessionForNewGameInTx(tx, name);
       if (session.endedBy === 'settled' || session.endedBy === 'carried') return tonight;
-      const owed = Object.entries(balancesOf(await tx.objectStore('ledger').index('by-session').getAll(session.id))).filter(([, amount]) => amount !== 0);
-      if (owed.length > 0) {
-        await tx.objectStore('ledger').add({ id: this.newId(), sessionId: tonight.id, gameId: null, at: this.now(), deltas: Object.fromEntries(owed), note: `Carried on from ${session.name}` });
+      const owed = owedOf(balancesOf(await tx.objectStore('ledger').index('by-session').getAll(session.id)));
+      if (Object.keys(owed).length > 0) {
+        await tx.objectStore('ledger').add({ id: this.newId(), sessionId: tonight.id, gameId: null, at: this.now(), deltas: owed, note: carriedNote(session.name) });
       }
       await tx.objectStore('sessions').put({ ...session, endedBy: 'carried', carriedInto: tonight.id });
       return tonight;
