@@ -3,13 +3,13 @@
  * and the two ways it changes — an action appended (checked by the rules first, written before
  * it is shown) and undo (the last action dropped). Every screen of a game goes through this.
  */
-import { resultOfGame, SETTLED_GAME_CLOSED, StoreError, tableStillAt, withLogChange, type GameRecord, type LogExpectation, type SessionEnding } from '../lib/store/index.ts';
+import { resultOfGame, SETTLED_GAME_CLOSED, StoreError, tableStillAt, withLogChange, type CarriedChange, type GameRecord, type LogExpectation, type SessionEnding } from '../lib/store/index.ts';
 import { matchResult, tryAction, viewMatch, type Action, type MatchState, type MatchView } from '../lib/rules/index.ts';
 import { data } from './db.svelte.ts';
 import { readProblem } from './readProblem.ts';
 import { announce } from './announce.svelte.ts';
 import { brokenLog, payoutSentence, replayLog, undoneText, type GameHeader, type Replayed } from './play.ts';
-import { eveningName } from './format.ts';
+import { eveningName, isolated } from './format.ts';
 
 export function headerOf(record: GameRecord): GameHeader {
   return { game: record.game, players: record.players.map((p) => p.name), options: record.options };
@@ -45,12 +45,32 @@ export async function eveningEnded(game: GameRecord): Promise<SessionEnding | 'e
 /**
  * What deleting a finished game takes with it, as its question says: "the balances" of an evening
  * still open; of an ended one, what became of its balances (a delete still takes the game's line).
+ * Of an evening carried on, `carried` (`whereCarried`) says where its money went: its line there
+ * changes with the delete (tonight's balances, or an evening's still owed), or stays as it was where
+ * that evening was settled up; null where the store cannot say (carried before it kept where).
  */
-export function deletedFrom(ending: SessionEnding | 'ended' | null): string {
+export function deletedFrom(ending: SessionEnding | 'ended' | null, carried: CarriedChange | null = null): string {
   if (ending === null) return 'from the balances too';
   if (ending === 'break') return 'from its evening’s balances too, never settled up (Home says what is still owed)';
-  if (ending === 'carried') return 'from its evening’s totals too; what was carried on into a later evening stays as it was';
+  if (ending === 'carried') {
+    if (carried === null) return 'from its evening’s totals too; what was carried on into a later evening stays as it was';
+    if (!carried.changes) return `from its evening’s totals too; what was carried on into ${isolated(carried.evening.name)}’s stays as it was: that evening was settled up`;
+    return `from its evening’s totals too, and its money comes off ${carriedInto(carried)}`;
+  }
   return 'from its settled evening’s totals too';
+}
+
+/** Where a delete's money came off, said after it ("Game deleted. Its money came off …"); null where no balances carried on changed. */
+export function deletedCarried(carried: CarriedChange | null): string | null {
+  return carried?.changes ? `Its money came off ${carriedInto(carried)}.` : null;
+}
+
+/** "the balances carried on into tonight’s": the evening where a delete's money comes off (Home's, or one never settled up). */
+function carriedInto(carried: CarriedChange): string {
+  const { evening } = carried;
+  if (evening.endedAt === null) return 'the balances carried on into tonight’s';
+  const unsettled = evening.endedBy === 'break' ? ', never settled up (Home says what is still owed)' : '';
+  return `the balances carried on into ${isolated(evening.name)}’s${unsettled}`;
 }
 
 /**

@@ -2,8 +2,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { data } from '../../src/app/db.svelte.ts';
-import { TableGame, settledUp } from '../../src/app/table.svelte.ts';
-import type { GameRecord } from '../../src/lib/store/index.ts';
+import { TableGame, deletedCarried, deletedFrom, settledUp } from '../../src/app/table.svelte.ts';
+import type { GameRecord, SessionRecord } from '../../src/lib/store/index.ts';
 import { seatingKnownPlayers } from '../store/helpers.ts';
 
 /** A game of 5000 in the app's store, the first player listed starting (no roll-off). */
@@ -88,5 +88,25 @@ describe('settledUp', () => {
     await store.endSession(evening.id);
     expect(await settledUp(finished)).toBe(true);
     expect(await settledUp({ ...finished, sessionId: null })).toBe(false); // played in no evening
+  });
+});
+
+describe('deletedFrom', () => {
+  const evening = (more: Partial<SessionRecord>): SessionRecord => ({ id: 's', name: 'Dec 12, 2026', startedAt: 0, endedAt: null, ...more });
+
+  it('says where the money of a game of an evening carried on comes off, or that it stays where it was settled up', () => {
+    const tonight = { evening: evening({}), changes: true };
+    const unsettled = { evening: evening({ endedAt: 1, endedBy: 'break' }), changes: true };
+    const settled = { evening: evening({ endedAt: 1, endedBy: 'settled' }), changes: false };
+    expect(deletedFrom('carried', tonight)).toBe('from its evening’s totals too, and its money comes off the balances carried on into tonight’s');
+    expect(deletedFrom('carried', unsettled)).toBe(
+      'from its evening’s totals too, and its money comes off the balances carried on into Dec 12, 2026’s, never settled up (Home says what is still owed)',
+    );
+    expect(deletedFrom('carried', settled)).toBe('from its evening’s totals too; what was carried on into Dec 12, 2026’s stays as it was: that evening was settled up');
+    // carried before Rollcall kept where: nothing more can be said
+    expect(deletedFrom('carried', null)).toBe('from its evening’s totals too; what was carried on into a later evening stays as it was');
+    expect(deletedCarried(tonight)).toBe('Its money came off the balances carried on into tonight’s.');
+    expect(deletedCarried(settled)).toBeNull();
+    expect(deletedCarried(null)).toBeNull();
   });
 });

@@ -144,14 +144,28 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
     expect(await rows(page, 'ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
     // the evening they went into, by its name
     expect(await fridaysEnding(page)).toBe(`Last Friday ended without settling up; its balances were carried on into ${tonight}'s.`);
+    // deleting its game would change tonight's balances too: its question says so
     expect(await fridaysDeleteQuestion(page)).toBe(
-      'Delete this game? Its log and its result go for good, from its evening’s totals too; what was carried on into a later evening stays as it was.',
+      'Delete this game? Its log and its result go for good, from its evening’s totals too, and its money comes off the balances carried on into tonight’s.',
     );
     // kept: the app opened again says the same
     await page.reload();
     await home(page);
     expect(await page.getByTestId('unsettled-evening').count()).toBe(0);
     expect(await rows(page, 'ledger')).toEqual(['Bob +4', 'Ann -2', 'Cy -2']);
+    // deleted after all: its money comes off tonight's balances (they were all it was), and that is said
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByRole('button', { name: /^Log: 5000 \(Big Roll\) with Ann, Bob, Cy/ }).click();
+    await page.getByRole('button', { name: 'Delete game…' }).click();
+    await page.getByRole('button', { name: 'Delete for good' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="announcer"]')?.textContent?.startsWith('Game deleted.'));
+    expect(await page.getByTestId('announcer').textContent()).toBe('Game deleted. Its money came off the balances carried on into tonight’s.');
+    // Home's balances are drawn with its games in play (tonight's, which paid nothing yet): none left to show
+    await home(page);
+    expect(await page.getByTestId('ledger').count()).toBe(0);
+    await page.reload();
+    await home(page);
+    expect(await page.getByTestId('ledger').count()).toBe(0);
   });
 
   it('marked settled up, Home says no more of it and tonight starts clean', async () => {
@@ -194,6 +208,10 @@ describe('an evening nobody ended, owing money, a week before the next game', ()
       ];
       expect(await restoreBackup(page, { ...file, version: 3, sessions })).toBe('Imported 1 game.');
       expect(await fridaysEnding(page)).toBe("Last Friday ended without settling up; its balances were carried on into Quiet Tuesday's.");
+      // settled up there: that money changed hands, and a delete leaves Quiet Tuesday's balances as they were paid
+      expect(await fridaysDeleteQuestion(page)).toBe(
+        'Delete this game? Its log and its result go for good, from its evening’s totals too; what was carried on into Quiet Tuesday’s stays as it was: that evening was settled up.',
+      );
       await page.getByRole('button', { name: 'History' }).click();
       await page.getByRole('radio', { name: 'Evenings' }).check();
       await page.getByText('Never settled up; its balances were carried on into Quiet Tuesday’s.').waitFor();
