@@ -603,6 +603,19 @@ describe('games and the action log', () => {
       expect(await s.getSession(friday.id)).toMatchObject({ endedBy: 'carried', carriedInto: tonight.id });
     });
 
+    it('keeps the carried line to its evening’s balances as they add up, an ante of 0.1 too', async () => {
+      let clock = Date.UTC(2026, 11, 4, 20);
+      const s = await store({ now: () => clock });
+      // 0.1 + 0.2 adds up to 0.30000000000000004: taking 0.2 back off would leave 0.10000000000000003
+      const friday = await evening(s, 'Friday', [0.1, 0.2]);
+      clock += 7 * DAY;
+      const tonight = await carry(s, friday.id, 'Tonight');
+      await s.deleteGame(friday.games[1]!);
+      expect(await notes(s, tonight.id)).toEqual([['Carried on from Friday', await s.sessionBalances(friday.id)]]);
+      await s.deleteGame(friday.games[0]!);
+      expect(await notes(s, tonight.id)).toEqual([]);
+    });
+
     it('follows a chain of carries: each evening’s carried line comes to its balances after the delete', async () => {
       let clock = Date.UTC(2026, 11, 4, 20);
       const s = await store({ now: () => clock });

@@ -145,11 +145,6 @@ function owedOf(balances: Readonly<Record<string, number>>): Record<string, numb
   return Object.fromEntries(Object.entries(balances).filter(([, amount]) => amount !== 0));
 }
 
-/** Each player's amount in `a` plus theirs in `b`. */
-function balancesPlus(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> {
-  return balancesOf([{ deltas: a }, { deltas: b }]);
-}
-
 /** Whether two sets of balances owe the same (amounts of 0 count as none). */
 function sameOwed(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
   const x = owedOf(a);
@@ -185,12 +180,15 @@ interface CarriedLineChange {
 }
 
 /**
- * What deleting a game takes off the evenings its evening was carried on into (`carryEvening`),
- * read through `sessionOf` and `linesOf` (an evening's ledger) in the caller's transaction, written
- * by none: null where its evening was not carried on, or the game paid nothing. Its evening's
- * balances lose the game's (`change`); the line carried on from it ("Carried on from …", no game)
- * is to owe its balances after that, and so on along the chain, evening by evening: the later
- * evening's balances change by as much, and so must the line carried on from it.
+ * What deleting the game `gameId` takes off the evenings its evening `from` was carried on into
+ * (`carryEvening`), read through `sessionOf` and `linesOf` (an evening's ledger) in the caller's
+ * transaction, its lines still there, written by none: null where its evening was not carried on,
+ * or the game paid nothing. The line carried on from its evening ("Carried on from …", no game) is
+ * to owe that evening's balances after the delete, as `carryEvening` would have written them, and
+ * so on along the chain, evening by evening: the later evening's balances change with that line,
+ * and so must the line carried on from it. Each is worked out from the lines themselves, in the
+ * order `carryEvening` added them up (not by adding the game's amounts back: with an ante of 0.1
+ * the two could differ in the last digit, and the line then not be found again).
  *
  * Where the chain ends in an evening settled up, no line of it changes: that evening's balances,
  * carried ones and all, were paid at the table, and its History says what was paid then. A line
@@ -208,12 +206,12 @@ interface CarriedLineChange {
  */
 async function carriedChanges(
   from: SessionRecord,
-  change: Readonly<Record<string, number>>,
+  gameId: string,
   sessionOf: (id: string) => Promise<SessionRecord | undefined>,
   linesOf: (sessionId: string) => Promise<LedgerEntry[]>,
   newId: () => string,
 ): Promise<{ changed: CarriedChange; lines: CarriedLineChange[] } | null> {
-  if (from.endedBy !== 'carried' || from.carriedInto === undefined || Object.keys(owedOf(change)).length === 0) return null;
+  if (from.endedBy !== 'carried' || from.carriedInto === undefined) return null;
   // the chain, to the evening where the money rests (an evening seen twice ends it: never in Rollcall's own records)
   const chain: SessionRecord[] = [from];
   const seen = new Set([from.id]);
@@ -224,26 +222,34 @@ async function carriedChanges(
     seen.add(next.id);
     at = next;
   }
-  const last = chain[chain.length - 1]!;
   if (chain.length === 1) return null;
-  if (settledUp(last)) return { changed: { evening: last, changes: false }, lines: [] };
   const lines: CarriedLineChange[] = [];
-  let into = chain[0]!;
-  for (const [i, earlier] of chain.slice(0, -1).entries()) {
-    const later = chain[i + 1]!;
-    // the earlier evening's balances before the delete (its own lines as stored, the game's among them) and after
-    const before = owedOf(balancesOf(await linesOf(earlier.id)));
-    const after = owedOf(balancesPlus(before, change));
-    const laterLines = await linesOf(later.id);
-    const line = laterLines.find((l) => l.gameId === null && l.note === carriedNote(earlier.name) && sameOwed(l.deltas, before));
+  // each evening's lines before the delete, and after it: the game's gone from the first, the line changed in each later one
+  let linesBefore = await linesOf(from.id);
+  let linesAfter = linesBefore.filter((l) => l.gameId !== gameId);
+  let into: SessionRecord | null = null;
+  for (const later of chain.slice(1)) {
+    const earlier = chain[lines.length]!;
+    const before = owedOf(balancesOf(linesBefore));
+    const after = owedOf(balancesOf(linesAfter));
+    // the game paid nothing (or nothing more is owed differently): nothing carried changes
+    if (sameOwed(before, after)) break;
+    if (settledUp(chain[chain.length - 1]!)) return { changed: { evening: chain[chain.length - 1]!, changes: false }, lines: [] };
+    const laterBefore = await linesOf(later.id);
+    const line = laterBefore.find((l) => l.gameId === null && l.note === carriedNote(earlier.name) && sameOwed(l.deltas, before));
     if (!line && Object.keys(before).length > 0) break;
     const empty = Object.keys(after).length === 0;
-    if (line) lines.push({ before: line, after: empty ? null : { ...line, deltas: after } });
     // dated when the later evening began, not now: a delete is no play at tonight's table (`sessionLastActivity`)
-    else if (!empty) lines.push({ before: null, after: { id: newId(), sessionId: later.id, gameId: null, at: later.startedAt, deltas: after, note: carriedNote(earlier.name) } });
+    const changed = line
+      ? { before: line, after: empty ? null : { ...line, deltas: after } }
+      : { before: null, after: { id: newId(), sessionId: later.id, gameId: null, at: later.startedAt, deltas: after, note: carriedNote(earlier.name) } };
+    lines.push(changed);
+    linesBefore = laterBefore;
+    // in the order the evening's lines are read (`by-session`: by id), which the next line was added up in
+    linesAfter = [...laterBefore.flatMap((l) => (l === changed.before ? (changed.after ? [changed.after] : []) : [l])), ...(changed.before ? [] : [changed.after!])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     into = later;
   }
-  return into === chain[0] ? null : { changed: { evening: into, changes: true }, lines };
+  return into === null ? null : { changed: { evening: into, changes: true }, lines };
 }
 
 /** When a session's table was last at it: its latest game or ledger line, else its start. */
@@ -1112,11 +1118,9 @@ export class RollcallStore {
     const from = await tx.objectStore('sessions').get(game.sessionId);
     if (!from) return null;
     const ledger = tx.objectStore('ledger');
-    const paid = balancesOf(await ledger.index('by-game').getAll(game.id));
-    const change = Object.fromEntries(Object.entries(paid).map(([player, amount]) => [player, -amount]));
     return carriedChanges(
       from,
-      change,
+      game.id,
       (id) => tx.objectStore('sessions').get(id),
       (sessionId) => ledger.index('by-session').getAll(sessionId),
       () => this.newId(),
@@ -1490,7 +1494,8 @@ export class RollcallStore {
    * would join now, `sessionForNewGame`, named `name` when it is new), in one transaction: tonight
    * gets one ledger line of them ("Carried on from …"), and the old evening is marked carried into
    * it (`carriedInto`), its games and balances kept as they were played. Returns tonight's evening. Carried once: a second
-   * call (a double tap, another tab) carries nothing more, and returns the open evening unchanged.
+   * call (a double tap, another tab) carries nothing more, and returns the open evening unchanged. A game of
+   * it deleted later changes that line to its balances after the delete (`deleteGame`, `carriedChanges`).
    */
   async carryEvening(id: string, name: string): Promise<SessionRecord> {
     return inTx(this.db, ['sessions', 'games', 'ledger'], 'readwrite', async (tx) => {
