@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { launch, layoutProblems, ROOT, serve, type BrowserSession, type StaticServer } from './harness.ts';
 import { startGame } from './table-helpers.ts';
+import { DICE_SETTLED_MARK } from '../../src/app/cameraRead.ts';
 
 const PHOTO = join(ROOT, 'tests/fixtures/dice-photos/matteop65-val-sample/valid_80.jpg');
 const BACKGROUND = { r: 196, g: 184, b: 166 };
@@ -62,15 +63,30 @@ async function openTable(): Promise<BrowserSession> {
   return session;
 }
 
-async function movePhone(session: BrowserSession): Promise<void> {
-  await session.page.evaluate(() => (window as unknown as { movePhone: (to: number) => void }).movePhone(1));
+/** Moves the phone to take every die in; returns when, on the page's clock (performance.now()). */
+async function movePhone(session: BrowserSession): Promise<number> {
+  return session.page.evaluate(() => {
+    (window as unknown as { movePhone: (to: number) => void }).movePhone(1);
+    return performance.now();
+  });
 }
+
+/**
+ * How long a camera read may take to come. Idle here one comes a second or two after the dice
+ * show (the reader starts, frames are read at up to 15 a second, the dice must lie still 600 ms);
+ * on a loaded machine every step waits its turn for a core: with the page's main thread throttled
+ * 30× the roll was read in full 5 to 8 s after the phone moved. A read is awaited as long as the
+ * first one, reader start included, is.
+ */
+const READ_WAIT_MS = 45_000;
+/** A test awaits a read or two (startGame, the first read, then one after the phone moved). */
+const TEST_MS = 120_000;
 
 /** Starts 5000 and waits for the camera's proposal of the dice with the 6 cut. */
 async function cutRollProposed(session: BrowserSession): Promise<void> {
   const { page } = session;
   await startGame(page, 'five-thousand', ['Ann', 'Bob', 'Cy'], 2);
-  await page.getByTestId('camera-read').waitFor({ timeout: 45_000 });
+  await page.getByTestId('camera-read').waitFor({ timeout: READ_WAIT_MS });
 }
 
 beforeAll(async () => {
@@ -90,7 +106,7 @@ describe('a die cut by the edge of the picture', () => {
     session = await openTable();
   });
 
-  it('is asked for, not proposed as read, and the player is told to bring it in view', async () => {
+  it('is asked for, not proposed as read, and the player is told to bring it in view', { timeout: TEST_MS }, async () => {
     const { page, errors } = session;
     await cutRollProposed(session);
     const read = page.getByTestId('camera-read');
@@ -103,11 +119,11 @@ describe('a die cut by the edge of the picture', () => {
     expect(errors).toEqual([]);
   });
 
-  it('reads the roll in full once the phone is moved to take the die in', async () => {
+  it('reads the roll in full once the phone is moved to take the die in', { timeout: TEST_MS }, async () => {
     const { page, errors } = session;
     await movePhone(session);
     const read = page.getByTestId('camera-read');
-    await read.getByText('6 3 3 3 2').waitFor({ timeout: 20_000 });
+    await read.getByText('6 3 3 3 2').waitFor({ timeout: READ_WAIT_MS });
     expect(await page.getByTestId('unread-die').count()).toBe(0);
     expect(await page.getByTestId('camera-status').textContent()).toBe('I see 5 dice.');
     expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann rolled 2 3 3 3 6 = 300 (3 3 3 set aside). Roll 2 dice — turn total 300, must reach 500 to enter');
@@ -123,7 +139,7 @@ describe('a die cut by the edge of the picture, filled in by the player', () => 
     session = await openTable();
   });
 
-  it('keeps what the player filled in when the phone is moved after', async () => {
+  it('keeps what the player filled in when the phone is moved after', { timeout: TEST_MS }, async () => {
     const { page, errors } = session;
     await cutRollProposed(session);
     await page.getByTestId('unread-die').click();
@@ -131,9 +147,15 @@ describe('a die cut by the edge of the picture, filled in by the player', () => 
     const read = page.getByTestId('camera-read');
     expect(await read.textContent()).toBe('3 3 3 2 6');
     // the phone moved to take the die in: the camera reads the roll in full, and the player's roll stands
-    await movePhone(session);
-    await page.getByTestId('camera-status').getByText('I see 5 dice.', { exact: true }).waitFor({ timeout: 20_000 });
-    await page.waitForTimeout(2_000);
+    const moved = await movePhone(session);
+    await page.getByTestId('camera-status').getByText('I see 5 dice.', { exact: true }).waitFor({ timeout: READ_WAIT_MS });
+    // the camera settles on the dice now whole (DICE_SETTLED_MARK, set as it hands the read to
+    // the table): what it would change, it has; 2 s of waiting instead was too short to be sure on a loaded machine
+    await page.waitForFunction(
+      ({ mark, moved }) => performance.getEntriesByName(mark).some((m) => (m as PerformanceMark).detail.frameTime > moved),
+      { mark: DICE_SETTLED_MARK, moved },
+      { timeout: READ_WAIT_MS },
+    );
     expect(await read.textContent()).toBe('3 3 3 2 6');
     expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann rolled 2 3 3 3 6 = 300 (3 3 3 set aside). Roll 2 dice — turn total 300, must reach 500 to enter');
     expect(errors).toEqual([]);
