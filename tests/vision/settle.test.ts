@@ -365,6 +365,22 @@ describe('settle tracker', () => {
     expect(proposals).toEqual([]);
   });
 
+  it('a slow phone reading each frame in over a second still proposes the roll; a pause far longer than its pace restarts the clock', () => {
+    const paced = (times: number[]): Script => Object.assign(new Script(), { frames: times.map((t) => ({ t, dice: roll })) });
+    // frames 1.1 s apart (maxGapMs is 1 s): the dice are still from frame to frame
+    const slow = run(paced([0, 1100, 2200, 3300, 4400]));
+    expect(slow.proposals).toHaveLength(1);
+    expect(faces(slow.proposals[0]!)).toEqual(['1', '5', '3', '3', '6']);
+    // the same pace, then the camera paused for 5 s: the first frames after it are no proof of stillness
+    const tracker = new SettleTracker<Face>();
+    const paused = run(paced([0, 1100, 2200, 3300, 8300, 8400]), tracker);
+    expect(paused.proposals).toHaveLength(1);
+    expect(paused.proposals[0]!.t).toBeLessThan(8300);
+    const afterPause = new SettleTracker<Face>();
+    // still settling when the pause came: the frames after it start the settle clock again
+    expect(run(paced([0, 1100, 6100, 6200]), afterPause).proposals).toEqual([]);
+  });
+
   it('does not re-propose the same dice after a pause', () => {
     const { proposals } = run(new Script().hold(1200, roll).gap(10_000).hold(1200, roll));
     expect(proposals).toHaveLength(1);

@@ -87,7 +87,11 @@ export interface SettleOptions {
   maxCameraShake: number;
   /** A detection is the same die as a tracked one when their centres are within this × die size. */
   matchDistance: number;
-  /** Frames further apart than this (a paused camera) restart the settle clock (ms). */
+  /**
+   * Frames further apart than this (a paused camera) restart the settle clock (ms), where the gap is
+   * also `PAUSE_PACE_FACTOR` times the reader's own pace (its recent gaps): a slow phone reading
+   * each frame in over a second sees the dice still from frame to frame, and is no paused camera.
+   */
   maxGapMs: number;
   /**
    * A die that left and is seen again within this long (ms), within `matchDistance` of where it
@@ -476,12 +480,22 @@ export function sameLayoutMoved<F>(a: readonly TrackedDie<F>[], b: readonly Trac
   return false;
 }
 
+/**
+ * A gap in frames is a pause (`maxGapMs`) only when it is this many times the median of the last
+ * `PACE_GAPS` gaps, the reader's own pace: without it a phone whose reads took over `maxGapMs`
+ * restarted the settle clock at every frame and never proposed a roll.
+ */
+const PAUSE_PACE_FACTOR = 3;
+const PACE_GAPS = 5;
+
 export class SettleTracker<F = string> {
   private options: SettleOptions;
   private tracks: Track<F>[] = [];
   private candidates: Candidate<F>[] = [];
   private stableSince: number | null = null;
   private lastT: number | null = null;
+  /** The last `PACE_GAPS` gaps between frames (ms): the reader's pace, which a pause stands out from. */
+  private gaps: number[] = [];
   /** Whether the current read has been proposed (or found equal to the last proposal). */
   private done = false;
   /** Dice that left lately, any of which may come back (`returnMs`). */
@@ -510,6 +524,7 @@ export class SettleTracker<F = string> {
     this.candidates = [];
     this.stableSince = null;
     this.lastT = null;
+    this.gaps = [];
     this.done = false;
     this.departed = [];
     this.recent = [];
@@ -595,7 +610,12 @@ export class SettleTracker<F = string> {
   update(frame: DetectionFrame<F>): SettleUpdate<F> {
     const { confirmFrames, turnFrames, moveTolerance, maxCameraShake, matchDistance, maxGapMs, settleMs } = this.options;
     const t = frame.t;
-    if (this.lastT !== null && t - this.lastT > maxGapMs && this.stableSince !== null) this.stableSince = t;
+    if (this.lastT !== null) {
+      const gap = t - this.lastT;
+      const pace = this.gaps.length > 0 ? median(this.gaps) : 0;
+      if (gap > Math.max(maxGapMs, PAUSE_PACE_FACTOR * pace) && this.stableSince !== null) this.stableSince = t;
+      this.gaps = [...this.gaps.slice(1 - PACE_GAPS), gap];
+    }
     this.lastT = t;
     const turned = this.carryOverTurn(frame);
 
