@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appSession } from './harness.ts';
-import { padRoll, startGame } from './table-helpers.ts';
+import { padRoll, startGame, tapBack } from './table-helpers.ts';
 
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 /** "7 Dec 2026, 16:24": day first, a 24-hour clock. */
@@ -65,9 +65,9 @@ for (const phone of PHONES) {
       const transcript = JSON.parse(await download(page, 'export-json')) as { times: string[]; options: { ante: number } };
       expect(transcript.times[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(transcript.options.ante).toBe(5);
-      await page.getByRole('button', { name: 'Back' }).click();
+      await tapBack(page);
       await page.getByTestId('headline').waitFor();
-      await page.getByRole('button', { name: 'Back' }).click();
+      await tapBack(page);
 
       // Home's game in progress and History's: "In progress · 7 Dec 2026, 16:24 · 1 move"
       const summary = page.getByTestId('game-summary').first();

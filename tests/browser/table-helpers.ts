@@ -111,6 +111,35 @@ export async function padEnter(page: Page, faces: string[]): Promise<void> {
   await page.getByTestId('camera-read').waitFor();
 }
 
+/**
+ * Waits out a double tap's echo window on Back: a tap on Back within ECHO_TAP_MS of a tap on Back
+ * before it, at the same spot (Back's is the same on every screen), once the screen changed, is
+ * dropped as the second tap of a double tap (nav.svelte.ts). A test tapping Back twice on purpose
+ * waits for the screen the first went back to, then for this. Any other tap in between ends the
+ * double tap, so this waits only when the last tap heard was on Back. Timed in the page (a timer
+ * there can wake a fraction of a millisecond early, so it loops on the clock), from a listener on
+ * every click that this installs the first time, so the taps before that one are not known.
+ */
+export async function waitOutBackEcho(page: Page): Promise<void> {
+  await page.evaluate(async (echoMs) => {
+    const w = window as unknown as { lastBackTapAt?: number | null };
+    if (w.lastBackTapAt === undefined) {
+      w.lastBackTapAt = null;
+      // after the app's own listener (nav's), so never earlier than the tap it timed
+      addEventListener('click', (event) => (w.lastBackTapAt = event.target instanceof Element && event.target.closest('[data-nav-back]') ? performance.now() : null), { capture: true });
+    }
+    const last = w.lastBackTapAt;
+    if (last === null) return;
+    while (performance.now() - last < echoMs) await new Promise((resolve) => setTimeout(resolve, echoMs - (performance.now() - last)));
+  }, ECHO_TAP_MS);
+}
+
+/** Taps the screen's Back, as a player does, never as the echo of a Back just tapped (`waitOutBackEcho`). */
+export async function tapBack(page: Page): Promise<void> {
+  await waitOutBackEcho(page);
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+}
+
 /** Adds a die the proposal lacks by hand ('+ die', then its face) and confirms the roll as it stands. */
 export async function addDieAndConfirm(page: Page, face: string): Promise<void> {
   await page.getByRole('button', { name: /add a die the read missed/i }).click();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addTestStyles, appSession, layoutProblems } from './harness.ts';
-import { move, padEnter, padRoll, startGame } from './table-helpers.ts';
+import { move, padEnter, padRoll, startGame, tapBack } from './table-helpers.ts';
 
 const app = appSession();
 
@@ -24,7 +24,7 @@ async function slateOverflow(page: Page): Promise<number> {
 
 /** Back one screen, to the one showing `testId`. */
 async function back(page: Page, testId: string): Promise<void> {
-  await page.getByRole('button', { name: 'Back' }).click();
+  await tapBack(page);
   await page.getByTestId(testId).first().waitFor();
 }
 

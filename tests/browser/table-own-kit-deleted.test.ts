@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { openAppWithCamera, ROOT, type AppWithCamera } from './harness.ts';
-import { makeOwnPipKit } from './table-helpers.ts';
+import { makeOwnPipKit, tapBack } from './table-helpers.ts';
 
 let app: AppWithCamera;
 
@@ -33,8 +33,9 @@ describe('an own kit of pip dice deleted while its game is in play', () => {
     const logo = await sharp(path.join(ROOT, 'tests/fixtures/symbol-photos/face-off-teach/luke-1.jpg')).png().toBuffer();
     await page.getByTestId('photo-files').setInputFiles([{ name: 'logo-1.png', mimeType: 'image/png', buffer: logo }]);
     await page.getByTestId('teach-message').getByText(/^Added a view of 1\./).waitFor({ timeout: 60_000 });
-    await page.getByRole('button', { name: 'Back', exact: true }).click();
-    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await tapBack(page);
+    await page.getByRole('heading', { name: 'Dice kits' }).waitFor();
+    await tapBack(page);
 
     // a game of 5000 read with it
     await page.getByTestId('new-game').click();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openAppWithCamera, ROOT, type AppWithCamera } from './harness.ts';
-import { makeOwnPipKit } from './table-helpers.ts';
+import { makeOwnPipKit, tapBack } from './table-helpers.ts';
 
 let app: AppWithCamera;
 
@@ -26,8 +26,9 @@ describe('an own kit not taught yet, at the table', () => {
     const { page, errors } = app.session;
     await page.goto(app.server.url);
     await makeOwnPipKit(page, 'Logo dice');
-    await page.getByRole('button', { name: 'Back', exact: true }).click();
-    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await tapBack(page);
+    await page.getByRole('heading', { name: 'Dice kits' }).waitFor();
+    await tapBack(page);
 
     await page.getByTestId('new-game').click();
     await page.getByTestId('game-select').selectOption('five-thousand');
