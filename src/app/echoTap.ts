@@ -44,4 +44,9 @@ export class EchoTapFilter {
     this.last = tap;
     return false;
   }
+
+  /** A tap this filter does not guard ends the gesture: the next tap echoes nothing. */
+  forget(): void {
+    this.last = null;
+  }
 }

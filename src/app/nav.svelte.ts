@@ -1,3 +1,5 @@
+import { EchoTapFilter } from './echoTap.ts';
+
 /**
  * Navigation: plain Svelte state, one screen at a time, mirrored into the browser history so the
  * back button (Android's included) moves between screens and a reload reopens the same screen.
@@ -43,6 +45,16 @@ class Navigation {
   /** A history.back() asked for that has not landed yet. */
   private goingBack = false;
   private goingBackTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the screen last changed (`performance.now()`): the change an echo tap on Back follows. */
+  private changedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * A double tap on Back: its second tap comes after the first one's back has landed, on the Back
+   * of the screen gone back to (at the same spot on every screen), and would go back again. Dropped
+   * as an echo (echoTap.ts). Every click in the page passes one capture listener (`init`): a tap on
+   * Back goes through this filter, any other tap makes it forget, so only a Back right after a Back
+   * can be its echo (Back, Dice kits, Back, however fast, goes back twice).
+   */
+  private backTaps = new EchoTapFilter();
 
   /** Restores the screen of the current history entry (a reload reopens where the player was). */
   init(): void {
@@ -50,22 +62,41 @@ class Navigation {
     const saved = typeof state === 'object' && state !== null ? (state as { screen?: unknown; depth?: unknown }) : {};
     this.screen = isScreen(saved.screen) ? saved.screen : HOME;
     this.depth = typeof saved.depth === 'number' ? saved.depth : 0;
-    this.visit++;
+    this.changed();
     history.replaceState({ screen: $state.snapshot(this.screen), depth: this.depth }, '');
     addEventListener('popstate', (event: PopStateEvent) => {
       this.goingBack = false;
       const next = event.state as { screen?: unknown; depth?: unknown } | null;
       this.screen = next && isScreen(next.screen) ? next.screen : HOME;
       this.depth = next && typeof next.depth === 'number' ? next.depth : 0;
-      this.visit++;
+      this.changed();
     });
+    // heard before any button's own handler (capture, on the window): an echo never reaches Back's
+    addEventListener(
+      'click',
+      (event: MouseEvent) => {
+        const onBack = event.target instanceof Element && event.target.closest('[data-nav-back]') !== null;
+        if (!onBack) this.backTaps.forget();
+        else if (this.backTaps.isEcho(event, this.changedAt)) {
+          event.stopPropagation();
+          event.preventDefault();
+        }
+      },
+      { capture: true },
+    );
+  }
+
+  /** A new visit: each go, replace and Back (or Forward) starts one. */
+  private changed(): void {
+    this.visit++;
+    this.changedAt = performance.now();
   }
 
   go(screen: Screen): void {
     this.goingBack = false;
     this.depth++;
     history.pushState({ screen, depth: this.depth }, '');
-    this.visit++;
+    this.changed();
     this.screen = screen;
   }
 
@@ -73,7 +104,7 @@ class Navigation {
   replace(screen: Screen): void {
     this.goingBack = false;
     history.replaceState({ screen, depth: this.depth }, '');
-    this.visit++;
+    this.changed();
     this.screen = screen;
   }
 

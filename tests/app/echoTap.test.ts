@@ -30,6 +30,13 @@ describe('echo taps (the second tap of a double tap, landing on the moves the fi
     expect(taps.isEcho(click(50, 60), changedAt, 1000 + ECHO_TAP_MS + 10)).toBe(false);
   });
 
+  it('forgets the last tap when told a tap it does not guard came between: nothing echoes it', () => {
+    const taps = new EchoTapFilter();
+    expect(taps.isEcho(click(50, 60), Number.NEGATIVE_INFINITY, 1000)).toBe(false);
+    taps.forget(); // a tap elsewhere, which changed the screen again
+    expect(taps.isEcho(click(50, 60), 1100, 1150)).toBe(false);
+  });
+
   it('never drops a keyboard or scripted click', () => {
     const taps = new EchoTapFilter();
     expect(taps.isEcho(click(50, 60), Number.NEGATIVE_INFINITY, 1000)).toBe(false);

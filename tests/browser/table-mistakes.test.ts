@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto'; // the store runs in Node too: it makes the record
 import { openStore } from '../../src/lib/store/index.ts';
 import { appSession } from './harness.ts';
 import type { Page } from 'playwright-core';
-import { headline, move, padEnter, padRoll, scores, startGame } from './table-helpers.ts';
+import { headline, move, padEnter, padRoll, scores, startGame, waitOutBackEcho } from './table-helpers.ts';
 import { ECHO_TAP_MS } from '../../src/app/echoTap.ts';
 
 const app = appSession();
@@ -27,6 +27,7 @@ async function openPage(viewport?: { width: number; height: number }): Promise<P
  * back to. Returns how many times the app called history.back() for the two taps.
  */
 async function doubleTapBack(page: Page): Promise<number> {
+  await waitOutBackEcho(page); // a double tap of its own, not the echo of the one before
   const box = (await page.getByRole('button', { name: 'Back', exact: true }).boundingBox())!;
   return page.evaluate(
     ({ x, y }) => {
@@ -48,6 +49,28 @@ async function doubleTapBack(page: Page): Promise<number> {
     },
     { x: box.x + box.width / 2, y: box.y + box.height / 2 },
   );
+}
+
+/**
+ * Two taps at Back's middle, `ms` apart, each sent from the test as a finger's (`page.mouse`), so
+ * the first one's back lands before the second arrives. Returns the time between the two clicks
+ * as the page heard them.
+ */
+async function tapBackTwice(page: Page, ms: number): Promise<number> {
+  const box = (await page.getByRole('button', { name: 'Back', exact: true }).boundingBox())!;
+  await page.evaluate(() => {
+    const w = window as unknown as { backTaps?: number[] };
+    if (!w.backTaps) addEventListener('click', (event) => w.backTaps!.push(event.timeStamp), { capture: true });
+    w.backTaps = [];
+  });
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.click(x, y);
+  await page.waitForTimeout(ms);
+  await page.mouse.click(x, y);
+  const taps = await page.evaluate(() => (window as unknown as { backTaps: number[] }).backTaps);
+  expect(taps).toHaveLength(2);
+  return taps[1]! - taps[0]!;
 }
 
 describe('mistakes at the table', () => {
@@ -238,6 +261,37 @@ describe('mistakes at the table', () => {
     await page.getByTestId('new-game').waitFor();
     expect(page.url()).toBe(app.server.url);
     expect(await page.getByTestId('new-game').count()).toBe(1);
+    await page.close();
+  });
+
+  it('a double tap on Back whose second tap lands after the back, on the Back of the screen gone back to, is dropped; a second Back a moment later goes back', async () => {
+    const page = await openPage();
+    await startGame(page, 'war', ['Ann', 'Bob']);
+    await page.getByTestId('open-log').click();
+    await page.getByTestId('open-table').waitFor();
+    // a finger's double tap: two taps at Back's middle, 80 ms apart, well after the first one's back landed
+    const gap = await tapBackTwice(page, 80);
+    expect(gap).toBeLessThan(ECHO_TAP_MS);
+    await page.getByTestId('headline').waitFor();
+    await page.waitForTimeout(ECHO_TAP_MS);
+    expect(await page.getByTestId('headline').count()).toBe(1);
+    expect(await page.getByTestId('new-game').count()).toBe(0);
+    // a player going back two screens taps Back again once the first is seen: both go back
+    await page.getByTestId('open-log').click();
+    await page.getByTestId('open-table').waitFor();
+    expect(await tapBackTwice(page, 500)).toBeGreaterThanOrEqual(ECHO_TAP_MS);
+    await page.getByTestId('new-game').waitFor();
+    expect(page.url()).toBe(app.server.url);
+    // Back, another button, Back, quickly: a tap between ends the double tap, and each Back goes back
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await waitOutBackEcho(page);
+    const back = (await page.getByRole('button', { name: 'Back', exact: true }).boundingBox())!;
+    await page.mouse.click(back.x + back.width / 2, back.y + back.height / 2);
+    await page.getByTestId('new-game').waitFor();
+    await page.getByRole('button', { name: 'Dice kits' }).click();
+    await page.getByRole('heading', { name: 'Dice kits' }).waitFor();
+    await page.mouse.click(back.x + back.width / 2, back.y + back.height / 2);
+    await page.getByTestId('new-game').waitFor();
     await page.close();
   });
 
