@@ -123,7 +123,14 @@ describe('a die cut by the edge of the picture', () => {
     const { page, errors } = session;
     await movePhone(session);
     const read = page.getByTestId('camera-read');
-    await read.getByText('6 3 3 3 2').waitFor({ timeout: READ_WAIT_MS });
+    await read
+      .getByText('6 3 3 3 2')
+      .waitFor({ timeout: READ_WAIT_MS })
+      .catch(async (err: unknown) => {
+        // what the table showed instead: the one failure seen (CI-like load, 2026-12-08) said nothing of it
+        const shown = await page.evaluate(() => ['camera-status', 'camera-read', 'unread'].map((id) => `${id}: ${document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '(none)'}`).join('; '));
+        throw new Error(`${String(err)}\nshown: ${shown}`);
+      });
     expect(await page.getByTestId('unread-die').count()).toBe(0);
     expect(await page.getByTestId('camera-status').textContent()).toBe('I see 5 dice.');
     expect(await page.getByTestId('roll-preview').textContent()).toBe('Ann rolled 2 3 3 3 6 = 300 (3 3 3 set aside). Roll 2 dice — turn total 300, must reach 500 to enter');
