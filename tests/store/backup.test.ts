@@ -57,6 +57,20 @@ async function bigRoll(s: RollcallStore, players: { id: string; name: string }[]
 }
 const DICE = { kitId: 'standard', taughtSetId: null };
 
+/**
+ * A phone on Friday 5 December 2026, 20:00, knowing Alice and Bob, its evening "Friday" begun,
+ * with `games` games of Big Roll won by Bob in it; `clock.t` is its time, to move on.
+ */
+async function fridayOfBigRoll(games: number) {
+  const clock = { t: Date.UTC(2026, 11, 5, 20) };
+  const source = await store({ now: () => clock.t });
+  const alice = await source.addPlayer('Alice');
+  const bob = await source.addPlayer('Bob');
+  const friday = await source.sessionForNewGame('Friday');
+  for (let k = 0; k < games; k++) await bigRoll(source, [{ id: alice.id, name: alice.name }, { id: bob.id, name: bob.name }], friday.id);
+  return { clock, source, alice, bob, friday };
+}
+
 describe('backup export and import', () => {
   it('round-trips everything, pictures included, into an empty device', async () => {
     const source = await populated();
@@ -78,14 +92,8 @@ describe('backup export and import', () => {
   });
 
   it('an evening ended by the break and never settled up stays so on a restored phone, still said', async () => {
-    let clock = Date.UTC(2026, 11, 5, 20);
-    const source = await store({ now: () => clock });
-    const alice = await source.addPlayer('Alice');
-    const bob = await source.addPlayer('Bob');
-    const players = [{ id: alice.id, name: alice.name }, { id: bob.id, name: bob.name }];
-    const friday = await source.sessionForNewGame('Friday');
-    await bigRoll(source, players, friday.id);
-    clock += 7 * 24 * 60 * 60 * 1000;
+    const { clock, source, alice, bob, friday } = await fridayOfBigRoll(1);
+    clock.t += 7 * 24 * 60 * 60 * 1000;
     await source.sessionForNewGame('Next Friday');
     const target = await store();
     await importBackupText(target, await exportBackupJson(source), 'replace');
@@ -99,13 +107,8 @@ describe('backup export and import', () => {
   });
 
   it('an evening carried on keeps the evening it went into on a restored phone; a damaged one refuses the file', async () => {
-    let clock = Date.UTC(2026, 11, 5, 20);
-    const source = await store({ now: () => clock });
-    const alice = await source.addPlayer('Alice');
-    const bob = await source.addPlayer('Bob');
-    const friday = await source.sessionForNewGame('Friday');
-    await bigRoll(source, [{ id: alice.id, name: alice.name }, { id: bob.id, name: bob.name }], friday.id);
-    clock += 7 * 24 * 60 * 60 * 1000;
+    const { clock, source, friday } = await fridayOfBigRoll(1);
+    clock.t += 7 * 24 * 60 * 60 * 1000;
     const tonight = await source.sessionForNewGame('Next Friday');
     await source.carryEvening(friday.id, 'unused');
     const file = JSON.parse(await exportBackupJson(source)) as BackupFile;
@@ -131,15 +134,8 @@ describe('backup export and import', () => {
   });
 
   it('takes back what a game deleted from an evening carried on left: the carried line as it was changed', async () => {
-    let clock = Date.UTC(2026, 11, 5, 20);
-    const source = await store({ now: () => clock });
-    const alice = await source.addPlayer('Alice');
-    const bob = await source.addPlayer('Bob');
-    const players = [{ id: alice.id, name: alice.name }, { id: bob.id, name: bob.name }];
-    const friday = await source.sessionForNewGame('Friday');
-    await bigRoll(source, players, friday.id);
-    await bigRoll(source, players, friday.id);
-    clock += 7 * 24 * 60 * 60 * 1000;
+    const { clock, source, alice, bob, friday } = await fridayOfBigRoll(2);
+    clock.t += 7 * 24 * 60 * 60 * 1000;
     const tonight = await source.sessionForNewGame('Next Friday');
     await source.carryEvening(friday.id, 'unused');
     const [deleted] = await source.sessionGames(friday.id);
