@@ -269,9 +269,15 @@ describe('mistakes at the table', () => {
     await startGame(page, 'war', ['Ann', 'Bob']);
     await page.getByTestId('open-log').click();
     await page.getByTestId('open-table').waitFor();
-    // a finger's double tap: two taps at Back's middle, 80 ms apart, well after the first one's back landed
-    const gap = await tapBackTwice(page, 80);
-    expect(gap).toBeLessThan(ECHO_TAP_MS);
+    // a finger's double tap: two taps at Back's middle, 80 ms apart, well after the first one's back landed;
+    // a machine too loaded to deliver them within a double tap (they go back twice, rightly) starts over
+    for (let tries = 1; (await tapBackTwice(page, 80)) >= ECHO_TAP_MS; tries++) {
+      expect(tries, 'two taps 80 ms apart never reached the page within a double tap').toBeLessThan(3);
+      await page.getByTestId('new-game').waitFor();
+      await startGame(page, 'war', ['Ann', 'Bob']);
+      await page.getByTestId('open-log').click();
+      await page.getByTestId('open-table').waitFor();
+    }
     await page.getByTestId('headline').waitFor();
     await page.waitForTimeout(ECHO_TAP_MS);
     expect(await page.getByTestId('headline').count()).toBe(1);
