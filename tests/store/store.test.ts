@@ -575,6 +575,15 @@ describe('games and the action log', () => {
       return s.carryEvening(id, name);
     }
     const notes = async (s: S, id: string) => (await s.ledgerForSession(id)).map((l) => [l.note, l.deltas]);
+    /** A phone on Friday 4 December 2026, 20:00 (`clock.t`): First Friday's two games (Alice +6, +4), carried on a week later into Second Friday. */
+    async function firstFridayCarried() {
+      const clock = { t: Date.UTC(2026, 11, 4, 20) };
+      const s = await store({ now: () => clock.t });
+      const first = await evening(s, 'First Friday', [6, 4]);
+      clock.t += 7 * DAY;
+      const second = await carry(s, first.id, 'Second Friday');
+      return { clock, s, first, second };
+    }
 
     it('takes its money off the line carried into tonight, and the line goes once nothing is owed', async () => {
       let clock = Date.UTC(2026, 11, 4, 20);
@@ -617,14 +626,10 @@ describe('games and the action log', () => {
     });
 
     it('follows a chain of carries: each evening’s carried line comes to its balances after the delete', async () => {
-      let clock = Date.UTC(2026, 11, 4, 20);
-      const s = await store({ now: () => clock });
-      const first = await evening(s, 'First Friday', [6, 4]);
-      clock += 7 * DAY;
-      const second = await carry(s, first.id, 'Second Friday');
-      clock += 60_000;
+      const { clock, s, first, second } = await firstFridayCarried();
+      clock.t += 60_000;
       await evening(s, 'Second Friday', [-3]);
-      clock += 7 * DAY;
+      clock.t += 7 * DAY;
       const third = await carry(s, second.id, 'Third Friday');
       expect(await s.getSession(second.id)).toMatchObject({ endedBy: 'carried', carriedInto: third.id });
       expect(await s.sessionBalances(third.id)).toEqual({ [ALICE.id]: 7, [BOB.id]: -7 });
@@ -652,24 +657,20 @@ describe('games and the action log', () => {
     });
 
     it('leaves what was carried on as it was where the players settled it up: that money changed hands', async () => {
-      let clock = Date.UTC(2026, 11, 4, 20);
-      const s = await store({ now: () => clock });
       // carried into an evening the players then settled up (End the evening)
-      const first = await evening(s, 'First Friday', [6, 4]);
-      clock += 7 * DAY;
-      const second = await carry(s, first.id, 'Second Friday');
+      const { clock, s, first, second } = await firstFridayCarried();
       await s.endSession(second.id);
       expect(await s.whereCarried(first.games[0]!)).toEqual({ evening: expect.objectContaining({ id: second.id }), changes: false });
       await s.deleteGame(first.games[0]!);
       expect(await notes(s, second.id)).toEqual([['Carried on from First Friday', { [ALICE.id]: 10, [BOB.id]: -10 }]]);
       // a chain that ends in an evening settled up (Settled up said of it later): no link of it changes
-      clock += 7 * DAY;
+      clock.t += 7 * DAY;
       const a = await evening(s, 'A', [2]);
-      clock += 7 * DAY;
+      clock.t += 7 * DAY;
       const b = await carry(s, a.id, 'B');
-      clock += 7 * DAY;
+      clock.t += 7 * DAY;
       const c = await carry(s, b.id, 'C');
-      clock += 7 * DAY;
+      clock.t += 7 * DAY;
       await s.sessionForNewGame('D');
       expect(await s.getSession(c.id)).toMatchObject({ endedBy: 'break' });
       await s.settleEvening(c.id);
@@ -679,12 +680,8 @@ describe('games and the action log', () => {
     });
 
     it('changes an evening ended by the break, never settled, that it was carried into: Home then says what is still owed', async () => {
-      let clock = Date.UTC(2026, 11, 4, 20);
-      const s = await store({ now: () => clock });
-      const first = await evening(s, 'First Friday', [6, 4]);
-      clock += 7 * DAY;
-      const second = await carry(s, first.id, 'Second Friday');
-      clock += 7 * DAY;
+      const { clock, s, first, second } = await firstFridayCarried();
+      clock.t += 7 * DAY;
       await s.sessionForNewGame('Third Friday');
       expect(await s.whereCarried(first.games[0]!)).toEqual({ evening: expect.objectContaining({ id: second.id, endedBy: 'break' }), changes: true });
       await s.deleteGame(first.games[0]!);
